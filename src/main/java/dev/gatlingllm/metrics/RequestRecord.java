@@ -1,0 +1,74 @@
+package dev.gatlingllm.metrics;
+
+import java.util.Objects;
+
+/**
+ * Everything measured about one request, as the client saw it. Times come from
+ * {@link System#nanoTime()}, so they are only comparable within one JVM run.
+ *
+ * <p>Content-chunk arrivals are kept as microsecond offsets from {@code startNanos}
+ * (4 bytes per chunk): inter-token latencies are the differences of consecutive offsets,
+ * so they always add up to {@code latency - ttft} to the microsecond. TTFT and latency
+ * themselves are kept to the nanosecond.
+ *
+ * @param name             Gatling request name
+ * @param scheduledNanos   when the arrival profile wanted the request sent; equals
+ *                         {@code startNanos} when nothing paced or queued it
+ * @param startNanos       taken right before the request bytes were written, after any
+ *                         concurrency permit was acquired
+ * @param ttftNanos        first content chunk minus start; -1 when no content arrived
+ * @param latencyNanos     last content chunk minus start; -1 when no content arrived
+ * @param endNanos         when the request was over (stream end, error or timeout)
+ * @param chunkMicros      arrival of every content chunk, microseconds after start
+ * @param promptTokens     prompt length from the dataset; -1 when unknown
+ * @param usagePromptTokens  {@code usage.prompt_tokens} reported by the server; -1 when absent
+ * @param outputTokens     {@code usage.completion_tokens} reported by the server; -1 when absent
+ * @param httpStatus       HTTP status, 0 when no response head arrived
+ * @param success          HTTP 200 and at least one content chunk and no error event
+ * @param error            why it failed (full text); null on success
+ * @param generatedText    concatenated text of all content chunks; null when not kept
+ */
+public record RequestRecord(
+    String name,
+    long scheduledNanos,
+    long startNanos,
+    long ttftNanos,
+    long latencyNanos,
+    long endNanos,
+    int[] chunkMicros,
+    int promptTokens,
+    int usagePromptTokens,
+    int outputTokens,
+    int httpStatus,
+    boolean success,
+    String error,
+    String generatedText) {
+
+  public RequestRecord {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(chunkMicros, "chunkMicros");
+  }
+
+  /** Number of inter-token latencies: one fewer than content chunks. */
+  public int itlCount() {
+    return Math.max(0, chunkMicros.length - 1);
+  }
+
+  /** The i-th inter-token latency in milliseconds. */
+  public double itlMillis(int i) {
+    return (chunkMicros[i + 1] - chunkMicros[i]) / 1_000.0;
+  }
+
+  public double ttftMillis() {
+    return ttftNanos / 1_000_000.0;
+  }
+
+  public double latencyMillis() {
+    return latencyNanos / 1_000_000.0;
+  }
+
+  /** Time spent between the scheduled arrival and the actual send (queueing, pacing). */
+  public long waitNanos() {
+    return startNanos - scheduledNanos;
+  }
+}
