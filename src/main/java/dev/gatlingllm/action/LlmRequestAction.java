@@ -1,0 +1,110 @@
+package dev.gatlingllm.action;
+
+import dev.gatlingllm.client.LlmRequest;
+import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.protocol.LlmComponents;
+import dev.gatlingllm.protocol.LlmProtocolKey;
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.commons.stats.Status;
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.gatling.core.structure.ScenarioContext;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import scala.Option;
+
+/**
+ * Sends one streamed request and, when it is over, logs it to Gatling's stats (the request
+ * with its end-to-end latency, plus a "TTFT" pseudo-request), stores its record and passes the
+ * user on. Runs on the user's event loop from start to end.
+ */
+final class LlmRequestAction extends LlmAction {
+
+  /** Session attribute a pacing action sets to the request's scheduled send time. */
+  static final String SCHEDULED_NANOS_ATTRIBUTE = "gatling-llm.scheduledNanos";
+
+  private final RequestSpec spec;
+  private final LlmComponents components;
+  private final String ttftName;
+
+  LlmRequestAction(RequestSpec spec, ScenarioContext ctx, Action next) {
+    super(spec.name(), next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
+    this.spec = spec;
+    this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
+    this.ttftName = spec.name() + " TTFT";
+  }
+
+  @Override
+  protected void run(Session session) {
+    LlmRequest request;
+    try {
+      request = buildRequest(session);
+    } catch (SessionValue.ResolutionException e) {
+      statsEngine.logRequestCrash(session.scenario(), session.groups(), name(), e.getMessage());
+      next.$bang(session.markAsFailed());
+      return;
+    }
+    long startMillis = clock.nowMillis();
+    components.client().send(session.eventLoop(), request,
+        record -> complete(session, record, startMillis));
+  }
+
+  private LlmRequest buildRequest(Session session) {
+    String prompt = spec.prompt() == null ? null : spec.prompt().resolve(session);
+    List<Map<String, Object>> messages = null;
+    if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
+      messages = spec.messages() != null ? spec.messages().resolve(session) : userTurn(prompt);
+    }
+    Integer maxTokens = spec.maxTokens() == null ? null : spec.maxTokens().resolve(session);
+    if (maxTokens != null && maxTokens < 1) {
+      throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
+    }
+    int promptTokens = spec.promptTokens() == null ? -1 : spec.promptTokens().resolve(session);
+    byte[] body = RequestBodies.build(spec, components.protocol().requestModelName(), prompt,
+        messages, maxTokens);
+    HttpHeaders headers = new DefaultHttpHeaders().add(components.baseHeaders())
+        .set("x-request-id", components.nextRequestId());
+    Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
+    long scheduledNanos = scheduled instanceof Long l ? l : LlmRequest.NOT_SCHEDULED;
+    return new LlmRequest(spec.name(), spec.path(), headers, body, promptTokens, scheduledNanos);
+  }
+
+  private List<Map<String, Object>> userTurn(String prompt) {
+    List<Map<String, Object>> messages = new ArrayList<>(2);
+    if (spec.systemPrompt() != null) {
+      messages.add(Map.of("role", "system", "content", spec.systemPrompt()));
+    }
+    messages.add(Map.of("role", "user", "content", prompt));
+    return messages;
+  }
+
+  private void complete(Session session, RequestRecord record, long startMillis) {
+    components.store().add(record);
+    components.markSend(record.startNanos());
+    long endMillis = startMillis + Math.round(
+        (record.success() ? record.latencyNanos() : record.endNanos() - record.startNanos()) / 1e6);
+    Option<String> code = record.httpStatus() == 0
+        ? Option.empty() : Option.apply(Integer.toString(record.httpStatus()));
+    Status status = record.success() ? OK$.MODULE$ : KO$.MODULE$;
+    Option<String> message = record.success()
+        ? Option.empty() : Option.apply(KoMessages.lowCardinality(record.error()));
+    statsEngine.logResponse(session.scenario(), session.groups(), name(), startMillis, endMillis,
+        status, code, message);
+    if (record.ttftNanos() >= 0) {
+      statsEngine.logResponse(session.scenario(), session.groups(), ttftName, startMillis,
+          startMillis + Math.round(record.ttftNanos() / 1e6), OK$.MODULE$, code, Option.empty());
+    }
+    Session next = session.logGroupRequestTimings(startMillis, endMillis);
+    if (!record.success()) {
+      next = next.markAsFailed();
+    }
+    if (spec.saveTextAs() != null) {
+      next = next.set(spec.saveTextAs(), record.generatedText());
+    }
+    this.next.$bang(next);
+  }
+}

@@ -1,0 +1,298 @@
+package dev.gatlingllm.action;
+
+import dev.gatlingllm.action.RequestSpec.Endpoint;
+import io.gatling.core.action.Action;
+import io.gatling.core.structure.ScenarioContext;
+import io.gatling.javaapi.core.ActionBuilder;
+import io.gatling.javaapi.core.Session;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * One streamed completions or chat request. Immutable: every call returns a new builder.
+ * Session-dependent values take a constant, a Gatling EL string ({@code "#{prompt}"}) or a
+ * function of the session. Checked when the simulation is built.
+ *
+ * <pre>{@code
+ * exec(LlmDsl.completions("generate")
+ *     .prompt("#{prompt}")
+ *     .promptTokens("#{prompt_len}")
+ *     .maxTokens("#{output_len}")
+ *     .ignoreEos(true))
+ * }</pre>
+ */
+public final class LlmRequestBuilder implements ActionBuilder {
+
+  /** Body fields the builder writes itself; extraBody may still override them deliberately. */
+  private static final Set<String> MANAGED_FIELDS = Set.of("stream", "stream_options");
+
+  private final Endpoint endpoint;
+  private final String name;
+  private String path;
+  private SessionValue<String> prompt;
+  private SessionValue<List<Map<String, Object>>> messages;
+  private String systemPrompt;
+  private SessionValue<Integer> maxTokens;
+  private SessionValue<Integer> promptTokens;
+  private Boolean ignoreEos;
+  private Double temperature;
+  private Double topP;
+  private Integer topK;
+  private Double minP;
+  private Double frequencyPenalty;
+  private Double presencePenalty;
+  private Double repetitionPenalty;
+  private Map<String, Object> extraBody = new LinkedHashMap<>();
+  private boolean stream = true;
+  private String saveTextAs;
+
+  LlmRequestBuilder(Endpoint endpoint, String name) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("request name must not be empty");
+    }
+    this.endpoint = endpoint;
+    this.name = name;
+    this.path = endpoint.defaultPath;
+  }
+
+  /** A completions request ({@code /v1/completions}). */
+  public static LlmRequestBuilder completions(String name) {
+    return new LlmRequestBuilder(Endpoint.COMPLETIONS, name);
+  }
+
+  /** A chat request ({@code /v1/chat/completions}). */
+  public static LlmRequestBuilder chat(String name) {
+    return new LlmRequestBuilder(Endpoint.CHAT, name);
+  }
+
+  private LlmRequestBuilder copy(java.util.function.Consumer<LlmRequestBuilder> change) {
+    LlmRequestBuilder b = new LlmRequestBuilder(endpoint, name);
+    b.path = path;
+    b.prompt = prompt;
+    b.messages = messages;
+    b.systemPrompt = systemPrompt;
+    b.maxTokens = maxTokens;
+    b.promptTokens = promptTokens;
+    b.ignoreEos = ignoreEos;
+    b.temperature = temperature;
+    b.topP = topP;
+    b.topK = topK;
+    b.minP = minP;
+    b.frequencyPenalty = frequencyPenalty;
+    b.presencePenalty = presencePenalty;
+    b.repetitionPenalty = repetitionPenalty;
+    b.extraBody = new LinkedHashMap<>(extraBody);
+    b.stream = stream;
+    b.saveTextAs = saveTextAs;
+    change.accept(b);
+    return b;
+  }
+
+  /** Prompt text, or EL such as {@code "#{prompt}"}; for chat it is the user message. */
+  public LlmRequestBuilder prompt(String textOrEl) {
+    SessionValue<String> v = SessionValue.el("prompt", textOrEl, String.class);
+    return copy(b -> b.prompt = v);
+  }
+
+  public LlmRequestBuilder prompt(Function<Session, String> f) {
+    SessionValue<String> v = SessionValue.function("prompt", f);
+    return copy(b -> b.prompt = v);
+  }
+
+  /** Chat only: a system message sent before the user prompt. */
+  public LlmRequestBuilder systemPrompt(String text) {
+    requireChat("systemPrompt");
+    Objects.requireNonNull(text, "systemPrompt");
+    return copy(b -> b.systemPrompt = text);
+  }
+
+  /**
+   * Chat only: the whole message list ({@code [{role, content}, ...]}), e.g. a conversation
+   * kept in the session. Replaces prompt and systemPrompt.
+   */
+  public LlmRequestBuilder messages(Function<Session, List<Map<String, Object>>> f) {
+    requireChat("messages");
+    SessionValue<List<Map<String, Object>>> v = SessionValue.function("messages", f);
+    return copy(b -> b.messages = v);
+  }
+
+  /** Output token budget ({@code max_tokens}; chat: {@code max_completion_tokens}). */
+  public LlmRequestBuilder maxTokens(int tokens) {
+    requireAtLeast("maxTokens", tokens, 1);
+    return copy(b -> b.maxTokens = SessionValue.constant(tokens));
+  }
+
+  public LlmRequestBuilder maxTokens(String el) {
+    SessionValue<Integer> v = SessionValue.el("maxTokens", el, Integer.class);
+    return copy(b -> b.maxTokens = v);
+  }
+
+  public LlmRequestBuilder maxTokens(Function<Session, Integer> f) {
+    SessionValue<Integer> v = SessionValue.function("maxTokens", f);
+    return copy(b -> b.maxTokens = v);
+  }
+
+  /**
+   * Prompt length in tokens, as the dataset counted it: it feeds total_input_tokens. When not
+   * given, the server's {@code usage.prompt_tokens} is used.
+   */
+  public LlmRequestBuilder promptTokens(int tokens) {
+    requireAtLeast("promptTokens", tokens, 0);
+    return copy(b -> b.promptTokens = SessionValue.constant(tokens));
+  }
+
+  public LlmRequestBuilder promptTokens(String el) {
+    SessionValue<Integer> v = SessionValue.el("promptTokens", el, Integer.class);
+    return copy(b -> b.promptTokens = v);
+  }
+
+  public LlmRequestBuilder promptTokens(Function<Session, Integer> f) {
+    SessionValue<Integer> v = SessionValue.function("promptTokens", f);
+    return copy(b -> b.promptTokens = v);
+  }
+
+  /**
+   * Takes prompt, prompt length and output length from the dataset feeders' attributes
+   * {@code prompt}, {@code prompt_len} and {@code output_len}.
+   */
+  public LlmRequestBuilder fromDataset() {
+    return prompt("#{prompt}").promptTokens("#{prompt_len}").maxTokens("#{output_len}");
+  }
+
+  /** Keeps generating until the token budget is used up (vLLM's {@code ignore_eos}). */
+  public LlmRequestBuilder ignoreEos(boolean ignore) {
+    return copy(b -> b.ignoreEos = ignore);
+  }
+
+  /** Sampling temperature; 0.0 (greedy) when not set, as the reference tool does. */
+  public LlmRequestBuilder temperature(double t) {
+    requireRange("temperature", t, 0, Double.MAX_VALUE);
+    return copy(b -> b.temperature = t);
+  }
+
+  public LlmRequestBuilder topP(double p) {
+    if (!(p > 0 && p <= 1)) {
+      throw new IllegalArgumentException("topP must be in (0, 1], got " + p);
+    }
+    return copy(b -> b.topP = p);
+  }
+
+  /** Top-k sampling; -1 (or 0) disables it as in vLLM. */
+  public LlmRequestBuilder topK(int k) {
+    requireAtLeast("topK", k, -1);
+    return copy(b -> b.topK = k);
+  }
+
+  public LlmRequestBuilder minP(double p) {
+    requireRange("minP", p, 0, 1);
+    return copy(b -> b.minP = p);
+  }
+
+  public LlmRequestBuilder frequencyPenalty(double penalty) {
+    requireRange("frequencyPenalty", penalty, -2, 2);
+    return copy(b -> b.frequencyPenalty = penalty);
+  }
+
+  public LlmRequestBuilder presencePenalty(double penalty) {
+    requireRange("presencePenalty", penalty, -2, 2);
+    return copy(b -> b.presencePenalty = penalty);
+  }
+
+  public LlmRequestBuilder repetitionPenalty(double penalty) {
+    if (!(penalty > 0)) {
+      throw new IllegalArgumentException("repetitionPenalty must be > 0, got " + penalty);
+    }
+    return copy(b -> b.repetitionPenalty = penalty);
+  }
+
+  /** Adds a body field as is (any JSON-serialisable value); it wins over a standard field. */
+  public LlmRequestBuilder extraBody(String field, Object value) {
+    if (field == null || field.isBlank()) {
+      throw new IllegalArgumentException("extraBody field name must not be empty");
+    }
+    if (MANAGED_FIELDS.contains(field)) {
+      throw new IllegalArgumentException(
+          "extraBody cannot set '" + field + "': use stream(boolean) instead");
+    }
+    Objects.requireNonNull(value, () -> "extraBody value of '" + field + "'");
+    return copy(b -> b.extraBody.put(field, value));
+  }
+
+  public LlmRequestBuilder extraBody(Map<String, Object> fields) {
+    LlmRequestBuilder b = this;
+    for (Map.Entry<String, Object> e : fields.entrySet()) {
+      b = b.extraBody(e.getKey(), e.getValue());
+    }
+    return b;
+  }
+
+  /** Streaming (SSE) is on by default; off sends one JSON response (no TTFT/ITL split). */
+  public LlmRequestBuilder stream(boolean on) {
+    return copy(b -> b.stream = on);
+  }
+
+  /** Endpoint path instead of the default ({@code /v1/completions}, {@code /v1/chat/completions}). */
+  public LlmRequestBuilder endpoint(String endpointPath) {
+    if (endpointPath == null || !endpointPath.startsWith("/")) {
+      throw new IllegalArgumentException("endpoint must start with '/', got " + endpointPath);
+    }
+    return copy(b -> b.path = endpointPath);
+  }
+
+  /** Saves the generated text in the session under this attribute, for multi-turn journeys. */
+  public LlmRequestBuilder saveTextAs(String attribute) {
+    if (attribute == null || attribute.isBlank()) {
+      throw new IllegalArgumentException("saveTextAs attribute must not be empty");
+    }
+    return copy(b -> b.saveTextAs = attribute);
+  }
+
+  RequestSpec spec() {
+    if (prompt == null && messages == null) {
+      throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"
+          + (endpoint == Endpoint.CHAT ? " (or messages(...))" : ""));
+    }
+    return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
+        promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,
+        presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs);
+  }
+
+  @Override
+  public io.gatling.core.action.builder.ActionBuilder asScala() {
+    RequestSpec spec = spec();
+    return new io.gatling.core.action.builder.ActionBuilder() {
+      @Override
+      public Action build(ScenarioContext ctx, Action next) {
+        return new LlmRequestAction(spec, ctx, next);
+      }
+
+      @Override
+      public io.gatling.core.structure.ChainBuilder toChainBuilder() {
+        return io.gatling.core.action.builder.ActionBuilder.super.toChainBuilder();
+      }
+    };
+  }
+
+  private void requireChat(String what) {
+    if (endpoint != Endpoint.CHAT) {
+      throw new IllegalArgumentException(what + "(...) is only for chat requests");
+    }
+  }
+
+  private static void requireAtLeast(String what, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(what + " must be >= " + min + ", got " + value);
+    }
+  }
+
+  private static void requireRange(String what, double value, double min, double max) {
+    if (!(value >= min && value <= max)) {
+      throw new IllegalArgumentException(
+          what + " must be between " + min + " and " + max + ", got " + value);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.gatlingllm.action;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds the JSON body of one request, in the field order the reference client sends. */
+final class RequestBodies {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private RequestBodies() {}
+
+  static byte[] build(RequestSpec spec, String model, String prompt,
+      List<Map<String, Object>> messages, Integer maxTokens) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("model", model);
+    if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
+      body.put("messages", messages);
+    } else {
+      body.put("prompt", prompt);
+    }
+    if (maxTokens != null) {
+      body.put(spec.endpoint().maxTokensField, maxTokens);
+    }
+    // Greedy decoding unless asked otherwise, as `vllm bench serve` does.
+    body.put("temperature", spec.temperature() != null ? spec.temperature() : 0.0);
+    putIfSet(body, "top_p", spec.topP());
+    putIfSet(body, "top_k", spec.topK());
+    putIfSet(body, "min_p", spec.minP());
+    putIfSet(body, "frequency_penalty", spec.frequencyPenalty());
+    putIfSet(body, "presence_penalty", spec.presencePenalty());
+    putIfSet(body, "repetition_penalty", spec.repetitionPenalty());
+    putIfSet(body, "ignore_eos", spec.ignoreEos());
+    body.put("stream", spec.stream());
+    if (spec.stream()) {
+      body.put("stream_options", Map.of("include_usage", true));
+    }
+    body.putAll(spec.extraBody());
+    try {
+      return MAPPER.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new SessionValue.ResolutionException("request body: " + e.getOriginalMessage());
+    }
+  }
+
+  private static void putIfSet(Map<String, Object> body, String field, Object value) {
+    if (value != null) {
+      body.put(field, value);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dev.gatlingllm.action;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The validated, immutable content of an {@link LlmRequestBuilder}: what the action needs to
+ * build each request body. Sampling parameters left null are not sent.
+ */
+record RequestSpec(
+    Endpoint endpoint,
+    String name,
+    String path,
+    SessionValue<String> prompt,
+    SessionValue<List<Map<String, Object>>> messages,
+    String systemPrompt,
+    SessionValue<Integer> maxTokens,
+    SessionValue<Integer> promptTokens,
+    Boolean ignoreEos,
+    Double temperature,
+    Double topP,
+    Integer topK,
+    Double minP,
+    Double frequencyPenalty,
+    Double presencePenalty,
+    Double repetitionPenalty,
+    Map<String, Object> extraBody,
+    boolean stream,
+    String saveTextAs) {
+
+  /** The two OpenAI endpoints we speak. */
+  enum Endpoint {
+    COMPLETIONS("/v1/completions", "completions", "max_tokens"),
+    CHAT("/v1/chat/completions", "chat", "max_completion_tokens");
+
+    final String defaultPath;
+    final String endpointType;
+    final String maxTokensField;
+
+    Endpoint(String defaultPath, String endpointType, String maxTokensField) {
+      this.defaultPath = defaultPath;
+      this.endpointType = endpointType;
+      this.maxTokensField = maxTokensField;
+    }
+  }
+}

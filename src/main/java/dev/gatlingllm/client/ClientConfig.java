@@ -1,0 +1,33 @@
+package dev.gatlingllm.client;
+
+import java.time.Duration;
+
+/**
+ * Client-wide settings. A zero timeout means "none".
+ *
+ * @param target            where requests go
+ * @param connectTimeout    TCP (and TLS) connection establishment
+ * @param firstTokenTimeout from send to the first content chunk
+ * @param idleTimeout       longest silence between two reads once the response started
+ * @param requestTimeout    whole request, send to end of stream
+ */
+public record ClientConfig(
+    Target target,
+    Duration connectTimeout,
+    Duration firstTokenTimeout,
+    Duration idleTimeout,
+    Duration requestTimeout) {
+
+  public ClientConfig {
+    check("connectTimeout", connectTimeout);
+    check("firstTokenTimeout", firstTokenTimeout);
+    check("idleTimeout", idleTimeout);
+    check("requestTimeout", requestTimeout);
+  }
+
+  private static void check(String name, Duration d) {
+    if (d == null || d.isNegative()) {
+      throw new IllegalArgumentException(name + " must be zero (none) or positive, got " + d);
+    }
+  }
+}

@@ -1,0 +1,320 @@
+package dev.gatlingllm.client;
+
+import dev.gatlingllm.metrics.RequestRecord;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The life of one request on one connection: response head, SSE events or a buffered body,
+ * timeouts, and finally exactly one {@link RequestRecord}. Every method runs on the channel's
+ * event loop.
+ *
+ * <p>Timing follows the reference client: a content chunk is an event with a non-empty
+ * {@code choices}; its time is the read time of the bytes that completed it; latency is the
+ * last content chunk minus start, not the {@code [DONE]} time.
+ */
+final class Exchange implements SseDecoder.Listener {
+
+  /** Longest error body kept; servers' error messages are short. */
+  private static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+  interface Completion {
+    /** Called once; {@code reusable} says whether the connection can serve another request. */
+    void done(Exchange exchange, RequestRecord record, boolean reusable);
+  }
+
+  private final LlmRequest request;
+  private final long startNanos;
+  private final ClientConfig config;
+  private final Completion completion;
+  private final ChunkFields fields = new ChunkFields();
+  private final StringBuilder text = new StringBuilder();
+
+  private Channel channel;
+  private int status;
+  private boolean keepAlive;
+  private boolean streaming;
+  private SseDecoder sse;
+  private ByteArrayOutputStream body;
+  private int[] chunkMicros = new int[32];
+  private int chunkCount;
+  private long firstNanos = -1;
+  private long lastChunkNanos = -1;
+  private long lastReadNanos;
+  private int completionTokens = -1;
+  private int promptTokens = -1;
+  private boolean finished;
+  private ScheduledFuture<?> firstTokenTimer;
+  private ScheduledFuture<?> idleTimer;
+  private ScheduledFuture<?> requestTimer;
+
+  Exchange(LlmRequest request, long startNanos, ClientConfig config, Completion completion) {
+    this.request = request;
+    this.startNanos = startNanos;
+    this.config = config;
+    this.completion = completion;
+  }
+
+  /** The connection the request went out on; null when it never got one. */
+  Channel channel() {
+    return channel;
+  }
+
+  boolean isFinished() {
+    return finished;
+  }
+
+  /** The request was written on {@code channel}; arm the timeouts. */
+  void started(Channel ch) {
+    this.channel = ch;
+    this.lastReadNanos = System.nanoTime();
+    long elapsed = lastReadNanos - startNanos;
+    firstTokenTimer = schedule(config.firstTokenTimeout(), elapsed,
+        () -> fail("first token timeout (" + pretty(config.firstTokenTimeout()) + ")"));
+    requestTimer = schedule(config.requestTimeout(), elapsed,
+        () -> fail("request timeout (" + pretty(config.requestTimeout()) + ")"));
+    armIdle(config.idleTimeout().toNanos());
+  }
+
+  void onResponseHead(HttpResponse response, long readNanos) {
+    lastReadNanos = readNanos;
+    status = response.status().code();
+    keepAlive = HttpUtil.isKeepAlive(response);
+    String contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+    streaming = status == 200 && contentType.startsWith("text/event-stream");
+    if (streaming) {
+      sse = new SseDecoder(this);
+    } else {
+      body = new ByteArrayOutputStream();
+    }
+  }
+
+  void onContent(HttpContent content, long readNanos) {
+    if (finished) {
+      return;
+    }
+    lastReadNanos = readNanos;
+    ByteBuf buf = content.content();
+    if (streaming) {
+      try {
+        sse.feed(buf, readNanos);
+      } catch (RuntimeException e) {
+        fail("malformed stream: " + e.getMessage());
+        return;
+      }
+    } else if (body.size() < MAX_BODY_BYTES) {
+      int n = Math.min(buf.readableBytes(), MAX_BODY_BYTES - body.size());
+      byte[] bytes = new byte[n];
+      buf.readBytes(bytes);
+      body.write(bytes, 0, n);
+    }
+    if (!finished && content instanceof LastHttpContent) {
+      onEnd(readNanos);
+    }
+  }
+
+  @Override
+  public void onEvent(byte[] data, int length, long readNanos) {
+    if (finished) {
+      return;
+    }
+    if (isDone(data, length)) {
+      return; // the end of the HTTP response closes the exchange
+    }
+    try {
+      ChunkParser.parse(data, length, fields);
+    } catch (Exception e) {
+      fail("malformed JSON chunk: " + e.getMessage());
+      return;
+    }
+    if (fields.error != null) {
+      fail("error event: " + fields.error);
+      return;
+    }
+    if (fields.hasChoices) {
+      contentChunk(readNanos);
+      if (fields.text != null) {
+        text.append(fields.text);
+      }
+    }
+    usage();
+  }
+
+  void onInactive() {
+    if (finished) {
+      return;
+    }
+    if (status == 0) {
+      fail("connection closed before response");
+    } else if (chunkCount > 0) {
+      fail("connection closed mid-stream");
+    } else {
+      fail("connection closed before end of response");
+    }
+  }
+
+  void onException(Throwable cause) {
+    if (!finished) {
+      String message = cause.getMessage();
+      fail("I/O error: " + cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+    }
+  }
+
+  /** The request could not even be written (connect failure, write failure). */
+  void failBeforeSend(String message) {
+    fail(message);
+  }
+
+  private void onEnd(long readNanos) {
+    if (streaming) {
+      sse.endOfStream(readNanos);
+      if (finished) {
+        return;
+      }
+      if (chunkCount == 0) {
+        finish(false, "stream ended without content", readNanos, true);
+      } else {
+        finish(true, null, readNanos, true);
+      }
+      return;
+    }
+    byte[] bytes = body.toByteArray();
+    if (status != 200) {
+      finish(false, "HTTP " + status + ": " + ErrorBodies.message(bytes), readNanos, true);
+      return;
+    }
+    try {
+      ChunkParser.parse(bytes, bytes.length, fields);
+    } catch (Exception e) {
+      finish(false, "malformed JSON response: " + e.getMessage(), readNanos, true);
+      return;
+    }
+    if (fields.error != null) {
+      finish(false, "error response: " + fields.error, readNanos, true);
+    } else if (!fields.hasChoices) {
+      finish(false, "response without choices", readNanos, true);
+    } else {
+      contentChunk(readNanos);
+      if (fields.text != null) {
+        text.append(fields.text);
+      }
+      usage();
+      finish(true, null, readNanos, true);
+    }
+  }
+
+  private void contentChunk(long nanos) {
+    if (firstNanos < 0) {
+      firstNanos = nanos;
+      cancel(firstTokenTimer);
+    }
+    lastChunkNanos = nanos;
+    if (chunkCount == chunkMicros.length) {
+      chunkMicros = Arrays.copyOf(chunkMicros, chunkCount * 2);
+    }
+    long micros = (nanos - startNanos) / 1_000;
+    chunkMicros[chunkCount++] = (int) Math.min(micros, Integer.MAX_VALUE);
+  }
+
+  private void usage() {
+    if (fields.completionTokens >= 0) {
+      completionTokens = fields.completionTokens;
+    }
+    if (fields.promptTokens >= 0) {
+      promptTokens = fields.promptTokens;
+    }
+  }
+
+  private void fail(String error) {
+    finish(false, error, System.nanoTime(), false);
+  }
+
+  private void finish(boolean success, String error, long endNanos, boolean responseComplete) {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    cancel(firstTokenTimer);
+    cancel(idleTimer);
+    cancel(requestTimer);
+    boolean hasContent = chunkCount > 0;
+    RequestRecord record = new RequestRecord(
+        request.name(),
+        request.scheduledNanos() == LlmRequest.NOT_SCHEDULED ? startNanos : request.scheduledNanos(),
+        startNanos,
+        hasContent ? firstNanos - startNanos : -1,
+        hasContent ? lastChunkNanos - startNanos : -1,
+        endNanos - startNanos >= 0 ? endNanos : startNanos,
+        Arrays.copyOf(chunkMicros, chunkCount),
+        request.promptTokens(),
+        promptTokens,
+        completionTokens,
+        status,
+        success,
+        error,
+        text.toString());
+    completion.done(this, record, responseComplete && keepAlive && success);
+  }
+
+  private static boolean isDone(byte[] data, int length) {
+    int start = 0;
+    int end = length;
+    while (start < end && data[start] == ' ') {
+      start++;
+    }
+    while (end > start && (data[end - 1] == ' ')) {
+      end--;
+    }
+    return end - start == 6
+        && new String(data, start, 6, StandardCharsets.US_ASCII).equals("[DONE]");
+  }
+
+  private ScheduledFuture<?> schedule(Duration timeout, long elapsedNanos, Runnable onTimeout) {
+    if (timeout.isZero()) {
+      return null;
+    }
+    long delay = Math.max(0, timeout.toNanos() - elapsedNanos);
+    return channel.eventLoop().schedule(onTimeout, delay, TimeUnit.NANOSECONDS);
+  }
+
+  /** One timer for the whole stream, re-armed from the last read rather than per chunk. */
+  private void armIdle(long delayNanos) {
+    if (config.idleTimeout().isZero()) {
+      return;
+    }
+    idleTimer = channel.eventLoop().schedule(() -> {
+      if (finished) {
+        return;
+      }
+      long silent = System.nanoTime() - lastReadNanos;
+      long limit = config.idleTimeout().toNanos();
+      if (silent >= limit) {
+        fail("idle timeout (" + pretty(config.idleTimeout()) + " without data)");
+      } else {
+        armIdle(limit - silent);
+      }
+    }, delayNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private static void cancel(ScheduledFuture<?> timer) {
+    if (timer != null) {
+      timer.cancel(false);
+    }
+  }
+
+  private static String pretty(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? (ms / 1000) + " s" : ms + " ms";
+  }
+}

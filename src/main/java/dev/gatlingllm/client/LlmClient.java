@@ -1,0 +1,186 @@
+package dev.gatlingllm.client;
+
+import dev.gatlingllm.metrics.RequestRecord;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
+
+/**
+ * Streaming HTTP/1.1 client on the caller's event loops: a request is sent on the event loop
+ * of the virtual user that asked for it, over a kept-alive connection owned by that loop
+ * when one is idle, else a new one. No thread per request and no blocking call.
+ */
+public final class LlmClient implements AutoCloseable {
+
+  /**
+   * A connection idle this long is not reused: servers (uvicorn: 5 s) close idle keep-alive
+   * connections, and a request written into a closing connection would fail for nothing.
+   */
+  private static final long MAX_IDLE_NANOS = 4_000_000_000L;
+
+  private final ClientConfig config;
+  private final Bootstrap bootstrap;
+  private final SslContext sslContext;
+  private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public LlmClient(ChannelFactory<? extends SocketChannel> channelFactory, ClientConfig config) {
+    this.config = config;
+    this.sslContext = config.target().tls() ? newSslContext() : null;
+    this.bootstrap = new Bootstrap()
+        .channelFactory(channelFactory)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.SO_KEEPALIVE, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+  }
+
+  public ClientConfig config() {
+    return config;
+  }
+
+  /**
+   * Sends {@code request} from {@code loop} (the caller must be on it) and calls
+   * {@code onDone} exactly once, on that loop, with the record. The clock starts now.
+   */
+  public void send(EventLoop loop, LlmRequest request, Consumer<RequestRecord> onDone) {
+    long startNanos = System.nanoTime();
+    Exchange exchange = new Exchange(request, startNanos, config, (ex, record, reusable) -> {
+      release(loop, ex.channel(), reusable);
+      onDone.accept(record);
+    });
+    if (closed) {
+      exchange.failBeforeSend("client closed");
+      return;
+    }
+    Channel pooled = pollIdle(loop);
+    if (pooled != null) {
+      write(pooled, exchange, request);
+      return;
+    }
+    ChannelFuture connect = bootstrap.clone(loop).handler(new ChannelInitializer<SocketChannel>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        if (sslContext != null) {
+          ch.pipeline().addLast(sslContext.newHandler(ch.alloc(),
+              config.target().host(), config.target().port()));
+        }
+        ResponseHandler handler = new ResponseHandler();
+        ch.pipeline().addLast("stamp", handler.readStamp());
+        ch.pipeline().addLast("codec", new HttpClientCodec());
+        ch.pipeline().addLast("response", handler);
+      }
+    }).connect(config.target().host(), config.target().port());
+    connect.addListener(f -> {
+      if (f.isSuccess()) {
+        write(connect.channel(), exchange, request);
+      } else {
+        exchange.failBeforeSend(connectError(f.cause()));
+      }
+    });
+  }
+
+  private void write(Channel ch, Exchange exchange, LlmRequest request) {
+    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+    handler.begin(exchange);
+    FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
+        config.target().path(request.path()), Unpooled.wrappedBuffer(request.body()));
+    http.headers()
+        .set(HttpHeaderNames.HOST, config.target().hostHeader())
+        .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+        .set(HttpHeaderNames.CONTENT_LENGTH, request.body().length)
+        .set(HttpHeaderNames.ACCEPT, "application/json, text/event-stream")
+        .set(HttpHeaderNames.USER_AGENT, "gatling-llm")
+        .add(request.headers());
+    exchange.started(ch);
+    ch.writeAndFlush(http).addListener(f -> {
+      if (!f.isSuccess()) {
+        exchange.onException(f.cause());
+      }
+    });
+  }
+
+  private Channel pollIdle(EventLoop loop) {
+    ArrayDeque<Channel> deque = idle.get(loop);
+    if (deque == null) {
+      return null;
+    }
+    long now = System.nanoTime();
+    Channel ch;
+    while ((ch = deque.pollLast()) != null) {
+      ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+      if (ch.isActive() && handler != null && now - handler.idleSince() < MAX_IDLE_NANOS) {
+        return ch;
+      }
+      ch.close();
+    }
+    return null;
+  }
+
+  private void release(EventLoop loop, Channel ch, boolean reusable) {
+    if (ch == null) {
+      return;
+    }
+    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+    if (handler != null) {
+      handler.end();
+    }
+    if (reusable && !closed && ch.isActive() && handler != null) {
+      idle.computeIfAbsent(loop, l -> new ArrayDeque<>()).addLast(ch);
+    } else {
+      ch.close();
+    }
+  }
+
+  private static String connectError(Throwable cause) {
+    String kind = cause == null ? "unknown" : cause.getClass().getSimpleName();
+    String message = cause == null ? null : cause.getMessage();
+    if (message != null && message.contains("Connection refused")) {
+      return "connect failed: connection refused";
+    }
+    if (kind.contains("Timeout")) {
+      return "connect failed: timeout";
+    }
+    return "connect failed: " + kind + (message == null ? "" : ": " + message);
+  }
+
+  private static SslContext newSslContext() {
+    try {
+      return SslContextBuilder.forClient().build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+    }
+  }
+
+  /** Closes idle connections; requests in flight end with their own outcome. */
+  @Override
+  public void close() {
+    closed = true;
+    idle.forEach((loop, deque) -> loop.execute(() -> {
+      Channel ch;
+      while ((ch = deque.pollLast()) != null) {
+        ch.close();
+      }
+    }));
+  }
+}

@@ -1,0 +1,82 @@
+package dev.gatlingllm.client;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Per-connection handler feeding the current {@link Exchange}. Its companion
+ * {@link #readStamp()} sits in front of the HTTP codec and stamps every socket read with
+ * {@link System#nanoTime()} before any decoding, so chunk times are arrival times.
+ */
+final class ResponseHandler extends ChannelInboundHandlerAdapter {
+
+  private Exchange exchange;
+  private long readNanos;
+  private long idleSince = System.nanoTime();
+
+  ChannelInboundHandlerAdapter readStamp() {
+    return new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        readNanos = System.nanoTime();
+        ctx.fireChannelRead(msg);
+      }
+    };
+  }
+
+  void begin(Exchange next) {
+    this.exchange = next;
+  }
+
+  void end() {
+    this.exchange = null;
+    this.idleSince = System.nanoTime();
+  }
+
+  long idleSince() {
+    return idleSince;
+  }
+
+  Exchange exchange() {
+    return exchange;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    try {
+      Exchange current = exchange;
+      if (current == null || current.isFinished()) {
+        return; // leftovers of a response we stopped listening to
+      }
+      if (msg instanceof HttpResponse response) {
+        current.onResponseHead(response, readNanos);
+      }
+      if (msg instanceof HttpContent content) {
+        current.onContent(content, readNanos);
+      }
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    Exchange current = exchange;
+    if (current != null) {
+      current.onInactive();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Exchange current = exchange;
+    if (current != null) {
+      current.onException(cause);
+    }
+    ctx.close();
+  }
+}

@@ -1,0 +1,97 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.client.Target;
+import io.gatling.core.protocol.Protocol;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The resolved settings of an {@link LlmProtocolBuilder}: where to send, which model, how to
+ * authenticate and how long to wait. Immutable; the API key never appears in
+ * {@link #toString()}.
+ */
+public final class LlmProtocol implements Protocol {
+
+  private final Target target;
+  private final String model;
+  private final String servedModelName;
+  private final String backend;
+  private final String apiKey;
+  private final Map<String, String> headers;
+  private final String requestIdPrefix;
+  private final Duration connectTimeout;
+  private final Duration firstTokenTimeout;
+  private final Duration idleTimeout;
+  private final Duration requestTimeout;
+
+  LlmProtocol(Target target, String model, String servedModelName, String backend,
+      String apiKey, Map<String, String> headers, String requestIdPrefix,
+      Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
+      Duration requestTimeout) {
+    this.target = target;
+    this.model = model;
+    this.servedModelName = servedModelName;
+    this.backend = backend;
+    this.apiKey = apiKey;
+    this.headers = Map.copyOf(headers);
+    this.requestIdPrefix = requestIdPrefix;
+    this.connectTimeout = connectTimeout;
+    this.firstTokenTimeout = firstTokenTimeout;
+    this.idleTimeout = idleTimeout;
+    this.requestTimeout = requestTimeout;
+  }
+
+  public Target target() {
+    return target;
+  }
+
+  /** The model id (also used for the tokenizer and the result file). */
+  public String model() {
+    return model;
+  }
+
+  /** The name sent in the {@code model} field: the served model name when set, else the model. */
+  public String requestModelName() {
+    return servedModelName != null ? servedModelName : model;
+  }
+
+  public String backend() {
+    return backend;
+  }
+
+  String apiKey() {
+    return apiKey;
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  public String requestIdPrefix() {
+    return requestIdPrefix;
+  }
+
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  public Duration firstTokenTimeout() {
+    return firstTokenTimeout;
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  public Duration requestTimeout() {
+    return requestTimeout;
+  }
+
+  @Override
+  public String toString() {
+    return "LlmProtocol{target=" + target + ", model=" + model
+        + (servedModelName != null ? ", servedModelName=" + servedModelName : "")
+        + ", backend=" + backend + ", apiKey=" + (apiKey != null ? "<set>" : "<none>")
+        + ", headers=" + headers.keySet() + "}";
+  }
+}

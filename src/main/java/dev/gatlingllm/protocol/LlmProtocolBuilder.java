@@ -1,0 +1,193 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.client.Target;
+import io.gatling.javaapi.core.ProtocolBuilder;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Configures the server under test. Immutable: every call returns a new builder.
+ *
+ * <pre>{@code
+ * LlmProtocolBuilder llm = LlmDsl.llm()
+ *     .baseUrl("http://127.0.0.1:8000")
+ *     .model("meta-llama/Llama-3.1-8B-Instruct")
+ *     .apiKeyFromEnv("OPENAI_API_KEY");
+ * }</pre>
+ */
+public final class LlmProtocolBuilder implements ProtocolBuilder {
+
+  /** Headers the client sets itself; a user value would be overwritten or conflict. */
+  private static final Set<String> RESERVED_HEADERS =
+      Set.of("host", "content-length", "content-type", "transfer-encoding");
+
+  private String baseUrl;
+  private String model;
+  private String servedModelName;
+  private String backend = "vllm";
+  private String apiKeyEnv;
+  private boolean apiKeyEnvExplicit;
+  private Map<String, String> headers = new LinkedHashMap<>();
+  private String requestIdPrefix = "benchmark-serving";
+  private Duration connectTimeout = Duration.ofSeconds(10);
+  private Duration firstTokenTimeout = Duration.ZERO;
+  private Duration idleTimeout = Duration.ofMinutes(2);
+  private Duration requestTimeout = Duration.ofMinutes(10);
+  private Function<String, String> environment = System::getenv;
+
+  public LlmProtocolBuilder() {
+    this.apiKeyEnv = "OPENAI_API_KEY";
+  }
+
+  private LlmProtocolBuilder copy() {
+    LlmProtocolBuilder b = new LlmProtocolBuilder();
+    b.baseUrl = baseUrl;
+    b.model = model;
+    b.servedModelName = servedModelName;
+    b.backend = backend;
+    b.apiKeyEnv = apiKeyEnv;
+    b.apiKeyEnvExplicit = apiKeyEnvExplicit;
+    b.headers = new LinkedHashMap<>(headers);
+    b.requestIdPrefix = requestIdPrefix;
+    b.connectTimeout = connectTimeout;
+    b.firstTokenTimeout = firstTokenTimeout;
+    b.idleTimeout = idleTimeout;
+    b.requestTimeout = requestTimeout;
+    b.environment = environment;
+    return b;
+  }
+
+  /** Server root, e.g. {@code http://127.0.0.1:8000}; a path prefix is kept. */
+  public LlmProtocolBuilder baseUrl(String url) {
+    Target.parse(url);
+    LlmProtocolBuilder b = copy();
+    b.baseUrl = url;
+    return b;
+  }
+
+  /** Model id: sent as {@code model} unless a served name is set; names the result file. */
+  public LlmProtocolBuilder model(String modelId) {
+    LlmProtocolBuilder b = copy();
+    b.model = requireText("model", modelId);
+    return b;
+  }
+
+  /** Name the server knows the model by, when it differs from the model id. */
+  public LlmProtocolBuilder servedModelName(String name) {
+    LlmProtocolBuilder b = copy();
+    b.servedModelName = requireText("servedModelName", name);
+    return b;
+  }
+
+  /** Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. */
+  public LlmProtocolBuilder backend(String name) {
+    LlmProtocolBuilder b = copy();
+    b.backend = requireText("backend", name);
+    return b;
+  }
+
+  /**
+   * Sends {@code Authorization: Bearer <value of the variable>}. The key is read from the
+   * environment when the simulation starts and is never logged or written. Without this call
+   * {@code OPENAI_API_KEY} is used when set, as {@code vllm bench serve} does.
+   */
+  public LlmProtocolBuilder apiKeyFromEnv(String variable) {
+    LlmProtocolBuilder b = copy();
+    b.apiKeyEnv = requireText("apiKeyFromEnv", variable);
+    b.apiKeyEnvExplicit = true;
+    return b;
+  }
+
+  /** Adds a header to every request. */
+  public LlmProtocolBuilder header(String name, String value) {
+    requireText("header name", name);
+    Objects.requireNonNull(value, "header value");
+    if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException(
+          "header '" + name + "' is set by the client; reserved: " + RESERVED_HEADERS);
+    }
+    LlmProtocolBuilder b = copy();
+    b.headers.put(name, value);
+    return b;
+  }
+
+  /** Prefix of the {@code x-request-id} header; the request number follows it. */
+  public LlmProtocolBuilder requestIdPrefix(String prefix) {
+    LlmProtocolBuilder b = copy();
+    b.requestIdPrefix = Objects.requireNonNull(prefix, "requestIdPrefix");
+    return b;
+  }
+
+  public LlmProtocolBuilder connectTimeout(Duration timeout) {
+    LlmProtocolBuilder b = copy();
+    b.connectTimeout = requirePositive("connectTimeout", timeout);
+    return b;
+  }
+
+  /** Longest wait from send to the first content chunk; none by default. */
+  public LlmProtocolBuilder firstTokenTimeout(Duration timeout) {
+    LlmProtocolBuilder b = copy();
+    b.firstTokenTimeout = requirePositive("firstTokenTimeout", timeout);
+    return b;
+  }
+
+  /** Longest silence between two reads of a response; default 2 minutes. */
+  public LlmProtocolBuilder idleTimeout(Duration timeout) {
+    LlmProtocolBuilder b = copy();
+    b.idleTimeout = requirePositive("idleTimeout", timeout);
+    return b;
+  }
+
+  /** Longest whole request, send to end of stream; default 10 minutes. */
+  public LlmProtocolBuilder requestTimeout(Duration timeout) {
+    LlmProtocolBuilder b = copy();
+    b.requestTimeout = requirePositive("requestTimeout", timeout);
+    return b;
+  }
+
+  /** Where environment variables are read from; for tests. */
+  LlmProtocolBuilder environment(Function<String, String> env) {
+    LlmProtocolBuilder b = copy();
+    b.environment = Objects.requireNonNull(env);
+    return b;
+  }
+
+  @Override
+  public LlmProtocol protocol() {
+    if (baseUrl == null) {
+      throw new IllegalArgumentException("llm protocol: baseUrl(...) is required");
+    }
+    if (model == null) {
+      throw new IllegalArgumentException("llm protocol: model(...) is required");
+    }
+    String key = environment.apply(apiKeyEnv);
+    if (key != null && key.isBlank()) {
+      key = null;
+    }
+    if (key == null && apiKeyEnvExplicit) {
+      throw new IllegalArgumentException("llm protocol: apiKeyFromEnv(\"" + apiKeyEnv
+          + "\") but the environment variable " + apiKeyEnv + " is not set");
+    }
+    return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
+        headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout);
+  }
+
+  private static String requireText(String what, String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be empty");
+    }
+    return value;
+  }
+
+  private static Duration requirePositive(String what, Duration d) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(what + " must be a positive duration, got " + d);
+    }
+    return d;
+  }
+}

@@ -1,0 +1,30 @@
+package dev.gatlingllm.protocol;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The run in progress in this JVM. Gatling runs one simulation per JVM at a time, and the
+ * simulation's {@code after()} hook has no handle on protocol components: this is how it
+ * finds the records to report.
+ */
+public final class LlmRun {
+
+  private static final AtomicReference<LlmComponents> CURRENT = new AtomicReference<>();
+
+  private LlmRun() {}
+
+  static void register(LlmComponents components) {
+    CURRENT.set(components);
+  }
+
+  /** The components of the latest run started in this JVM. */
+  public static Optional<LlmComponents> current() {
+    return Optional.ofNullable(CURRENT.get());
+  }
+
+  /** Forgets the current run (after its results were written). */
+  public static void clear(LlmComponents components) {
+    CURRENT.compareAndSet(components, null);
+  }
+}
