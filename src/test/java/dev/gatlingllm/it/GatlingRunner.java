@@ -1,0 +1,53 @@
+package dev.gatlingllm.it;
+
+import io.gatling.app.Gatling$;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Runs a simulation in this JVM, the way the Maven plugin runs it in a forked one, and hands
+ * back the exit code and the run folder. Simulations read their knobs from system properties,
+ * which are set for the duration of the run only.
+ */
+final class GatlingRunner {
+
+  record Result(int exitCode, Path runFolder) {
+    Path file(String name) {
+      return runFolder.resolve(name);
+    }
+  }
+
+  private GatlingRunner() {}
+
+  static synchronized Result run(Class<?> simulation, Path resultsFolder,
+      Map<String, String> properties) {
+    properties.forEach(System::setProperty);
+    try {
+      Files.createDirectories(resultsFolder);
+      int code = Gatling$.MODULE$.fromArgs(new String[] {
+          "--simulation", simulation.getName(),
+          "--results-folder", resultsFolder.toString(),
+          "--launcher", "maven",
+          "--build-tool-version", "test"});
+      return new Result(code, newestRunFolder(resultsFolder, simulation));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      properties.keySet().forEach(System::clearProperty);
+    }
+  }
+
+  private static Path newestRunFolder(Path resultsFolder, Class<?> simulation) throws IOException {
+    String prefix = simulation.getSimpleName().toLowerCase() + "-";
+    try (Stream<Path> dirs = Files.list(resultsFolder)) {
+      return dirs.filter(p -> p.getFileName().toString().startsWith(prefix))
+          .max(Comparator.comparing(p -> p.getFileName().toString()))
+          .orElseThrow(() -> new IllegalStateException("no run folder for " + prefix));
+    }
+  }
+}
