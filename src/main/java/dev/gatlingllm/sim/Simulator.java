@@ -9,6 +9,8 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -17,6 +19,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,6 +51,7 @@ public final class Simulator implements AutoCloseable {
   private final SimulatorConfig config;
   private final EventLoopGroup group;
   private final Channel serverChannel;
+  private final ChannelGroup connections;
   private final ServerState state;
   private final TimerLateness lateness;
   private final SimulatorConfig.Transport transport;
@@ -55,10 +59,12 @@ public final class Simulator implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Simulator(SimulatorConfig config, EventLoopGroup group, Channel serverChannel,
-      ServerState state, TimerLateness lateness, SimulatorConfig.Transport transport) {
+      ChannelGroup connections, ServerState state, TimerLateness lateness,
+      SimulatorConfig.Transport transport) {
     this.config = config;
     this.group = group;
     this.serverChannel = serverChannel;
+    this.connections = connections;
     this.state = state;
     this.lateness = lateness;
     this.transport = transport;
@@ -79,6 +85,9 @@ public final class Simulator implements AutoCloseable {
         epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(),
         new DefaultThreadFactory("gatling-llm-sim", true), handlers);
+    // Open connections are closed explicitly on close(): the event loop's shutdown alone
+    // did not reliably close them in time.
+    ChannelGroup connections = new DefaultChannelGroup("gatling-llm-sim", GlobalEventExecutor.INSTANCE);
     ServerState state = new ServerState(config.maxRunning());
     TimerLateness lateness = new TimerLateness();
     long started = System.currentTimeMillis() / 1000;
@@ -91,6 +100,7 @@ public final class Simulator implements AutoCloseable {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+              connections.add(ch);
               ch.pipeline().addLast(
                   new HttpServerCodec(),
                   new HttpObjectAggregator(MAX_BODY_BYTES),
@@ -100,11 +110,12 @@ public final class Simulator implements AutoCloseable {
           .bind(new InetSocketAddress(config.host(), config.port()))
           .syncUninterruptibly()
           .channel();
-      return new Simulator(config, group, channel, state, lateness, transport);
-    } catch (RuntimeException e) {
+      return new Simulator(config, group, channel, connections, state, lateness, transport);
+    } catch (Exception e) {
+      // bind() failures arrive as checked exceptions rethrown without being declared.
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
       throw new IllegalStateException("simulator cannot listen on " + config.host() + ":"
-          + config.port() + ": " + e, e);
+          + config.port() + ": " + e.getMessage(), e);
     }
   }
 
@@ -200,6 +211,7 @@ public final class Simulator implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       serverChannel.close().syncUninterruptibly();
+      connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
   }
