@@ -1,0 +1,36 @@
+package dev.gatlingllm.sim;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+/**
+ * A request the simulator refuses, with the status and vLLM error type to answer with.
+ * Thrown for control flow only, so no stack trace is captured.
+ */
+final class ApiError extends Exception {
+
+  private final HttpResponseStatus status;
+  private final String type;
+
+  private ApiError(HttpResponseStatus status, String type, String message) {
+    super(message, null, false, false);
+    this.status = status;
+    this.type = type;
+  }
+
+  static ApiError badRequest(String message) {
+    return new ApiError(HttpResponseStatus.BAD_REQUEST, "BadRequestError", message);
+  }
+
+  static ApiError modelNotFound(String model) {
+    return new ApiError(HttpResponseStatus.NOT_FOUND, "NotFoundError",
+        "The model `" + model + "` does not exist.");
+  }
+
+  HttpResponseStatus status() {
+    return status;
+  }
+
+  String type() {
+    return type;
+  }
+}

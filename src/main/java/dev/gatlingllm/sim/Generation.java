@@ -1,0 +1,294 @@
+package dev.gatlingllm.sim;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One admitted generation request, driven entirely by timers on its connection's event
+ * loop: no thread waits for it. Every timer is set against the planned instant of the
+ * previous step (not the instant it actually ran), so lateness never accumulates.
+ *
+ * <p>All methods run on the connection's event loop, except that {@link #holdsSlot} is
+ * owned by {@link ServerState}'s lock.
+ */
+final class Generation {
+
+  private enum Step { CHUNK, FAULT, END, RESPOND }
+
+  private final ChannelHandlerContext ctx;
+  private final SimulatorConfig config;
+  private final ServerState state;
+  private final TimerLateness lateness;
+  private final GenerationRequest request;
+  private final ResponseText text;
+  private final String requestId;
+  private final boolean keepAlive;
+  private final Runnable onComplete;
+  private final boolean stall;
+  private final boolean inBand;
+  private final boolean disconnect;
+  /** Null without jitter, so the common case draws no random numbers. */
+  private final SplittableRandom random;
+  private final int chunks;
+  /** Content chunks sent before an injected fault takes effect. */
+  private final int faultPoint;
+
+  /** Guarded by {@link ServerState}'s lock. */
+  boolean holdsSlot;
+
+  private boolean finished;
+  private Future<?> timer;
+  private long dueNanos;
+  private int nextChunk;
+  private Step step;
+
+  /**
+   * @param number     the request's arrival number (ids, jitter stream)
+   * @param faults     faults planned for it, without {@link Fault#HTTP_ERROR}
+   * @param requestId  the client's {@code x-request-id}, echoed back; may be null
+   * @param onComplete called once the response is completely written
+   */
+  Generation(ChannelHandlerContext ctx, SimulatorConfig config, ServerState state,
+      TimerLateness lateness, GenerationRequest request, long number, Set<Fault> faults,
+      String requestId, boolean keepAlive, Runnable onComplete) {
+    this.ctx = ctx;
+    this.config = config;
+    this.state = state;
+    this.lateness = lateness;
+    this.request = request;
+    this.requestId = requestId;
+    this.keepAlive = keepAlive;
+    this.onComplete = onComplete;
+    this.text = new ResponseText(request.chat(), number, System.currentTimeMillis() / 1000,
+        config.model(), request.stream());
+    this.stall = faults.contains(Fault.STALL);
+    this.inBand = faults.contains(Fault.IN_BAND_ERROR);
+    this.disconnect = faults.contains(Fault.DISCONNECT);
+    this.random = config.jitter() > 0
+        ? new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + number)
+        : null;
+    this.chunks = SimTokens.chunkCount(request.maxTokens(), config.tokensPerChunk());
+    this.faultPoint = Math.max(1, chunks / 2);
+  }
+
+  /** Sends the stream's response head at once, as vLLM does, then waits for a slot. */
+  void begin() {
+    if (request.stream()) {
+      HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+      HttpUtil.setTransferEncodingChunked(head, true);
+      decorate(head);
+      ctx.writeAndFlush(head).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+    }
+    if (state.submit(this)) {
+      admitted();
+    }
+  }
+
+  /** Starts a generation that waited in the queue; called from whichever loop freed the slot. */
+  void startFromQueue() {
+    ctx.executor().execute(this::admitted);
+  }
+
+  /** The client went away: stop the timers and give the slot back. */
+  void abort() {
+    if (!finished) {
+      finish();
+    }
+  }
+
+  private void admitted() {
+    if (finished) {
+      return;
+    }
+    long prefill = config.prefillPerToken().toNanos() * request.promptTokens();
+    dueNanos = System.nanoTime() + jittered(config.ttft().toNanos() + prefill);
+    if (request.stream()) {
+      step = Step.CHUNK;
+    } else {
+      step = Step.RESPOND;
+      dueNanos += jittered((request.maxTokens() - 1) * config.itl().toNanos());
+      if (stall) {
+        dueNanos += config.stallDuration().toNanos();
+      }
+    }
+    schedule();
+  }
+
+  private void schedule() {
+    long delay = Math.max(0, dueNanos - System.nanoTime());
+    timer = ctx.executor().schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+  }
+
+  private void tick() {
+    if (finished) {
+      return;
+    }
+    lateness.record(System.nanoTime() - dueNanos);
+    runStep();
+  }
+
+  private void runStep() {
+    switch (step) {
+      case CHUNK -> sendChunk();
+      case FAULT -> endWithFault();
+      case END -> endStream();
+      case RESPOND -> respond();
+    }
+  }
+
+  private void sendChunk() {
+    int j = nextChunk++;
+    int k = config.tokensPerChunk();
+    int from = j * k;
+    int to = Math.min(from + k, request.maxTokens());
+    boolean last = nextChunk == chunks;
+    String event = text.contentEvent(SimTokens.range(from, to), last);
+    if (j == 0 && request.chat()) {
+      event = text.roleEvent() + event;
+    }
+    write(event);
+    ctx.flush();
+
+    boolean faulty = nextChunk == faultPoint && (stall || inBand || disconnect);
+    long pause = 0;
+    if (faulty && stall) {
+      state.countFault(Fault.STALL);
+      pause = config.stallDuration().toNanos();
+    }
+    if (faulty && (inBand || disconnect)) {
+      stepAfter(Step.FAULT, pause);
+    } else if (last) {
+      stepAfter(Step.END, pause);
+    } else {
+      dueNanos += pause + jittered((long) (to - from) * config.itl().toNanos());
+      schedule();
+    }
+  }
+
+  /** Runs {@code next} now when there is no pause, otherwise after it. */
+  private void stepAfter(Step next, long pause) {
+    step = next;
+    if (pause == 0) {
+      runStep();
+    } else {
+      dueNanos += pause;
+      schedule();
+    }
+  }
+
+  private void endWithFault() {
+    if (inBand) {
+      state.countFault(Fault.IN_BAND_ERROR);
+      write(ResponseText.inBandErrorEvent());
+    }
+    if (disconnect) {
+      state.countFault(Fault.DISCONNECT);
+      finish();
+      ctx.flush();
+      ctx.close();
+      return;
+    }
+    write(ResponseText.DONE);
+    complete(ctx.write(LastHttpContent.EMPTY_LAST_CONTENT));
+  }
+
+  private void endStream() {
+    if (request.includeUsage()) {
+      write(text.usageEvent(request.promptTokens(), request.maxTokens()));
+    }
+    write(ResponseText.DONE);
+    complete(ctx.write(LastHttpContent.EMPTY_LAST_CONTENT));
+  }
+
+  private void respond() {
+    if (stall) {
+      state.countFault(Fault.STALL);
+    }
+    if (disconnect) {
+      state.countFault(Fault.DISCONNECT);
+      finish();
+      ctx.close();
+      return;
+    }
+    FullHttpResponse response;
+    if (inBand) {
+      // A non-streaming response cannot carry an event: it fails as a whole, like vLLM does.
+      state.countFault(Fault.IN_BAND_ERROR);
+      response = json(HttpResponseStatus.INTERNAL_SERVER_ERROR, ResponseText.error(
+          "Simulated in-band error (fault injection)", "InternalServerError", 500));
+    } else {
+      response = json(HttpResponseStatus.OK, text.completion(
+          SimTokens.text(request.maxTokens()), request.promptTokens(), request.maxTokens()));
+    }
+    complete(ctx.write(response));
+  }
+
+  private FullHttpResponse json(HttpResponseStatus status, String body) {
+    ByteBuf buf = ByteBufUtil.writeUtf8(ctx.alloc(), body);
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, buf);
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+    HttpUtil.setContentLength(response, buf.readableBytes());
+    decorate(response);
+    return response;
+  }
+
+  private void decorate(HttpResponse response) {
+    if (requestId != null) {
+      response.headers().set("x-request-id", requestId);
+    }
+    if (!keepAlive) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+  }
+
+  private void write(String event) {
+    ctx.write(new DefaultHttpContent(ByteBufUtil.writeUtf8(ctx.alloc(), event)))
+        .addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+  }
+
+  /** The whole response is written: free the slot, then let the connection go on. */
+  private void complete(ChannelFuture lastWrite) {
+    finish();
+    ctx.flush();
+    lastWrite.addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
+    onComplete.run();
+  }
+
+  private void finish() {
+    finished = true;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    Generation next = state.finish(this);
+    if (next != null) {
+      next.startFromQueue();
+    }
+  }
+
+  private long jittered(long nanos) {
+    if (random == null || nanos == 0) {
+      return nanos;
+    }
+    double factor = 1 + config.jitter() * (2 * random.nextDouble() - 1);
+    return Math.round(nanos * factor);
+  }
+}

@@ -1,0 +1,174 @@
+package dev.gatlingllm.sim;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+
+/**
+ * The parts of a {@code /v1/completions} or {@code /v1/chat/completions} body the
+ * simulator acts on. Sampling parameters ({@code temperature}, {@code ignore_eos}, ...)
+ * are accepted and ignored: the output is always {@code maxTokens} tokens long.
+ *
+ * @param chat         true for the chat endpoint
+ * @param stream       {@code stream: true}
+ * @param includeUsage {@code stream_options.include_usage: true}
+ * @param promptTokens prompt length by the {@link SimTokens} rule
+ * @param maxTokens    output length
+ */
+record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
+    int maxTokens) {
+
+  static final int MAX_TOKENS_LIMIT = 1_000_000;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Parses and checks a request body like vLLM does.
+   *
+   * @throws ApiError 400 for a malformed request, 404 for another model than {@code model}
+   */
+  static GenerationRequest parse(boolean chat, ByteBuf body, String model, int defaultMaxTokens)
+      throws ApiError {
+    JsonNode root = readJson(body);
+    JsonNode requested = root.get("model");
+    if (requested != null && !requested.isNull()) {
+      if (!requested.isTextual()) {
+        throw ApiError.badRequest("model must be a string");
+      }
+      if (!requested.textValue().equals(model)) {
+        throw ApiError.modelNotFound(requested.textValue());
+      }
+    }
+    boolean stream = bool(root, "stream");
+    JsonNode options = root.get("stream_options");
+    boolean includeUsage = false;
+    if (options != null && !options.isNull()) {
+      if (!stream) {
+        throw ApiError.badRequest("Stream options can only be defined when `stream=True`.");
+      }
+      if (!options.isObject()) {
+        throw ApiError.badRequest("stream_options must be an object");
+      }
+      includeUsage = bool(options, "include_usage");
+    }
+    int prompt = chat ? chatPromptTokens(root) : completionPromptTokens(root);
+    String maxField = chat && present(root, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
+    int maxTokens = present(root, maxField) ? maxTokens(root.get(maxField), maxField) : defaultMaxTokens;
+    return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens);
+  }
+
+  private static JsonNode readJson(ByteBuf body) throws ApiError {
+    JsonNode root;
+    try {
+      root = JSON.readTree(new ByteBufInputStream(body.duplicate()));
+    } catch (JacksonException e) {
+      throw ApiError.badRequest("Invalid JSON in request body: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw ApiError.badRequest("Unreadable request body: " + e.getMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw ApiError.badRequest("Request body must be a JSON object");
+    }
+    return root;
+  }
+
+  private static boolean present(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v != null && !v.isNull();
+  }
+
+  private static boolean bool(JsonNode node, String field) throws ApiError {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return false;
+    }
+    if (!v.isBoolean()) {
+      throw ApiError.badRequest(field + " must be a boolean, got " + v);
+    }
+    return v.booleanValue();
+  }
+
+  private static int maxTokens(JsonNode v, String field) throws ApiError {
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw ApiError.badRequest(field + " must be an integer, got " + v);
+    }
+    long n = v.longValue();
+    if (n < 1) {
+      throw ApiError.badRequest(field + " must be at least 1, got " + n + ".");
+    }
+    if (n > MAX_TOKENS_LIMIT) {
+      throw ApiError.badRequest(field + " must be at most " + MAX_TOKENS_LIMIT
+          + " in the simulator, got " + n + ".");
+    }
+    return (int) n;
+  }
+
+  private static int completionPromptTokens(JsonNode root) throws ApiError {
+    JsonNode prompt = root.get("prompt");
+    if (prompt == null || prompt.isNull()) {
+      throw ApiError.badRequest("prompt is required");
+    }
+    if (prompt.isTextual()) {
+      return SimTokens.countPromptTokens(prompt.textValue());
+    }
+    if (prompt.isArray() && prompt.size() == 1 && prompt.get(0).isTextual()) {
+      return SimTokens.countPromptTokens(prompt.get(0).textValue());
+    }
+    if (prompt.isArray() && prompt.size() > 0 && allIntegers(prompt)) {
+      return prompt.size();
+    }
+    if (prompt.isArray() && prompt.size() > 1 && prompt.get(0).isTextual()) {
+      throw ApiError.badRequest("the simulator takes one prompt per request, got " + prompt.size());
+    }
+    throw ApiError.badRequest(
+        "prompt must be a string, a list of one string or a non-empty list of token ids");
+  }
+
+  private static boolean allIntegers(JsonNode array) {
+    for (JsonNode e : array) {
+      if (!e.isIntegralNumber()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int chatPromptTokens(JsonNode root) throws ApiError {
+    JsonNode messages = root.get("messages");
+    if (messages == null || messages.isNull()) {
+      throw ApiError.badRequest("messages is required");
+    }
+    if (!messages.isArray() || messages.isEmpty()) {
+      throw ApiError.badRequest("messages must be a non-empty list of {role, content} objects");
+    }
+    int total = 0;
+    for (JsonNode message : messages) {
+      if (!message.isObject() || !message.path("role").isTextual()) {
+        throw ApiError.badRequest("each message must be an object with a string role, got " + message);
+      }
+      total += contentTokens(message.get("content"));
+    }
+    return total;
+  }
+
+  private static int contentTokens(JsonNode content) throws ApiError {
+    if (content == null || content.isNull()) {
+      return 0;
+    }
+    if (content.isTextual()) {
+      return SimTokens.countPromptTokens(content.textValue());
+    }
+    if (content.isArray()) {
+      int total = 0;
+      for (JsonNode part : content) {
+        if ("text".equals(part.path("type").asText()) && part.path("text").isTextual()) {
+          total += SimTokens.countPromptTokens(part.get("text").textValue());
+        }
+      }
+      return total;
+    }
+    throw ApiError.badRequest("message content must be a string or a list of parts, got " + content);
+  }
+}

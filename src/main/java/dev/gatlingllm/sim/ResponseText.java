@@ -1,0 +1,88 @@
+package dev.gatlingllm.sim;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+
+/**
+ * The JSON and SSE texts the simulator sends, shaped like vLLM's OpenAI server output.
+ * Built by hand from per-request prefixes because the streaming path writes one per token;
+ * token texts are plain words that need no JSON escaping.
+ */
+final class ResponseText {
+
+  static final String DONE = "data: [DONE]\n\n";
+
+  /** {@code {"id":..,"object":..,"created":..,"model":..,} shared by every object of a response. */
+  private final String head;
+  private final boolean chat;
+
+  ResponseText(boolean chat, long number, long createdEpochSeconds, String model, boolean chunk) {
+    this.chat = chat;
+    String object = chat ? (chunk ? "chat.completion.chunk" : "chat.completion") : "text_completion";
+    this.head = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + number + "\",\"object\":\"" + object
+        + "\",\"created\":" + createdEpochSeconds + ",\"model\":" + quote(model) + ",";
+  }
+
+  /** One SSE content event carrying {@code text}; the last one has finish_reason "length". */
+  String contentEvent(String text, boolean last) {
+    String finish = last ? "\"length\"" : "null";
+    if (chat) {
+      // vLLM's chat chunks omit unset fields; stop_reason is set only with the finish reason.
+      return "data: " + head + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + text
+          + "\"},\"logprobs\":null,\"finish_reason\":" + finish
+          + (last ? ",\"stop_reason\":null" : "") + "}]}\n\n";
+    }
+    return "data: " + head + "\"choices\":[{\"index\":0,\"text\":\"" + text
+        + "\",\"logprobs\":null,\"finish_reason\":" + finish + ",\"stop_reason\":null}]"
+        + ",\"usage\":null}\n\n";
+  }
+
+  /** The chat event vLLM sends before the first content: the assistant role, empty content. */
+  String roleEvent() {
+    return "data: " + head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+        + "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+  }
+
+  /** The final usage event sent when {@code stream_options.include_usage} is true. */
+  String usageEvent(int promptTokens, int completionTokens) {
+    return "data: " + head + "\"choices\":[]," + usage(promptTokens, completionTokens) + "}\n\n";
+  }
+
+  /** The whole non-streaming response body. */
+  String completion(String text, int promptTokens, int completionTokens) {
+    String choice = chat
+        ? "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text
+            + "\"},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}"
+        : "{\"index\":0,\"text\":\"" + text + "\",\"logprobs\":null,\"finish_reason\":\"length\","
+            + "\"stop_reason\":null,\"prompt_logprobs\":null}";
+    return head + "\"choices\":[" + choice + "]," + usage(promptTokens, completionTokens) + "}";
+  }
+
+  private static String usage(int promptTokens, int completionTokens) {
+    return "\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"total_tokens\":"
+        + ((long) promptTokens + completionTokens) + ",\"completion_tokens\":" + completionTokens + "}";
+  }
+
+  /** vLLM's error object: {@code {"object":"error","message":..,"type":..,"param":null,"code":..}}. */
+  static String error(String message, String type, int code) {
+    return "{\"object\":\"error\",\"message\":" + quote(message) + ",\"type\":\"" + type
+        + "\",\"param\":null,\"code\":" + code + "}";
+  }
+
+  /** The in-band error event vLLM streams when generation fails after the stream started. */
+  static String inBandErrorEvent() {
+    return "data: {\"error\": " + error("Simulated in-band error (fault injection)",
+        "InternalServerError", 500) + "}\n\n";
+  }
+
+  /** The model list of {@code GET /v1/models}. */
+  static String models(String model, long createdEpochSeconds) {
+    String name = quote(model);
+    return "{\"object\":\"list\",\"data\":[{\"id\":" + name + ",\"object\":\"model\",\"created\":"
+        + createdEpochSeconds + ",\"owned_by\":\"vllm\",\"root\":" + name
+        + ",\"parent\":null,\"max_model_len\":null,\"permission\":[]}]}";
+  }
+
+  static String quote(String s) {
+    return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + "\"";
+  }
+}

@@ -1,0 +1,108 @@
+package dev.gatlingllm.sim;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+
+/**
+ * Everything shared between connections: the admission of requests into at most
+ * {@code maxRunning} running slots with a FIFO queue for the rest, and the counters behind
+ * the statistics. Connections live on different event loops, so one lock guards it all;
+ * each request takes it only a handful of times, never per token.
+ */
+final class ServerState {
+
+  private final int slots;
+  /** Insertion-ordered for FIFO admission, and O(1) removal when a queued client leaves. */
+  private final LinkedHashSet<Generation> waiting = new LinkedHashSet<>();
+  private long received;
+  private int inFlight;
+  private int maxInFlight;
+  private int running;
+  private int maxRunning;
+  private final long[] faults = new long[Fault.values().length];
+
+  ServerState(int slots) {
+    this.slots = slots;
+  }
+
+  /** A valid generation request arrived: returns its 0-based arrival number. */
+  synchronized long arrive() {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    return received++;
+  }
+
+  /** A request that never entered admission (answered with an injected error) is over. */
+  synchronized void depart() {
+    inFlight--;
+  }
+
+  /** Takes a running slot for {@code g} if one is free (true) or queues it (false). */
+  synchronized boolean submit(Generation g) {
+    if (running < slots) {
+      takeSlot(g);
+      return true;
+    }
+    waiting.add(g);
+    return false;
+  }
+
+  /**
+   * {@code g} is over, finished or abandoned, queued or running. Frees its slot and hands
+   * it to the oldest waiting request, which is returned (the caller must start it on its
+   * own event loop), or null.
+   */
+  synchronized Generation finish(Generation g) {
+    inFlight--;
+    if (!g.holdsSlot) {
+      waiting.remove(g);
+      return null;
+    }
+    g.holdsSlot = false;
+    running--;
+    Iterator<Generation> it = waiting.iterator();
+    if (!it.hasNext()) {
+      return null;
+    }
+    Generation next = it.next();
+    it.remove();
+    takeSlot(next);
+    return next;
+  }
+
+  private void takeSlot(Generation g) {
+    g.holdsSlot = true;
+    running++;
+    maxRunning = Math.max(maxRunning, running);
+  }
+
+  synchronized void countFault(Fault kind) {
+    faults[kind.ordinal()]++;
+  }
+
+  /**
+   * Restarts the arrival numbering (so fault injection starts over), zeroes the counters
+   * and sets the maxima to what is open right now.
+   */
+  synchronized void reset() {
+    received = 0;
+    maxInFlight = inFlight;
+    maxRunning = running;
+    Arrays.fill(faults, 0);
+  }
+
+  synchronized Snapshot snapshot() {
+    return new Snapshot(received, inFlight, maxInFlight, running, maxRunning, waiting.size(),
+        faults.clone());
+  }
+
+  /** A consistent copy of the counters. */
+  record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
+      int waiting, long[] faults) {
+
+    long faults(Fault kind) {
+      return faults[kind.ordinal()];
+    }
+  }
+}

@@ -1,0 +1,635 @@
+package dev.gatlingllm.sim;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Immutable settings of a {@link Simulator}. Build one with {@link #builder()} (every
+ * builder call returns a new builder) or start from {@link #defaults()} and use
+ * {@link #toBuilder()}; values are checked by {@link Builder#build()}.
+ *
+ * <p>Timing of one request, once it is admitted to run (it waits in a FIFO queue first
+ * while {@code maxRunning} requests are generating):
+ * <ul>
+ *   <li>the first content chunk is written {@code ttft + prefillPerToken * promptTokens}
+ *       after admission;</li>
+ *   <li>{@code itl} is the time between consecutive tokens, so with {@code tokensPerChunk}
+ *       = k every later chunk follows the previous one by {@code k * itl} (the last,
+ *       shorter chunk too): chunk j goes out at {@code ttft' + j * k * itl};</li>
+ *   <li>a non-streaming request is answered when its last token is generated, at
+ *       {@code ttft' + (n - 1) * itl} for n output tokens;</li>
+ *   <li>with {@code jitter} = f > 0, the first delay and every later gap are each
+ *       multiplied by an independent uniform factor in {@code [1 - f, 1 + f]}, drawn from a
+ *       random stream fixed by {@code seed} and the request's arrival number.</li>
+ * </ul>
+ * The output length is always the request's max tokens ({@code ignore_eos} semantics),
+ * or {@code defaultMaxTokens} when it gives none.
+ */
+public final class SimulatorConfig {
+
+  /** Which Netty transport the server uses. */
+  public enum Transport {
+    /** Epoll when the native library loads (sub-millisecond timers), otherwise NIO. */
+    AUTO,
+    /** Java NIO; its timers wake up with millisecond granularity. */
+    NIO,
+    /** Linux epoll; fails at start when the native transport is not available. */
+    EPOLL
+  }
+
+  private static final Duration MAX_DELAY = Duration.ofHours(1);
+  private static final Duration MAX_PREFILL = Duration.ofSeconds(1);
+  private static final int MAX_OUTPUT_TOKENS = 1_000_000;
+
+  private final String host;
+  private final int port;
+  private final String model;
+  private final Duration ttft;
+  private final Duration prefillPerToken;
+  private final Duration itl;
+  private final double jitter;
+  private final int tokensPerChunk;
+  private final int maxRunning;
+  private final int defaultMaxTokens;
+  private final long seed;
+  private final double errorRate;
+  private final double disconnectRate;
+  private final double inBandErrorRate;
+  private final double stallRate;
+  private final Duration stallDuration;
+  private final int ioThreads;
+  private final Transport transport;
+
+  private SimulatorConfig(Builder b) {
+    host = b.host;
+    port = b.port;
+    model = b.model;
+    ttft = b.ttft;
+    prefillPerToken = b.prefillPerToken;
+    itl = b.itl;
+    jitter = b.jitter;
+    tokensPerChunk = b.tokensPerChunk;
+    maxRunning = b.maxRunning;
+    defaultMaxTokens = b.defaultMaxTokens;
+    seed = b.seed;
+    errorRate = b.errorRate;
+    disconnectRate = b.disconnectRate;
+    inBandErrorRate = b.inBandErrorRate;
+    stallRate = b.stallRate;
+    stallDuration = b.stallDuration;
+    ioThreads = b.ioThreads;
+    transport = b.transport;
+  }
+
+  /** A builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The default settings: 127.0.0.1, ephemeral port, "sim-model", TTFT 50 ms, ITL 10 ms. */
+  public static SimulatorConfig defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from this configuration's values. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Parses command-line flags (see {@link #usage()}) into a configuration.
+   *
+   * @throws IllegalArgumentException naming the bad flag or value; {@code --help} is not
+   *     a configuration flag and is rejected here too (callers check for it first)
+   */
+  public static SimulatorConfig fromArgs(String... args) {
+    Builder b = builder();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      String flag = arg;
+      String value = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        flag = arg.substring(0, eq);
+        value = arg.substring(eq + 1);
+      }
+      if (!Cli.TAKES_VALUE.contains(flag)) {
+        throw new IllegalArgumentException("unknown option '" + arg + "'");
+      }
+      if (value == null) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(flag + " needs a value");
+        }
+        value = args[++i];
+      }
+      b = Cli.apply(b, flag, value);
+    }
+    return b.build();
+  }
+
+  /** Help text listing every command-line flag with its default. */
+  public static String usage() {
+    return Cli.USAGE;
+  }
+
+  /**
+   * The faults planned for the request with 0-based arrival number {@code requestNumber}.
+   * Each kind is decided on its own: a kind with rate r hits request i iff
+   * {@code floor((i+1)*r) > floor(i*r)} (computed exactly on the rate's shortest decimal
+   * form), so the first N requests hold exactly
+   * {@code floor(N*r)} hits of that kind (50 requests at 0.2 give 10, at i = 4, 9, ...).
+   *
+   * <p>Kinds with the same rate hit the same requests, and the returned set can hold
+   * several kinds. They combine this way: {@link Fault#HTTP_ERROR} wins over everything
+   * (the request is answered 500 at once and the others are not applied); otherwise the
+   * {@link Fault#STALL} pause comes first, then the {@link Fault#IN_BAND_ERROR} event,
+   * then the {@link Fault#DISCONNECT} close (so in-band plus disconnect sends the error
+   * event and closes without {@code [DONE]}).
+   */
+  public Set<Fault> faultsFor(long requestNumber) {
+    if (requestNumber < 0) {
+      throw new IllegalArgumentException("requestNumber must be >= 0, got " + requestNumber);
+    }
+    EnumSet<Fault> faults = EnumSet.noneOf(Fault.class);
+    if (hits(errorRate, requestNumber)) {
+      faults.add(Fault.HTTP_ERROR);
+    }
+    if (hits(disconnectRate, requestNumber)) {
+      faults.add(Fault.DISCONNECT);
+    }
+    if (hits(inBandErrorRate, requestNumber)) {
+      faults.add(Fault.IN_BAND_ERROR);
+    }
+    if (hits(stallRate, requestNumber)) {
+      faults.add(Fault.STALL);
+    }
+    return faults;
+  }
+
+  /** Exact decimal arithmetic: in doubles, 100 * 0.29 floors to 28, not 29. */
+  private static boolean hits(double rate, long i) {
+    if (rate <= 0) {
+      return false;
+    }
+    BigDecimal r = BigDecimal.valueOf(rate);
+    BigDecimal before = r.multiply(BigDecimal.valueOf(i)).setScale(0, RoundingMode.FLOOR);
+    BigDecimal after = r.multiply(BigDecimal.valueOf(i + 1)).setScale(0, RoundingMode.FLOOR);
+    return after.compareTo(before) > 0;
+  }
+
+  /** Interface to bind; default 127.0.0.1. */
+  public String host() {
+    return host;
+  }
+
+  /** Port to bind; 0 (default) picks a free one, see {@link Simulator#port()}. */
+  public int port() {
+    return port;
+  }
+
+  /** The served model name; requests naming another model get 404. Default "sim-model". */
+  public String model() {
+    return model;
+  }
+
+  /** Fixed part of the time to first token, counted from admission. Default 50 ms. */
+  public Duration ttft() {
+    return ttft;
+  }
+
+  /** Extra time to first token per prompt token. Default 0. */
+  public Duration prefillPerToken() {
+    return prefillPerToken;
+  }
+
+  /** Time between consecutive output tokens. Default 10 ms. */
+  public Duration itl() {
+    return itl;
+  }
+
+  /** Relative jitter 0..1 applied uniformly around every delay. Default 0. */
+  public double jitter() {
+    return jitter;
+  }
+
+  /** Tokens per streamed content chunk. Default 1. */
+  public int tokensPerChunk() {
+    return tokensPerChunk;
+  }
+
+  /** Most requests generating at once; the rest wait in a FIFO queue. Default 256. */
+  public int maxRunning() {
+    return maxRunning;
+  }
+
+  /** Output length of a request that gives no max tokens. Default 16 (OpenAI's default). */
+  public int defaultMaxTokens() {
+    return defaultMaxTokens;
+  }
+
+  /** Seed of the jitter random streams. Default 0. */
+  public long seed() {
+    return seed;
+  }
+
+  /** Fraction of requests answered with HTTP 500. Default 0. */
+  public double errorRate() {
+    return errorRate;
+  }
+
+  /** Fraction of requests whose connection is closed mid-stream. Default 0. */
+  public double disconnectRate() {
+    return disconnectRate;
+  }
+
+  /** Fraction of streams that end with an in-band error event. Default 0. */
+  public double inBandErrorRate() {
+    return inBandErrorRate;
+  }
+
+  /** Fraction of requests that pause mid-way for {@link #stallDuration()}. Default 0. */
+  public double stallRate() {
+    return stallRate;
+  }
+
+  /** Length of an injected stall. Default 1 s. */
+  public Duration stallDuration() {
+    return stallDuration;
+  }
+
+  /** Event-loop threads serving connections and timers. Default 1. */
+  public int ioThreads() {
+    return ioThreads;
+  }
+
+  /** Netty transport. Default {@link Transport#AUTO}. */
+  public Transport transport() {
+    return transport;
+  }
+
+  @Override
+  public String toString() {
+    return "SimulatorConfig{host=" + host + ", port=" + port + ", model=" + model
+        + ", ttft=" + ttft + ", prefillPerToken=" + prefillPerToken + ", itl=" + itl
+        + ", jitter=" + jitter + ", tokensPerChunk=" + tokensPerChunk
+        + ", maxRunning=" + maxRunning + ", defaultMaxTokens=" + defaultMaxTokens
+        + ", seed=" + seed + ", errorRate=" + errorRate + ", disconnectRate=" + disconnectRate
+        + ", inBandErrorRate=" + inBandErrorRate + ", stallRate=" + stallRate
+        + ", stallDuration=" + stallDuration + ", ioThreads=" + ioThreads
+        + ", transport=" + transport + "}";
+  }
+
+  /**
+   * Immutable builder: every setter returns a new builder and leaves this one unchanged,
+   * so a partly configured builder can be shared. Nothing is checked before
+   * {@link #build()}.
+   */
+  public static final class Builder {
+    private String host = "127.0.0.1";
+    private int port;
+    private String model = "sim-model";
+    private Duration ttft = Duration.ofMillis(50);
+    private Duration prefillPerToken = Duration.ZERO;
+    private Duration itl = Duration.ofMillis(10);
+    private double jitter;
+    private int tokensPerChunk = 1;
+    private int maxRunning = 256;
+    private int defaultMaxTokens = 16;
+    private long seed;
+    private double errorRate;
+    private double disconnectRate;
+    private double inBandErrorRate;
+    private double stallRate;
+    private Duration stallDuration = Duration.ofSeconds(1);
+    private int ioThreads = 1;
+    private Transport transport = Transport.AUTO;
+
+    private Builder() {}
+
+    private Builder(SimulatorConfig c) {
+      host = c.host;
+      port = c.port;
+      model = c.model;
+      ttft = c.ttft;
+      prefillPerToken = c.prefillPerToken;
+      itl = c.itl;
+      jitter = c.jitter;
+      tokensPerChunk = c.tokensPerChunk;
+      maxRunning = c.maxRunning;
+      defaultMaxTokens = c.defaultMaxTokens;
+      seed = c.seed;
+      errorRate = c.errorRate;
+      disconnectRate = c.disconnectRate;
+      inBandErrorRate = c.inBandErrorRate;
+      stallRate = c.stallRate;
+      stallDuration = c.stallDuration;
+      ioThreads = c.ioThreads;
+      transport = c.transport;
+    }
+
+    private Builder copy() {
+      Builder b = new Builder();
+      b.host = host;
+      b.port = port;
+      b.model = model;
+      b.ttft = ttft;
+      b.prefillPerToken = prefillPerToken;
+      b.itl = itl;
+      b.jitter = jitter;
+      b.tokensPerChunk = tokensPerChunk;
+      b.maxRunning = maxRunning;
+      b.defaultMaxTokens = defaultMaxTokens;
+      b.seed = seed;
+      b.errorRate = errorRate;
+      b.disconnectRate = disconnectRate;
+      b.inBandErrorRate = inBandErrorRate;
+      b.stallRate = stallRate;
+      b.stallDuration = stallDuration;
+      b.ioThreads = ioThreads;
+      b.transport = transport;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#host()}. */
+    public Builder host(String value) {
+      Builder b = copy();
+      b.host = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#port()}. */
+    public Builder port(int value) {
+      Builder b = copy();
+      b.port = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#model()}. */
+    public Builder model(String value) {
+      Builder b = copy();
+      b.model = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#ttft()}. */
+    public Builder ttft(Duration value) {
+      Builder b = copy();
+      b.ttft = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#prefillPerToken()}. */
+    public Builder prefillPerToken(Duration value) {
+      Builder b = copy();
+      b.prefillPerToken = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#itl()}. */
+    public Builder itl(Duration value) {
+      Builder b = copy();
+      b.itl = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#jitter()}. */
+    public Builder jitter(double value) {
+      Builder b = copy();
+      b.jitter = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#tokensPerChunk()}. */
+    public Builder tokensPerChunk(int value) {
+      Builder b = copy();
+      b.tokensPerChunk = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#maxRunning()}. */
+    public Builder maxRunning(int value) {
+      Builder b = copy();
+      b.maxRunning = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#defaultMaxTokens()}. */
+    public Builder defaultMaxTokens(int value) {
+      Builder b = copy();
+      b.defaultMaxTokens = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#seed()}. */
+    public Builder seed(long value) {
+      Builder b = copy();
+      b.seed = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#errorRate()}. */
+    public Builder errorRate(double value) {
+      Builder b = copy();
+      b.errorRate = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#disconnectRate()}. */
+    public Builder disconnectRate(double value) {
+      Builder b = copy();
+      b.disconnectRate = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#inBandErrorRate()}. */
+    public Builder inBandErrorRate(double value) {
+      Builder b = copy();
+      b.inBandErrorRate = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#stallRate()}. */
+    public Builder stallRate(double value) {
+      Builder b = copy();
+      b.stallRate = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#stallDuration()}. */
+    public Builder stallDuration(Duration value) {
+      Builder b = copy();
+      b.stallDuration = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#ioThreads()}. */
+    public Builder ioThreads(int value) {
+      Builder b = copy();
+      b.ioThreads = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#transport()}. */
+    public Builder transport(Transport value) {
+      Builder b = copy();
+      b.transport = value;
+      return b;
+    }
+
+    /**
+     * Checks every value and returns the configuration.
+     *
+     * @throws IllegalArgumentException naming the first bad value and what is allowed
+     */
+    public SimulatorConfig build() {
+      require(host != null && !host.isBlank(), "host must be a non-blank host name or address, got '" + host + "'");
+      require(port >= 0 && port <= 65535, "port must be in 0..65535 (0 = any free port), got " + port);
+      require(model != null && !model.isBlank(), "model must be a non-blank name, got '" + model + "'");
+      checkDelay("ttft", ttft, MAX_DELAY);
+      checkDelay("prefillPerToken", prefillPerToken, MAX_PREFILL);
+      checkDelay("itl", itl, MAX_DELAY);
+      checkDelay("stallDuration", stallDuration, MAX_DELAY);
+      require(jitter >= 0 && jitter <= 1, "jitter must be a fraction in 0..1, got " + jitter);
+      require(tokensPerChunk >= 1, "tokensPerChunk must be >= 1, got " + tokensPerChunk);
+      require(maxRunning >= 1, "maxRunning must be >= 1, got " + maxRunning);
+      require(defaultMaxTokens >= 1 && defaultMaxTokens <= MAX_OUTPUT_TOKENS,
+          "defaultMaxTokens must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + defaultMaxTokens);
+      checkRate("errorRate", errorRate);
+      checkRate("disconnectRate", disconnectRate);
+      checkRate("inBandErrorRate", inBandErrorRate);
+      checkRate("stallRate", stallRate);
+      require(ioThreads >= 1 && ioThreads <= 64, "ioThreads must be in 1..64, got " + ioThreads);
+      require(transport != null, "transport must be one of AUTO, NIO, EPOLL, got null");
+      return new SimulatorConfig(this);
+    }
+
+    private static void checkDelay(String name, Duration value, Duration max) {
+      require(value != null, name + " must be a duration, got null");
+      require(!value.isNegative() && value.compareTo(max) <= 0,
+          name + " must be between 0 and " + max + ", got " + value);
+    }
+
+    private static void checkRate(String name, double value) {
+      require(value >= 0 && value <= 1, name + " must be a fraction in 0..1, got " + value);
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+  }
+
+  /** The command-line flags: names, help text and how each one sets the builder. */
+  private static final class Cli {
+    static final Set<String> TAKES_VALUE = Set.of(
+        "--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token", "--itl-ms",
+        "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
+        "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate",
+        "--stall-ms", "--io-threads", "--transport");
+
+    static final String USAGE = String.join("\n",
+        "Usage: java -cp <classpath> dev.gatlingllm.sim.Main [options]",
+        "",
+        "An OpenAI-compatible server that imitates vLLM's timing and output, for testing load",
+        "generators. Runs until killed. Options (--name value or --name=value):",
+        "  --host HOST                 interface to bind (default 127.0.0.1)",
+        "  --port N                    port, 0 = any free port (default 0)",
+        "  --model NAME                served model name (default sim-model)",
+        "  --ttft-ms MS                time to first token after admission (default 50)",
+        "  --prefill-us-per-token US   extra TTFT per prompt token, microseconds (default 0)",
+        "  --itl-ms MS                 time between consecutive output tokens (default 10)",
+        "  --jitter F                  uniform relative jitter 0..1 on every delay (default 0)",
+        "  --tokens-per-chunk K        tokens per streamed chunk (default 1)",
+        "  --max-running N             requests generating at once, others queue (default 256)",
+        "  --max-tokens N              output tokens when a request sets none (default 16)",
+        "  --seed N                    seed of the jitter (default 0)",
+        "  --error-rate F              fraction answered HTTP 500 (default 0)",
+        "  --disconnect-rate F         fraction closed mid-stream (default 0)",
+        "  --inband-error-rate F       fraction ending with an in-band error event (default 0)",
+        "  --stall-rate F              fraction pausing mid-stream (default 0)",
+        "  --stall-ms MS               length of a pause (default 1000)",
+        "  --io-threads N              event-loop threads (default 1)",
+        "  --transport auto|nio|epoll  network transport (default auto)",
+        "  --help                      print this help and exit",
+        "");
+
+    static Builder apply(Builder b, String flag, String value) {
+      switch (flag) {
+        case "--host": return b.host(value);
+        case "--port": return b.port(integer(flag, value));
+        case "--model": return b.model(value);
+        case "--ttft-ms": return b.ttft(duration(flag, value, 1_000_000));
+        case "--prefill-us-per-token": return b.prefillPerToken(duration(flag, value, 1_000));
+        case "--itl-ms": return b.itl(duration(flag, value, 1_000_000));
+        case "--jitter": return b.jitter(number(flag, value));
+        case "--tokens-per-chunk": return b.tokensPerChunk(integer(flag, value));
+        case "--max-running": return b.maxRunning(integer(flag, value));
+        case "--max-tokens": return b.defaultMaxTokens(integer(flag, value));
+        case "--seed": return b.seed(longInteger(flag, value));
+        case "--error-rate": return b.errorRate(number(flag, value));
+        case "--disconnect-rate": return b.disconnectRate(number(flag, value));
+        case "--inband-error-rate": return b.inBandErrorRate(number(flag, value));
+        case "--stall-rate": return b.stallRate(number(flag, value));
+        case "--stall-ms": return b.stallDuration(duration(flag, value, 1_000_000));
+        case "--io-threads": return b.ioThreads(integer(flag, value));
+        case "--transport": return b.transport(transport(flag, value));
+        default: throw new IllegalArgumentException("unknown option '" + flag + "'");
+      }
+    }
+
+    private static int integer(String flag, String value) {
+      try {
+        return Integer.parseInt(value.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(flag + " must be an integer, got '" + value + "'");
+      }
+    }
+
+    private static long longInteger(String flag, String value) {
+      try {
+        return Long.parseLong(value.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(flag + " must be an integer, got '" + value + "'");
+      }
+    }
+
+    private static double number(String flag, String value) {
+      double d;
+      try {
+        d = Double.parseDouble(value.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(flag + " must be a number, got '" + value + "'");
+      }
+      if (!Double.isFinite(d)) {
+        throw new IllegalArgumentException(flag + " must be a finite number, got '" + value + "'");
+      }
+      return d;
+    }
+
+    /** A decimal amount of some unit ({@code nanosPerUnit} ns each) as a duration. */
+    private static Duration duration(String flag, String value, long nanosPerUnit) {
+      double units = number(flag, value);
+      if (units < 0) {
+        throw new IllegalArgumentException(flag + " must be >= 0, got '" + value + "'");
+      }
+      double nanos = units * nanosPerUnit;
+      if (nanos > MAX_DELAY.toNanos()) {
+        throw new IllegalArgumentException(flag + " must be at most one hour, got '" + value + "'");
+      }
+      return Duration.ofNanos(Math.round(nanos));
+    }
+
+    private static Transport transport(String flag, String value) {
+      try {
+        return Transport.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(flag + " must be one of auto, nio, epoll, got '" + value + "'");
+      }
+    }
+  }
+}
