@@ -5,6 +5,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -78,7 +79,7 @@ public final class LlmClient implements AutoCloseable {
       write(pooled, exchange, request);
       return;
     }
-    ChannelFuture connect = bootstrap.clone(loop).handler(new ChannelInitializer<SocketChannel>() {
+    ChannelFuture connect = bootstrap(loop, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
         if (sslContext != null) {
@@ -98,6 +99,10 @@ public final class LlmClient implements AutoCloseable {
         exchange.failBeforeSend(connectError(f.cause()));
       }
     });
+  }
+
+  Bootstrap bootstrap(EventLoop loop, ChannelHandler handler) {
+    return bootstrap.clone(loop).handler(handler);
   }
 
   private void write(Channel ch, Exchange exchange, LlmRequest request) {
@@ -152,7 +157,7 @@ public final class LlmClient implements AutoCloseable {
     }
   }
 
-  private static String connectError(Throwable cause) {
+  static String connectError(Throwable cause) {
     String kind = cause == null ? "unknown" : cause.getClass().getSimpleName();
     String message = cause == null ? null : cause.getMessage();
     if (message != null && message.contains("Connection refused")) {

@@ -2,6 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
+import dev.gatlingllm.client.WarmUp;
 import dev.gatlingllm.metrics.RecordStore;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.config.NettyConfiguration;
@@ -12,6 +13,8 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Function1;
 import scala.runtime.BoxedUnit;
 
@@ -20,6 +23,8 @@ import scala.runtime.BoxedUnit;
  * instance per simulation run, created by Gatling through {@link LlmProtocolKey}.
  */
 public final class LlmComponents implements ProtocolComponents {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LlmComponents.class);
 
   private final CoreComponents core;
   private final LlmProtocol protocol;
@@ -43,7 +48,17 @@ public final class LlmComponents implements ProtocolComponents {
       headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + protocol.apiKey());
     }
     this.baseHeaders = headers;
+    warmUp();
     LlmRun.register(this);
+  }
+
+  private void warmUp() {
+    WarmUp.pipeline();
+    String problem = WarmUp.connect(client, core.eventLoopGroup().next());
+    if (problem != null) {
+      LOG.warn("cannot reach {} before the run ({}): requests will fail until it is up",
+          protocol.target(), problem);
+    }
   }
 
   public CoreComponents core() {
