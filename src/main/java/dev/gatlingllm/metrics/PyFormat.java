@@ -47,6 +47,15 @@ public final class PyFormat {
       end--;
     }
     digits = digits.substring(0, end);
+    if (digits.length() == 2) {
+      // Java's format asks for two digits even when one would round-trip (tiny subnormals
+      // such as 4.9E-324); Python's repr uses that single digit (5e-324).
+      String one = oneDigit(Math.abs(value), digits, pointPos);
+      if (one != null) {
+        pointPos += one.length() - 1;
+        digits = one.substring(0, 1);
+      }
+    }
     int sciExponent = pointPos - 1;
     StringBuilder out = new StringBuilder(24);
     if (value < 0) {
@@ -72,6 +81,26 @@ public final class PyFormat {
       out.append(digits, 0, pointPos).append('.').append(digits, pointPos, digits.length());
     }
     return out.toString();
+  }
+
+  /**
+   * The one-digit mantissa (or "10" when rounding carries) closest to the two digits that
+   * still reads back as {@code abs}; null when none does.
+   */
+  private static String oneDigit(double abs, String twoDigits, int pointPos) {
+    int d = twoDigits.charAt(0) - '0';
+    int next = twoDigits.charAt(1) - '0';
+    int[] order = next >= 5 ? new int[] {d + 1, d} : new int[] {d, d + 1};
+    for (int candidate : order) {
+      if (candidate == 0) {
+        continue;
+      }
+      String text = candidate + "E" + (pointPos - 1);
+      if (Double.parseDouble(text) == abs) {
+        return Integer.toString(candidate);
+      }
+    }
+    return null;
   }
 
   /**

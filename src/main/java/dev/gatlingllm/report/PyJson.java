@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.PrettyPrinter;
 import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import dev.gatlingllm.metrics.PyFormat;
 import java.io.IOException;
 import java.io.Writer;
@@ -14,9 +16,10 @@ import java.util.Map;
 /**
  * Writes JSON the way Python's {@code json.dump} does by default, so our files match
  * vLLM's byte for byte where the values agree: {@code ", "} and {@code ": "} separators,
- * non-ASCII escaped, floats in Python's repr ({@code 1e-05}, {@code 10.0}), non-finite
- * floats as {@code NaN} / {@code Infinity}. Large arrays are written through
- * {@link Streamed} values so they never have to exist as Java collections.
+ * everything outside printable ASCII escaped as backslash-u and four lower-case hex
+ * digits, floats in Python's repr ({@code 1e-05}, {@code 10.0}), non-finite floats as
+ * {@code NaN} / {@code Infinity}. Large arrays are written through {@link Streamed} values
+ * so they never have to exist as Java collections.
  */
 final class PyJson {
 
@@ -27,9 +30,9 @@ final class PyJson {
   }
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
       .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
       .build();
+  private static final CharacterEscapes ESCAPES = new PythonEscapes();
 
   private PyJson() {}
 
@@ -42,6 +45,7 @@ final class PyJson {
   static void write(Writer out, Object value, boolean infAsString) throws IOException {
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       g.setPrettyPrinter(new PythonSeparators());
+      g.setCharacterEscapes(ESCAPES);
       writeValue(g, value, infAsString);
     }
   }
@@ -139,5 +143,38 @@ final class PyJson {
 
     @Override
     public void beforeObjectEntries(JsonGenerator g) {}
+  }
+
+  /**
+   * Python's {@code ensure_ascii}: short escapes for backspace, tab, newline, form feed and
+   * carriage return; backslash-u with four lower-case hex digits for every other character
+   * outside {@code ' '..'~'} (surrogate halves one by one).
+   */
+  private static final class PythonEscapes extends CharacterEscapes {
+
+    private final int[] ascii = standardAsciiEscapesForJSON();
+
+    PythonEscapes() {
+      for (int c = 0; c < 32; c++) {
+        if (c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r') {
+          ascii[c] = ESCAPE_CUSTOM;
+        }
+      }
+      ascii[0x7f] = ESCAPE_CUSTOM;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ascii;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int ch) {
+      if (ch >= 0x20 && ch < 0x7f) {
+        return null;
+      }
+      String hex = Integer.toHexString(ch);
+      return new SerializedString("\\u" + "0000".substring(hex.length()) + hex);
+    }
   }
 }
