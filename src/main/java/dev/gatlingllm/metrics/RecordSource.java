@@ -10,8 +10,10 @@ import java.util.Objects;
  */
 public interface RecordSource {
 
+  /** Number of records. */
   int size();
 
+  /** The record at {@code index} (0-based); its text may be null, see {@link #text}. */
   RequestRecord record(int index);
 
   /** The generated text of a record, wherever it is kept; null when it was not kept. */

@@ -39,9 +39,7 @@ public final class RunInfo {
   private RunInfo(Builder b) {
     this.backend = b.backend;
     this.endpointType = b.endpointType != null ? b.endpointType : b.backend;
-    this.taskType = b.taskType != null ? b.taskType
-        : b.backend.toLowerCase(Locale.ROOT).contains("embed") ? TaskType.EMBEDDING
-        : TaskType.GENERATION;
+    this.taskType = b.taskType != null ? b.taskType : taskTypeOf(b.backend);
     this.modelId = b.modelId;
     this.tokenizerId = b.tokenizerId != null ? b.tokenizerId : b.modelId;
     this.numPrompts = b.numPrompts;
@@ -53,6 +51,13 @@ public final class RunInfo {
     this.rampUpEndRps = b.rampUpEndRps;
     this.rpsChangeEvents = b.rpsChangeEvents;
     this.seed = b.seed;
+  }
+
+  /** vLLM's pooling backends (embeddings, pooling, rerank) get the reduced metric set. */
+  private static TaskType taskTypeOf(String backend) {
+    String b = backend.toLowerCase(Locale.ROOT);
+    return b.contains("embed") || b.contains("pooling") || b.contains("rerank")
+        ? TaskType.EMBEDDING : TaskType.GENERATION;
   }
 
   /** A builder for a run against {@code modelId} (the {@code --model} value). */
@@ -70,7 +75,10 @@ public final class RunInfo {
     return endpointType;
   }
 
-  /** Embedding when set so or when the backend's name contains "embed"; else generation. */
+  /**
+   * Embedding when set so, or when the backend's name contains "embed", "pooling" or
+   * "rerank" (vLLM's pooling backends); generation otherwise.
+   */
   public TaskType taskType() {
     return taskType;
   }

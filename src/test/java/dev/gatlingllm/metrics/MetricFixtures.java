@@ -81,7 +81,7 @@ public final class MetricFixtures {
       return GoodputSlo.none();
     }
     Map<String, Double> slos = new LinkedHashMap<>();
-    g.fields().forEachRemaining(e -> slos.put(e.getKey(), e.getValue().asDouble()));
+    g.properties().forEach(e -> slos.put(e.getKey(), e.getValue().asDouble()));
     return GoodputSlo.of(slos);
   }
 
