@@ -71,4 +71,10 @@ public record RequestRecord(
   public long waitNanos() {
     return startNanos - scheduledNanos;
   }
+
+  /** This record with another generated text (null drops it), everything else shared. */
+  public RequestRecord withGeneratedText(String text) {
+    return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
+        chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text);
+  }
 }

@@ -1,0 +1,218 @@
+package dev.gatlingllm.metrics;
+
+import java.util.OptionalDouble;
+
+/**
+ * The aggregate results of one run, meaning exactly what vLLM's {@code calculate_metrics}
+ * (or {@code calculate_metrics_for_embeddings}) means. Latency figures are milliseconds,
+ * throughputs per second of {@link #durationSeconds()}.
+ */
+public final class BenchmarkMetrics {
+
+  private final TaskType taskType;
+  private final int completed;
+  private final int failed;
+  private final long totalInput;
+  private final long totalOutput;
+  private final double durationSeconds;
+  private final double requestThroughput;
+  private final Double requestGoodput;
+  private final int goodCompleted;
+  private final double outputThroughput;
+  private final double totalTokenThroughput;
+  private final Distribution ttft;
+  private final Distribution tpot;
+  private final Distribution itl;
+  private final Distribution e2el;
+  private final double maxOutputTokensPerS;
+  private final int maxConcurrentRequests;
+  private final int[] outputLens;
+
+  BenchmarkMetrics(TaskType taskType, int completed, int failed, long totalInput, long totalOutput,
+      double durationSeconds, Double requestGoodput, int goodCompleted, Distribution ttft,
+      Distribution tpot, Distribution itl, Distribution e2el, double maxOutputTokensPerS,
+      int maxConcurrentRequests, int[] outputLens) {
+    this.taskType = taskType;
+    this.completed = completed;
+    this.failed = failed;
+    this.totalInput = totalInput;
+    this.totalOutput = totalOutput;
+    this.durationSeconds = durationSeconds;
+    this.requestThroughput = perSecond(completed, durationSeconds);
+    this.requestGoodput = requestGoodput;
+    this.goodCompleted = goodCompleted;
+    this.outputThroughput = perSecond(totalOutput, durationSeconds);
+    this.totalTokenThroughput = perSecond(totalInput + totalOutput, durationSeconds);
+    this.ttft = ttft;
+    this.tpot = tpot;
+    this.itl = itl;
+    this.e2el = e2el;
+    this.maxOutputTokensPerS = maxOutputTokensPerS;
+    this.maxConcurrentRequests = maxConcurrentRequests;
+    this.outputLens = outputLens;
+  }
+
+  /** A count per second; 0 for a zero-length run (vLLM would divide by zero). */
+  static double perSecond(double count, double durationSeconds) {
+    return durationSeconds > 0 ? count / durationSeconds : 0.0;
+  }
+
+  public TaskType taskType() {
+    return taskType;
+  }
+
+  /** Successful requests. */
+  public int completed() {
+    return completed;
+  }
+
+  public int failed() {
+    return failed;
+  }
+
+  /** Σ prompt length of completed requests. */
+  public long totalInput() {
+    return totalInput;
+  }
+
+  /** Σ output length of completed requests (0 for embeddings). */
+  public long totalOutput() {
+    return totalOutput;
+  }
+
+  public double durationSeconds() {
+    return durationSeconds;
+  }
+
+  public double requestThroughput() {
+    return requestThroughput;
+  }
+
+  /** Good requests per second; null when no SLO was configured. */
+  public Double requestGoodput() {
+    return requestGoodput;
+  }
+
+  /** Completed requests that met every SLO (0 without SLOs). */
+  public int goodCompleted() {
+    return goodCompleted;
+  }
+
+  public double outputThroughput() {
+    return outputThroughput;
+  }
+
+  public double totalTokenThroughput() {
+    return totalTokenThroughput;
+  }
+
+  public Distribution ttft() {
+    return ttft;
+  }
+
+  public Distribution tpot() {
+    return tpot;
+  }
+
+  public Distribution itl() {
+    return itl;
+  }
+
+  public Distribution e2el() {
+    return e2el;
+  }
+
+  public Distribution distribution(Metric metric) {
+    return switch (metric) {
+      case TTFT -> ttft;
+      case TPOT -> tpot;
+      case ITL -> itl;
+      case E2EL -> e2el;
+    };
+  }
+
+  /** Highest count of content chunks in one 1-second bucket. */
+  public double maxOutputTokensPerS() {
+    return maxOutputTokensPerS;
+  }
+
+  /** Highest count of requests active during one 1-second bucket. */
+  public int maxConcurrentRequests() {
+    return maxConcurrentRequests;
+  }
+
+  /** Number of requests the metrics were computed from. */
+  public int requestCount() {
+    return outputLens.length;
+  }
+
+  /** Output length of the i-th request of the source (0 for failed ones). */
+  public int outputLen(int index) {
+    return outputLens[index];
+  }
+
+  /**
+   * A figure by its vLLM result-JSON key: {@code request_throughput}, {@code p99_ttft_ms},
+   * {@code mean_e2el_ms}, ... Empty for unknown keys, percentiles that were not computed
+   * and {@code request_goodput} without SLOs. Handy for CI gates on any reported number.
+   */
+  public OptionalDouble value(String key) {
+    switch (key) {
+      case "duration":
+        return OptionalDouble.of(durationSeconds);
+      case "completed":
+        return OptionalDouble.of(completed);
+      case "failed":
+        return OptionalDouble.of(failed);
+      case "total_input_tokens":
+        return OptionalDouble.of(totalInput);
+      case "total_output_tokens":
+        return OptionalDouble.of(totalOutput);
+      case "request_throughput":
+        return OptionalDouble.of(requestThroughput);
+      case "request_goodput":
+        return requestGoodput == null ? OptionalDouble.empty() : OptionalDouble.of(requestGoodput);
+      case "output_throughput":
+        return OptionalDouble.of(outputThroughput);
+      case "total_token_throughput":
+        return OptionalDouble.of(totalTokenThroughput);
+      case "max_output_tokens_per_s":
+        return OptionalDouble.of(maxOutputTokensPerS);
+      case "max_concurrent_requests":
+        return OptionalDouble.of(maxConcurrentRequests);
+      default:
+        return distributionValue(key);
+    }
+  }
+
+  private OptionalDouble distributionValue(String key) {
+    if (!key.endsWith("_ms")) {
+      return OptionalDouble.empty();
+    }
+    String body = key.substring(0, key.length() - 3);
+    for (Metric m : Metric.values()) {
+      String suffix = "_" + m.key();
+      if (!body.endsWith(suffix)) {
+        continue;
+      }
+      String stat = body.substring(0, body.length() - suffix.length());
+      Distribution d = distribution(m);
+      switch (stat) {
+        case "mean":
+          return OptionalDouble.of(d.mean());
+        case "median":
+          return OptionalDouble.of(d.median());
+        case "std":
+          return OptionalDouble.of(d.std());
+        default:
+          for (PercentileValue p : d.percentiles()) {
+            if (stat.equals("p" + p.word())) {
+              return OptionalDouble.of(p.valueMs());
+            }
+          }
+          return OptionalDouble.empty();
+      }
+    }
+    return OptionalDouble.empty();
+  }
+}

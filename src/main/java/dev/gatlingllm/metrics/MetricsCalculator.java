@@ -1,0 +1,281 @@
+package dev.gatlingllm.metrics;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Computes {@link BenchmarkMetrics} from per-request records, as vLLM's
+ * {@code calculate_metrics} does (DESIGN.md section 4). Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * MetricsCalculator calc = MetricsCalculator.builder()
+ *     .percentiles(Percentiles.parse("50,90,99"))
+ *     .goodput(GoodputSlo.parse("ttft:500 tpot:50"))
+ *     .tokenCounter(tokenizer::countWithoutSpecialTokens)
+ *     .build();
+ * BenchmarkMetrics m = calc.compute(store.snapshot(), durationSeconds, benchmarkStartNanos);
+ * }</pre>
+ */
+public final class MetricsCalculator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsCalculator.class);
+
+  private final TaskType taskType;
+  private final double[] percentiles;
+  private final GoodputSlo goodput;
+  private final ToIntFunction<String> tokenCounter;
+
+  private MetricsCalculator(Builder b) {
+    this.taskType = b.taskType;
+    this.percentiles = b.percentiles;
+    this.goodput = b.goodput;
+    this.tokenCounter = b.tokenCounter;
+  }
+
+  /** Generation metrics, percentile 99, no SLOs, no tokenizer. */
+  public static Builder builder() {
+    return new Builder(TaskType.GENERATION, Percentiles.DEFAULT, GoodputSlo.none(), null);
+  }
+
+  /**
+   * Computes the metrics.
+   *
+   * @param records         the run's requests; any order (results are order-independent,
+   *                        {@link BenchmarkMetrics#outputLen} follows this order)
+   * @param durationSeconds the benchmark duration (see {@link RunDuration})
+   * @param originNanos     the benchmark start; request start times are taken relative to
+   *                        it, as the detailed JSON's {@code start_times} are
+   */
+  public BenchmarkMetrics compute(RecordSource records, double durationSeconds, long originNanos) {
+    if (!(durationSeconds >= 0)) {
+      throw new IllegalArgumentException("durationSeconds must be >= 0, got " + durationSeconds);
+    }
+    BenchmarkMetrics m = taskType == TaskType.EMBEDDING
+        ? embeddings(records, durationSeconds)
+        : generation(records, durationSeconds, originNanos);
+    if (m.completed() == 0) {
+      LOG.warn("All requests failed. This is likely due to a misconfiguration on the benchmark "
+          + "arguments ({} failed requests).", m.failed());
+    } else if (durationSeconds == 0) {
+      LOG.warn("The benchmark duration is 0 s: throughputs are reported as 0");
+    }
+    return m;
+  }
+
+  /** Computes the metrics of records held in a list, with the earliest start as origin. */
+  public BenchmarkMetrics compute(List<RequestRecord> records, double durationSeconds) {
+    RecordSource source = RecordSource.of(records);
+    long origin = 0;
+    if (!records.isEmpty()) {
+      origin = Long.MAX_VALUE;
+      for (RequestRecord r : records) {
+        origin = Math.min(origin, r.startNanos());
+      }
+    }
+    return compute(source, durationSeconds, origin);
+  }
+
+  /**
+   * A successful request's output length as vLLM counts it: {@code usage.completion_tokens},
+   * or when that is missing or zero the token count of the generated text (no special
+   * tokens). Without a token counter that count is 1, as vLLM does without a tokenizer.
+   */
+  public int outputLen(RequestRecord record, String generatedText) {
+    if (record.outputTokens() > 0) {
+      return record.outputTokens();
+    }
+    if (tokenCounter == null) {
+      return 1;
+    }
+    return tokenCounter.applyAsInt(generatedText == null ? "" : generatedText);
+  }
+
+  private BenchmarkMetrics generation(RecordSource src, double dur, long origin) {
+    int n = src.size();
+    int completed = 0;
+    long itlTotal = 0;
+    for (int i = 0; i < n; i++) {
+      RequestRecord r = src.record(i);
+      if (r.success()) {
+        completed++;
+        itlTotal += r.itlCount();
+      }
+    }
+    if (itlTotal > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("Too many inter-token latencies to pool: " + itlTotal);
+    }
+    int[] outputLens = new int[n];
+    double[] ttfts = new double[completed];
+    double[] e2els = new double[completed];
+    double[] tpots = new double[completed];
+    int[] itlMicros = new int[(int) itlTotal];
+    int[] successIdx = new int[completed];
+    int c = 0;
+    int tpotCount = 0;
+    int itlCount = 0;
+    int good = 0;
+    long totalInput = 0;
+    long totalOutput = 0;
+    boolean warnedNoCounter = false;
+    for (int i = 0; i < n; i++) {
+      RequestRecord r = src.record(i);
+      if (!r.success()) {
+        continue;
+      }
+      if (r.outputTokens() <= 0 && tokenCounter == null && !warnedNoCounter) {
+        LOG.warn("The server sent no usage and no token counter is set: counting 1 output "
+            + "token for such requests");
+        warnedNoCounter = true;
+      }
+      int outLen = r.outputTokens() > 0 ? r.outputTokens() : outputLen(r, src.text(i));
+      outputLens[i] = outLen;
+      totalOutput += outLen;
+      totalInput += RequestTimes.promptLen(r, TaskType.GENERATION);
+      double ttft = RequestTimes.ttftSeconds(r);
+      double latency = RequestTimes.latencySeconds(r);
+      double tpot = RequestTimes.tpotSeconds(ttft, latency, outLen);
+      if (outLen > 1) {
+        tpots[tpotCount++] = tpot;
+      }
+      if (!goodput.isEmpty() && goodput.isGood(ttft, tpot, latency)) {
+        good++;
+      }
+      int[] chunks = r.chunkMicros();
+      for (int k = 0; k + 1 < chunks.length; k++) {
+        itlMicros[itlCount++] = chunks[k + 1] - chunks[k];
+      }
+      ttfts[c] = ttft;
+      e2els[c] = latency;
+      successIdx[c++] = i;
+    }
+    double[] peak = peaks(src, successIdx, origin);
+    return new BenchmarkMetrics(TaskType.GENERATION, completed, n - completed, totalInput,
+        totalOutput, dur,
+        goodput.isEmpty() ? null : BenchmarkMetrics.perSecond(good, dur), good,
+        Stats.ofSeconds(ttfts, completed, percentiles),
+        Stats.ofSeconds(tpots, tpotCount, percentiles),
+        Stats.ofMicros(itlMicros, itlCount, percentiles),
+        Stats.ofSeconds(e2els, completed, percentiles),
+        peak[0], (int) peak[1], outputLens);
+  }
+
+  /**
+   * Peak output tokens per second and peak concurrent requests over 1-second buckets from
+   * the first successful start: each content chunk (at start + ttft + Σ itl, summed in that
+   * order as vLLM does) counts in its bucket, each request in every bucket it spans.
+   */
+  private static double[] peaks(RecordSource src, int[] successIdx, long origin) {
+    if (successIdx.length == 0) {
+      return new double[] {0.0, 0};
+    }
+    double t0 = Double.POSITIVE_INFINITY;
+    double tEnd = Double.NEGATIVE_INFINITY;
+    for (int i : successIdx) {
+      RequestRecord r = src.record(i);
+      double start = RequestTimes.startSeconds(r, origin);
+      t0 = Math.min(t0, start);
+      tEnd = Math.max(tEnd, start + RequestTimes.latencySeconds(r));
+    }
+    int buckets = (int) Math.ceil(tEnd - t0) + 1;
+    long[] tokens = new long[buckets];
+    int[] running = new int[buckets + 1]; // difference array
+    for (int i : successIdx) {
+      RequestRecord r = src.record(i);
+      double start = RequestTimes.startSeconds(r, origin);
+      double t = start + RequestTimes.ttftSeconds(r);
+      count(tokens, t - t0);
+      for (int k = 0; k < r.itlCount(); k++) {
+        t += RequestTimes.itlSeconds(r, k);
+        count(tokens, t - t0);
+      }
+      int first = (int) (start - t0);
+      int last = (int) (start + RequestTimes.latencySeconds(r) - t0);
+      running[first]++;
+      running[last + 1]--;
+    }
+    long maxTokens = 0;
+    int maxRunning = 0;
+    int now = 0;
+    for (int b = 0; b < buckets; b++) {
+      maxTokens = Math.max(maxTokens, tokens[b]);
+      now += running[b];
+      maxRunning = Math.max(maxRunning, now);
+    }
+    return new double[] {maxTokens, maxRunning};
+  }
+
+  private static void count(long[] tokens, double offset) {
+    int bucket = (int) offset; // Python's int(): truncation toward zero
+    if (bucket >= 0 && bucket < tokens.length) {
+      tokens[bucket]++;
+    }
+  }
+
+  private BenchmarkMetrics embeddings(RecordSource src, double dur) {
+    int n = src.size();
+    double[] e2els = new double[n];
+    int completed = 0;
+    long totalInput = 0;
+    for (int i = 0; i < n; i++) {
+      RequestRecord r = src.record(i);
+      if (r.success()) {
+        e2els[completed++] = RequestTimes.embeddingLatencySeconds(r);
+        totalInput += RequestTimes.promptLen(r, TaskType.EMBEDDING);
+      }
+    }
+    Distribution empty = Stats.ofSeconds(new double[0], 0, percentiles);
+    return new BenchmarkMetrics(TaskType.EMBEDDING, completed, n - completed, totalInput, 0, dur,
+        null, 0, empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles), 0.0, 0,
+        new int[n]);
+  }
+
+  /** Immutable builder: every call returns a new builder. */
+  public static final class Builder {
+
+    private final TaskType taskType;
+    private final double[] percentiles;
+    private final GoodputSlo goodput;
+    private final ToIntFunction<String> tokenCounter;
+
+    private Builder(TaskType taskType, double[] percentiles, GoodputSlo goodput,
+        ToIntFunction<String> tokenCounter) {
+      this.taskType = taskType;
+      this.percentiles = percentiles;
+      this.goodput = goodput;
+      this.tokenCounter = tokenCounter;
+    }
+
+    /** Generation (default) or the reduced embeddings set. */
+    public Builder taskType(TaskType taskType) {
+      return new Builder(Objects.requireNonNull(taskType, "taskType"), percentiles, goodput,
+          tokenCounter);
+    }
+
+    /** Percentiles to compute for every distribution, each in [0, 100]; default 99. */
+    public Builder percentiles(double... percentiles) {
+      return new Builder(taskType, Percentiles.validate(percentiles), goodput, tokenCounter);
+    }
+
+    /** SLOs for goodput; {@link GoodputSlo#none()} (default) reports goodput as null. */
+    public Builder goodput(GoodputSlo goodput) {
+      return new Builder(taskType, percentiles, Objects.requireNonNull(goodput, "goodput"),
+          tokenCounter);
+    }
+
+    /**
+     * Counts the tokens of a generated text (without special tokens) for requests whose
+     * server sent no usage. Null (default): such requests count 1 token, as in vLLM
+     * without a tokenizer.
+     */
+    public Builder tokenCounter(ToIntFunction<String> tokenCounter) {
+      return new Builder(taskType, percentiles, goodput, tokenCounter);
+    }
+
+    public MetricsCalculator build() {
+      return new MetricsCalculator(this);
+    }
+  }
+}

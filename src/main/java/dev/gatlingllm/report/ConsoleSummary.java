@@ -1,0 +1,85 @@
+package dev.gatlingllm.report;
+
+import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.metrics.Distribution;
+import dev.gatlingllm.metrics.Metric;
+import dev.gatlingllm.metrics.PercentileValue;
+import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.metrics.TaskType;
+import java.util.List;
+
+/**
+ * The end-of-run summary, line for line as {@code vllm bench serve} prints it: same titles,
+ * labels, order, {@code {:<40} {:<10}} columns (trailing spaces included) and Python's
+ * two-decimal rounding.
+ */
+final class ConsoleSummary {
+
+  /** vLLM lists at most this many errors of failed requests. */
+  static final int MAX_ERRORS = 10;
+
+  private ConsoleSummary() {}
+
+  static String render(RunInfo run, ResultOptions opts, BenchmarkMetrics m, List<String> errors) {
+    StringBuilder out = new StringBuilder(2048);
+    if (!errors.isEmpty()) {
+      out.append("Failed requests during benchmark run detected (capping to 10):\n");
+      for (int i = 0; i < Math.min(errors.size(), MAX_ERRORS); i++) {
+        out.append("Error ").append(i).append(": ").append(errors.get(i)).append('\n');
+      }
+    }
+    boolean generation = m.taskType() == TaskType.GENERATION;
+    out.append(PyFormat.center(" Serving Benchmark Result ", 50, '=')).append('\n');
+    line(out, "Successful requests:", m.completed());
+    line(out, "Failed requests:", m.failed());
+    if (run.maxConcurrency() != null) {
+      line(out, "Maximum request concurrency:", run.maxConcurrency());
+    }
+    if (run.requestRate() != Double.POSITIVE_INFINITY) {
+      line(out, "Request rate configured (RPS):", run.requestRate());
+    }
+    line(out, "Benchmark duration (s):", m.durationSeconds());
+    line(out, "Total input tokens:", m.totalInput());
+    if (generation) {
+      line(out, "Total generated tokens:", m.totalOutput());
+    }
+    line(out, "Request throughput (req/s):", m.requestThroughput());
+    if (generation && !opts.goodput().isEmpty()) {
+      line(out, "Request goodput (req/s):", m.requestGoodput());
+    }
+    if (generation) {
+      line(out, "Output token throughput (tok/s):", m.outputThroughput());
+      line(out, "Peak output token throughput (tok/s):", m.maxOutputTokensPerS());
+      // vLLM prints this integer with the float format too: "5.00"
+      line(out, "Peak concurrent requests:", (double) m.maxConcurrentRequests());
+    }
+    line(out, "Total Token throughput (tok/s):", m.totalTokenThroughput());
+    List<Metric> selected = opts.percentileMetrics(m.taskType());
+    for (Metric metric : Metric.values()) {
+      if (!selected.contains(metric) || (!generation && metric != Metric.E2EL)) {
+        continue;
+      }
+      Distribution d = m.distribution(metric);
+      out.append(PyFormat.center(metric.header(), 50, '-')).append('\n');
+      line(out, "Mean " + metric.label() + " (ms):", d.mean());
+      line(out, "Median " + metric.label() + " (ms):", d.median());
+      for (PercentileValue p : d.percentiles()) {
+        line(out, "P" + p.word() + " " + metric.label() + " (ms):", p.valueMs());
+      }
+    }
+    out.append("=".repeat(50)).append('\n');
+    return out.toString();
+  }
+
+  /** {@code "{:<40} {:<10}"} for integers. */
+  private static void line(StringBuilder out, String label, long value) {
+    out.append(PyFormat.left(label, 40)).append(' ')
+        .append(PyFormat.left(Long.toString(value), 10)).append('\n');
+  }
+
+  /** {@code "{:<40} {:<10.2f}"} for floats. */
+  private static void line(StringBuilder out, String label, double value) {
+    out.append(PyFormat.left(label, 40)).append(' ')
+        .append(PyFormat.left(PyFormat.fixed(value, 2), 10)).append('\n');
+  }
+}

@@ -1,0 +1,330 @@
+package dev.gatlingllm.report;
+
+import dev.gatlingllm.metrics.GoodputSlo;
+import dev.gatlingllm.metrics.Metric;
+import dev.gatlingllm.metrics.Percentiles;
+import dev.gatlingllm.metrics.TaskType;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a run is reported: vLLM's {@code --save-result}, {@code --save-detailed},
+ * {@code --append-result}, {@code --result-dir}, {@code --result-filename}, {@code --label},
+ * {@code --metadata}, {@code --percentile-metrics}, {@code --metric-percentiles},
+ * {@code --goodput}, plus the pytorch-format file. Immutable; every builder call returns a
+ * new builder and checks its value at once.
+ *
+ * <pre>{@code
+ * ResultOptions opts = ResultOptions.builder()
+ *     .label("nightly")
+ *     .detailed(true)
+ *     .metadataPairs("tp=1", "version=0.9.2")
+ *     .percentileMetrics("ttft,tpot,itl,e2el")
+ *     .metricPercentiles("50,90,99,99.9")
+ *     .goodput("ttft:500 tpot:50")
+ *     .build();
+ * }</pre>
+ */
+public final class ResultOptions {
+
+  private final boolean saveResult;
+  private final Path resultDir;
+  private final String resultFilename;
+  private final String label;
+  private final boolean detailed;
+  private final boolean append;
+  private final Map<String, String> metadata;
+  private final List<Metric> percentileMetrics;
+  private final double[] metricPercentiles;
+  private final GoodputSlo goodput;
+  private final boolean pytorch;
+  private final boolean printSummary;
+
+  private ResultOptions(Builder b) {
+    this.saveResult = b.saveResult;
+    this.resultDir = b.resultDir;
+    this.resultFilename = b.resultFilename;
+    this.label = b.label;
+    this.detailed = b.detailed;
+    this.append = b.append;
+    this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
+    this.percentileMetrics = b.percentileMetrics;
+    this.metricPercentiles = b.metricPercentiles.clone();
+    this.goodput = b.goodput;
+    this.pytorch = b.pytorch;
+    this.printSummary = b.printSummary;
+  }
+
+  /** Save the result JSON in the run folder, percentile 99, no SLOs. */
+  public static ResultOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Whether the result JSON is written (default true). */
+  public boolean saveResult() {
+    return saveResult;
+  }
+
+  /** Directory for the result files; null = the Gatling run folder. */
+  public Path resultDir() {
+    return resultDir;
+  }
+
+  /** File name; null = vLLM's default name. */
+  public String resultFilename() {
+    return resultFilename;
+  }
+
+  /** Label (written as {@code label}, prefix of the default name); null = not set. */
+  public String label() {
+    return label;
+  }
+
+  /** Whether per-request arrays are included. */
+  public boolean detailed() {
+    return detailed;
+  }
+
+  /** Whether the result is appended as one more line to an existing file. */
+  public boolean append() {
+    return append;
+  }
+
+  /** Free pairs written after {@code num_prompts}, in the order given. */
+  public Map<String, String> metadata() {
+    return metadata;
+  }
+
+  /** The metrics whose statistics are reported; null = the default for the task type. */
+  public List<Metric> percentileMetrics() {
+    return percentileMetrics;
+  }
+
+  /** vLLM's defaults when none were chosen: TTFT, TPOT, ITL for generation, E2EL for embeddings. */
+  public List<Metric> percentileMetrics(TaskType taskType) {
+    if (percentileMetrics != null) {
+      return percentileMetrics;
+    }
+    return taskType == TaskType.EMBEDDING ? List.of(Metric.E2EL)
+        : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL);
+  }
+
+  public double[] metricPercentiles() {
+    return metricPercentiles.clone();
+  }
+
+  public GoodputSlo goodput() {
+    return goodput;
+  }
+
+  /** Whether {@code <name>.pytorch.json} is written next to the result. */
+  public boolean pytorch() {
+    return pytorch;
+  }
+
+  /** Whether the reporter prints the console summary to standard output (default true). */
+  public boolean printSummary() {
+    return printSummary;
+  }
+
+  /** A builder starting from these options. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.saveResult = saveResult;
+    b.resultDir = resultDir;
+    b.resultFilename = resultFilename;
+    b.label = label;
+    b.detailed = detailed;
+    b.append = append;
+    b.metadata = new LinkedHashMap<>(metadata);
+    b.percentileMetrics = percentileMetrics;
+    b.metricPercentiles = metricPercentiles.clone();
+    b.goodput = goodput;
+    b.pytorch = pytorch;
+    b.printSummary = printSummary;
+    return b;
+  }
+
+  /** Immutable builder for {@link ResultOptions}. */
+  public static final class Builder {
+
+    private boolean saveResult = true;
+    private Path resultDir;
+    private String resultFilename;
+    private String label;
+    private boolean detailed;
+    private boolean append;
+    private LinkedHashMap<String, String> metadata = new LinkedHashMap<>();
+    private List<Metric> percentileMetrics;
+    private double[] metricPercentiles = Percentiles.DEFAULT.clone();
+    private GoodputSlo goodput = GoodputSlo.none();
+    private boolean pytorch;
+    private boolean printSummary = true;
+
+    private Builder() {}
+
+    private Builder copy() {
+      return build().toBuilder();
+    }
+
+    /** Write the result JSON (default true); false only computes and prints. */
+    public Builder saveResult(boolean saveResult) {
+      Builder b = copy();
+      b.saveResult = saveResult;
+      return b;
+    }
+
+    /** Directory for the result files (created when missing); default the run folder. */
+    public Builder resultDir(Path resultDir) {
+      Builder b = copy();
+      b.resultDir = Objects.requireNonNull(resultDir, "resultDir");
+      return b;
+    }
+
+    public Builder resultDir(String resultDir) {
+      if (resultDir == null || resultDir.isBlank()) {
+        throw new IllegalArgumentException("resultDir must not be blank, got "
+            + (resultDir == null ? "null" : "'" + resultDir + "'"));
+      }
+      return resultDir(Path.of(resultDir));
+    }
+
+    /** The result file's name instead of vLLM's default name. */
+    public Builder resultFilename(String resultFilename) {
+      if (resultFilename == null || resultFilename.isBlank()) {
+        throw new IllegalArgumentException("resultFilename must not be blank, got "
+            + (resultFilename == null ? "null" : "'" + resultFilename + "'"));
+      }
+      Builder b = copy();
+      b.resultFilename = resultFilename;
+      return b;
+    }
+
+    /** The label (prefix) of the results; unset, the backend names the file and JSON has null. */
+    public Builder label(String label) {
+      Builder b = copy();
+      b.label = label;
+      return b;
+    }
+
+    /** Include per-request arrays (vLLM's {@code --save-detailed}). */
+    public Builder detailed(boolean detailed) {
+      Builder b = copy();
+      b.detailed = detailed;
+      return b;
+    }
+
+    /** Append the result as one more JSON line (vLLM's {@code --append-result}). */
+    public Builder append(boolean append) {
+      Builder b = copy();
+      b.append = append;
+      return b;
+    }
+
+    /** One metadata pair; a repeated key keeps its first position and the last value. */
+    public Builder metadata(String key, String value) {
+      if (key == null || key.isBlank()) {
+        throw new IllegalArgumentException("Metadata key must not be blank, got "
+            + (key == null ? "null" : "'" + key + "'"));
+      }
+      Builder b = copy();
+      b.metadata.put(key, Objects.requireNonNull(value, "metadata value for " + key));
+      return b;
+    }
+
+    /** Several metadata pairs, in the map's iteration order. */
+    public Builder metadata(Map<String, String> pairs) {
+      Builder b = this;
+      for (Map.Entry<String, String> e : pairs.entrySet()) {
+        b = b.metadata(e.getKey(), e.getValue());
+      }
+      return b;
+    }
+
+    /** vLLM's {@code --metadata KEY=VALUE ...}: split at the first '=', both sides trimmed. */
+    public Builder metadataPairs(String... keyEqualsValue) {
+      Builder b = this;
+      for (String item : keyEqualsValue) {
+        int eq = item == null ? -1 : item.indexOf('=');
+        if (eq < 0) {
+          throw new IllegalArgumentException("Invalid metadata format. Please use KEY=VALUE "
+              + "format. Got '" + item + "'.");
+        }
+        b = b.metadata(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
+      }
+      return b;
+    }
+
+    /** vLLM's {@code --percentile-metrics}, e.g. {@code "ttft,tpot,itl,e2el"}. */
+    public Builder percentileMetrics(String commaSeparated) {
+      Builder b = copy();
+      b.percentileMetrics = Metric.parseList(commaSeparated);
+      return b;
+    }
+
+    public Builder percentileMetrics(Metric... metrics) {
+      if (metrics.length == 0) {
+        throw new IllegalArgumentException("Percentile metrics must not be empty: "
+            + "give at least one of TTFT, TPOT, ITL, E2EL");
+      }
+      Builder b = copy();
+      b.percentileMetrics = List.of(metrics);
+      return b;
+    }
+
+    /** vLLM's {@code --metric-percentiles}, e.g. {@code "50,90,99,99.9"}. */
+    public Builder metricPercentiles(String commaSeparated) {
+      Builder b = copy();
+      b.metricPercentiles = Percentiles.parse(commaSeparated);
+      return b;
+    }
+
+    public Builder metricPercentiles(double... percentiles) {
+      Builder b = copy();
+      b.metricPercentiles = Percentiles.validate(percentiles);
+      return b;
+    }
+
+    /** vLLM's {@code --goodput}, e.g. {@code "ttft:500 tpot:50 e2el:2000"} (milliseconds). */
+    public Builder goodput(String slos) {
+      return goodput(GoodputSlo.parse(slos));
+    }
+
+    /** Goodput SLOs in milliseconds by name ({@code ttft}, {@code tpot}, {@code e2el}). */
+    public Builder goodput(Map<String, ? extends Number> slosMs) {
+      return goodput(GoodputSlo.of(slosMs));
+    }
+
+    public Builder goodput(GoodputSlo goodput) {
+      Builder b = copy();
+      b.goodput = Objects.requireNonNull(goodput, "goodput");
+      return b;
+    }
+
+    /** Also write the PyTorch OSS benchmark format file {@code <name>.pytorch.json}. */
+    public Builder pytorch(boolean pytorch) {
+      Builder b = copy();
+      b.pytorch = pytorch;
+      return b;
+    }
+
+    /** Print the console summary to standard output (default true). */
+    public Builder printSummary(boolean printSummary) {
+      Builder b = copy();
+      b.printSummary = printSummary;
+      return b;
+    }
+
+    public ResultOptions build() {
+      return new ResultOptions(this);
+    }
+  }
+}

@@ -1,0 +1,303 @@
+package dev.gatlingllm.report;
+
+import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.metrics.TaskType;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What was run: the parameters vLLM writes at the head of its result JSON and uses in the
+ * default file name. Immutable; build it with {@link #builder(String)}.
+ *
+ * <pre>{@code
+ * RunInfo run = RunInfo.builder("meta-llama/Llama-3.1-8B-Instruct")
+ *     .backend("openai-chat")
+ *     .numPrompts(1000)
+ *     .requestRate(10)
+ *     .maxConcurrency(64)
+ *     .build();
+ * }</pre>
+ */
+public final class RunInfo {
+
+  private final String backend;
+  private final String endpointType;
+  private final TaskType taskType;
+  private final String modelId;
+  private final String tokenizerId;
+  private final Integer numPrompts;
+  private final double requestRate;
+  private final double burstiness;
+  private final Integer maxConcurrency;
+  private final String rampUpStrategy;
+  private final Double rampUpStartRps;
+  private final Double rampUpEndRps;
+  private final List<RpsChangeEvent> rpsChangeEvents;
+  private final long seed;
+
+  private RunInfo(Builder b) {
+    this.backend = b.backend;
+    this.endpointType = b.endpointType != null ? b.endpointType : b.backend;
+    this.taskType = b.taskType != null ? b.taskType : taskTypeOf(b.backend);
+    this.modelId = b.modelId;
+    this.tokenizerId = b.tokenizerId != null ? b.tokenizerId : b.modelId;
+    this.numPrompts = b.numPrompts;
+    this.requestRate = b.requestRate;
+    this.burstiness = b.burstiness;
+    this.maxConcurrency = b.maxConcurrency;
+    this.rampUpStrategy = b.rampUpStrategy;
+    this.rampUpStartRps = b.rampUpStartRps;
+    this.rampUpEndRps = b.rampUpEndRps;
+    this.rpsChangeEvents = b.rpsChangeEvents;
+    this.seed = b.seed;
+  }
+
+  /** vLLM's pooling backends (embeddings, pooling, rerank) get the reduced metric set. */
+  private static TaskType taskTypeOf(String backend) {
+    String b = backend.toLowerCase(Locale.ROOT);
+    return b.contains("embed") || b.contains("pooling") || b.contains("rerank")
+        ? TaskType.EMBEDDING : TaskType.GENERATION;
+  }
+
+  /** A builder for a run against {@code modelId} (the {@code --model} value). */
+  public static Builder builder(String modelId) {
+    return new Builder(modelId);
+  }
+
+  /** vLLM's {@code --backend} ({@code openai}, {@code openai-chat}, {@code vllm}, ...). */
+  public String backend() {
+    return backend;
+  }
+
+  /** Written as {@code endpoint_type}; vLLM writes the backend there, which is the default. */
+  public String endpointType() {
+    return endpointType;
+  }
+
+  /**
+   * Embedding when set so, or when the backend's name contains "embed", "pooling" or
+   * "rerank" (vLLM's pooling backends); generation otherwise.
+   */
+  public TaskType taskType() {
+    return taskType;
+  }
+
+  public String modelId() {
+    return modelId;
+  }
+
+  /** The tokenizer's name; the model id unless set. */
+  public String tokenizerId() {
+    return tokenizerId;
+  }
+
+  /** Number of prompts of the run; null means "the number of recorded requests". */
+  public Integer numPrompts() {
+    return numPrompts;
+  }
+
+  /** Requests per second; {@code +Infinity} when everything is sent at once. */
+  public double requestRate() {
+    return requestRate;
+  }
+
+  public double burstiness() {
+    return burstiness;
+  }
+
+  /** Client-side cap on requests in flight; null when unbounded. */
+  public Integer maxConcurrency() {
+    return maxConcurrency;
+  }
+
+  /** {@code linear} or {@code exponential}; null without ramp-up. */
+  public String rampUpStrategy() {
+    return rampUpStrategy;
+  }
+
+  public Double rampUpStartRps() {
+    return rampUpStartRps;
+  }
+
+  public Double rampUpEndRps() {
+    return rampUpEndRps;
+  }
+
+  /** Rate steps of a ramp-up (may be empty). */
+  public List<RpsChangeEvent> rpsChangeEvents() {
+    return rpsChangeEvents;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** Immutable builder: every call returns a new builder; values are checked as they are set. */
+  public static final class Builder {
+
+    private String backend = "openai";
+    private String endpointType;
+    private TaskType taskType;
+    private String modelId;
+    private String tokenizerId;
+    private Integer numPrompts;
+    private double requestRate = Double.POSITIVE_INFINITY;
+    private double burstiness = 1.0;
+    private Integer maxConcurrency;
+    private String rampUpStrategy;
+    private Double rampUpStartRps;
+    private Double rampUpEndRps;
+    private List<RpsChangeEvent> rpsChangeEvents = List.of();
+    private long seed;
+
+    private Builder(String modelId) {
+      this.modelId = nonBlank(modelId, "modelId");
+    }
+
+    private Builder copy() {
+      Builder b = new Builder(modelId);
+      b.backend = backend;
+      b.endpointType = endpointType;
+      b.taskType = taskType;
+      b.tokenizerId = tokenizerId;
+      b.numPrompts = numPrompts;
+      b.requestRate = requestRate;
+      b.burstiness = burstiness;
+      b.maxConcurrency = maxConcurrency;
+      b.rampUpStrategy = rampUpStrategy;
+      b.rampUpStartRps = rampUpStartRps;
+      b.rampUpEndRps = rampUpEndRps;
+      b.rpsChangeEvents = rpsChangeEvents;
+      b.seed = seed;
+      return b;
+    }
+
+    /** vLLM's {@code --backend}; default {@code openai}. */
+    public Builder backend(String backend) {
+      Builder b = copy();
+      b.backend = nonBlank(backend, "backend");
+      return b;
+    }
+
+    /** Overrides {@code endpoint_type} (default: the backend, as vLLM writes it). */
+    public Builder endpointType(String endpointType) {
+      Builder b = copy();
+      b.endpointType = nonBlank(endpointType, "endpointType");
+      return b;
+    }
+
+    /** Forces generation or embedding metrics (default: from the backend's name). */
+    public Builder taskType(TaskType taskType) {
+      Builder b = copy();
+      b.taskType = Objects.requireNonNull(taskType, "taskType");
+      return b;
+    }
+
+    public Builder tokenizerId(String tokenizerId) {
+      Builder b = copy();
+      b.tokenizerId = nonBlank(tokenizerId, "tokenizerId");
+      return b;
+    }
+
+    public Builder numPrompts(int numPrompts) {
+      if (numPrompts < 0) {
+        throw new IllegalArgumentException("numPrompts must be >= 0, got " + numPrompts);
+      }
+      Builder b = copy();
+      b.numPrompts = numPrompts;
+      return b;
+    }
+
+    /** Requests per second, {@code > 0}; {@link Double#POSITIVE_INFINITY} (default) = all at once. */
+    public Builder requestRate(double requestRate) {
+      if (!(requestRate > 0)) {
+        throw new IllegalArgumentException("requestRate must be > 0 (or infinity), got "
+            + PyFormat.repr(requestRate));
+      }
+      Builder b = copy();
+      b.requestRate = requestRate;
+      return b;
+    }
+
+    /** Gamma shape of the inter-arrival times, {@code > 0}; 1 (default) is Poisson. */
+    public Builder burstiness(double burstiness) {
+      if (!(burstiness > 0)) {
+        throw new IllegalArgumentException("A positive burstiness factor is expected, but given "
+            + PyFormat.repr(burstiness));
+      }
+      Builder b = copy();
+      b.burstiness = burstiness;
+      return b;
+    }
+
+    /** Cap on requests in flight, {@code > 0}; null (default) = unbounded. */
+    public Builder maxConcurrency(Integer maxConcurrency) {
+      if (maxConcurrency != null && maxConcurrency <= 0) {
+        throw new IllegalArgumentException("maxConcurrency must be greater than 0, got "
+            + maxConcurrency);
+      }
+      Builder b = copy();
+      b.maxConcurrency = maxConcurrency;
+      return b;
+    }
+
+    /**
+     * A ramped request rate from {@code startRps} to {@code endRps} (vLLM's
+     * {@code --ramp-up-strategy/-start-rps/-end-rps}); excludes an explicit request rate.
+     */
+    public Builder rampUp(String strategy, double startRps, double endRps) {
+      if (!"linear".equals(strategy) && !"exponential".equals(strategy)) {
+        throw new IllegalArgumentException("Unknown ramp-up strategy '" + strategy
+            + "': allowed are \"linear\" and \"exponential\"");
+      }
+      if (startRps < 0 || endRps < 0) {
+        throw new IllegalArgumentException("Ramp-up start and end RPS must be non-negative, got "
+            + PyFormat.repr(startRps) + " and " + PyFormat.repr(endRps));
+      }
+      if (startRps > endRps) {
+        throw new IllegalArgumentException("Ramp-up start RPS must be less than end RPS, got "
+            + PyFormat.repr(startRps) + " > " + PyFormat.repr(endRps));
+      }
+      if ("exponential".equals(strategy) && startRps == 0) {
+        throw new IllegalArgumentException("For exponential ramp-up, the start RPS cannot be 0.");
+      }
+      Builder b = copy();
+      b.rampUpStrategy = strategy;
+      b.rampUpStartRps = startRps;
+      b.rampUpEndRps = endRps;
+      return b;
+    }
+
+    /** The rate steps the arrival schedule went through (written when ramping). */
+    public Builder rpsChangeEvents(List<RpsChangeEvent> events) {
+      Builder b = copy();
+      b.rpsChangeEvents = List.copyOf(events);
+      return b;
+    }
+
+    public Builder seed(long seed) {
+      Builder b = copy();
+      b.seed = seed;
+      return b;
+    }
+
+    /** Checks the combination (ramp-up excludes a finite request rate) and builds. */
+    public RunInfo build() {
+      if (rampUpStrategy != null && requestRate != Double.POSITIVE_INFINITY) {
+        throw new IllegalArgumentException("When using ramp-up, do not specify a request rate "
+            + "(got " + PyFormat.repr(requestRate) + "): the rate is controlled by the ramp-up "
+            + "parameters.");
+      }
+      return new RunInfo(this);
+    }
+
+    private static String nonBlank(String value, String what) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException(what + " must not be blank, got "
+            + (value == null ? "null" : "'" + value + "'"));
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package dev.gatlingllm.report;
+
+import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.metrics.MetricsCalculator;
+import dev.gatlingllm.metrics.RecordSource;
+import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.metrics.RunDuration;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The after-run entry point: computes vLLM's metrics from the recorded requests, writes the
+ * result JSON (and the pytorch file when asked) and prints the console summary. Meant for
+ * {@code Simulation.after()}, where an exception would suppress Gatling's HTML report, so
+ * it never throws: failures are logged and returned in the {@link ReportOutcome}.
+ *
+ * <pre>{@code
+ * @Override
+ * public void after() {
+ *   ReportOutcome out = RunReporter.report(run, store, options, runFolder,
+ *       tokenizer::count, benchmarkStartNanos);
+ * }
+ * }</pre>
+ */
+public final class RunReporter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunReporter.class);
+  private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+  private RunReporter() {}
+
+  /**
+   * Reports a run whose start was captured.
+   *
+   * @param run                 what was run
+   * @param store               the run's records (not closed here)
+   * @param options             how to report
+   * @param runFolder           default result directory (the Gatling run folder); null = the
+   *                            working directory
+   * @param tokenCounter        counts the tokens of a generated text without special tokens,
+   *                            for responses without usage; null = count 1 (as vLLM without
+   *                            a tokenizer)
+   * @param benchmarkStartNanos {@link System#nanoTime()} just before the first request was
+   *                            dispatched: the duration runs from here to the last end
+   */
+  public static ReportOutcome report(RunInfo run, RecordStore store, ResultOptions options,
+      Path runFolder, ToIntFunction<String> tokenCounter, long benchmarkStartNanos) {
+    return report(run, store, options, runFolder, tokenCounter,
+        OptionalLong.of(benchmarkStartNanos), Clock.systemDefaultZone(), System.out);
+  }
+
+  /**
+   * Reports a run whose start was not captured: the duration runs from the earliest
+   * scheduled arrival to the last end.
+   */
+  public static ReportOutcome report(RunInfo run, RecordStore store, ResultOptions options,
+      Path runFolder, ToIntFunction<String> tokenCounter) {
+    return report(run, store, options, runFolder, tokenCounter, OptionalLong.empty(),
+        Clock.systemDefaultZone(), System.out);
+  }
+
+  static ReportOutcome report(RunInfo run, RecordStore store, ResultOptions options,
+      Path runFolder, ToIntFunction<String> tokenCounter, OptionalLong benchmarkStartNanos,
+      Clock clock, PrintStream console) {
+    RecordSource requests;
+    try {
+      requests = store.snapshot();
+    } catch (Throwable t) {
+      return failed("Could not read the recorded requests", t, null, null, null);
+    }
+    return report(run, requests, options, runFolder, tokenCounter, benchmarkStartNanos, clock,
+        console);
+  }
+
+  static ReportOutcome report(RunInfo run, RecordSource recorded, ResultOptions options,
+      Path runFolder, ToIntFunction<String> tokenCounter, OptionalLong benchmarkStartNanos,
+      Clock clock, PrintStream console) {
+    RecordSource requests;
+    BenchmarkMetrics metrics;
+    long origin;
+    try {
+      requests = recorded.inStartOrder();
+      double duration;
+      if (benchmarkStartNanos.isPresent()) {
+        origin = benchmarkStartNanos.getAsLong();
+        duration = RunDuration.fromStart(origin, requests);
+      } else {
+        origin = requests.size() == 0 ? 0 : RunDuration.firstScheduledNanos(requests);
+        duration = RunDuration.fromRecords(requests);
+      }
+      metrics = MetricsCalculator.builder()
+          .taskType(run.taskType())
+          .percentiles(options.metricPercentiles())
+          .goodput(options.goodput())
+          .tokenCounter(tokenCounter)
+          .build()
+          .compute(requests, duration, origin);
+    } catch (Throwable t) {
+      return failed("Could not compute the benchmark metrics", t, null, null, null);
+    }
+
+    String summary;
+    try {
+      summary = ConsoleSummary.render(run, options, metrics, errors(requests));
+      if (options.printSummary()) {
+        console.print(summary);
+        console.flush();
+      }
+    } catch (Throwable t) {
+      return failed("Could not render the console summary", t, metrics, null, null);
+    }
+
+    if (!options.saveResult() && !options.append()) {
+      return new ReportOutcome(metrics, null, null, summary, null);
+    }
+    String date = LocalDateTime.now(clock).format(DATE);
+    Path resultFile = null;
+    boolean written = false;
+    try {
+      LinkedHashMap<String, Object> doc =
+          ResultDocument.build(run, options, metrics, requests, origin, date);
+      String name = options.resultFilename() != null ? options.resultFilename()
+          : ResultFileName.defaultName(run, options.label(), date);
+      Path dir = options.resultDir() != null ? options.resultDir()
+          : runFolder != null ? runFolder : Path.of("");
+      resultFile = dir.resolve(name);
+      writeResult(resultFile, doc, options.append());
+      written = true;
+      LOG.info("Wrote the benchmark result to {}", resultFile);
+      Path pytorchFile = null;
+      if (options.pytorch()) {
+        pytorchFile = writePytorch(resultFile, doc, run, options);
+      }
+      return new ReportOutcome(metrics, resultFile, pytorchFile, summary, null);
+    } catch (Throwable t) {
+      String what = written ? "Could not write the pytorch-format file beside " + resultFile
+          : "Could not write the benchmark result" + (resultFile == null ? "" : " to " + resultFile);
+      return failed(what, t, metrics, written ? resultFile : null, summary);
+    }
+  }
+
+  private static void writeResult(Path file, Object doc, boolean append) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    boolean needsNewline = append && Files.exists(file) && Files.size(file) > 0;
+    StandardOpenOption mode = append ? StandardOpenOption.APPEND
+        : StandardOpenOption.TRUNCATE_EXISTING;
+    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
+      if (needsNewline) {
+        out.write('\n');
+      }
+      PyJson.write(out, doc, false);
+    }
+  }
+
+  private static Path writePytorch(Path resultFile, LinkedHashMap<String, Object> doc,
+      RunInfo run, ResultOptions options) throws IOException {
+    List<Object> records =
+        PytorchFormat.records(doc, PytorchFormat.args(run, options), run.modelId());
+    if (records.isEmpty()) {
+      LOG.info("No latency metric to export in the pytorch format; no pytorch file written");
+      return null;
+    }
+    Path file = resultFile.resolveSibling(
+        ResultFileName.pytorchName(resultFile.getFileName().toString()));
+    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      PyJson.write(out, records, true);
+    }
+    LOG.info("Wrote the pytorch-format benchmark result to {}", file);
+    return file;
+  }
+
+  /** Errors of failed requests in request order, as many as the summary shows. */
+  private static List<String> errors(RecordSource requests) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < requests.size() && out.size() < ConsoleSummary.MAX_ERRORS; i++) {
+      if (!requests.record(i).success()) {
+        out.add(ResultDocument.error(requests.record(i)));
+      }
+    }
+    return out;
+  }
+
+  private static ReportOutcome failed(String what, Throwable t, BenchmarkMetrics metrics,
+      Path resultFile, String summary) {
+    LOG.error("{}: {}", what, t.toString(), t);
+    return new ReportOutcome(metrics, resultFile, null, summary, what + ": " + t);
+  }
+}
