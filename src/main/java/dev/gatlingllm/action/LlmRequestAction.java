@@ -1,6 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.client.LlmRequest;
+import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
@@ -30,12 +31,17 @@ final class LlmRequestAction extends LlmAction {
   private final RequestSpec spec;
   private final LlmComponents components;
   private final String ttftName;
+  private final String goodputName;
+  private final GoodputSlo slo;
 
   LlmRequestAction(RequestSpec spec, ScenarioContext ctx, Action next) {
     super(spec.name(), next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
     this.spec = spec;
     this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
     this.ttftName = spec.name() + " TTFT";
+    this.goodputName = spec.name() + " goodput";
+    this.slo = components.protocol().results().goodput();
+    components.registerEndpointType(spec.endpoint().endpointType);
   }
 
   @Override
@@ -73,6 +79,23 @@ final class LlmRequestAction extends LlmAction {
     return new LlmRequest(spec.name(), spec.path(), headers, body, promptTokens, scheduledNanos);
   }
 
+  /**
+   * One pseudo-request per request, OK when it completed within every SLO, so that goodput
+   * can gate a build with Gatling's assertions ({@code details("x goodput")}). Without usage
+   * the output length is the number of content chunks (no tokenizing on the event loop).
+   */
+  private void logGoodput(Session session, RequestRecord record, long startMillis,
+      long endMillis) {
+    boolean good = false;
+    if (record.success()) {
+      int outputLen = record.outputTokens() > 0 ? record.outputTokens() : record.chunkMicros().length;
+      good = slo.isGood(record, outputLen);
+    }
+    statsEngine.logResponse(session.scenario(), session.groups(), goodputName, startMillis,
+        endMillis, good ? OK$.MODULE$ : KO$.MODULE$, Option.empty(),
+        good ? Option.empty() : Option.apply(record.success() ? "SLO missed" : "request failed"));
+  }
+
   private List<Map<String, Object>> userTurn(String prompt) {
     List<Map<String, Object>> messages = new ArrayList<>(2);
     if (spec.systemPrompt() != null) {
@@ -97,6 +120,9 @@ final class LlmRequestAction extends LlmAction {
     if (record.ttftNanos() >= 0) {
       statsEngine.logResponse(session.scenario(), session.groups(), ttftName, startMillis,
           startMillis + Math.round(record.ttftNanos() / 1e6), OK$.MODULE$, code, Option.empty());
+    }
+    if (!slo.isEmpty()) {
+      logGoodput(session, record, startMillis, endMillis);
     }
     Session next = session.logGroupRequestTimings(startMillis, endMillis);
     if (!record.success()) {

@@ -4,6 +4,7 @@ import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.WarmUp;
 import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.report.RunInfo;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.config.NettyConfiguration;
 import io.gatling.core.protocol.ProtocolComponents;
@@ -12,6 +13,8 @@ import io.gatling.netty.util.Transports;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final AtomicLong requestCounter = new AtomicLong();
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   private final HttpHeaders baseHeaders;
+  private final Set<String> endpointTypes = ConcurrentHashMap.newKeySet();
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -85,6 +89,21 @@ public final class LlmComponents implements ProtocolComponents {
   /** The next {@code x-request-id}: prefix followed by a run-wide counter from 0. */
   public String nextRequestId() {
     return protocol.requestIdPrefix() + requestCounter.getAndIncrement();
+  }
+
+  /** Records that a request of this endpoint type ({@code completions}, {@code chat}) exists. */
+  public void registerEndpointType(String type) {
+    endpointTypes.add(type);
+  }
+
+  /** The run's parameters for the result file. */
+  public RunInfo runInfo() {
+    boolean chatOnly = endpointTypes.equals(Set.of("chat"));
+    return RunInfo.builder(protocol.model())
+        .backend(protocol.backend())
+        .endpointType(chatOnly ? "openai-chat" : protocol.backend())
+        .tokenizerId(protocol.tokenizerId())
+        .build();
   }
 
   /** Marks a send; the earliest one is the start of the benchmark duration. */

@@ -1,9 +1,11 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.Target;
+import dev.gatlingllm.report.ResultOptions;
 import io.gatling.core.protocol.Protocol;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * The resolved settings of an {@link LlmProtocolBuilder}: where to send, which model, how to
@@ -23,11 +25,15 @@ public final class LlmProtocol implements Protocol {
   private final Duration firstTokenTimeout;
   private final Duration idleTimeout;
   private final Duration requestTimeout;
+  private final ResultOptions results;
+  private final String tokenizerId;
+  private final ToIntFunction<String> tokenCounter;
 
   LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
-      Duration requestTimeout) {
+      Duration requestTimeout, ResultOptions results, String tokenizerId,
+      ToIntFunction<String> tokenCounter) {
     this.target = target;
     this.model = model;
     this.servedModelName = servedModelName;
@@ -39,6 +45,23 @@ public final class LlmProtocol implements Protocol {
     this.firstTokenTimeout = firstTokenTimeout;
     this.idleTimeout = idleTimeout;
     this.requestTimeout = requestTimeout;
+    this.results = results;
+    this.tokenizerId = tokenizerId;
+    this.tokenCounter = tokenCounter;
+  }
+
+  public ResultOptions results() {
+    return results;
+  }
+
+  /** The tokenizer named in the result file: the configured one, else the model. */
+  public String tokenizerId() {
+    return tokenizerId != null ? tokenizerId : model;
+  }
+
+  /** Token counter for responses without usage; null when none was configured. */
+  public ToIntFunction<String> tokenCounter() {
+    return tokenCounter;
   }
 
   public Target target() {

@@ -1,6 +1,7 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.Target;
+import dev.gatlingllm.report.ResultOptions;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Configures the server under test. Immutable: every call returns a new builder.
@@ -39,6 +41,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private Duration idleTimeout = Duration.ofMinutes(2);
   private Duration requestTimeout = Duration.ofMinutes(10);
   private Function<String, String> environment = System::getenv;
+  private ResultOptions results = ResultOptions.defaults();
+  private ToIntFunction<String> tokenCounter;
+  private String tokenizerId;
 
   public LlmProtocolBuilder() {
     this.apiKeyEnv = "OPENAI_API_KEY";
@@ -59,6 +64,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     b.idleTimeout = idleTimeout;
     b.requestTimeout = requestTimeout;
     b.environment = environment;
+    b.results = results;
+    b.tokenCounter = tokenCounter;
+    b.tokenizerId = tokenizerId;
     return b;
   }
 
@@ -150,6 +158,31 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
+  /**
+   * What to write after the run (vLLM result JSON, detailed arrays, pytorch file, summary)
+   * and the goodput SLOs; see {@link ResultOptions}. Written by {@code LlmDsl.writeResults}.
+   */
+  public LlmProtocolBuilder results(ResultOptions options) {
+    LlmProtocolBuilder b = copy();
+    b.results = Objects.requireNonNull(options, "results");
+    return b;
+  }
+
+  public LlmProtocolBuilder results(ResultOptions.Builder options) {
+    return results(options.build());
+  }
+
+  /**
+   * Counts output tokens of responses that carry no {@code usage} (text without special
+   * tokens), as the model's tokenizer would; {@code tokenizerId} names it in the result file.
+   */
+  public LlmProtocolBuilder tokenCounter(String tokenizerId, ToIntFunction<String> counter) {
+    LlmProtocolBuilder b = copy();
+    b.tokenizerId = requireText("tokenizerId", tokenizerId);
+    b.tokenCounter = Objects.requireNonNull(counter, "token counter");
+    return b;
+  }
+
   /** Where environment variables are read from; for tests. */
   LlmProtocolBuilder environment(Function<String, String> env) {
     LlmProtocolBuilder b = copy();
@@ -174,7 +207,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
           + "\") but the environment variable " + apiKeyEnv + " is not set");
     }
     return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
-        headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout);
+        headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
+        results, tokenizerId, tokenCounter);
   }
 
   private static String requireText(String what, String value) {

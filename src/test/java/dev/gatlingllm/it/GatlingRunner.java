@@ -1,11 +1,16 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.protocol.LlmRun;
 import io.gatling.app.Gatling$;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -40,6 +45,16 @@ final class GatlingRunner {
     } finally {
       properties.keySet().forEach(System::clearProperty);
     }
+  }
+
+  /** The records of the last run in this JVM, texts included. */
+  static List<RequestRecord> records() {
+    RecordStore.Snapshot snapshot = LlmRun.current().orElseThrow().store().snapshot();
+    List<RequestRecord> records = new ArrayList<>();
+    for (int i = 0; i < snapshot.size(); i++) {
+      records.add(snapshot.record(i).withGeneratedText(snapshot.text(i)));
+    }
+    return records;
   }
 
   private static Path newestRunFolder(Path resultsFolder, Class<?> simulation) throws IOException {

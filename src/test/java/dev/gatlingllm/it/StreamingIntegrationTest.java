@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
@@ -62,7 +61,7 @@ class StreamingIntegrationTest {
         ItSimulation.EXPECT_FAILED, "0"));
     assertEquals(0, result.exitCode(), "Gatling run (with its no-KO assertion) must pass");
     assertTrue(Files.exists(result.file("index.html")), "HTML report written");
-    List<RequestRecord> records = LlmRun.current().orElseThrow().store().snapshot();
+    List<RequestRecord> records = GatlingRunner.records();
     assertEquals(USERS, records.size());
     for (RequestRecord r : records) {
       assertTrue(r.success(), r.error());

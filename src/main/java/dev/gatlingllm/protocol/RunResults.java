@@ -1,0 +1,119 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.report.ReportOutcome;
+import dev.gatlingllm.report.RunReporter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the results of the run that just ended into its Gatling run folder. Called from
+ * {@code Simulation.after()}, where throwing would cost the HTML report: it never throws.
+ */
+public final class RunResults {
+
+  /** System property naming the folder Gatling writes its run folders into. */
+  public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
+  private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
+
+  private RunResults() {}
+
+  /**
+   * Reports the current run of {@code simulationClass}: vLLM summary on the console, result
+   * JSON in the run folder (or the configured result directory).
+   */
+  public static ReportOutcome write(Class<?> simulationClass) {
+    Optional<LlmComponents> current = LlmRun.current();
+    if (current.isEmpty()) {
+      LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
+      return new ReportOutcome(null, null, null, null, "no run");
+    }
+    LlmComponents run = current.get();
+    try {
+      Path runFolder = locateRunFolder(simulationClass).orElse(null);
+      if (runFolder == null) {
+        LOG.warn("Gatling run folder of {} not found (set -D{}=<results folder>); "
+            + "writing results to the working directory", simulationClass.getSimpleName(),
+            RESULTS_FOLDER_PROPERTY);
+      }
+      long start = run.firstSendNanos();
+      ReportOutcome outcome = start < 0
+          ? RunReporter.report(run.runInfo(), run.store(), run.protocol().results(), runFolder,
+              run.protocol().tokenCounter())
+          : RunReporter.report(run.runInfo(), run.store(), run.protocol().results(), runFolder,
+              run.protocol().tokenCounter(), start);
+      if (outcome.resultFile() != null) {
+        LOG.info("vLLM result written to {}", outcome.resultFile());
+      }
+      return outcome;
+    } catch (RuntimeException e) {
+      LOG.error("writing the results failed: {}", e.toString(), e);
+      return new ReportOutcome(null, null, null, null, e.toString());
+    } finally {
+      run.client().close();
+      run.store().close();
+      LlmRun.clear(run);
+    }
+  }
+
+  /**
+   * Gatling names the run folder {@code <simulation simple name lowercased>-<timestamp>} and
+   * creates it with {@code simulation.log} at the start of the run: the newest such folder
+   * under the results folder is this run's.
+   */
+  static Optional<Path> locateRunFolder(Class<?> simulationClass) {
+    String prefix = simulationClass.getSimpleName().toLowerCase(Locale.ROOT) + "-";
+    Optional<Path> best = Optional.empty();
+    for (Path root : candidateRoots()) {
+      try (Stream<Path> children = Files.list(root)) {
+        Optional<Path> found = children
+            .filter(p -> isRunFolder(p, prefix))
+            .max(Comparator.comparing(p -> p.getFileName().toString()));
+        if (found.isPresent() && (best.isEmpty() || modified(found.get()) > modified(best.get()))) {
+          best = found;
+        }
+      } catch (IOException e) {
+        // not a folder we can read: try the next candidate
+      }
+    }
+    return best;
+  }
+
+  private static boolean isRunFolder(Path p, String prefix) {
+    String name = p.getFileName().toString();
+    return name.startsWith(prefix)
+        && RUN_SUFFIX.matcher(name.substring(prefix.length() - 1)).matches()
+        && Files.isRegularFile(p.resolve("simulation.log"));
+  }
+
+  private static long modified(Path folder) {
+    try {
+      return Files.getLastModifiedTime(folder.resolve("simulation.log")).toMillis();
+    } catch (IOException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
+  private static List<Path> candidateRoots() {
+    List<Path> roots = new ArrayList<>();
+    String configured = System.getProperty(RESULTS_FOLDER_PROPERTY);
+    if (configured != null && !configured.isBlank()) {
+      roots.add(Paths.get(configured));
+    }
+    roots.add(Paths.get("target", "gatling"));
+    roots.add(Paths.get("results"));
+    return roots;
+  }
+}
