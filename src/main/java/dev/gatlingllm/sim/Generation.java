@@ -98,6 +98,11 @@ final class Generation {
       decorate(head);
       ctx.writeAndFlush(head).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
     }
+    // A failed head write closes the channel at once, which may already have aborted us;
+    // submitting then would hold a slot that nobody frees.
+    if (finished) {
+      return;
+    }
     if (state.submit(this)) {
       admitted();
     }

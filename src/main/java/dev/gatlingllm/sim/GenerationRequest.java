@@ -85,14 +85,14 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
       return false;
     }
     if (!v.isBoolean()) {
-      throw ApiError.badRequest(field + " must be a boolean, got " + v);
+      throw ApiError.badRequest(field + " must be a boolean, got " + show(v));
     }
     return v.booleanValue();
   }
 
   private static int maxTokens(JsonNode v, String field) throws ApiError {
     if (!v.isIntegralNumber() || !v.canConvertToLong()) {
-      throw ApiError.badRequest(field + " must be an integer, got " + v);
+      throw ApiError.badRequest(field + " must be an integer, got " + show(v));
     }
     long n = v.longValue();
     if (n < 1) {
@@ -146,7 +146,7 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
     int total = 0;
     for (JsonNode message : messages) {
       if (!message.isObject() || !message.path("role").isTextual()) {
-        throw ApiError.badRequest("each message must be an object with a string role, got " + message);
+        throw ApiError.badRequest("each message must be an object with a string role, got " + show(message));
       }
       total += contentTokens(message.get("content"));
     }
@@ -169,6 +169,12 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
       }
       return total;
     }
-    throw ApiError.badRequest("message content must be a string or a list of parts, got " + content);
+    throw ApiError.badRequest("message content must be a string or a list of parts, got " + show(content));
+  }
+
+  /** A bad value for an error message, cut short: it may be a whole prompt. */
+  private static String show(JsonNode value) {
+    String text = value.toString();
+    return text.length() <= 60 ? text : text.substring(0, 57) + "...";
   }
 }

@@ -84,6 +84,11 @@ class SimulatorEndpointsTest {
       assertError(c.post("/v1/chat/completions",
           "{\"messages\":[{\"role\":\"user\",\"content\":\"a\"}],\"max_completion_tokens\":-2}"), 400,
           "BadRequestError", "max_completion_tokens must be at least 1, got -2.");
+      assertError(c.post("/v1/chat/completions", "{\"messages\":[\"hi\"]}"), 400,
+          "BadRequestError", "each message must be an object with a string role, got \"hi\"");
+      assertError(c.post("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":{\"t\":\""
+          + "x".repeat(100) + "\"}}]}"), 400, "BadRequestError",
+          "message content must be a string or a list of parts, got {\"t\":\"" + "x".repeat(51) + "...");
       assertEquals(0, sim.requestsReceived());
       assertEquals(200, c.get("/health").status(), "the connection is still usable");
     }
