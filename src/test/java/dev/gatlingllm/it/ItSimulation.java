@@ -5,6 +5,7 @@ import static dev.gatlingllm.LlmDsl.completions;
 import static dev.gatlingllm.LlmDsl.llm;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.action.LlmRequestBuilder;
@@ -30,6 +31,7 @@ public class ItSimulation extends Simulation {
   static final String PROMPT = "it.prompt";
   static final String EXPECT_FAILED = "it.expectFailed";
   static final String IDLE_TIMEOUT_MS = "it.idleTimeoutMs";
+  static final String RAMP_MS = "it.rampMs";
 
   {
     LlmRequestBuilder request = (System.getProperty(KIND, "completions").equals("chat")
@@ -47,7 +49,10 @@ public class ItSimulation extends Simulation {
     if (System.getProperty(EXPECT_FAILED) != null) {
       assertions.add(global().failedRequests().count().is(Long.getLong(EXPECT_FAILED)));
     }
-    setUp(scenario("it").exec(request).injectOpen(atOnceUsers(Integer.getInteger(USERS, 10))))
+    int users = Integer.getInteger(USERS, 10);
+    long rampMs = Long.getLong(RAMP_MS, 0);
+    setUp(scenario("it").exec(request).injectOpen(rampMs > 0
+            ? rampUsers(users).during(Duration.ofMillis(rampMs)) : atOnceUsers(users)))
         .protocols(protocol)
         .assertions(assertions);
   }

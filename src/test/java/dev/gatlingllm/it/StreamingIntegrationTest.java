@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real simulations against the embedded simulator: token counts, text, and measured TTFT and
- * ITL against the simulator's configured values. Tolerances are one-sided-generous: the client
- * can never see a token before the server sends it, but a loaded 2-core machine can delay it.
+ * ITL against the simulator's configured values. Lower bounds are strict (the client can never
+ * see a token before the server sends it); upper bounds leave room for a loaded 2-core machine
+ * running client and server at once. Ten users arrive over one second.
  */
 class StreamingIntegrationTest {
 
@@ -58,6 +59,7 @@ class StreamingIntegrationTest {
         ItSimulation.STREAM, Boolean.toString(stream),
         ItSimulation.USERS, Integer.toString(USERS),
         ItSimulation.MAX_TOKENS, Integer.toString(MAX_TOKENS),
+        ItSimulation.RAMP_MS, "1000",
         ItSimulation.EXPECT_FAILED, "0"));
     assertEquals(0, result.exitCode(), "Gatling run (with its no-KO assertion) must pass");
     assertTrue(Files.exists(result.file("index.html")), "HTML report written");
@@ -81,7 +83,7 @@ class StreamingIntegrationTest {
 
   private static void assertStreamTimings(List<RequestRecord> records) {
     double medianTtft = median(records.stream().mapToDouble(RequestRecord::ttftMillis).toArray());
-    assertTrue(medianTtft >= TTFT_MS && medianTtft < TTFT_MS + 60,
+    assertTrue(medianTtft >= TTFT_MS && medianTtft < TTFT_MS + 100,
         "median TTFT " + medianTtft + " ms vs configured " + TTFT_MS);
     double itlSum = 0;
     int itlCount = 0;
