@@ -500,7 +500,8 @@ public final class SimulatorConfig {
       checkDelay("itl", itl, MAX_DELAY);
       checkDelay("stallDuration", stallDuration, MAX_DELAY);
       require(jitter >= 0 && jitter <= 1, "jitter must be a fraction in 0..1, got " + jitter);
-      require(tokensPerChunk >= 1, "tokensPerChunk must be >= 1, got " + tokensPerChunk);
+      require(tokensPerChunk >= 1 && tokensPerChunk <= MAX_OUTPUT_TOKENS,
+          "tokensPerChunk must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + tokensPerChunk);
       require(maxRunning >= 1, "maxRunning must be >= 1, got " + maxRunning);
       require(defaultMaxTokens >= 1 && defaultMaxTokens <= MAX_OUTPUT_TOKENS,
           "defaultMaxTokens must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + defaultMaxTokens);
