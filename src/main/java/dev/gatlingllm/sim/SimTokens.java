@@ -62,7 +62,7 @@ public final class SimTokens {
 
   /** Number of content chunks a streamed completion of {@code tokenCount} tokens has. */
   public static int chunkCount(int tokenCount, int tokensPerChunk) {
-    return (tokenCount + tokensPerChunk - 1) / tokensPerChunk;
+    return (int) (((long) tokenCount + tokensPerChunk - 1) / tokensPerChunk);
   }
 
   /** Prompt token estimate of one text: its count of whitespace-separated words. */

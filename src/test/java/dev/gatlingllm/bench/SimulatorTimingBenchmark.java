@@ -24,8 +24,11 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,27 +41,38 @@ import java.util.concurrent.TimeUnit;
  * and event-loop thread count. A Netty epoll client on its own thread timestamps every HTTP
  * chunk on arrival (as the plugin's client does) and reports the error against the plan:
  * observed TTFT minus the configured TTFT, observed inter-chunk gap minus the ITL. The
- * server's own view (how late its timers fired) comes from its /metrics.
+ * server's own view (how late its timers fired) comes from its /metrics; "srv" and "cli"
+ * are the CPU use of the server's and the client's event-loop threads over the run.
  *
  * <p>Run: {@code ./mvnw -B -q test-compile exec:java
- * -Dexec.mainClass=dev.gatlingllm.bench.SimulatorTimingBenchmark}
+ * -Dexec.mainClass=dev.gatlingllm.bench.SimulatorTimingBenchmark}. With
+ * {@code -Dexec.args="EPOLL 1 1024"} (transport, server threads, concurrent streams) it runs
+ * only that case, three times in a row, to show how much of the error is JIT warm-up.
+ * {@code -Dbench.ttftMs}, {@code -Dbench.itlMs} and {@code -Dbench.tokens} change the
+ * request shape (defaults 20, 5, 100).
  */
 public final class SimulatorTimingBenchmark {
 
-  private static final long TTFT_MS = 20;
-  private static final long ITL_MS = 5;
-  private static final int TOKENS = 100;
+  private static final long TTFT_MS = Long.getLong("bench.ttftMs", 20);
+  private static final long ITL_MS = Long.getLong("bench.itlMs", 5);
+  private static final int TOKENS = Integer.getInteger("bench.tokens", 100);
 
   private SimulatorTimingBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     System.out.printf("cores=%d, ttft=%d ms, itl=%d ms, %d tokens per request, errors in microseconds%n",
         Runtime.getRuntime().availableProcessors(), TTFT_MS, ITL_MS, TOKENS);
-    System.out.printf("%-6s %3s %5s %7s | %26s | %33s | %19s%n", "", "", "", "",
+    System.out.printf("%-6s %3s %5s %7s %5s %5s | %26s | %33s | %19s%n", "", "", "", "", "", "",
         "TTFT error (obs - cfg)", "ITL error (obs - cfg)", "server timer late");
-    System.out.printf("%-6s %3s %5s %7s | %8s %8s %8s | %8s %8s %8s %8s | %9s %9s%n",
-        "transp", "thr", "conc", "chunk/s", "p50", "p99", "max", "mean", "p50", "p99", "max", "mean", "max");
-    run(Transport.EPOLL, 1, 8, 1, false); // warm-up, not printed
+    System.out.printf("%-6s %3s %5s %7s %5s %5s | %8s %8s %8s | %8s %8s %8s %8s | %9s %9s%n",
+        "transp", "thr", "conc", "chunk/s", "srv", "cli", "p50", "p99", "max", "mean", "p50", "p99", "max", "mean", "max");
+    run(Transport.EPOLL, 1, 64, 3, false); // JIT warm-up, not printed
+    if (args.length == 3) {
+      for (int i = 0; i < 3; i++) {
+        run(Transport.valueOf(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]), 1, true);
+      }
+      return;
+    }
     for (Transport t : new Transport[] {Transport.NIO, Transport.EPOLL}) {
       for (int concurrency : new int[] {1, 16, 64, 256}) {
         run(t, 1, concurrency, Math.max(2, 20 / concurrency), true);
@@ -74,7 +88,8 @@ public final class SimulatorTimingBenchmark {
       boolean print) throws Exception {
     SimulatorConfig config = SimulatorConfig.builder().transport(transport).ioThreads(threads)
         .maxRunning(100_000).ttft(Duration.ofMillis(TTFT_MS)).itl(Duration.ofMillis(ITL_MS)).build();
-    EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+    EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1,
+        new DefaultThreadFactory("bench-client"), EpollIoHandler.newFactory());
     try (Simulator sim = Simulator.start(config)) {
       int requests = concurrency * rounds;
       long[] ttftErr = new long[requests];
@@ -82,6 +97,8 @@ public final class SimulatorTimingBenchmark {
       int[] counters = new int[2];
       CountDownLatch done = new CountDownLatch(concurrency);
       long started = System.nanoTime();
+      long serverCpu0 = cpuNanos("gatling-llm-sim");
+      long clientCpu0 = cpuNanos("bench-client");
       for (int c = 0; c < concurrency; c++) {
         Bootstrap b = new Bootstrap().group(clientGroup).channel(EpollSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
@@ -98,6 +115,8 @@ public final class SimulatorTimingBenchmark {
         throw new IllegalStateException("benchmark did not finish");
       }
       double seconds = (System.nanoTime() - started) / 1e9;
+      double serverCpu = (cpuNanos("gatling-llm-sim") - serverCpu0) / 1e9 / seconds * 100;
+      double clientCpu = (cpuNanos("bench-client") - clientCpu0) / 1e9 / seconds * 100;
       String metrics = fetch(sim.baseUrl() + "/metrics");
       double lateSum = value(metrics, "gatling_llm_sim_timer_lateness_seconds_sum");
       double lateCount = value(metrics, "gatling_llm_sim_timer_lateness_seconds_count");
@@ -105,8 +124,9 @@ public final class SimulatorTimingBenchmark {
       if (print) {
         Arrays.sort(ttftErr, 0, counters[0]);
         Arrays.sort(itlErr, 0, counters[1]);
-        System.out.printf("%-6s %3d %5d %7.0f | %8d %8d %8d | %8.0f %8d %8d %8d | %9.0f %9.0f%n",
+        System.out.printf("%-6s %3d %5d %7.0f %4.0f%% %4.0f%% | %8d %8d %8d | %8.0f %8d %8d %8d | %9.0f %9.0f%n",
             sim.transport(), threads, concurrency, requests * (double) TOKENS / seconds,
+            serverCpu, clientCpu,
             pct(ttftErr, counters[0], 50), pct(ttftErr, counters[0], 99), ttftErr[counters[0] - 1] / 1000,
             Arrays.stream(itlErr, 0, counters[1]).average().orElse(0) / 1000,
             pct(itlErr, counters[1], 50), pct(itlErr, counters[1], 99), itlErr[counters[1] - 1] / 1000,
@@ -115,6 +135,18 @@ public final class SimulatorTimingBenchmark {
     } finally {
       clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
     }
+  }
+
+  /** CPU time used so far by the live threads whose name starts with {@code prefix}. */
+  private static long cpuNanos(String prefix) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long total = 0;
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith(prefix)) {
+        total += Math.max(0, mx.getThreadCpuTime(t.getId()));
+      }
+    }
+    return total;
   }
 
   /** Nearest-rank percentile, in microseconds. */

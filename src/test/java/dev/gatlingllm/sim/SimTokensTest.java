@@ -28,6 +28,7 @@ class SimTokensTest {
     assertEquals(List.of(" zero one two"), SimTokens.chunks(3, 8));
     assertEquals(3, SimTokens.chunkCount(5, 2));
     assertEquals(1, SimTokens.chunkCount(3, 8));
+    assertEquals(1, SimTokens.chunkCount(3, Integer.MAX_VALUE));
     assertEquals(String.join("", SimTokens.chunks(37, 4)), SimTokens.text(37));
   }
 

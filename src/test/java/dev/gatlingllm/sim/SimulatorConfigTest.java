@@ -51,7 +51,7 @@ class SimulatorConfigTest {
     assertMessage(SimulatorConfig.builder().itl(null), "itl must be a duration, got null");
     assertMessage(SimulatorConfig.builder().prefillPerToken(Duration.ofSeconds(2)), "prefillPerToken must be between 0 and PT1S, got PT2S");
     assertMessage(SimulatorConfig.builder().jitter(1.5), "jitter must be a fraction in 0..1, got 1.5");
-    assertMessage(SimulatorConfig.builder().tokensPerChunk(0), "tokensPerChunk must be >= 1, got 0");
+    assertMessage(SimulatorConfig.builder().tokensPerChunk(0), "tokensPerChunk must be in 1..1000000, got 0");
     assertMessage(SimulatorConfig.builder().maxRunning(0), "maxRunning must be >= 1, got 0");
     assertMessage(SimulatorConfig.builder().defaultMaxTokens(0), "defaultMaxTokens must be in 1..1000000, got 0");
     assertMessage(SimulatorConfig.builder().errorRate(-0.1), "errorRate must be a fraction in 0..1, got -0.1");
