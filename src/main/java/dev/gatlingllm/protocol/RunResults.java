@@ -1,6 +1,7 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.report.ReportOutcome;
+import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunReporter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,14 +49,19 @@ public final class RunResults {
             + "writing results to the working directory", simulationClass.getSimpleName(),
             RESULTS_FOLDER_PROPERTY);
       }
+      ResultOptions options = run.protocol().results();
+      ResultOptions quiet = options.toBuilder().printSummary(false).build();
       long start = run.firstSendNanos();
       ReportOutcome outcome = start < 0
-          ? RunReporter.report(run.runInfo(), run.store(), run.protocol().results(), runFolder,
+          ? RunReporter.report(run.runInfo(), run.store(), quiet, runFolder,
               run.protocol().tokenCounter())
-          : RunReporter.report(run.runInfo(), run.store(), run.protocol().results(), runFolder,
+          : RunReporter.report(run.runInfo(), run.store(), quiet, runFolder,
               run.protocol().tokenCounter(), start);
       if (outcome.resultFile() != null) {
         LOG.info("vLLM result written to {}", outcome.resultFile());
+      }
+      if (options.printSummary() && outcome.summary() != null) {
+        printAtExit(outcome.summary());
       }
       return outcome;
     } catch (RuntimeException e) {
@@ -66,6 +72,17 @@ public final class RunResults {
       run.store().close();
       LlmRun.clear(run);
     }
+  }
+
+  /**
+   * Gatling prints its own summary and the assertion results after {@code after()}, while it
+   * generates the HTML report; vLLM's summary is printed once all of that is done, at exit.
+   */
+  private static void printAtExit(String summary) {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.out.print(summary);
+      System.out.flush();
+    }, "gatling-llm-summary"));
   }
 
   /**
