@@ -77,8 +77,8 @@ class TokenizerTest {
       assertArrayEquals(new int[] {2, 3}, bos.encode("hello world"));
       // model vocab has 6 entries; "<extra>" is an added token outside it and not special
       assertEquals(6, bos.vocabSize());
-      assertArrayEquals(new int[] {0}, bos.specialTokenIds());
-      assertArrayEquals(new int[] {1, 2, 3, 4, 5}, bos.regularTokenIds());
+      assertArrayEquals(new int[] {0, 1}, bos.specialTokenIds());
+      assertArrayEquals(new int[] {2, 3, 4, 5}, bos.regularTokenIds());
     }
   }
 
