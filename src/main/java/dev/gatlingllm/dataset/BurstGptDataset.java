@@ -62,6 +62,7 @@ public final class BurstGptDataset extends DatasetBuilder<BurstGptDataset> {
     return new BurstGptDataset(common, path, name);
   }
 
+  /** The configured {@code path}. */
   public Path path() {
     return path;
   }

@@ -69,10 +69,12 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
         common.requestIdPrefix()));
   }
 
+  /** The configured {@code path}. */
   public Path path() {
     return path;
   }
 
+  /** The configured {@code skipChatTemplate}. */
   public boolean skipChatTemplate() {
     return skipChatTemplate;
   }

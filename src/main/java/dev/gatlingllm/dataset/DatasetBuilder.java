@@ -74,14 +74,17 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     return common.seed();
   }
 
+  /** The configured {@code noOversample}. */
   public boolean noOversample() {
     return common.noOversample();
   }
 
+  /** The configured {@code disableShuffle}. */
   public boolean disableShuffle() {
     return common.disableShuffle();
   }
 
+  /** The configured {@code requestIdPrefix}. */
   public String requestIdPrefix() {
     return common.requestIdPrefix();
   }

@@ -141,6 +141,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
         maxDistance, skipChatTemplate, client);
   }
 
+  /** The configured {@code path}. */
   public String path() {
     return path;
   }

@@ -4,6 +4,7 @@ import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.snappy.SnappyDecompressor;
 import io.airlift.compress.zstd.ZstdDecompressor;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -60,6 +61,13 @@ final class PlainCodecs implements CompressionCodecFactory {
     // nothing pooled
   }
 
+  /** The bytes of a page (BytesInput.toByteArray() is deprecated in parquet-java 1.18). */
+  static byte[] bytesOf(BytesInput bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) bytes.size());
+    bytes.writeAllTo(out);
+    return out.toByteArray();
+  }
+
   private static int gunzip(byte[] in, byte[] out) throws IOException {
     try (InputStream gz = new GZIPInputStream(new ByteArrayInputStream(in))) {
       return gz.readNBytes(out, 0, out.length);
@@ -75,13 +83,7 @@ final class PlainCodecs implements CompressionCodecFactory {
 
     @Override
     public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
-      byte[] out = new byte[uncompressedSize];
-      int n = decoder.decode(bytes.toByteArray(), out);
-      if (n != uncompressedSize) {
-        throw new IOException("Parquet page decompressed to " + n + " bytes, expected "
-            + uncompressedSize);
-      }
-      return BytesInput.from(out);
+      return BytesInput.from(decode(bytesOf(bytes), uncompressedSize));
     }
 
     @Override
@@ -89,7 +91,17 @@ final class PlainCodecs implements CompressionCodecFactory {
         int uncompressedSize) throws IOException {
       byte[] in = new byte[compressedSize];
       input.get(in);
-      output.put(decompress(BytesInput.from(in), uncompressedSize).toByteArray());
+      output.put(decode(in, uncompressedSize));
+    }
+
+    private byte[] decode(byte[] in, int uncompressedSize) throws IOException {
+      byte[] out = new byte[uncompressedSize];
+      int n = decoder.decode(in, out);
+      if (n != uncompressedSize) {
+        throw new IOException("Parquet page decompressed to " + n + " bytes, expected "
+            + uncompressedSize);
+      }
+      return out;
     }
 
     @Override

@@ -88,18 +88,22 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
     return new RandomDataset(common, inputLen, outputLen, rangeRatio, tokens);
   }
 
+  /** The configured {@code inputLen}. */
   public int inputLen() {
     return inputLen;
   }
 
+  /** The configured {@code outputLen}. */
   public int outputLen() {
     return outputLen;
   }
 
+  /** The configured {@code rangeRatio}. */
   public double rangeRatio() {
     return rangeRatio;
   }
 
+  /** The configured {@code prefixLen}. */
   public int prefixLen() {
     return prefixLen;
   }

@@ -37,6 +37,7 @@ public final class Samples {
     return requests;
   }
 
+  /** Number of requests. */
   public int size() {
     return requests.size();
   }

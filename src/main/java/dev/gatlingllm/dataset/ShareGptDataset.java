@@ -47,6 +47,7 @@ public final class ShareGptDataset extends DatasetBuilder<ShareGptDataset> {
     return new ShareGptDataset(common, path, tokens);
   }
 
+  /** The configured {@code path}. */
   public Path path() {
     return path;
   }

@@ -78,6 +78,7 @@ public final class SonnetDataset extends DatasetBuilder<SonnetDataset> {
     return new SonnetDataset(common, path, inputLen, outputLen, tokens);
   }
 
+  /** The configured {@code path}. */
   public Path path() {
     return path;
   }

@@ -537,6 +537,7 @@ public final class HubClient {
       return new Builder(endpoint, token, home, hubCache, offline, value);
     }
 
+    /** The client with this configuration. */
     public HubClient build() {
       return new HubClient(this);
     }

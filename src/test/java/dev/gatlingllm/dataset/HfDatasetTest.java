@@ -55,8 +55,8 @@ class HfDatasetTest {
   @Test
   void parquetWrittenByAnotherImplementationIsReadTheSame() throws IOException {
     // hyparquet_conversations.parquet holds the first 60 entries of the ShareGPT sample
-    List<Object> first60 = new ArrayList<>(DataFiles.JSON.readValue(SHAREGPT_JSON.toFile(),
-        List.class).subList(0, 60));
+    List<Object> first60 = DataFiles.JSON.readValue(SHAREGPT_JSON.toFile(),
+        new com.fasterxml.jackson.core.type.TypeReference<List<Object>>() {}).subList(0, 60);
     Path json = dir.resolve("first60.json");
     DataFiles.JSON.writeValue(json.toFile(), first60);
     assertEquals(Datasets.shareGpt(json).numPrompts(30).seed(5).sample(GPT2).requests(),

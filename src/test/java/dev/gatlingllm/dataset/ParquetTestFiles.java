@@ -205,7 +205,7 @@ public final class ParquetTestFiles {
       return new BytesInputCompressor() {
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
-          byte[] in = bytes.toByteArray();
+          byte[] in = PlainCodecs.bytesOf(bytes);
           switch (codec) {
             case UNCOMPRESSED:
               return BytesInput.from(in);
