@@ -1,0 +1,29 @@
+package dev.gatlingllm.dataset;
+
+import java.util.Objects;
+
+/** The options every dataset has, with vLLM's defaults. */
+record Common(int numPrompts, long seed, boolean noOversample, boolean disableShuffle,
+    String requestIdPrefix) {
+
+  static final Common DEFAULTS = new Common(1000, 0, false, false, "");
+
+  Common {
+    if (numPrompts < 0) {
+      throw new IllegalArgumentException("num-prompts must not be negative, got " + numPrompts);
+    }
+    Objects.requireNonNull(requestIdPrefix, "requestIdPrefix");
+  }
+
+  /** Fails for datasets where 0 ("all") has no meaning. */
+  void requirePrompts(String dataset) {
+    if (numPrompts < 1) {
+      throw new IllegalArgumentException("num-prompts must be >= 1 for the " + dataset
+          + " dataset, got " + numPrompts);
+    }
+  }
+
+  String id(int index) {
+    return requestIdPrefix + index;
+  }
+}

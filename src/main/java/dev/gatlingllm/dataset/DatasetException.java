@@ -1,0 +1,18 @@
+package dev.gatlingllm.dataset;
+
+/**
+ * The data behind a dataset cannot be used: a missing or malformed file, nothing left after
+ * filtering, an unknown hub dataset. The message names the file or id and what is wrong.
+ */
+public final class DatasetException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  public DatasetException(String message) {
+    super(message);
+  }
+
+  public DatasetException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

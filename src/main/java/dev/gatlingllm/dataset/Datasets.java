@@ -1,0 +1,348 @@
+package dev.gatlingllm.dataset;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Entry point to the datasets of {@code vllm bench serve}: one builder per dataset, and a
+ * factory that builds any of them from vLLM's command-line flags.
+ *
+ * <pre>{@code
+ * Tokenizer tokenizer = Tokenizer.gpt2();
+ * Samples a = Datasets.random().inputLen(1024).outputLen(128).numPrompts(200).sample(tokenizer);
+ * Samples b = Datasets.shareGpt(Path.of("datasets/sharegpt/sharegpt_sample.json"))
+ *     .numPrompts(100).seed(1).sample(tokenizer);
+ * Samples c = Datasets.fromArgs("--dataset-name", "sonnet",
+ *     "--dataset-path", "datasets/sonnet/sonnet.txt", "--sonnet-input-len", "300").sample(tokenizer);
+ * }</pre>
+ */
+public final class Datasets {
+
+  /** The dataset names {@code --dataset-name} accepts. */
+  public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
+      "custom", "prefix_repetition", "hf");
+
+  /** {@code --dataset-name} when none is given, as in current vLLM. */
+  public static final String DEFAULT_NAME = "random";
+
+  /** Flags every dataset accepts. */
+  private static final Set<String> COMMON_FLAGS = Set.of("dataset-name", "dataset-path",
+      "num-prompts", "seed", "no-oversample", "disable-shuffle", "request-id-prefix",
+      "skip-chat-template", "no-stream");
+
+  /** Flags that only one dataset accepts, by dataset name. */
+  private static final Map<String, Set<String>> OWN_FLAGS = Map.of(
+      "random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
+          "random-prefix-len", "random-batch-size"),
+      "sharegpt", Set.of("sharegpt-output-len"),
+      "sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len"),
+      "burstgpt", Set.of(),
+      "custom", Set.of("custom-output-len", "custom-skip-chat-template"),
+      "prefix_repetition", Set.of("prefix-repetition-prefix-len",
+          "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",
+          "prefix-repetition-output-len"),
+      "hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len", "blazedit-min-distance",
+          "blazedit-max-distance"));
+
+  /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
+  public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
+          OWN_FLAGS.values().stream().flatMap(Set::stream))
+      .collect(Collectors.toUnmodifiableSet());
+
+  private static final Set<String> BOOLEAN_FLAGS = Set.of("no-oversample", "disable-shuffle",
+      "skip-chat-template", "no-stream", "custom-skip-chat-template");
+
+  private Datasets() {}
+
+  /** Synthetic prompts of controlled length ({@code random}). */
+  public static RandomDataset random() {
+    return new RandomDataset();
+  }
+
+  /** Conversations from a ShareGPT JSON file ({@code sharegpt}). */
+  public static ShareGptDataset shareGpt(Path file) {
+    return new ShareGptDataset(file);
+  }
+
+  /** Poem-line prompts with a shared prefix ({@code sonnet}). */
+  public static SonnetDataset sonnet(Path file) {
+    return new SonnetDataset(file);
+  }
+
+  /** Request/response sizes from a BurstGPT CSV trace ({@code burstgpt}). */
+  public static BurstGptDataset burstGpt(Path file) {
+    return new BurstGptDataset(file);
+  }
+
+  /** Prompts from a JSON Lines file with a {@code prompt} field ({@code custom}). */
+  public static CustomDataset custom(Path file) {
+    return new CustomDataset(file);
+  }
+
+  /** Synthetic prompts sharing a few prefixes ({@code prefix_repetition}). */
+  public static PrefixRepetitionDataset prefixRepetition() {
+    return new PrefixRepetitionDataset();
+  }
+
+  /** A Hugging Face dataset by hub id, or a local Parquet/JSON/JSONL file ({@code hf}). */
+  public static HfDataset hf(String idOrPath) {
+    return new HfDataset(idOrPath);
+  }
+
+  /**
+   * Builds a dataset from {@code vllm bench serve} arguments such as
+   * {@code "--dataset-name", "random", "--random-input-len", "512", "--no-oversample"}.
+   * {@code --flag=value} works too; a flag with no value is a boolean switch.
+   *
+   * @throws IllegalArgumentException for an unknown flag, a bad value or conflicting flags
+   */
+  public static DatasetSpec fromArgs(String... args) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("Expected a --flag, got '" + arg + "'");
+      }
+      String name = arg.substring(2);
+      String value;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+        value = args[++i];
+      } else {
+        value = "true";
+      }
+      String key = normalize(name);
+      if (!FLAGS.contains(key)) {
+        throw new IllegalArgumentException("Unknown dataset flag --" + name + "; known flags: "
+            + new TreeSet<>(FLAGS));
+      }
+      flags.put(key, value);
+    }
+    return fromFlags(flags);
+  }
+
+  /**
+   * Builds a dataset from vLLM flag values keyed by flag name ({@code "--random-input-len"},
+   * {@code "random-input-len"} and {@code "random_input_len"} are the same key). Keys that
+   * are not dataset flags (see {@link #FLAGS}) are ignored, so a caller can pass all its
+   * flags; boolean switches take {@code "true"}, {@code "false"} or an empty value.
+   *
+   * @throws IllegalArgumentException for a bad value, a flag of another dataset, or flags that
+   *     conflict (such as {@code random} with a {@code --dataset-path})
+   */
+  public static DatasetSpec fromFlags(Map<String, String> raw) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    raw.forEach((k, v) -> {
+      String key = normalize(k);
+      if (FLAGS.contains(key)) {
+        flags.put(key, v == null ? "" : v.trim());
+      }
+    });
+    String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
+    if (!NAMES.contains(name)) {
+      throw new IllegalArgumentException("Unsupported --dataset-name '" + name
+          + "'; supported: " + new TreeSet<>(NAMES));
+    }
+    List<String> foreign = new ArrayList<>();
+    for (String key : flags.keySet()) {
+      if (!COMMON_FLAGS.contains(key) && !OWN_FLAGS.get(name).contains(key)) {
+        foreign.add("--" + key + " (" + owner(key) + ")");
+      }
+    }
+    if (!foreign.isEmpty()) {
+      throw new IllegalArgumentException("--dataset-name is " + name + " but these flags "
+          + "belong to other datasets: " + String.join(", ", foreign));
+    }
+    Flags f = new Flags(flags);
+    String path = f.string("dataset-path");
+    DatasetBuilder<?> spec;
+    switch (name) {
+      case "random":
+        noPath(name, path);
+        RandomDataset random = random();
+        random = f.has("random-input-len") ? random.inputLen(f.integer("random-input-len"))
+            : random;
+        random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
+            : random;
+        random = f.has("random-range-ratio")
+            ? random.rangeRatio(f.decimal("random-range-ratio")) : random;
+        random = f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len"))
+            : random;
+        if (f.has("random-batch-size") && f.integer("random-batch-size") != 1) {
+          throw new IllegalArgumentException("--random-batch-size "
+              + f.string("random-batch-size") + " is not supported: batching is only for "
+              + "embedding benchmarks; use 1");
+        }
+        spec = random;
+        break;
+      case "sharegpt":
+        ShareGptDataset shareGpt = shareGpt(needPath(name, path));
+        spec = f.has("sharegpt-output-len")
+            ? shareGpt.outputLen(f.integer("sharegpt-output-len")) : shareGpt;
+        break;
+      case "sonnet":
+        SonnetDataset sonnet = sonnet(needPath(name, path));
+        sonnet = f.has("sonnet-input-len") ? sonnet.inputLen(f.integer("sonnet-input-len"))
+            : sonnet;
+        sonnet = f.has("sonnet-output-len") ? sonnet.outputLen(f.integer("sonnet-output-len"))
+            : sonnet;
+        spec = f.has("sonnet-prefix-len") ? sonnet.prefixLen(f.integer("sonnet-prefix-len"))
+            : sonnet;
+        break;
+      case "burstgpt":
+        spec = burstGpt(needPath(name, path));
+        break;
+      case "custom":
+        CustomDataset custom = custom(needPath(name, path));
+        custom = f.has("custom-output-len") ? custom.outputLen(f.integer("custom-output-len"))
+            : custom;
+        spec = custom.skipChatTemplate(f.bool("custom-skip-chat-template")
+            || f.bool("skip-chat-template"));
+        break;
+      case "prefix_repetition":
+        noPath(name, path);
+        PrefixRepetitionDataset rep = prefixRepetition();
+        rep = f.has("prefix-repetition-prefix-len")
+            ? rep.prefixLen(f.integer("prefix-repetition-prefix-len")) : rep;
+        rep = f.has("prefix-repetition-suffix-len")
+            ? rep.suffixLen(f.integer("prefix-repetition-suffix-len")) : rep;
+        rep = f.has("prefix-repetition-num-prefixes")
+            ? rep.numPrefixes(f.integer("prefix-repetition-num-prefixes")) : rep;
+        spec = f.has("prefix-repetition-output-len")
+            ? rep.outputLen(f.integer("prefix-repetition-output-len")) : rep;
+        break;
+      default:
+        if (path == null) {
+          throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset "
+              + "id such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
+        }
+        HfDataset hf = hf(path).subset(f.string("hf-subset")).split(f.string("hf-split"))
+            .hfName(f.string("hf-name")).skipChatTemplate(f.bool("skip-chat-template"));
+        hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
+        hf = f.has("blazedit-min-distance")
+            ? hf.blazeditMinDistance(f.decimal("blazedit-min-distance")) : hf;
+        spec = f.has("blazedit-max-distance")
+            ? hf.blazeditMaxDistance(f.decimal("blazedit-max-distance")) : hf;
+    }
+    return common(spec, f);
+  }
+
+  private static <B extends DatasetBuilder<B>> B common(DatasetBuilder<B> spec, Flags f) {
+    B out = spec.with(spec.common);
+    if (f.has("num-prompts")) {
+      int n = f.integer("num-prompts");
+      if (n <= 0 && out instanceof CustomDataset custom) {
+        @SuppressWarnings("unchecked")
+        B all = (B) custom.allPrompts();
+        out = all;
+      } else {
+        out = out.numPrompts(n);
+      }
+    }
+    out = f.has("seed") ? out.seed(f.longValue("seed")) : out;
+    out = out.noOversample(f.bool("no-oversample")).disableShuffle(f.bool("disable-shuffle"));
+    return f.has("request-id-prefix") ? out.requestIdPrefix(f.string("request-id-prefix"))
+        : out;
+  }
+
+  private static void noPath(String name, String path) {
+    if (path != null) {
+      throw new IllegalArgumentException("The " + name + " dataset is generated and reads no "
+          + "file, but --dataset-path " + path + " was given; pick the --dataset-name that "
+          + "matches the file (sharegpt, sonnet, burstgpt, custom or hf)");
+    }
+  }
+
+  private static Path needPath(String name, String path) {
+    if (path == null) {
+      throw new IllegalArgumentException("The " + name + " dataset needs --dataset-path");
+    }
+    return Path.of(path);
+  }
+
+  private static String owner(String flag) {
+    return OWN_FLAGS.entrySet().stream().filter(e -> e.getValue().contains(flag))
+        .map(Map.Entry::getKey).findFirst().orElse("?") + " dataset";
+  }
+
+  private static String normalize(String flag) {
+    String key = flag.trim();
+    while (key.startsWith("-")) {
+      key = key.substring(1);
+    }
+    return key.replace('_', '-').toLowerCase(Locale.ROOT);
+  }
+
+  /** Typed access to flag values, with errors that name the flag. */
+  private static final class Flags {
+    private final Map<String, String> values;
+
+    Flags(Map<String, String> values) {
+      this.values = values;
+    }
+
+    boolean has(String flag) {
+      return values.containsKey(flag) && !values.get(flag).isEmpty();
+    }
+
+    String string(String flag) {
+      return has(flag) ? values.get(flag) : null;
+    }
+
+    int integer(String flag) {
+      try {
+        return Integer.parseInt(values.get(flag));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + flag + " expects a whole number, got '"
+            + values.get(flag) + "'");
+      }
+    }
+
+    long longValue(String flag) {
+      try {
+        return Long.parseLong(values.get(flag));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + flag + " expects a whole number, got '"
+            + values.get(flag) + "'");
+      }
+    }
+
+    double decimal(String flag) {
+      try {
+        return Double.parseDouble(values.get(flag));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + flag + " expects a number, got '"
+            + values.get(flag) + "'");
+      }
+    }
+
+    boolean bool(String flag) {
+      if (!values.containsKey(flag)) {
+        return false;
+      }
+      String v = values.get(flag).toLowerCase(Locale.ROOT);
+      if (v.isEmpty() || v.equals("true")) {
+        return true;
+      }
+      if (v.equals("false")) {
+        return false;
+      }
+      if (BOOLEAN_FLAGS.contains(flag)) {
+        throw new IllegalArgumentException("--" + flag + " is a switch; give no value, 'true' "
+            + "or 'false', not '" + values.get(flag) + "'");
+      }
+      throw new IllegalArgumentException("--" + flag + " is not a switch");
+    }
+  }
+}

@@ -1,0 +1,348 @@
+package dev.gatlingllm.dataset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.tokenizer.HubClient;
+import dev.gatlingllm.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Text datasets from the Hugging Face Hub or local files ({@code --dataset-name hf}), mapped
+ * to prompts the way vLLM maps the datasets it knows:
+ *
+ * <table>
+ *   <caption>Supported datasets</caption>
+ *   <tr><th>ids</th><th>columns</th><th>prompt</th><th>output length</th></tr>
+ *   <tr><td>Aeala/ShareGPT_Vicuna_unfiltered</td><td>conversations</td><td>first turn</td>
+ *       <td>tokens of the second turn, pruned like ShareGPT</td></tr>
+ *   <tr><td>likaixin/InstructCoder</td><td>input, instruction</td>
+ *       <td>code, instruction, "output only the code"</td><td>200</td></tr>
+ *   <tr><td>AI-MO/aimo-validation-aime, AI-MO/NuminaMath-1.5, AI-MO/NuminaMath-CoT</td>
+ *       <td>problem, solution</td><td>problem</td>
+ *       <td>tokens of the solution; pruned at prompt &gt; 2048 or total &gt; 32000</td></tr>
+ *   <tr><td>philschmid/mt-bench</td><td>turns</td><td>first turn</td><td>256</td></tr>
+ *   <tr><td>vdaita/edit_5k_char, vdaita/edit_10k_char</td>
+ *       <td>code, change_request, norm_distance</td><td>code edit request</td>
+ *       <td>4000; rows outside the distance range are skipped</td></tr>
+ * </table>
+ *
+ * <p>The source is {@code --dataset-path}: an existing local {@code .parquet}, {@code .jsonl}
+ * or {@code .json} file (or a folder of them), or else a hub dataset id, whose Parquet files
+ * for {@link #subset} and {@link #split} are downloaded once through {@link HubClient}. For a
+ * local file the mapping comes from {@link #hfName}, or from the columns the file has. An id
+ * not in the table is refused with the list of supported ones. Rows are shuffled with the seed
+ * (unless {@link #disableShuffle}), taken until {@link #numPrompts} are usable, and repeated
+ * at random when there are too few (unless {@link #noOversample}). {@link #outputLen} replaces
+ * every output length and turns pruning off. No chat template is applied (see
+ * {@link CustomDataset}).
+ */
+public final class HfDataset extends DatasetBuilder<HfDataset> {
+
+  public static final String DEFAULT_SPLIT = "train";
+  public static final String DEFAULT_SUBSET = "default";
+
+  private final String path;
+  private final String subset;
+  private final String split;
+  private final String hfName;
+  private final Integer outputLen;
+  private final double minDistance;
+  private final double maxDistance;
+  private final boolean skipChatTemplate;
+  private final HubClient hub;
+
+  HfDataset(String path) {
+    this(Common.DEFAULTS, path, null, null, null, null, 0.0, 1.0, false, null);
+  }
+
+  private HfDataset(Common common, String path, String subset, String split, String hfName,
+      Integer outputLen, double minDistance, double maxDistance, boolean skipChatTemplate,
+      HubClient hub) {
+    super(common);
+    this.path = path;
+    this.subset = subset;
+    this.split = split;
+    this.hfName = hfName;
+    this.outputLen = outputLen;
+    this.minDistance = minDistance;
+    this.maxDistance = maxDistance;
+    this.skipChatTemplate = skipChatTemplate;
+    this.hub = hub;
+  }
+
+  @Override
+  HfDataset with(Common common) {
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
+        maxDistance, skipChatTemplate, hub);
+  }
+
+  /** Dataset configuration on the hub ({@code --hf-subset}, default "default"). */
+  public HfDataset subset(String name) {
+    return new HfDataset(common, path, blankToNull(name), split, hfName, outputLen, minDistance,
+        maxDistance, skipChatTemplate, hub);
+  }
+
+  /** Split on the hub ({@code --hf-split}, default "train"). */
+  public HfDataset split(String name) {
+    return new HfDataset(common, path, subset, blankToNull(name), hfName, outputLen,
+        minDistance, maxDistance, skipChatTemplate, hub);
+  }
+
+  /** Hub id whose mapping a local file follows ({@code --hf-name}). */
+  public HfDataset hfName(String id) {
+    return new HfDataset(common, path, subset, split, blankToNull(id), outputLen, minDistance,
+        maxDistance, skipChatTemplate, hub);
+  }
+
+  /** Output length for every request ({@code --hf-output-len}); turns pruning off. */
+  public HfDataset outputLen(int tokens) {
+    if (tokens < 1) {
+      throw new IllegalArgumentException("hf-output-len must be >= 1, got " + tokens);
+    }
+    return new HfDataset(common, path, subset, split, hfName, tokens, minDistance, maxDistance,
+        skipChatTemplate, hub);
+  }
+
+  /** Smallest Blazedit {@code norm_distance} kept ({@code --blazedit-min-distance}, 0). */
+  public HfDataset blazeditMinDistance(double value) {
+    checkDistance("blazedit-min-distance", value);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, value, maxDistance,
+        skipChatTemplate, hub);
+  }
+
+  /** Largest Blazedit {@code norm_distance} kept ({@code --blazedit-max-distance}, 1). */
+  public HfDataset blazeditMaxDistance(double value) {
+    checkDistance("blazedit-max-distance", value);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance, value,
+        skipChatTemplate, hub);
+  }
+
+  /** {@code --skip-chat-template}; accepted for compatibility, see {@link CustomDataset}. */
+  public HfDataset skipChatTemplate(boolean value) {
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
+        maxDistance, value, hub);
+  }
+
+  /** The hub client for downloads; default {@link HubClient#fromEnvironment()}. */
+  public HfDataset hub(HubClient client) {
+    if (client == null) {
+      throw new IllegalArgumentException("hub client must not be null");
+    }
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
+        maxDistance, skipChatTemplate, client);
+  }
+
+  /** The configured {@code path}. */
+  public String path() {
+    return path;
+  }
+
+  @Override
+  public String name() {
+    return "hf";
+  }
+
+  @Override
+  public Samples sample(Tokenizer tokenizer) {
+    common.requirePrompts(name());
+    if (path == null || path.isBlank()) {
+      throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset id "
+          + "such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
+    }
+    if (minDistance > maxDistance) {
+      throw new IllegalArgumentException("blazedit-min-distance " + minDistance
+          + " is larger than blazedit-max-distance " + maxDistance);
+    }
+    Path local = Path.of(path);
+    List<Path> files;
+    HfKind kind;
+    String source;
+    if (Files.exists(local)) {
+      files = localFiles(local);
+      kind = hfName != null ? known(hfName) : detect(files.get(0));
+      source = local.toString();
+    } else {
+      if (looksLikeFile(path)) {
+        throw new DatasetException("hf dataset file " + local.toAbsolutePath()
+            + " does not exist");
+      }
+      kind = known(hfName != null ? hfName : path);
+      HubClient client = hub != null ? hub : HubClient.fromEnvironment();
+      files = client.datasetParquetFiles(path, subset != null ? subset : DEFAULT_SUBSET,
+          split != null ? split : DEFAULT_SPLIT);
+      source = path + " (" + (subset != null ? subset : DEFAULT_SUBSET) + "/"
+          + (split != null ? split : DEFAULT_SPLIT) + ")";
+    }
+
+    List<HfKind.Candidate> candidates = new ArrayList<>();
+    for (Path file : files) {
+      rows(file, kind.columns(), row -> {
+        HfKind.Candidate c = kind.candidate(row);
+        if (c != null) {
+          candidates.add(c);
+        }
+      });
+    }
+    if (candidates.isEmpty()) {
+      throw new DatasetException("hf dataset " + source + " has no row usable as "
+          + kind.label() + " (needs columns " + kind.columns() + ")");
+    }
+    if (!common.disableShuffle()) {
+      Sampling.shuffle(candidates, common.seed());
+    }
+    List<SampleRequest> requests = new ArrayList<>();
+    int skipped = 0;
+    for (HfKind.Candidate c : candidates) {
+      if (requests.size() >= common.numPrompts()) {
+        break;
+      }
+      if (kind == HfKind.BLAZEDIT && (c.distance() < minDistance || c.distance() > maxDistance)) {
+        skipped++;
+        continue;
+      }
+      int promptLen = tokenizer.countWithSpecialTokens(c.prompt());
+      int output;
+      if (outputLen != null) {
+        output = outputLen;
+      } else if (kind.prunes()) {
+        output = tokenizer.countWithSpecialTokens(c.reply());
+        if (!Sampling.isValidSequence(promptLen, output, 4, kind.maxPromptLen(),
+            kind.maxTotalLen(), false)) {
+          skipped++;
+          continue;
+        }
+      } else {
+        output = kind.defaultOutputLen();
+      }
+      requests.add(new SampleRequest(c.prompt(), promptLen, output,
+          common.id(requests.size())));
+    }
+    if (requests.isEmpty()) {
+      throw new DatasetException("hf dataset " + source + ": all " + candidates.size()
+          + " rows were filtered out (" + (kind == HfKind.BLAZEDIT
+          ? "none has norm_distance in [" + minDistance + ", " + maxDistance + "]"
+          : "prompt under 4 or over " + kind.maxPromptLen() + " tokens, reply under 4, or total "
+              + "over " + kind.maxTotalLen()) + "); nothing is left to sample");
+    }
+    int copies = Sampling.oversample(requests, common, "hf dataset " + source);
+    return Sampling.done(name(), requests, kind.label() + " from " + source + ", "
+        + candidates.size() + " rows, " + skipped + " filtered, " + copies + " repeated");
+  }
+
+  private static HfKind known(String id) {
+    return HfKind.byId(id).orElseThrow(() -> new DatasetException("Unsupported Hugging Face "
+        + "dataset '" + id + "'. Supported ids: " + HfKind.supportedIds() + ". For a local "
+        + "file in one of these shapes, pass its path and --hf-name with one of these ids."));
+  }
+
+  private static HfKind detect(Path file) {
+    List<String> columns = columns(file);
+    return HfKind.byColumns(columns).orElseThrow(() -> new DatasetException("hf dataset file "
+        + file + " has columns " + columns + ", which match no supported shape ("
+        + HfKind.shapes() + "); set --hf-name to say which one it follows"));
+  }
+
+  private static List<Path> localFiles(Path local) {
+    if (!Files.isDirectory(local)) {
+      return List.of(local);
+    }
+    try (Stream<Path> entries = Files.list(local)) {
+      List<Path> files = entries.filter(p -> Files.isRegularFile(p) && format(p).isPresent())
+          .sorted().toList();
+      if (files.isEmpty()) {
+        throw new DatasetException("hf dataset folder " + local + " has no .parquet, .jsonl or "
+            + ".json file");
+      }
+      return files;
+    } catch (IOException e) {
+      throw new DatasetException("Cannot list hf dataset folder " + local + ": " + e, e);
+    }
+  }
+
+  private enum Format { PARQUET, JSONL, JSON }
+
+  private static Optional<Format> format(Path file) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (name.endsWith(".parquet")) {
+      return Optional.of(Format.PARQUET);
+    }
+    if (name.endsWith(".jsonl")) {
+      return Optional.of(Format.JSONL);
+    }
+    if (name.endsWith(".json")) {
+      return Optional.of(Format.JSON);
+    }
+    return Optional.empty();
+  }
+
+  private static boolean looksLikeFile(String path) {
+    return format(Path.of(path)).isPresent() || path.startsWith(".") || path.startsWith("/")
+        || path.contains("\\") || path.chars().filter(c -> c == '/').count() > 1;
+  }
+
+  private static Format requireFormat(Path file) {
+    return format(file).orElseThrow(() -> new DatasetException("hf dataset file " + file
+        + " is not .parquet, .jsonl or .json"));
+  }
+
+  private static List<String> columns(Path file) {
+    if (requireFormat(file) == Format.PARQUET) {
+      return ParquetRows.columns(file);
+    }
+    DataFiles.requireFile(file, "hf dataset");
+    JsonNode first = DataFiles.firstJsonRecord(file, "hf dataset");
+    List<String> columns = new ArrayList<>();
+    if (first != null) {
+      first.fieldNames().forEachRemaining(columns::add);
+    }
+    return columns;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void rows(Path file, Collection<String> columns,
+      Consumer<Map<String, Object>> sink) {
+    DataFiles.requireFile(file, "hf dataset");
+    DataFiles.JsonVisitor json = (position, node) -> {
+      if (!node.isObject()) {
+        throw new DatasetException("hf dataset file " + file + " row " + position
+            + " is not a JSON object");
+      }
+      sink.accept(DataFiles.JSON.convertValue(node, Map.class));
+    };
+    switch (requireFormat(file)) {
+      case PARQUET:
+        ParquetRows.read(file, columns, sink);
+        break;
+      case JSONL:
+        DataFiles.jsonLines(file, "hf dataset", json);
+        break;
+      default:
+        DataFiles.jsonRecords(file, "hf dataset", json);
+    }
+  }
+
+  private static void checkDistance(String flag, double value) {
+    if (!(value >= 0.0 && value <= 1.0)) {
+      throw new IllegalArgumentException(flag + " must be in [0, 1], got " + value);
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+
+  @Override
+  public String toString() {
+    return "hf{path=" + path + ", subset=" + subset + ", split=" + split + ", hfName=" + hfName
+        + ", outputLen=" + outputLen + ", " + common + "}";
+  }
+}

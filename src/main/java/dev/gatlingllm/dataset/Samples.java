@@ -1,0 +1,107 @@
+package dev.gatlingllm.dataset;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.function.Supplier;
+
+/**
+ * The requests a dataset sampled, in order, and the Gatling feeders over them.
+ *
+ * <pre>{@code
+ * Samples samples = Datasets.random().inputLen(512).numPrompts(200).sample(tokenizer);
+ * scenario("bench").feed(samples.feeder())...;                  // each request once, in order
+ * scenario("soak").feed(listFeeder(samples.records()).circular())...;  // Gatling strategies
+ * }</pre>
+ */
+public final class Samples {
+
+  private final String dataset;
+  private final List<SampleRequest> requests;
+  private final List<Map<String, Object>> records;
+
+  Samples(String dataset, List<SampleRequest> requests) {
+    this.dataset = dataset;
+    this.requests = List.copyOf(requests);
+    this.records = this.requests.stream().map(SampleRequest::toFeederRecord).toList();
+  }
+
+  /** The dataset name these came from ({@code random}, {@code sharegpt}, ...). */
+  public String dataset() {
+    return dataset;
+  }
+
+  /** The sampled requests in order: what the ready-made benchmark sends, one by one. */
+  public List<SampleRequest> requests() {
+    return requests;
+  }
+
+  /** Number of requests. */
+  public int size() {
+    return requests.size();
+  }
+
+  /** Sum of the prompt lengths, in tokens. */
+  public long totalPromptTokens() {
+    return requests.stream().mapToLong(SampleRequest::promptLen).sum();
+  }
+
+  /**
+   * Feeder records (see {@link SampleRequest#toFeederRecord()}) in order, for Gatling's
+   * {@code listFeeder(...)} and its {@code queue()/circular()/random()/shuffle()} strategies.
+   */
+  public List<Map<String, Object>> records() {
+    return records;
+  }
+
+  /**
+   * A new feeder that gives each record once, in order, then is exhausted (Gatling then stops
+   * the run, as with a {@code queue} feeder). Safe to share between virtual users.
+   */
+  public Iterator<Map<String, Object>> feeder() {
+    return new Feeder(records, false);
+  }
+
+  /** A new feeder that starts over after the last record, for runs longer than the data. */
+  public Iterator<Map<String, Object>> circularFeeder() {
+    return new Feeder(records, true);
+  }
+
+  /** A supplier of fresh {@link #feeder()}s, for {@code feed(Supplier)}. */
+  public Supplier<Iterator<Map<String, Object>>> feederSupplier() {
+    return this::feeder;
+  }
+
+  @Override
+  public String toString() {
+    return "Samples{" + dataset + ", " + requests.size() + " requests, " + totalPromptTokens()
+        + " prompt tokens}";
+  }
+
+  private static final class Feeder implements Iterator<Map<String, Object>> {
+    private final List<Map<String, Object>> records;
+    private final boolean circular;
+    private int next;
+
+    Feeder(List<Map<String, Object>> records, boolean circular) {
+      this.records = records;
+      this.circular = circular;
+    }
+
+    @Override
+    public synchronized boolean hasNext() {
+      return !records.isEmpty() && (circular || next < records.size());
+    }
+
+    @Override
+    public synchronized Map<String, Object> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("All " + records.size() + " dataset records were used");
+      }
+      Map<String, Object> record = records.get(next);
+      next = circular ? (next + 1) % records.size() : next + 1;
+      return record;
+    }
+  }
+}

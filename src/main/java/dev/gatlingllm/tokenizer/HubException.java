@@ -1,0 +1,15 @@
+package dev.gatlingllm.tokenizer;
+
+/** A file could not be had from the Hugging Face Hub or its cache; the message says why. */
+public final class HubException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  public HubException(String message) {
+    super(message);
+  }
+
+  public HubException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
