@@ -1,6 +1,7 @@
 package dev.gatlingllm.arrival;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -34,7 +35,9 @@ public final class ArrivalTrace {
   /** BurstGPT's column holding the request time in seconds since the trace start. */
   public static final String BURSTGPT_TIMESTAMP_COLUMN = "Timestamp";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Decimals stay decimals: epoch-sized timestamps would lose their nanoseconds as doubles. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private final String source;
   private final long[] timesNanos;
