@@ -1,0 +1,159 @@
+package dev.gatlingllm.arrival;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ArrivalScheduleTest {
+
+  @Test
+  void constantRateIsRescaledSoTheLastArrivalIsAtNOverRate() {
+    ArrivalSchedule schedule =
+        ArrivalProfile.builder().numPrompts(1234).requestRate(7.5).seed(11).build().schedule();
+    assertEquals(Math.round(1234 / 7.5 * 1e9), schedule.lastOffsetNanos());
+  }
+
+  @Test
+  void rescalingMultipliesTheCumulativeSumsOfTheRawGaps() {
+    int n = 500;
+    double rate = 20;
+    double burstiness = 0.7;
+    GammaSampler sampler = new GammaSampler(5);
+    double[] cumulative = new double[n];
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += sampler.next(burstiness, 1 / (rate * burstiness));
+      cumulative[i] = sum;
+    }
+    double factor = (n / rate) / sum;
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(n).requestRate(rate)
+        .burstiness(burstiness).seed(5).build().schedule();
+    for (int i = 0; i < n; i++) {
+      assertEquals(cumulative[i] * factor * 1e9, schedule.offsetNanos(i), 1.0, "arrival " + i);
+    }
+    // The first request also waits one (scaled) gap, as in vLLM: it is not at 0.
+    assertTrue(schedule.offsetNanos(0) > 0);
+  }
+
+  @Test
+  void offsetsNeverDecrease() {
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(5000).requestRate(100)
+        .burstiness(0.1).seed(1).build().schedule();
+    for (int i = 1; i < schedule.size(); i++) {
+      assertTrue(schedule.offsetNanos(i) >= schedule.offsetNanos(i - 1), "arrival " + i);
+    }
+  }
+
+  @Test
+  void unboundedRateSendsEverythingAtOnce() {
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(300).build().schedule();
+    assertEquals(300, schedule.size());
+    assertArrayEquals(new long[300], schedule.offsetsNanos());
+    assertEquals(Double.POSITIVE_INFINITY, schedule.rate(299));
+    assertTrue(schedule.rpsChangeEvents().isEmpty());
+  }
+
+  @Test
+  void sameSeedSameScheduleOtherSeedDiffers() {
+    ArrivalProfile.Builder base =
+        ArrivalProfile.builder().numPrompts(1000).requestRate(12).burstiness(0.5);
+    ArrivalSchedule a = base.seed(42).build().schedule();
+    ArrivalSchedule b = base.seed(42).build().schedule();
+    ArrivalSchedule c = base.seed(43).build().schedule();
+    assertArrayEquals(a.offsetsNanos(), b.offsetsNanos());
+    assertEquals(a, b);
+    assertNotEquals(a, c);
+    int differing = 0;
+    for (int i = 0; i < 999; i++) {
+      differing += a.offsetNanos(i) != c.offsetNanos(i) ? 1 : 0;
+    }
+    assertEquals(999, differing, "every arrival but the rescaled last one should move");
+  }
+
+  @Test
+  void defaultSeedIsZeroLikeVllm() {
+    ArrivalSchedule implicit = ArrivalProfile.builder().requestRate(3).build().schedule();
+    ArrivalSchedule explicit = ArrivalProfile.builder().requestRate(3).seed(0).build().schedule();
+    assertEquals(ArrivalProfile.DEFAULT_NUM_PROMPTS, implicit.size());
+    assertEquals(explicit, implicit);
+  }
+
+  @Test
+  void rampRatesAtFirstMiddleAndLastRequestMatchVllmsFormula() {
+    for (JsonNode c : Fixtures.json().get("ramps")) {
+      ArrivalSchedule schedule = rampSchedule(c);
+      String label = c.get("strategy").asText() + " " + c.get("start") + "->" + c.get("end");
+      int n = c.get("n").asInt();
+      assertEquals(c.get("first").asDouble(), schedule.rate(0), 0.0, label);
+      assertEquals(c.get("middle").asDouble(), schedule.rate(c.get("middle_index").asInt()), 0.0,
+          label);
+      assertEquals(c.get("last").asDouble(), schedule.rate(n - 1), 0.0, label);
+    }
+  }
+
+  @Test
+  void rampsAreNotRescaled() {
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(2000)
+        .rampUp(RampUpStrategy.LINEAR, 10, 10).seed(8).build().schedule();
+    // A flat "ramp" at 10 req/s: the span is the raw sum of the gaps, not exactly N / 10.
+    assertNotEquals(Math.round(2000 / 10.0 * 1e9), schedule.lastOffsetNanos());
+    assertEquals(200.0, schedule.lastOffsetNanos() / 1e9, 200.0 * 0.1);
+  }
+
+  @Test
+  void rpsChangeEventsMatchVllmsLoop() {
+    for (JsonNode c : Fixtures.json().get("ramps")) {
+      ArrivalSchedule schedule = rampSchedule(c);
+      List<RpsChangeEvent> expected = new ArrayList<>();
+      for (JsonNode e : c.get("events")) {
+        long offset = e.get("request").isNull() ? 0 : schedule.offsetNanos(e.get("request").asInt());
+        expected.add(new RpsChangeEvent(e.get("rps").asInt(), offset));
+      }
+      assertEquals(expected, schedule.rpsChangeEvents(),
+          c.get("strategy").asText() + " " + c.get("start") + "->" + c.get("end"));
+    }
+  }
+
+  @Test
+  void linearRampFromZeroSendsTheFirstRequestAtTheStart() {
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(40)
+        .rampUp(RampUpStrategy.LINEAR, 0, 7).build().schedule();
+    assertEquals(0.0, schedule.rate(0));
+    assertEquals(0L, schedule.offsetNanos(0));
+    assertTrue(schedule.offsetNanos(1) > 0);
+  }
+
+  @Test
+  void rpsChangeEventsRenderLikePythonsIsoformat() {
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(3)
+        .rampUp(RampUpStrategy.LINEAR, 1, 3).seed(1).build().schedule();
+    Instant start = Instant.parse("2025-01-31T14:05:09Z");
+    List<Map<String, Object>> json = schedule.rpsChangeEventsJson(start, ZoneOffset.UTC);
+    assertEquals(3, json.size());
+    assertEquals(Map.of("rps", 1, "timestamp", "2025-01-31T14:05:09"), json.get(0));
+    assertEquals(2, json.get(1).get("rps"));
+    assertEquals(ArrivalSchedule.pythonIso(start.plusNanos(schedule.offsetNanos(1)), ZoneOffset.UTC),
+        json.get(1).get("timestamp"));
+    assertEquals("2025-01-31T16:05:09.123456",
+        ArrivalSchedule.pythonIso(Instant.parse("2025-01-31T14:05:09.123456789Z"),
+            ZoneOffset.ofHours(2)));
+    assertEquals("2025-01-31T14:05:09.000001",
+        ArrivalSchedule.pythonIso(Instant.parse("2025-01-31T14:05:09.000001Z"), ZoneOffset.UTC));
+  }
+
+  private static ArrivalSchedule rampSchedule(JsonNode c) {
+    return ArrivalProfile.builder().numPrompts(c.get("n").asInt())
+        .rampUp(RampUpStrategy.fromCliName(c.get("strategy").asText()), c.get("start").asInt(),
+            c.get("end").asInt())
+        .seed(17).build().schedule();
+  }
+}
