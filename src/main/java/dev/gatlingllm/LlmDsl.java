@@ -1,10 +1,15 @@
 package dev.gatlingllm;
 
+import dev.gatlingllm.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.ResultOptions;
+import io.gatling.javaapi.core.ActionBuilder;
+import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.Simulation;
 
 /**
@@ -33,6 +38,29 @@ public final class LlmDsl {
   /** A streamed {@code /v1/chat/completions} request. */
   public static LlmRequestBuilder chat(String name) {
     return LlmRequestBuilder.chat(name);
+  }
+
+  /**
+   * An arrival process like {@code vllm bench serve}'s: request rate (Poisson, or gamma with
+   * a burstiness), linear / exponential ramp-up, replay of recorded times, max concurrency,
+   * seed. Give it to the protocol ({@code llm().arrivals(profile)}), inject with
+   * {@link #injection(ArrivalProfile)} and start the scenario with {@link #awaitArrival()}.
+   */
+  public static ArrivalProfile.Builder arrivals() {
+    return ArrivalProfile.builder();
+  }
+
+  /**
+   * The injection steps that bring the profile's users in, each a little ahead of its
+   * arrival slot and never more than about a second early.
+   */
+  public static OpenInjectionStep[] injection(ArrivalProfile profile) {
+    return InjectionPlan.of(profile.schedule()).steps().toArray(new OpenInjectionStep[0]);
+  }
+
+  /** Holds each user until its slot of the protocol's arrival profile. */
+  public static ActionBuilder awaitArrival() {
+    return LlmActions.awaitArrival();
   }
 
   /** Options of the result files, as {@code vllm bench serve}'s flags. */

@@ -54,9 +54,13 @@ final class LlmRequestAction extends LlmAction {
       next.$bang(session.markAsFailed());
       return;
     }
-    long startMillis = clock.nowMillis();
-    components.client().send(session.eventLoop(), request,
-        record -> complete(session, record, startMillis));
+    components.limiter().acquire(session.eventLoop(), () -> {
+      long startMillis = clock.nowMillis();
+      components.client().send(session.eventLoop(), request, record -> {
+        components.limiter().release();
+        complete(session, record, startMillis);
+      });
+    });
   }
 
   private LlmRequest buildRequest(Session session) {

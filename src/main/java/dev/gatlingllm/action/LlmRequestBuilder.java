@@ -1,8 +1,6 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.action.RequestSpec.Endpoint;
-import io.gatling.core.action.Action;
-import io.gatling.core.structure.ScenarioContext;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
 import java.util.LinkedHashMap;
@@ -264,17 +262,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
   @Override
   public io.gatling.core.action.builder.ActionBuilder asScala() {
     RequestSpec spec = spec();
-    return new io.gatling.core.action.builder.ActionBuilder() {
-      @Override
-      public Action build(ScenarioContext ctx, Action next) {
-        return new LlmRequestAction(spec, ctx, next);
-      }
-
-      @Override
-      public io.gatling.core.structure.ChainBuilder toChainBuilder() {
-        return io.gatling.core.action.builder.ActionBuilder.super.toChainBuilder();
-      }
-    };
+    return LlmActions.scala((ctx, next) -> new LlmRequestAction(spec, ctx, next));
   }
 
   private void requireChat(String what) {

@@ -1,5 +1,10 @@
 package dev.gatlingllm.protocol;
 
+import dev.gatlingllm.arrival.ArrivalClock;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ConcurrencyLimiter;
+import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.arrival.SlotPacer;
 import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.WarmUp;
@@ -13,6 +18,10 @@ import io.gatling.netty.util.Transports;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,6 +37,9 @@ import scala.runtime.BoxedUnit;
 public final class LlmComponents implements ProtocolComponents {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmComponents.class);
+  /** Python's {@code datetime.isoformat()}, as vLLM stamps its rps change events. */
+  private static final DateTimeFormatter ISO_MICROS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
 
   private final CoreComponents core;
   private final LlmProtocol protocol;
@@ -37,6 +49,9 @@ public final class LlmComponents implements ProtocolComponents {
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   private final HttpHeaders baseHeaders;
   private final Set<String> endpointTypes = ConcurrentHashMap.newKeySet();
+  private final ArrivalClock arrivalClock;
+  private final SlotPacer pacer;
+  private final ConcurrencyLimiter limiter;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -52,6 +67,13 @@ public final class LlmComponents implements ProtocolComponents {
       headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + protocol.apiKey());
     }
     this.baseHeaders = headers;
+    this.arrivalClock = protocol.arrivals()
+        .map(profile -> InjectionPlan.of(profile.schedule()).newClock())
+        .orElse(null);
+    this.pacer = arrivalClock == null ? null : SlotPacer.create();
+    this.limiter = protocol.maxConcurrency()
+        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(max))
+        .orElse(ConcurrencyLimiter.unlimited());
     warmUp();
     LlmRun.register(this);
   }
@@ -96,14 +118,66 @@ public final class LlmComponents implements ProtocolComponents {
     endpointTypes.add(type);
   }
 
+  /** Gate in front of sending: bounded by the max concurrency, else a no-op. */
+  public ConcurrencyLimiter limiter() {
+    return limiter;
+  }
+
+  /** Slots of the arrival schedule; empty when no arrival profile was configured. */
+  public Optional<ArrivalClock> arrivalClock() {
+    return Optional.ofNullable(arrivalClock);
+  }
+
+  /** Holds users until their slot; null without an arrival profile. */
+  public SlotPacer pacer() {
+    return pacer;
+  }
+
   /** The run's parameters for the result file. */
   public RunInfo runInfo() {
     boolean chatOnly = endpointTypes.equals(Set.of("chat"));
-    return RunInfo.builder(protocol.model())
+    RunInfo.Builder info = RunInfo.builder(protocol.model())
         .backend(protocol.backend())
         .endpointType(chatOnly ? "openai-chat" : protocol.backend())
         .tokenizerId(protocol.tokenizerId())
-        .build();
+        .maxConcurrency(protocol.maxConcurrency().orElse(null));
+    if (protocol.arrivals().isPresent()) {
+      ArrivalProfile profile = protocol.arrivals().get();
+      info = info.numPrompts(profile.numPrompts()).seed(profile.seed());
+      Object rate = profile.resultParameters().get("request_rate");
+      if (rate instanceof Number n) {
+        info = info.requestRate(n.doubleValue());
+      }
+      if (profile.resultParameters().get("burstiness") instanceof Number b) {
+        info = info.burstiness(b.doubleValue());
+      }
+      if (profile.rampUpStrategy().isPresent()) {
+        info = info.rampUp(profile.rampUpStrategy().get().cliName(),
+            profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
+        if (arrivalClock.isStarted()) {
+          Instant start = arrivalClock.startInstant();
+          info = info.rpsChangeEvents(arrivalClock.schedule().rpsChangeEvents().stream()
+              .map(e -> new dev.gatlingllm.report.RpsChangeEvent(e.rps(),
+                  ISO_MICROS.format(start.plusNanos(e.offsetNanos())
+                      .atZone(ZoneId.systemDefault()))))
+              .toList());
+        }
+      }
+    }
+    return info.build();
+  }
+
+  /**
+   * Start of the benchmark duration: the arrival schedule's start when users were paced
+   * (vLLM starts its clock before the first arrival), else the first send; -1 when nothing
+   * was sent.
+   */
+  public long benchmarkStartNanos() {
+    long first = firstSendNanos();
+    if (arrivalClock != null && arrivalClock.isStarted()) {
+      return first < 0 ? arrivalClock.startNanos() : Math.min(first, arrivalClock.startNanos());
+    }
+    return first;
   }
 
   /** Marks a send; the earliest one is the start of the benchmark duration. */

@@ -1,10 +1,12 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.Target;
+import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.report.ResultOptions;
 import io.gatling.core.protocol.Protocol;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToIntFunction;
 
 /**
@@ -28,12 +30,14 @@ public final class LlmProtocol implements Protocol {
   private final ResultOptions results;
   private final String tokenizerId;
   private final ToIntFunction<String> tokenCounter;
+  private final ArrivalProfile arrivals;
+  private final Integer maxConcurrency;
 
   LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, ResultOptions results, String tokenizerId,
-      ToIntFunction<String> tokenCounter) {
+      ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency) {
     this.target = target;
     this.model = model;
     this.servedModelName = servedModelName;
@@ -48,6 +52,18 @@ public final class LlmProtocol implements Protocol {
     this.results = results;
     this.tokenizerId = tokenizerId;
     this.tokenCounter = tokenCounter;
+    this.arrivals = arrivals;
+    this.maxConcurrency = maxConcurrency;
+  }
+
+  /** The arrival process, when one was configured. */
+  public Optional<ArrivalProfile> arrivals() {
+    return Optional.ofNullable(arrivals);
+  }
+
+  /** The cap on requests in flight, when there is one. */
+  public Optional<Integer> maxConcurrency() {
+    return Optional.ofNullable(maxConcurrency);
   }
 
   public ResultOptions results() {

@@ -1,5 +1,6 @@
 package dev.gatlingllm.protocol;
 
+import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.report.ResultOptions;
 import io.gatling.javaapi.core.ProtocolBuilder;
@@ -44,6 +45,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private ResultOptions results = ResultOptions.defaults();
   private ToIntFunction<String> tokenCounter;
   private String tokenizerId;
+  private ArrivalProfile arrivals;
+  private Integer maxConcurrency;
 
   public LlmProtocolBuilder() {
     this.apiKeyEnv = "OPENAI_API_KEY";
@@ -67,6 +70,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     b.results = results;
     b.tokenCounter = tokenCounter;
     b.tokenizerId = tokenizerId;
+    b.arrivals = arrivals;
+    b.maxConcurrency = maxConcurrency;
     return b;
   }
 
@@ -173,6 +178,30 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * The run's arrival process (request rate, burstiness, ramp-up, replay, max concurrency).
+   * Inject with {@code LlmDsl.injection(profile)} and hold each user with
+   * {@code LlmDsl.awaitArrival()}; the profile's parameters go into the result file.
+   */
+  public LlmProtocolBuilder arrivals(ArrivalProfile profile) {
+    LlmProtocolBuilder b = copy();
+    b.arrivals = Objects.requireNonNull(profile, "arrivals");
+    return b;
+  }
+
+  /**
+   * At most this many requests in flight ({@code --max-concurrency}); the others wait
+   * client-side for a free slot, and their clock starts when they are actually sent.
+   */
+  public LlmProtocolBuilder maxConcurrency(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + max);
+    }
+    LlmProtocolBuilder b = copy();
+    b.maxConcurrency = max;
+    return b;
+  }
+
+  /**
    * Counts output tokens of responses that carry no {@code usage} (text without special
    * tokens), as the model's tokenizer would; {@code tokenizerId} names it in the result file.
    */
@@ -206,9 +235,18 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("llm protocol: apiKeyFromEnv(\"" + apiKeyEnv
           + "\") but the environment variable " + apiKeyEnv + " is not set");
     }
+    Integer cap = maxConcurrency;
+    if (arrivals != null && arrivals.maxConcurrency().isPresent()) {
+      int fromProfile = arrivals.maxConcurrency().getAsInt();
+      if (cap != null && cap != fromProfile) {
+        throw new IllegalArgumentException("llm protocol: maxConcurrency(" + cap
+            + ") conflicts with the arrival profile's max concurrency " + fromProfile);
+      }
+      cap = fromProfile;
+    }
     return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        results, tokenizerId, tokenCounter);
+        results, tokenizerId, tokenCounter, arrivals, cap);
   }
 
   private static String requireText(String what, String value) {

@@ -51,7 +51,7 @@ public final class RunResults {
       }
       ResultOptions options = run.protocol().results();
       ResultOptions quiet = options.toBuilder().printSummary(false).build();
-      long start = run.firstSendNanos();
+      long start = run.benchmarkStartNanos();
       ReportOutcome outcome = start < 0
           ? RunReporter.report(run.runInfo(), run.store(), quiet, runFolder,
               run.protocol().tokenCounter())

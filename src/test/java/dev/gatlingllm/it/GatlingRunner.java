@@ -47,6 +47,21 @@ final class GatlingRunner {
     }
   }
 
+  private static volatile List<RequestRecord> captured;
+
+  /**
+   * Keeps the current run's records for the test; for simulations whose {@code after()}
+   * writes results, which closes the run. Call before {@code LlmDsl.writeResults}.
+   */
+  static void capture() {
+    captured = records();
+  }
+
+  /** The records captured by {@link #capture()}. */
+  static List<RequestRecord> captured() {
+    return captured;
+  }
+
   /** The records of the last run in this JVM, texts included. */
   static List<RequestRecord> records() {
     RecordStore.Snapshot snapshot = LlmRun.current().orElseThrow().store().snapshot();

@@ -1,0 +1,44 @@
+package dev.gatlingllm.action;
+
+import dev.gatlingllm.arrival.ArrivalClock;
+import dev.gatlingllm.protocol.LlmComponents;
+import dev.gatlingllm.protocol.LlmProtocolKey;
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.gatling.core.structure.ScenarioContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds the virtual user until its arrival slot. Users are injected a little ahead of their
+ * slots (Gatling's injector works in one-second ticks); the i-th user to get here takes slot
+ * i and goes on at exactly the schedule's time, with that time saved in the session so the
+ * request records its scheduled time next to its send time.
+ */
+final class ArrivalAction extends LlmAction {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ArrivalAction.class);
+
+  private final LlmComponents components;
+  private final ArrivalClock clock;
+
+  ArrivalAction(ScenarioContext ctx, Action next) {
+    super("awaitArrival", next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
+    this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
+    this.clock = components.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
+        "awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)"));
+  }
+
+  @Override
+  protected void run(Session session) {
+    int slot = clock.claim();
+    if (slot < 0) {
+      LOG.warn("more users than the {} arrival slots: this one goes on unpaced", clock.size());
+      next.$bang(session);
+      return;
+    }
+    long due = clock.dueNanos(slot);
+    components.pacer().awaitSlot(session.eventLoop(), due,
+        () -> next.$bang(session.set(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE, due)));
+  }
+}

@@ -1,0 +1,35 @@
+package dev.gatlingllm.action;
+
+import io.gatling.core.action.Action;
+import io.gatling.core.structure.ChainBuilder;
+import io.gatling.core.structure.ScenarioContext;
+import io.gatling.javaapi.core.ActionBuilder;
+import java.util.function.BiFunction;
+
+/** Builders of the actions that are not requests, and the bridge to Gatling's Scala side. */
+public final class LlmActions {
+
+  private LlmActions() {}
+
+  /** See {@code LlmDsl.awaitArrival()}. */
+  public static ActionBuilder awaitArrival() {
+    io.gatling.core.action.builder.ActionBuilder scala = scala(ArrivalAction::new);
+    return () -> scala;
+  }
+
+  /** A Scala action builder from a Java factory of (scenario context, next action). */
+  static io.gatling.core.action.builder.ActionBuilder scala(
+      BiFunction<ScenarioContext, Action, Action> factory) {
+    return new io.gatling.core.action.builder.ActionBuilder() {
+      @Override
+      public Action build(ScenarioContext ctx, Action next) {
+        return factory.apply(ctx, next);
+      }
+
+      @Override
+      public ChainBuilder toChainBuilder() {
+        return io.gatling.core.action.builder.ActionBuilder.super.toChainBuilder();
+      }
+    };
+  }
+}

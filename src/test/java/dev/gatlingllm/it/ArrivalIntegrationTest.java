@@ -1,0 +1,96 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Arrival profiles and the concurrency cap in real runs against the simulator. */
+@Timeout(120)
+class ArrivalIntegrationTest {
+
+  @TempDir
+  Path results;
+
+  private JsonNode run(Simulator simulator, Map<String, String> extra) throws IOException {
+    Map<String, String> properties = new HashMap<>(extra);
+    properties.put(ArrivalItSimulation.BASE_URL, simulator.baseUrl());
+    properties.put("llm.resultsFolder", results.toString());
+    GatlingRunner.Result result = GatlingRunner.run(ArrivalItSimulation.class, results, properties);
+    assertEquals(0, result.exitCode(), "no request may fail");
+    try (Stream<Path> files = Files.list(result.runFolder())) {
+      Path json = files.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+      return new ObjectMapper().readTree(json.toFile());
+    }
+  }
+
+  @Test
+  void capIsReachedAndNeverExceededUnderAnUnboundedRate() throws IOException {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(40)).itl(Duration.ofMillis(5)).build())) {
+      JsonNode doc = run(simulator, Map.of(
+          ArrivalItSimulation.NUM_PROMPTS, "40",
+          ArrivalItSimulation.MAX_CONCURRENCY, "5"));
+      assertEquals(5, simulator.maxInFlight(), "the simulator saw exactly the cap at most");
+      assertEquals(40, simulator.requestsReceived());
+      assertEquals(40, doc.get("completed").asInt());
+      assertEquals("inf", doc.get("request_rate").asText());
+      assertEquals(5, doc.get("max_concurrency").asInt());
+    }
+  }
+
+  @Test
+  void poissonArrivalsAreSentOnScheduleAndRecorded() throws IOException {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      JsonNode doc = run(simulator, Map.of(
+          ArrivalItSimulation.NUM_PROMPTS, "60",
+          ArrivalItSimulation.RATE, "30"));
+      assertEquals(60, doc.get("completed").asInt());
+      assertEquals(30.0, doc.get("request_rate").asDouble());
+      assertEquals(1.0, doc.get("burstiness").asDouble());
+      // 60 arrivals at 30/s are rescaled so the last one lands at exactly 2 s.
+      double duration = doc.get("duration").asDouble();
+      assertTrue(duration >= 2.0 && duration < 2.6, "duration " + duration);
+    }
+    long[] lateness = GatlingRunner.captured().stream()
+        .mapToLong(r -> r.startNanos() - r.scheduledNanos()).sorted().toArray();
+    assertTrue(lateness[0] >= 0, "no request is sent before its slot");
+    long p90 = lateness[(int) (lateness.length * 0.9)];
+    assertTrue(p90 < 5_000_000, "90% of sends within 5 ms of their slot: " + Arrays.toString(lateness));
+  }
+
+  @Test
+  void rampUpIsRecordedLikeVllm() throws IOException {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      JsonNode doc = run(simulator, Map.of(
+          ArrivalItSimulation.NUM_PROMPTS, "30",
+          ArrivalItSimulation.RAMP, "linear,5,25"));
+      assertEquals("linear", doc.get("ramp_up_strategy").asText());
+      assertEquals(5, doc.get("ramp_up_start_rps").asInt());
+      assertEquals(25, doc.get("ramp_up_end_rps").asInt());
+      JsonNode events = doc.get("rps_change_events");
+      assertTrue(events.isArray() && events.size() > 1, "rps change events: " + events);
+      List<Integer> rps = new java.util.ArrayList<>();
+      events.forEach(e -> rps.add(e.get("rps").asInt()));
+      assertEquals(5, rps.get(0));
+      assertTrue(rps.stream().sorted().toList().equals(rps), "rates only go up: " + rps);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.gatlingllm.it;
+
+import static dev.gatlingllm.LlmDsl.arrivals;
+import static dev.gatlingllm.LlmDsl.awaitArrival;
+import static dev.gatlingllm.LlmDsl.completions;
+import static dev.gatlingllm.LlmDsl.injection;
+import static dev.gatlingllm.LlmDsl.llm;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+
+import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import io.gatling.javaapi.core.Simulation;
+
+/** A paced benchmark: vLLM-style arrival profile from system properties, results written. */
+public class ArrivalItSimulation extends Simulation {
+
+  static final String BASE_URL = "it.baseUrl";
+  static final String NUM_PROMPTS = "it.numPrompts";
+  static final String RATE = "it.rate";
+  static final String BURSTINESS = "it.burstiness";
+  static final String MAX_CONCURRENCY = "it.maxConcurrency";
+  static final String RAMP = "it.ramp";
+
+  {
+    ArrivalProfile.Builder builder = arrivals()
+        .numPrompts(Integer.getInteger(NUM_PROMPTS, 40))
+        .seed(42);
+    String rate = System.getProperty(RATE, "inf");
+    String ramp = System.getProperty(RAMP);
+    if (ramp != null) {
+      String[] parts = ramp.split(",");
+      builder = builder.rampUpStrategy(parts[0]).rampUpStartRps(Integer.parseInt(parts[1]))
+          .rampUpEndRps(Integer.parseInt(parts[2]));
+    } else {
+      builder = builder.requestRate(rate.equals("inf") ? Double.POSITIVE_INFINITY
+          : Double.parseDouble(rate));
+    }
+    if (System.getProperty(BURSTINESS) != null) {
+      builder = builder.burstiness(Double.parseDouble(System.getProperty(BURSTINESS)));
+    }
+    if (System.getProperty(MAX_CONCURRENCY) != null) {
+      builder = builder.maxConcurrency(Integer.getInteger(MAX_CONCURRENCY));
+    }
+    ArrivalProfile profile = builder.build();
+    setUp(scenario("paced")
+            .exec(awaitArrival())
+            .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(8))
+            .injectOpen(injection(profile)))
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+            .arrivals(profile))
+        .assertions(global().failedRequests().count().is(0L));
+  }
+
+  @Override
+  public void after() {
+    GatlingRunner.capture();
+    LlmDsl.writeResults(this);
+  }
+}
