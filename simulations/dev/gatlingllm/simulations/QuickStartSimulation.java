@@ -17,8 +17,12 @@ import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.tokenizer.Tokenizer;
+import dev.gatlingllm.report.ResultOptions;
+import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The benchmark {@code ./mvnw gatling:test} runs by default: vLLM's random dataset, Poisson
@@ -27,7 +31,8 @@ import java.time.Duration;
  * <p>Against your server: {@code -Dllm.baseUrl=http://host:8000 -Dllm.model=<model id>}
  * (and {@code -Dllm.tokenizer=<tokenizer.json path or Hugging Face id>} for exact prompt
  * lengths; GPT-2 otherwise). Without a base URL it starts the embedded simulator and
- * benchmarks it for about 20 seconds.
+ * benchmarks it for about 20 seconds. {@code -Dllm.goodput="ttft:100 tpot:20"} sets SLOs and
+ * {@code -Dllm.minGoodputPercent=95} turns them into a build gate.
  */
 public class QuickStartSimulation extends Simulation {
 
@@ -68,7 +73,24 @@ public class QuickStartSimulation extends Simulation {
         .seed(0)
         .build();
 
+    ResultOptions.Builder resultOptions = results()
+        .label("quick-start")
+        .detailed(Boolean.getBoolean("llm.detailed"))
+        .percentileMetrics("ttft,tpot,itl,e2el")
+        .metricPercentiles("50,90,99");
+    String goodput = System.getProperty("llm.goodput");
+    if (goodput != null) {
+      resultOptions = resultOptions.goodput(goodput);
+    }
     String name = endpoint.equals("chat") ? "chat" : "completions";
+    List<Assertion> assertions = new ArrayList<>();
+    assertions.add(details(name).failedRequests().percent().lt(1.0));
+    if (goodput != null && System.getProperty("llm.minGoodputPercent") != null) {
+      // A CI gate: fails the build (after the reports are written) when too few requests
+      // meet the SLOs.
+      assertions.add(details(name + " goodput").successfulRequests().percent()
+          .gte(Double.parseDouble(System.getProperty("llm.minGoodputPercent"))));
+    }
     setUp(scenario("quick-start")
             .feed(prompts.feeder())
             .exec(awaitArrival())
@@ -81,12 +103,8 @@ public class QuickStartSimulation extends Simulation {
             .model(model)
             .arrivals(profile)
             .tokenCounter(tokenizerId.isBlank() ? "gpt2" : tokenizerId, tokenizer::count)
-            .results(results()
-                .label("quick-start")
-                .detailed(Boolean.getBoolean("llm.detailed"))
-                .percentileMetrics("ttft,tpot,itl,e2el")
-                .metricPercentiles("50,90,99")))
-        .assertions(details(name).failedRequests().percent().lt(1.0));
+            .results(resultOptions))
+        .assertions(assertions);
   }
 
   @Override
