@@ -30,7 +30,7 @@ interface SessionValue<T> {
     Function1<Session, Validation<T>> compiled;
     try {
       compiled = Expressions.toExpression(expression, type);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Gatling's ElParserException is a checked exception
       throw new IllegalArgumentException(
           what + ": invalid Gatling EL '" + expression + "': " + e.getMessage(), e);
     }

@@ -1,0 +1,86 @@
+package dev.gatlingllm.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LlmProtocolBuilderTest {
+
+  private static final String SECRET = "sk-very-secret-123";
+
+  private static LlmProtocolBuilder base(Map<String, String> env) {
+    return new LlmProtocolBuilder().environment(env::get)
+        .baseUrl("http://127.0.0.1:8000").model("org/model");
+  }
+
+  @Test
+  void apiKeyComesFromTheNamedVariableAndNeverShowsInToString() {
+    LlmProtocol p = base(Map.of("MY_KEY", SECRET)).apiKeyFromEnv("MY_KEY").protocol();
+    assertEquals(SECRET, p.apiKey());
+    assertFalse(p.toString().contains(SECRET), p.toString());
+    assertTrue(p.toString().contains("apiKey=<set>"));
+  }
+
+  @Test
+  void openAiKeyIsUsedByDefaultLikeVllm() {
+    assertEquals(SECRET, base(Map.of("OPENAI_API_KEY", SECRET)).protocol().apiKey());
+    assertNull(base(Map.of()).protocol().apiKey());
+  }
+
+  @Test
+  void namedVariableThatIsNotSetFailsWhenBuilt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> base(Map.of()).apiKeyFromEnv("MY_KEY").protocol());
+    assertEquals("llm protocol: apiKeyFromEnv(\"MY_KEY\") but the environment variable MY_KEY"
+        + " is not set", e.getMessage());
+  }
+
+  @Test
+  void builderIsImmutable() {
+    LlmProtocolBuilder a = base(Map.of());
+    LlmProtocolBuilder b = a.servedModelName("served").header("X-Team", "perf");
+    assertEquals("org/model", a.protocol().requestModelName());
+    assertEquals("served", b.protocol().requestModelName());
+    assertEquals(Map.of(), a.protocol().headers());
+    assertEquals(Map.of("X-Team", "perf"), b.protocol().headers());
+  }
+
+  @Test
+  void missingOrBadSettingsAreNamed() {
+    assertEquals("llm protocol: baseUrl(...) is required", assertThrows(
+        IllegalArgumentException.class, () -> new LlmProtocolBuilder().model("m").protocol())
+        .getMessage());
+    assertEquals("llm protocol: model(...) is required", assertThrows(
+        IllegalArgumentException.class,
+        () -> new LlmProtocolBuilder().baseUrl("http://h:1").protocol()).getMessage());
+    assertEquals("baseUrl 'ftp://h' must start with http:// or https://", assertThrows(
+        IllegalArgumentException.class, () -> new LlmProtocolBuilder().baseUrl("ftp://h"))
+        .getMessage());
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> new LlmProtocolBuilder().header("Content-Length", "1")).getMessage()
+        .startsWith("header 'Content-Length' is set by the client"));
+    assertEquals("idleTimeout must be a positive duration, got PT0S", assertThrows(
+        IllegalArgumentException.class,
+        () -> new LlmProtocolBuilder().idleTimeout(Duration.ZERO)).getMessage());
+    assertEquals("maxConcurrency must be >= 1, got 0", assertThrows(
+        IllegalArgumentException.class, () -> new LlmProtocolBuilder().maxConcurrency(0))
+        .getMessage());
+  }
+
+  @Test
+  void maxConcurrencyComesFromTheProfileAndMustAgree() {
+    ArrivalProfile capped = ArrivalProfile.builder().numPrompts(10).maxConcurrency(4).build();
+    assertEquals(4, base(Map.of()).arrivals(capped).protocol().maxConcurrency().orElseThrow());
+    assertEquals(4, base(Map.of()).arrivals(capped).maxConcurrency(4).protocol()
+        .maxConcurrency().orElseThrow());
+    assertThrows(IllegalArgumentException.class,
+        () -> base(Map.of()).arrivals(capped).maxConcurrency(8).protocol());
+  }
+}
