@@ -14,6 +14,7 @@ import io.gatling.core.structure.ScenarioContext;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import scala.Option;
@@ -103,10 +104,17 @@ final class LlmRequestAction extends LlmAction {
   private List<Map<String, Object>> userTurn(String prompt) {
     List<Map<String, Object>> messages = new ArrayList<>(2);
     if (spec.systemPrompt() != null) {
-      messages.add(Map.of("role", "system", "content", spec.systemPrompt()));
+      messages.add(message("system", spec.systemPrompt()));
     }
-    messages.add(Map.of("role", "user", "content", prompt));
+    messages.add(message("user", prompt));
     return messages;
+  }
+
+  private static Map<String, Object> message(String role, String content) {
+    Map<String, Object> m = new LinkedHashMap<>(2);
+    m.put("role", role);
+    m.put("content", content);
+    return m;
   }
 
   private void complete(Session session, RequestRecord record, long startMillis) {

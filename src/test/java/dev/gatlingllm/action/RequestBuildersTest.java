@@ -34,7 +34,7 @@ class RequestBuildersTest {
         .topK(40).minP(0.05).frequencyPenalty(0.5).presencePenalty(-0.5).repetitionPenalty(1.1)
         .extraBody("seed", 7).stream(false);
     JsonNode b = body(chat, "q", List.of(Map.of("role", "user", "content", "q")), 8);
-    assertEquals("[{\"role\":\"user\",\"content\":\"q\"}]", b.get("messages").toString());
+    assertEquals(JSON.readTree("[{\"role\":\"user\",\"content\":\"q\"}]"), b.get("messages"));
     assertEquals(8, b.get("max_completion_tokens").asInt());
     assertEquals(0.7, b.get("temperature").asDouble());
     assertEquals(0.9, b.get("top_p").asDouble());
