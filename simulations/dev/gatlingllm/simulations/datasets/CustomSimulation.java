@@ -23,9 +23,8 @@ import java.time.Duration;
  *
  * <p>{@code allPrompts()} ({@code --num-prompts 0}) sends every line once. {@code max_tokens} is
  * the line's {@code output_len}, else 256; {@code outputLen(n)} ({@code --custom-output-len})
- * sets it for every line. The prompts go to
- * the chat endpoint, so the server wraps them in the model's chat template, as vLLM's tool
- * does for this dataset.
+ * sets it for every line. vLLM wraps these prompts in the model's chat template itself; here
+ * they go to the chat endpoint, so the server does it.
  *
  * <pre>
  * ./mvnw -B gatling:test -Dgatling.simulationClass=dev.gatlingllm.simulations.datasets.CustomSimulation
