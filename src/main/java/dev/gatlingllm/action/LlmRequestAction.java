@@ -78,7 +78,8 @@ final class LlmRequestAction extends LlmAction {
     byte[] body = RequestBodies.build(spec, components.protocol().requestModelName(), prompt,
         messages, maxTokens);
     HttpHeaders headers = new DefaultHttpHeaders().add(components.baseHeaders())
-        .set("x-request-id", components.nextRequestId());
+        .set("x-request-id", spec.requestId() != null
+            ? spec.requestId().resolve(session) : components.nextRequestId());
     Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
     long scheduledNanos = scheduled instanceof Long l ? l : LlmRequest.NOT_SCHEDULED;
     return new LlmRequest(spec.name(), spec.path(), headers, body, promptTokens, scheduledNanos);

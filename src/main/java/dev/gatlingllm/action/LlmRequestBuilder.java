@@ -47,6 +47,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
   private Map<String, Object> extraBody = new LinkedHashMap<>();
   private boolean stream = true;
   private String saveTextAs;
+  private SessionValue<String> requestId;
 
   LlmRequestBuilder(Endpoint endpoint, String name) {
     if (name == null || name.isBlank()) {
@@ -86,6 +87,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
     b.extraBody = new LinkedHashMap<>(extraBody);
     b.stream = stream;
     b.saveTextAs = saveTextAs;
+    b.requestId = requestId;
     change.accept(b);
     return b;
   }
@@ -249,6 +251,15 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return copy(b -> b.saveTextAs = attribute);
   }
 
+  /**
+   * The {@code x-request-id} of this request instead of the protocol's prefix and counter,
+   * e.g. {@code "#{request_id}"} to send the dataset's ids as vLLM does.
+   */
+  public LlmRequestBuilder requestId(String textOrEl) {
+    SessionValue<String> v = SessionValue.el("requestId", textOrEl, String.class);
+    return copy(b -> b.requestId = v);
+  }
+
   RequestSpec spec() {
     if (prompt == null && messages == null) {
       throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"
@@ -256,7 +267,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
     }
     return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
         promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,
-        presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs);
+        presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
+        requestId);
   }
 
   @Override

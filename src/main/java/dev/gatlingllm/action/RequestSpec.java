@@ -26,7 +26,8 @@ record RequestSpec(
     Double repetitionPenalty,
     Map<String, Object> extraBody,
     boolean stream,
-    String saveTextAs) {
+    String saveTextAs,
+    SessionValue<String> requestId) {
 
   /** The two OpenAI endpoints we speak. */
   enum Endpoint {

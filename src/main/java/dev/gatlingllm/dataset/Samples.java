@@ -56,8 +56,9 @@ public final class Samples {
   }
 
   /**
-   * A new feeder that gives each record once, in order, then is exhausted (Gatling then stops
-   * the run, as with a {@code queue} feeder). Safe to share between virtual users.
+   * A new feeder that gives each record once, in order. Inject at most {@link #size()}
+   * users: like a {@code queue()} feeder, an exhausted feeder makes Gatling abort the run
+   * (no HTML report, no results). Safe to share between virtual users.
    */
   public Iterator<Map<String, Object>> feeder() {
     return new Feeder(records, false);

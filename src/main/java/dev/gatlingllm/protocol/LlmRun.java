@@ -15,6 +15,7 @@ public final class LlmRun {
   private LlmRun() {}
 
   static void register(LlmComponents components) {
+    RunResults.printPendingSummary();
     CURRENT.set(components);
   }
 

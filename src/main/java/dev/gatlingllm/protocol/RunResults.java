@@ -12,6 +12,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -27,6 +29,8 @@ public final class RunResults {
   public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
 
   private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
+  private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
+  private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
   private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
 
   private RunResults() {}
@@ -76,13 +80,25 @@ public final class RunResults {
 
   /**
    * Gatling prints its own summary and the assertion results after {@code after()}, while it
-   * generates the HTML report; vLLM's summary is printed once all of that is done, at exit.
+   * generates the HTML report; vLLM's summary is printed once all of that is done: at exit,
+   * or when the next run starts in the same JVM, whichever comes first.
    */
   private static void printAtExit(String summary) {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.print(summary);
+    if (EXIT_HOOK_INSTALLED.compareAndSet(false, true)) {
+      Runtime.getRuntime().addShutdownHook(new Thread(RunResults::printPendingSummary,
+          "gatling-llm-summary"));
+    }
+    printPendingSummary();
+    PENDING_SUMMARY.set(summary);
+  }
+
+  /** Prints the summary of the previous run if it is still waiting for its turn. */
+  static void printPendingSummary() {
+    String pending = PENDING_SUMMARY.getAndSet(null);
+    if (pending != null) {
+      System.out.print(pending);
       System.out.flush();
-    }, "gatling-llm-summary"));
+    }
   }
 
   /**
