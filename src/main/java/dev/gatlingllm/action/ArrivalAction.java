@@ -6,6 +6,7 @@ import dev.gatlingllm.protocol.LlmProtocolKey;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,7 @@ final class ArrivalAction extends LlmAction {
 
   private final LlmComponents components;
   private final ArrivalClock clock;
+  private final AtomicBoolean warnedOverflow = new AtomicBoolean();
 
   ArrivalAction(ScenarioContext ctx, Action next) {
     super("awaitArrival", next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
@@ -33,7 +35,10 @@ final class ArrivalAction extends LlmAction {
   protected void run(Session session) {
     int slot = clock.claim();
     if (slot < 0) {
-      LOG.warn("more users than the {} arrival slots: this one goes on unpaced", clock.size());
+      if (warnedOverflow.compareAndSet(false, true)) {
+        LOG.warn("more users than the {} arrival slots: the extra ones go on unpaced",
+            clock.size());
+      }
       next.$bang(session);
       return;
     }

@@ -3,9 +3,10 @@ package dev.gatlingllm.action;
 import java.util.regex.Pattern;
 
 /**
- * Gatling makes one row of its errors table per distinct KO message, so messages that carry
- * server text (which often embeds numbers: token counts, ids) are normalised: digit runs
- * become {@code #} and the text is clipped. The full message stays in the record.
+ * Gatling makes one row of its errors table per distinct KO message, so messages are
+ * normalised: digit runs become {@code #} (server text embeds token counts, ids, offsets),
+ * except in the HTTP status and in our timeout messages, and the text is clipped. The full
+ * message stays in the record.
  */
 final class KoMessages {
 
@@ -18,14 +19,12 @@ final class KoMessages {
     if (error == null) {
       return "failed";
     }
-    String normalised = error;
-    int colon = error.indexOf(": ");
-    if (error.startsWith("HTTP ") && colon > 0) {
-      normalised = error.substring(0, colon + 2)
-          + DIGITS.matcher(error.substring(colon + 2)).replaceAll("#");
-    } else if (error.startsWith("error event: ")) {
-      normalised = DIGITS.matcher(error).replaceAll("#");
+    String head = error.length() <= MAX_LENGTH ? error : error.substring(0, MAX_LENGTH) + "…";
+    if (head.contains(" timeout (")) {
+      return head; // our own message: its figures are the configured timeout
     }
-    return normalised.length() <= MAX_LENGTH ? normalised : normalised.substring(0, MAX_LENGTH) + "…";
+    int status = head.startsWith("HTTP ") ? head.indexOf(": ") : -1;
+    int from = status < 0 ? 0 : status + 2;
+    return head.substring(0, from) + DIGITS.matcher(head.substring(from)).replaceAll("#");
   }
 }

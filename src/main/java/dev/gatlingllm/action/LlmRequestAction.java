@@ -11,12 +11,13 @@ import io.gatling.commons.stats.Status;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
@@ -25,6 +26,8 @@ import scala.Option;
  * user on. Runs on the user's event loop from start to end.
  */
 final class LlmRequestAction extends LlmAction {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LlmRequestAction.class);
 
   /** Session attribute a pacing action sets to the request's scheduled send time. */
   static final String SCHEDULED_NANOS_ATTRIBUTE = "gatling-llm.scheduledNanos";
@@ -55,13 +58,35 @@ final class LlmRequestAction extends LlmAction {
       next.$bang(session.markAsFailed());
       return;
     }
-    components.limiter().acquire(session.eventLoop(), () -> {
-      long startMillis = clock.nowMillis();
+    components.limiter().acquire(session.eventLoop(), () -> send(session, request));
+  }
+
+  /**
+   * Runs with a permit held, possibly later from the limiter's queue: from here on the
+   * permit must be given back and the user passed on whatever happens.
+   */
+  private void send(Session session, LlmRequest request) {
+    long startMillis = clock.nowMillis();
+    try {
       components.client().send(session.eventLoop(), request, record -> {
         components.limiter().release();
-        complete(session, record, startMillis);
+        try {
+          complete(session, record, startMillis);
+        } catch (RuntimeException e) {
+          crashed(session, e);
+        }
       });
-    });
+    } catch (RuntimeException e) {
+      components.limiter().release();
+      crashed(session, e);
+    }
+  }
+
+  private void crashed(Session session, RuntimeException e) {
+    LOG.error("'{}' crashed: {}", name(), e.toString(), e);
+    statsEngine.logRequestCrash(session.scenario(), session.groups(), name(),
+        "crashed: " + e.getClass().getSimpleName());
+    next.$bang(session.markAsFailed());
   }
 
   private LlmRequest buildRequest(Session session) {
@@ -77,9 +102,8 @@ final class LlmRequestAction extends LlmAction {
     int promptTokens = spec.promptTokens() == null ? -1 : spec.promptTokens().resolve(session);
     byte[] body = RequestBodies.build(spec, components.protocol().requestModelName(), prompt,
         messages, maxTokens);
-    HttpHeaders headers = new DefaultHttpHeaders().add(components.baseHeaders())
-        .set("x-request-id", spec.requestId() != null
-            ? spec.requestId().resolve(session) : components.nextRequestId());
+    HttpHeaders headers = components.requestHeaders(
+        spec.requestId() != null ? spec.requestId().resolve(session) : null);
     Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
     long scheduledNanos = scheduled instanceof Long l ? l : LlmRequest.NOT_SCHEDULED;
     return new LlmRequest(spec.name(), spec.path(), headers, body, promptTokens, scheduledNanos);
@@ -137,7 +161,9 @@ final class LlmRequestAction extends LlmAction {
     if (!slo.isEmpty()) {
       logGoodput(session, record, startMillis, endMillis);
     }
-    Session next = session.logGroupRequestTimings(startMillis, endMillis);
+    // The scheduled time belongs to this request only, not to the next ones of the journey.
+    Session next = session.logGroupRequestTimings(startMillis, endMillis)
+        .remove(SCHEDULED_NANOS_ATTRIBUTE);
     if (!record.success()) {
       next = next.markAsFailed();
     }

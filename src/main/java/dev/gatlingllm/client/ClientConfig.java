@@ -10,19 +10,24 @@ import java.time.Duration;
  * @param firstTokenTimeout from send to the first content chunk
  * @param idleTimeout       longest silence between two reads once the response started
  * @param requestTimeout    whole request, send to end of stream
+ * @param keepAliveTimeout  an idle connection older than this is not reused: servers close
+ *                          idle keep-alive connections (uvicorn after 5 s), and a request
+ *                          written into a closing connection would fail for nothing
  */
 public record ClientConfig(
     Target target,
     Duration connectTimeout,
     Duration firstTokenTimeout,
     Duration idleTimeout,
-    Duration requestTimeout) {
+    Duration requestTimeout,
+    Duration keepAliveTimeout) {
 
   public ClientConfig {
     check("connectTimeout", connectTimeout);
     check("firstTokenTimeout", firstTokenTimeout);
     check("idleTimeout", idleTimeout);
     check("requestTimeout", requestTimeout);
+    check("keepAliveTimeout", keepAliveTimeout);
   }
 
   private static void check(String name, Duration d) {

@@ -43,7 +43,7 @@ final class ErrorBodies {
   }
 
   private static String clip(String s) {
-    String oneLine = s.replaceAll("\\s+", " ");
-    return oneLine.length() <= MAX_CHARS ? oneLine : oneLine.substring(0, MAX_CHARS) + "…";
+    String head = s.length() <= MAX_CHARS ? s : s.substring(0, MAX_CHARS) + "…";
+    return head.replaceAll("\\s+", " ");
   }
 }

@@ -26,8 +26,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class Exchange implements SseDecoder.Listener {
 
-  /** Longest error body kept; servers' error messages are short. */
-  private static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+  /**
+   * Longest body buffered: error messages are short, and a non-streamed completion of
+   * thousands of tokens is still far below this.
+   */
+  private static final int MAX_BODY_BYTES = 1024 * 1024;
 
   interface Completion {
     /** Called once; {@code reusable} says whether the connection can serve another request. */
@@ -135,7 +138,7 @@ final class Exchange implements SseDecoder.Listener {
     try {
       ChunkParser.parse(data, length, fields);
     } catch (Exception e) {
-      fail("malformed JSON chunk: " + e.getMessage());
+      fail("malformed JSON chunk: " + JsonErrors.describe(e));
       return;
     }
     if (fields.error != null) {
@@ -171,6 +174,11 @@ final class Exchange implements SseDecoder.Listener {
     }
   }
 
+  /** The HTTP codec could not decode the response; the connection is unusable. */
+  void onMalformedResponse() {
+    fail("malformed HTTP response");
+  }
+
   /** The request could not even be written (connect failure, write failure). */
   void failBeforeSend(String message) {
     fail(message);
@@ -197,7 +205,7 @@ final class Exchange implements SseDecoder.Listener {
     try {
       ChunkParser.parse(bytes, bytes.length, fields);
     } catch (Exception e) {
-      finish(false, "malformed JSON response: " + e.getMessage(), readNanos, true);
+      finish(false, "malformed JSON response: " + JsonErrors.describe(e), readNanos, true);
       return;
     }
     if (fields.error != null) {
@@ -264,7 +272,9 @@ final class Exchange implements SseDecoder.Listener {
         success,
         error,
         text.toString());
-    completion.done(this, record, responseComplete && keepAlive && success);
+    // A fully read response leaves the connection clean whatever its status: reusing it
+    // spares the next request a connect inside its TTFT.
+    completion.done(this, record, responseComplete && keepAlive);
   }
 
   private static boolean isDone(byte[] data, int length) {

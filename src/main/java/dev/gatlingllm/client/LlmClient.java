@@ -22,6 +22,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
@@ -32,12 +33,6 @@ import javax.net.ssl.SSLException;
  * when one is idle, else a new one. No thread per request and no blocking call.
  */
 public final class LlmClient implements AutoCloseable {
-
-  /**
-   * A connection idle this long is not reused: servers (uvicorn: 5 s) close idle keep-alive
-   * connections, and a request written into a closing connection would fail for nothing.
-   */
-  private static final long MAX_IDLE_NANOS = 4_000_000_000L;
 
   private final ClientConfig config;
   private final Bootstrap bootstrap;
@@ -65,13 +60,18 @@ public final class LlmClient implements AutoCloseable {
    * {@code onDone} exactly once, on that loop, with the record. The clock starts now.
    */
   public void send(EventLoop loop, LlmRequest request, Consumer<RequestRecord> onDone) {
+    if (!loop.inEventLoop()) {
+      loop.execute(() -> send(loop, request, onDone));
+      return;
+    }
     long startNanos = System.nanoTime();
     Exchange exchange = new Exchange(request, startNanos, config, (ex, record, reusable) -> {
       release(loop, ex.channel(), reusable);
       onDone.accept(record);
     });
     if (closed) {
-      exchange.failBeforeSend("client closed");
+      // Never complete inside the caller's stack: the caller may be an action's execute().
+      loop.execute(() -> exchange.failBeforeSend("client closed"));
       return;
     }
     Channel pooled = pollIdle(loop);
@@ -82,21 +82,26 @@ public final class LlmClient implements AutoCloseable {
     ChannelFuture connect = bootstrap(loop, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
+        ResponseHandler handler = new ResponseHandler();
+        // First in the pipeline: the stamp is the socket read, before TLS and HTTP decoding.
+        ch.pipeline().addLast("stamp", handler.readStamp());
         if (sslContext != null) {
           ch.pipeline().addLast(sslContext.newHandler(ch.alloc(),
               config.target().host(), config.target().port()));
         }
-        ResponseHandler handler = new ResponseHandler();
-        ch.pipeline().addLast("stamp", handler.readStamp());
         ch.pipeline().addLast("codec", new HttpClientCodec());
         ch.pipeline().addLast("response", handler);
       }
     }).connect(config.target().host(), config.target().port());
     connect.addListener(f -> {
-      if (f.isSuccess()) {
-        write(connect.channel(), exchange, request);
+      // A channel that could not even be created reports on a global executor: come back.
+      Runnable then = f.isSuccess()
+          ? () -> write(connect.channel(), exchange, request)
+          : () -> exchange.failBeforeSend(connectError(f.cause()));
+      if (loop.inEventLoop()) {
+        then.run();
       } else {
-        exchange.failBeforeSend(connectError(f.cause()));
+        loop.execute(then);
       }
     });
   }
@@ -134,7 +139,8 @@ public final class LlmClient implements AutoCloseable {
     Channel ch;
     while ((ch = deque.pollLast()) != null) {
       ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
-      if (ch.isActive() && handler != null && now - handler.idleSince() < MAX_IDLE_NANOS) {
+      if (ch.isActive() && handler != null
+          && now - handler.idleSince() < config.keepAliveTimeout().toNanos()) {
         return ch;
       }
       ch.close();
@@ -181,11 +187,17 @@ public final class LlmClient implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    idle.forEach((loop, deque) -> loop.execute(() -> {
-      Channel ch;
-      while ((ch = deque.pollLast()) != null) {
-        ch.close();
+    idle.forEach((loop, deque) -> {
+      try {
+        loop.execute(() -> {
+          Channel ch;
+          while ((ch = deque.pollLast()) != null) {
+            ch.close();
+          }
+        });
+      } catch (RejectedExecutionException loopAlreadyDown) {
+        // its channels were closed with it
       }
-    }));
+    });
   }
 }

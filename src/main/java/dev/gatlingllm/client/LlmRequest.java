@@ -22,4 +22,11 @@ public record LlmRequest(
 
   /** Marks a request that nothing paced: its scheduled time is its start. */
   public static final long NOT_SCHEDULED = Long.MIN_VALUE;
+
+  /** Header values stay out: they carry the API key. */
+  @Override
+  public String toString() {
+    return "LlmRequest{" + name + " " + path + ", headers=" + headers.names()
+        + ", " + body.length + " bytes}";
+  }
 }

@@ -2,6 +2,7 @@ package dev.gatlingllm.client;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.util.ReferenceCountUtil;
@@ -16,6 +17,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
   private Exchange exchange;
   private long readNanos;
   private long idleSince = System.nanoTime();
+  private boolean interim;
 
   ChannelInboundHandlerAdapter readStamp() {
     return new ChannelInboundHandlerAdapter() {
@@ -29,6 +31,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
   void begin(Exchange next) {
     this.exchange = next;
+    this.interim = false;
   }
 
   void end() {
@@ -51,10 +54,25 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       if (current == null || current.isFinished()) {
         return; // leftovers of a response we stopped listening to
       }
+      if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
+        // The codec gave up on this connection (bad chunk size, bad header): whatever it
+        // says next is garbage, so the request fails and the connection is not reused.
+        current.onMalformedResponse();
+        return;
+      }
       if (msg instanceof HttpResponse response) {
+        int code = response.status().code();
+        if (code >= 100 && code < 200 && code != 101) {
+          interim = true; // 1xx (e.g. 103 Early Hints): the real head follows
+          return;
+        }
+        interim = false;
         current.onResponseHead(response, readNanos);
       }
       if (msg instanceof HttpContent content) {
+        if (interim) {
+          return; // the empty end of an interim response
+        }
         current.onContent(content, readNanos);
       }
     } finally {

@@ -1,6 +1,7 @@
 package dev.gatlingllm.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
 import java.util.Arrays;
 
 /**
@@ -35,6 +36,12 @@ public final class SseDecoder {
   private int dataLength;
   private boolean hasData;
   private boolean skipNextLf;
+  /** One processor for all reads (no lambda per read); it reads the current read's time. */
+  private final ByteProcessor byteProcessor = b -> {
+    accept(b, feedNanos);
+    return true;
+  };
+  private long feedNanos;
 
   public SseDecoder(Listener listener) {
     this.listener = listener;
@@ -42,11 +49,9 @@ public final class SseDecoder {
 
   /** Feeds the bytes of one read; {@code readNanos} is when they were read off the socket. */
   public void feed(ByteBuf buf, long readNanos) {
-    int end = buf.writerIndex();
-    for (int i = buf.readerIndex(); i < end; i++) {
-      accept(buf.getByte(i), readNanos);
-    }
-    buf.readerIndex(end);
+    feedNanos = readNanos;
+    buf.forEachByte(buf.readerIndex(), buf.readableBytes(), byteProcessor);
+    buf.readerIndex(buf.writerIndex());
   }
 
   /** Feeds a byte array slice; used by tests and by callers without a ByteBuf. */

@@ -29,13 +29,17 @@ public record Target(boolean tls, String host, int port, String pathPrefix) {
     if (uri.getHost() == null) {
       throw new IllegalArgumentException("baseUrl '" + baseUrl + "' has no host");
     }
+    String host = uri.getHost();
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1); // IPv6 literal: brackets are URL syntax
+    }
     boolean tls = scheme.equals("https");
     int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
     String path = uri.getRawPath() == null ? "" : uri.getRawPath();
     while (path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }
-    return new Target(tls, uri.getHost(), port, path);
+    return new Target(tls, host, port, path);
   }
 
   /** The value of the Host header. */

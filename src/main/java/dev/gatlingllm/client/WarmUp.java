@@ -34,7 +34,7 @@ public final class WarmUp {
   /** Decodes a canned streamed response through the real pipeline, without network. */
   public static void pipeline() {
     ClientConfig config = new ClientConfig(Target.parse("http://127.0.0.1:1"),
-        Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, Duration.ZERO);
+        Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO);
     LlmRequest request = new LlmRequest("warm-up", "/v1/completions", new DefaultHttpHeaders(),
         new byte[0], 1, LlmRequest.NOT_SCHEDULED);
     byte[] bytes = RESPONSE.getBytes(StandardCharsets.US_ASCII);

@@ -60,7 +60,8 @@ public final class LlmComponents implements ProtocolComponents {
     this.client = new LlmClient(
         Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()),
         new ClientConfig(protocol.target(), protocol.connectTimeout(),
-            protocol.firstTokenTimeout(), protocol.idleTimeout(), protocol.requestTimeout()));
+            protocol.firstTokenTimeout(), protocol.idleTimeout(), protocol.requestTimeout(),
+            protocol.keepAliveTimeout()));
     HttpHeaders headers = new DefaultHttpHeaders();
     protocol.headers().forEach(headers::add);
     if (protocol.apiKey() != null) {
@@ -103,14 +104,14 @@ public final class LlmComponents implements ProtocolComponents {
     return store;
   }
 
-  /** Headers of every request: user headers and authorization. Do not log. */
-  public HttpHeaders baseHeaders() {
-    return baseHeaders;
-  }
-
-  /** The next {@code x-request-id}: prefix followed by a run-wide counter from 0. */
-  public String nextRequestId() {
-    return protocol.requestIdPrefix() + requestCounter.getAndIncrement();
+  /**
+   * Fresh headers for one request: user headers, authorization, and {@code x-request-id}
+   * (the given id, else the protocol's prefix followed by a run-wide counter from 0).
+   */
+  public HttpHeaders requestHeaders(String requestId) {
+    String id = requestId != null ? requestId
+        : protocol.requestIdPrefix() + requestCounter.getAndIncrement();
+    return new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id);
   }
 
   /** Records that a request of this endpoint type ({@code completions}, {@code chat}) exists. */

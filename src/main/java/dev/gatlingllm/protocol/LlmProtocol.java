@@ -27,6 +27,7 @@ public final class LlmProtocol implements Protocol {
   private final Duration firstTokenTimeout;
   private final Duration idleTimeout;
   private final Duration requestTimeout;
+  private final Duration keepAliveTimeout;
   private final ResultOptions results;
   private final String tokenizerId;
   private final ToIntFunction<String> tokenCounter;
@@ -36,7 +37,7 @@ public final class LlmProtocol implements Protocol {
   LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
-      Duration requestTimeout, ResultOptions results, String tokenizerId,
+      Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency) {
     this.target = target;
     this.model = model;
@@ -49,6 +50,7 @@ public final class LlmProtocol implements Protocol {
     this.firstTokenTimeout = firstTokenTimeout;
     this.idleTimeout = idleTimeout;
     this.requestTimeout = requestTimeout;
+    this.keepAliveTimeout = keepAliveTimeout;
     this.results = results;
     this.tokenizerId = tokenizerId;
     this.tokenCounter = tokenCounter;
@@ -124,6 +126,10 @@ public final class LlmProtocol implements Protocol {
 
   public Duration requestTimeout() {
     return requestTimeout;
+  }
+
+  public Duration keepAliveTimeout() {
+    return keepAliveTimeout;
   }
 
   @Override

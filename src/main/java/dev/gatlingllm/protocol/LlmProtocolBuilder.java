@@ -41,6 +41,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private Duration firstTokenTimeout = Duration.ZERO;
   private Duration idleTimeout = Duration.ofMinutes(2);
   private Duration requestTimeout = Duration.ofMinutes(10);
+  private Duration keepAliveTimeout = Duration.ofSeconds(4);
   private Function<String, String> environment = System::getenv;
   private ResultOptions results = ResultOptions.defaults();
   private ToIntFunction<String> tokenCounter;
@@ -66,6 +67,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     b.firstTokenTimeout = firstTokenTimeout;
     b.idleTimeout = idleTimeout;
     b.requestTimeout = requestTimeout;
+    b.keepAliveTimeout = keepAliveTimeout;
     b.environment = environment;
     b.results = results;
     b.tokenCounter = tokenCounter;
@@ -212,6 +214,16 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
+  /**
+   * Idle connections older than this are not reused (default 4 s). Keep it below the
+   * server's keep-alive timeout (uvicorn: 5 s, gunicorn: 2 s).
+   */
+  public LlmProtocolBuilder keepAliveTimeout(Duration timeout) {
+    LlmProtocolBuilder b = copy();
+    b.keepAliveTimeout = requirePositive("keepAliveTimeout", timeout);
+    return b;
+  }
+
   /** Where environment variables are read from; for tests. */
   LlmProtocolBuilder environment(Function<String, String> env) {
     LlmProtocolBuilder b = copy();
@@ -228,8 +240,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException("llm protocol: model(...) is required");
     }
     String key = environment.apply(apiKeyEnv);
-    if (key != null && key.isBlank()) {
-      key = null;
+    key = key == null || key.isBlank() ? null : key.strip();
+    if (key != null && !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      // Name the variable, never the value.
+      throw new IllegalArgumentException("llm protocol: the API key in " + apiKeyEnv
+          + " contains spaces or non-printable characters");
     }
     if (key == null && apiKeyEnvExplicit) {
       throw new IllegalArgumentException("llm protocol: apiKeyFromEnv(\"" + apiKeyEnv
@@ -246,7 +261,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     }
     return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        results, tokenizerId, tokenCounter, arrivals, cap);
+        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap);
   }
 
   private static String requireText(String what, String value) {

@@ -4,6 +4,8 @@ import io.gatling.core.CoreComponents;
 import io.gatling.core.config.GatlingConfiguration;
 import io.gatling.core.protocol.Protocol;
 import io.gatling.core.protocol.ProtocolKey;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import scala.Function1;
 
 /** How Gatling finds our protocol in a simulation and builds its per-run components. */
@@ -25,8 +27,15 @@ public final class LlmProtocolKey implements ProtocolKey<LlmProtocol, LlmCompone
         "no llm protocol configured: add .protocols(LlmDsl.llm().baseUrl(...).model(...)) to setUp");
   }
 
+  /**
+   * Gatling asks once per run for this factory but applies it once per scenario: the cache
+   * makes every scenario that shares a protocol share one client, record store, limiter,
+   * arrival clock and request counter.
+   */
   @Override
   public Function1<LlmProtocol, LlmComponents> newComponents(CoreComponents coreComponents) {
-    return protocol -> new LlmComponents(coreComponents, protocol);
+    Map<LlmProtocol, LlmComponents> perProtocol = new ConcurrentHashMap<>();
+    return protocol -> perProtocol.computeIfAbsent(protocol,
+        p -> new LlmComponents(coreComponents, p));
   }
 }

@@ -87,5 +87,7 @@ class RequestBuildersTest {
         KoMessages.lowCardinality("idle timeout (400 ms without data)"));
     assertEquals("error event: request # aborted",
         KoMessages.lowCardinality("error event: request 17 aborted"));
+    assertEquals("malformed JSON chunk: Unexpected character (code #)",
+        KoMessages.lowCardinality("malformed JSON chunk: Unexpected character (code 125)"));
   }
 }

@@ -63,7 +63,7 @@ class ExchangeTest {
       ResponseHandler handler = new ResponseHandler();
       channel = new EmbeddedChannel(handler.readStamp(), new HttpClientCodec(), handler);
       ClientConfig config = new ClientConfig(Target.parse("http://127.0.0.1:1"),
-          Duration.ofSeconds(1), firstToken, idle, Duration.ZERO);
+          Duration.ofSeconds(1), firstToken, idle, Duration.ZERO, Duration.ofSeconds(4));
       LlmRequest request = new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),
           new byte[0], 5, LlmRequest.NOT_SCHEDULED);
       Exchange exchange = new Exchange(request, System.nanoTime(), config, (ex, record, reuse) -> {
@@ -220,6 +220,42 @@ class ExchangeTest {
     assertEquals(2, r.outputTokens());
     assertEquals(r.ttftNanos(), r.latencyNanos());
     assertTrue(h.reusable.get(0), "a complete keep-alive response frees the connection");
+  }
+
+  @Test
+  void brokenChunkedFramingFailsAndTheConnectionIsNotReused() {
+    String chunk = completionChunk("x");
+    Harness h = new Harness().feed(SSE_HEAD + Integer.toHexString(chunk.length()) + "\r\n"
+        + chunk + "\r\nzz-not-a-size\r\n");
+    RequestRecord r = h.record();
+    assertFalse(r.success());
+    assertEquals("malformed HTTP response", r.error());
+    assertFalse(h.reusable.get(0));
+  }
+
+  @Test
+  void interimResponsesAreSkipped() {
+    RequestRecord r = new Harness().feed("HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n"
+        + GOOD_STREAM).record();
+    assertTrue(r.success(), r.error());
+    assertEquals(200, r.httpStatus());
+    assertEquals(" a b c", r.generatedText());
+  }
+
+  @Test
+  void completeErrorResponsesLeaveTheConnectionReusable() {
+    String body = "{\"object\":\"error\",\"message\":\"slow down\",\"code\":429}";
+    Harness h = new Harness().feed("HTTP/1.1 429 Too Many Requests\r\ncontent-type: "
+        + "application/json\r\ncontent-length: " + body.length() + "\r\n\r\n" + body);
+    assertEquals("HTTP 429: slow down", h.record().error());
+    assertTrue(h.reusable.get(0));
+  }
+
+  @Test
+  void malformedChunkMessageHasNoSourceLocation() {
+    RequestRecord r = new Harness().feed(SSE_HEAD + chunked("data: {\"choices\": x}\n\n")).record();
+    assertTrue(r.error().startsWith("malformed JSON chunk: Unrecognized token 'x'"), r.error());
+    assertFalse(r.error().contains("line:") || r.error().contains("\n"), r.error());
   }
 
   @Test
