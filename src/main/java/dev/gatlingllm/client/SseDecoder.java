@@ -37,11 +37,11 @@ public final class SseDecoder {
   private boolean hasData;
   private boolean skipNextLf;
   /** One processor for all reads (no lambda per read); it reads the current read's time. */
+  private long feedNanos;
   private final ByteProcessor byteProcessor = b -> {
-    accept(b, feedNanos);
+    accept(b, this.feedNanos);
     return true;
   };
-  private long feedNanos;
 
   public SseDecoder(Listener listener) {
     this.listener = listener;
