@@ -61,9 +61,6 @@ public final class RunResults {
               run.protocol().tokenCounter())
           : RunReporter.report(run.runInfo(), run.store(), quiet, runFolder,
               run.protocol().tokenCounter(), start);
-      if (outcome.resultFile() != null) {
-        LOG.info("vLLM result written to {}", outcome.resultFile());
-      }
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary());
       }
