@@ -16,6 +16,8 @@ import io.netty.channel.uring.IoUringIoHandler;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +46,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Run: {@code ./mvnw -B -q test-compile exec:java
  * -Dexec.mainClass=dev.gatlingllm.bench.ArrivalLatenessBenchmark}. System properties:
  * {@code transports} (default {@code epoll,io_uring,nio}; {@code epoll} is Gatling's default),
- * {@code n} (20000), {@code rate} (1000), {@code wakeEarlyUs} (100), {@code spinShare} (0.1).
+ * {@code n} (20000), {@code rate} (1000), {@code wakeEarlyUs} (100), {@code spinShare} (0.1),
+ * {@code dump} (a path prefix: writes "offset_ns lateness_ns" per slot for each transport).
+ * Percentiles are nearest-rank.
  */
 public final class ArrivalLatenessBenchmark {
 
@@ -74,7 +78,7 @@ public final class ArrivalLatenessBenchmark {
       EventLoopGroup group =
           Transports.newEventLoopGroup(useNative, useIoUring, LOOPS, "gatling-bench");
       try {
-        String kind = loopKind((EventLoop) group.next());
+        String kind = loopKind(group.next());
         run(group, warmUp, pacer);
         String loadBefore = loadAverage();
         long[] parkOversleep = new long[200_000];
@@ -84,9 +88,13 @@ public final class ArrivalLatenessBenchmark {
         floor.start();
         long[] gcBefore = gcCountAndMillis();
         long stealBefore = stealTicks();
+        long loopCpuBefore = loopCpuNanos();
+        long wallBefore = System.nanoTime();
         long[] lateness = run(group, measured, pacer);
         long[] gcAfter = gcCountAndMillis();
         long stealAfter = stealTicks();
+        double loopCpuShare = (loopCpuNanos() - loopCpuBefore)
+            / (double) (LOOPS * (System.nanoTime() - wallBefore));
         floor.interrupt();
         floor.join();
         dump(measured, lateness, transport);
@@ -95,10 +103,11 @@ public final class ArrivalLatenessBenchmark {
         Arrays.sort(park);
         System.out.printf(Locale.ROOT,
             "loops=%-8s (asked %-8s) lateness p50=%5d us  p99=%5d us  p99.9=%6d us  max=%6d us"
+                + " | loop CPU %.1f %%"
                 + " | parkNanos oversleep p50=%d us p99=%d us max=%d us | GCs %d (%d ms)"
                 + " | steal %d ticks | load %s -> %s%n",
             kind, transport, micros(lateness, 0.50), micros(lateness, 0.99),
-            micros(lateness, 0.999), lateness[lateness.length - 1] / 1_000,
+            micros(lateness, 0.999), lateness[lateness.length - 1] / 1_000, 100 * loopCpuShare,
             micros(park, 0.50), micros(park, 0.99), park[park.length - 1] / 1_000,
             gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1], stealAfter - stealBefore,
             loadBefore, loadAverage());
@@ -125,7 +134,7 @@ public final class ArrivalLatenessBenchmark {
     Runnable tick = () -> {
       long elapsed = System.nanoTime() - injectionStart;
       while (next[0] < userStarts.length && userStarts[next[0]] < elapsed + INJECTOR_TICK_NANOS) {
-        EventLoop loop = (EventLoop) group.next();
+        EventLoop loop = group.next();
         long delayMillis = Math.max(0, (userStarts[next[0]] - elapsed) / 1_000_000);
         loop.schedule(() -> {
           int slot = clock.claim();
@@ -171,6 +180,18 @@ public final class ArrivalLatenessBenchmark {
       LockSupport.parkNanos(wanted);
       samples[count[0]++] = System.nanoTime() - start - wanted;
     }
+  }
+
+  /** CPU time used so far by the benchmark's event loop threads. */
+  private static long loopCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long total = 0;
+    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info != null && info.getThreadName().startsWith("gatling-bench")) {
+        total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return total;
   }
 
   private static long[] gcCountAndMillis() {
