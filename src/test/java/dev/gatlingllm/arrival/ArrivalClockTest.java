@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -70,17 +72,16 @@ class ArrivalClockTest {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       CountDownLatch go = new CountDownLatch(1);
-      @SuppressWarnings("unchecked")
-      Future<BitSet>[] results = new Future[threads];
+      List<Future<BitSet>> results = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        results[t] = pool.submit(() -> {
+        results.add(pool.submit(() -> {
           go.await();
           BitSet mine = new BitSet(n);
           for (int slot = clock.claim(); slot >= 0; slot = clock.claim()) {
             mine.set(slot);
           }
           return mine;
-        });
+        }));
       }
       go.countDown();
       BitSet all = new BitSet(n);

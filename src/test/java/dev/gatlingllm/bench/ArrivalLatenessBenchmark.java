@@ -14,6 +14,10 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.uring.IoUringIoHandler;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * from the {@link ArrivalClock} and waiting in {@link SlotPacer#awaitSlot}. Records, for every
  * slot, the time its callback ran minus its due time.
  *
- * <p>A 3,000-arrival warm-up on the same loops runs first and is not counted. Alongside each
+ * <p>A 5,000-arrival warm-up on the same loops runs first and is not counted. Alongside each
  * run a plain thread measures how much {@code LockSupport.parkNanos} oversleeps, which is the
  * operating system's own floor on a shared machine, so the figures can be judged against the
  * load at the time.
@@ -42,7 +46,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Run: {@code ./mvnw -B -q test-compile exec:java
  * -Dexec.mainClass=dev.gatlingllm.bench.ArrivalLatenessBenchmark}. System properties:
  * {@code transports} (default {@code epoll,io_uring,nio}; {@code epoll} is Gatling's default),
- * {@code n} (20000), {@code rate} (1000), {@code wakeEarlyUs} (200), {@code spinShare} (0.1).
+ * {@code n} (20000), {@code rate} (1000), {@code wakeEarlyUs} (100), {@code spinShare} (0.1),
+ * {@code dump} (a path prefix: writes "offset_ns lateness_ns" per slot for each transport).
+ * Percentiles are nearest-rank.
  */
 public final class ArrivalLatenessBenchmark {
 
@@ -56,10 +62,10 @@ public final class ArrivalLatenessBenchmark {
     double rate = Double.parseDouble(System.getProperty("rate", "1000"));
     String[] transports = System.getProperty("transports", "epoll,io_uring,nio").split(",");
     SlotPacer pacer = SlotPacer.create(
-        Duration.ofNanos(Long.getLong("wakeEarlyUs", 200) * 1_000),
+        Duration.ofNanos(Long.getLong("wakeEarlyUs", 100) * 1_000),
         Double.parseDouble(System.getProperty("spinShare", "0.1")));
     ArrivalSchedule warmUp =
-        ArrivalProfile.builder().numPrompts(3_000).requestRate(rate).seed(1).build().schedule();
+        ArrivalProfile.builder().numPrompts(5_000).requestRate(rate).seed(1).build().schedule();
     ArrivalSchedule measured =
         ArrivalProfile.builder().numPrompts(n).requestRate(rate).seed(0).build().schedule();
 
@@ -72,7 +78,7 @@ public final class ArrivalLatenessBenchmark {
       EventLoopGroup group =
           Transports.newEventLoopGroup(useNative, useIoUring, LOOPS, "gatling-bench");
       try {
-        String kind = loopKind((EventLoop) group.next());
+        String kind = loopKind(group.next());
         run(group, warmUp, pacer);
         String loadBefore = loadAverage();
         long[] parkOversleep = new long[200_000];
@@ -80,7 +86,15 @@ public final class ArrivalLatenessBenchmark {
         Thread floor = new Thread(() -> measureParkOversleep(parkOversleep, parkCount), "floor");
         floor.setDaemon(true);
         floor.start();
+        long[] gcBefore = gcCountAndMillis();
+        long stealBefore = stealTicks();
+        long loopCpuBefore = loopCpuNanos();
+        long wallBefore = System.nanoTime();
         long[] lateness = run(group, measured, pacer);
+        long[] gcAfter = gcCountAndMillis();
+        long stealAfter = stealTicks();
+        double loopCpuShare = (loopCpuNanos() - loopCpuBefore)
+            / (double) (LOOPS * (System.nanoTime() - wallBefore));
         floor.interrupt();
         floor.join();
         dump(measured, lateness, transport);
@@ -89,10 +103,14 @@ public final class ArrivalLatenessBenchmark {
         Arrays.sort(park);
         System.out.printf(Locale.ROOT,
             "loops=%-8s (asked %-8s) lateness p50=%5d us  p99=%5d us  p99.9=%6d us  max=%6d us"
-                + " | parkNanos oversleep p50=%d us p99=%d us | load %s -> %s%n",
+                + " | loop CPU %.1f %%"
+                + " | parkNanos oversleep p50=%d us p99=%d us max=%d us | GCs %d (%d ms)"
+                + " | steal %d ticks | load %s -> %s%n",
             kind, transport, micros(lateness, 0.50), micros(lateness, 0.99),
-            micros(lateness, 0.999), lateness[lateness.length - 1] / 1_000,
-            micros(park, 0.50), micros(park, 0.99), loadBefore, loadAverage());
+            micros(lateness, 0.999), lateness[lateness.length - 1] / 1_000, 100 * loopCpuShare,
+            micros(park, 0.50), micros(park, 0.99), park[park.length - 1] / 1_000,
+            gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1], stealAfter - stealBefore,
+            loadBefore, loadAverage());
       } finally {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
       }
@@ -116,7 +134,7 @@ public final class ArrivalLatenessBenchmark {
     Runnable tick = () -> {
       long elapsed = System.nanoTime() - injectionStart;
       while (next[0] < userStarts.length && userStarts[next[0]] < elapsed + INJECTOR_TICK_NANOS) {
-        EventLoop loop = (EventLoop) group.next();
+        EventLoop loop = group.next();
         long delayMillis = Math.max(0, (userStarts[next[0]] - elapsed) / 1_000_000);
         loop.schedule(() -> {
           int slot = clock.claim();
@@ -164,6 +182,28 @@ public final class ArrivalLatenessBenchmark {
     }
   }
 
+  /** CPU time used so far by the benchmark's event loop threads. */
+  private static long loopCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long total = 0;
+    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info != null && info.getThreadName().startsWith("gatling-bench")) {
+        total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return total;
+  }
+
+  private static long[] gcCountAndMillis() {
+    long count = 0;
+    long millis = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      count += Math.max(0, gc.getCollectionCount());
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return new long[] {count, millis};
+  }
+
   private static String loopKind(EventLoop loop) {
     IoEventLoop io = (IoEventLoop) loop;
     if (io.isIoType(IoUringIoHandler.class)) {
@@ -180,6 +220,16 @@ public final class ArrivalLatenessBenchmark {
 
   private static long micros(long[] sorted, double quantile) {
     return sorted[Math.min(sorted.length - 1, (int) (sorted.length * quantile))] / 1_000;
+  }
+
+  /** CPU time the hypervisor gave to others while we were runnable (the 8th field of "cpu"). */
+  private static long stealTicks() {
+    try {
+      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      return Long.parseLong(cpu[8]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   private static String loadAverage() {
