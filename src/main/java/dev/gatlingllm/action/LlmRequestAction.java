@@ -46,6 +46,9 @@ final class LlmRequestAction extends LlmAction {
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
     components.registerEndpointType(spec.endpoint().endpointType);
+    // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
+    // now, while the simulation is built, not on the event loop of the first arrival.
+    RequestBodies.build(spec, "warm-up", "warm-up", List.of(message("user", "warm-up")), 1);
   }
 
   @Override
