@@ -50,6 +50,9 @@ final class ResultDocument {
       doc.put("ramp_up_start_rps", rps(run.rampUpStartRps()));
       doc.put("ramp_up_end_rps", rps(run.rampUpEndRps()));
     }
+    if (run.seedGiven()) {
+      doc.put("seed", run.seed());
+    }
     doc.put("duration", m.durationSeconds());
     doc.put("completed", m.completed());
     doc.put("failed", m.failed());

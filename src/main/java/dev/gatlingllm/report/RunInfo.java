@@ -35,6 +35,7 @@ public final class RunInfo {
   private final Double rampUpEndRps;
   private final List<RpsChangeEvent> rpsChangeEvents;
   private final long seed;
+  private final boolean seedGiven;
 
   private RunInfo(Builder b) {
     this.backend = b.backend;
@@ -51,6 +52,7 @@ public final class RunInfo {
     this.rampUpEndRps = b.rampUpEndRps;
     this.rpsChangeEvents = b.rpsChangeEvents;
     this.seed = b.seed;
+    this.seedGiven = b.seedGiven;
   }
 
   /** vLLM's pooling backends (embeddings, pooling, rerank) get the reduced metric set. */
@@ -133,6 +135,14 @@ public final class RunInfo {
     return seed;
   }
 
+  /**
+   * Whether the seed was given: an arrival profile's seed is written to the result JSON
+   * (after the traffic keys) so that a run can be repeated; vLLM does not write it.
+   */
+  public boolean seedGiven() {
+    return seedGiven;
+  }
+
   /** Immutable builder: every call returns a new builder; values are checked as they are set. */
   public static final class Builder {
 
@@ -150,6 +160,7 @@ public final class RunInfo {
     private Double rampUpEndRps;
     private List<RpsChangeEvent> rpsChangeEvents = List.of();
     private long seed;
+    private boolean seedGiven;
 
     private Builder(String modelId) {
       this.modelId = nonBlank(modelId, "modelId");
@@ -170,6 +181,7 @@ public final class RunInfo {
       b.rampUpEndRps = rampUpEndRps;
       b.rpsChangeEvents = rpsChangeEvents;
       b.seed = seed;
+      b.seedGiven = seedGiven;
       return b;
     }
 
@@ -279,6 +291,7 @@ public final class RunInfo {
     public Builder seed(long seed) {
       Builder b = copy();
       b.seed = seed;
+      b.seedGiven = true;
       return b;
     }
 

@@ -64,6 +64,7 @@ class ArrivalIntegrationTest {
       assertEquals(60, doc.get("completed").asInt());
       assertEquals(30.0, doc.get("request_rate").asDouble());
       assertEquals(1.0, doc.get("burstiness").asDouble());
+      assertEquals(42, doc.get("seed").asLong(), "the profile's seed is recorded");
       // 60 arrivals at 30/s are rescaled so the last one lands at exactly 2 s.
       double duration = doc.get("duration").asDouble();
       assertTrue(duration >= 2.0 && duration < 2.6, "duration " + duration);
