@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
@@ -46,6 +47,9 @@ public final class RunResults {
       return new ReportOutcome(null, null, null, null, "no run");
     }
     LlmComponents run = current.get();
+    FallbackTokenCounter fallback = new FallbackTokenCounter();
+    ToIntFunction<String> tokenCounter =
+        run.protocol().tokenCounter() != null ? run.protocol().tokenCounter() : fallback;
     try {
       Path runFolder = locateRunFolder(simulationClass).orElse(null);
       if (runFolder == null) {
@@ -57,10 +61,8 @@ public final class RunResults {
       ResultOptions quiet = options.toBuilder().printSummary(false).build();
       long start = run.benchmarkStartNanos();
       ReportOutcome outcome = start < 0
-          ? RunReporter.report(run.runInfo(), run.store(), quiet, runFolder,
-              run.protocol().tokenCounter())
-          : RunReporter.report(run.runInfo(), run.store(), quiet, runFolder,
-              run.protocol().tokenCounter(), start);
+          ? RunReporter.report(run.runInfo(), run.store(), quiet, runFolder, tokenCounter)
+          : RunReporter.report(run.runInfo(), run.store(), quiet, runFolder, tokenCounter, start);
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary());
       }
@@ -69,6 +71,7 @@ public final class RunResults {
       LOG.error("writing the results failed: {}", e.toString(), e);
       return new ReportOutcome(null, null, null, null, e.toString());
     } finally {
+      fallback.close();
       run.client().close();
       run.store().close();
       LlmRun.clear(run);
