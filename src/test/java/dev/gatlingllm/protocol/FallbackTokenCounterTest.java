@@ -15,9 +15,4 @@ class FallbackTokenCounterTest {
       assertEquals(0, counter.applyAsInt(""));
     }
   }
-
-  @Test
-  void closingAnUnusedCounterLoadsNothing() {
-    new FallbackTokenCounter().close();
-  }
 }
