@@ -43,10 +43,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     return idleSince;
   }
 
-  Exchange exchange() {
-    return exchange;
-  }
-
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     try {

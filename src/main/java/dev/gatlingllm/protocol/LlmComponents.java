@@ -187,7 +187,7 @@ public final class LlmComponents implements ProtocolComponents {
   }
 
   /** When the first request of the run was sent, or -1 when none was. */
-  public long firstSendNanos() {
+  long firstSendNanos() {
     long v = firstSendNanos.get();
     return v == Long.MAX_VALUE ? -1 : v;
   }
