@@ -2,6 +2,8 @@ package dev.gatlingllm.protocol;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The run in progress in this JVM. Gatling runs one simulation per JVM at a time, and the
@@ -10,13 +12,20 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class LlmRun {
 
+  private static final Logger LOG = LoggerFactory.getLogger(LlmRun.class);
   private static final AtomicReference<LlmComponents> CURRENT = new AtomicReference<>();
 
   private LlmRun() {}
 
   static void register(LlmComponents components) {
     RunResults.printPendingSummary();
-    CURRENT.set(components);
+    LlmComponents previous = CURRENT.getAndSet(components);
+    if (previous != null && previous.core() == components.core()) {
+      // Scenarios sharing one protocol share one components instance; a second one means a
+      // second protocol in the same simulation.
+      LOG.warn("this simulation uses more than one llm protocol: only the requests of the "
+          + "last one built ({}) go into the vLLM result", components.protocol().target());
+    }
   }
 
   /** The components of the latest run started in this JVM. */
