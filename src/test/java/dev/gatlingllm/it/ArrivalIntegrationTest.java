@@ -55,6 +55,20 @@ class ArrivalIntegrationTest {
   }
 
   @Test
+  void scenariosSharingAProtocolShareItsCapAndItsRecords() {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(30)).itl(Duration.ofMillis(5)).build())) {
+      GatlingRunner.Result result = GatlingRunner.run(TwoScenariosItSimulation.class, results,
+          Map.of(TwoScenariosItSimulation.BASE_URL, simulator.baseUrl()));
+      assertEquals(0, result.exitCode());
+      assertEquals(3, simulator.maxInFlight(), "one cap across both scenarios");
+      List<String> names = GatlingRunner.records().stream().map(r -> r.name()).sorted().toList();
+      assertEquals(20, names.size(), "both scenarios' requests in the one record store");
+      assertEquals(10, names.stream().filter("c"::equals).count());
+    }
+  }
+
+  @Test
   void poissonArrivalsAreSentOnScheduleAndRecorded() throws IOException {
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
