@@ -115,7 +115,7 @@ public final class BurstGptDataset extends DatasetBuilder<BurstGptDataset> {
           common.id(i), extras);
     }).toList();
     return Sampling.done(name(), requests, rows.size() + " usable " + model + " rows, drawn "
-        + (n <= rows.size() ? "without" : "with") + " repetition");
+        + (n <= rows.size() || common.noOversample() ? "without" : "with") + " repetition");
   }
 
   private List<Row> readRows() {

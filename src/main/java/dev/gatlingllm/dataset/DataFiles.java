@@ -173,6 +173,8 @@ final class DataFiles {
       throw new DatasetException("Cannot read " + what + " file " + file + ": " + e.getMessage(),
           e);
     }
+    // Universal newlines, as Python's text mode reads them.
+    text = text.replace("\r\n", "\n").replace('\r', '\n');
     List<String> lines = new ArrayList<>();
     int start = 0;
     for (int i = 0; i < text.length(); i++) {

@@ -205,8 +205,9 @@ public final class Datasets {
         break;
       case "custom":
         CustomDataset custom = custom(needPath(name, path));
-        custom = f.has("custom-output-len") ? custom.outputLen(f.integer("custom-output-len"))
-            : custom;
+        // vLLM's flag always wins over a line's own output_len (default 256).
+        custom = custom.outputLen(f.has("custom-output-len")
+            ? f.integer("custom-output-len") : CustomDataset.DEFAULT_OUTPUT_LEN);
         spec = custom.skipChatTemplate(f.bool("custom-skip-chat-template")
             || f.bool("skip-chat-template"));
         break;

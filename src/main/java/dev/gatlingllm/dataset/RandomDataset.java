@@ -61,10 +61,13 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
     return new RandomDataset(common, tokens, outputLen, rangeRatio, prefixLen);
   }
 
-  /** Output tokens per request ({@code --random-output-len}, default 128). */
+  /**
+   * Output tokens per request ({@code --random-output-len}, default 128); 0 is accepted and,
+   * as in vLLM, every drawn length is raised to at least 1.
+   */
   public RandomDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("random-output-len must be >= 1, got " + tokens);
+    if (tokens < 0) {
+      throw new IllegalArgumentException("random-output-len must be >= 0, got " + tokens);
     }
     return new RandomDataset(common, inputLen, tokens, rangeRatio, prefixLen);
   }

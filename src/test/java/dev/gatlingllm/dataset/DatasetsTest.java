@@ -60,6 +60,13 @@ class DatasetsTest {
     Samples all = custom.sample(Gpt2.TOKENIZER);
     assertEquals(40, all.size(), "--num-prompts 0 takes every line of a custom file");
     all.requests().forEach(r -> assertEquals(33, r.expectedOutputLen()));
+    // As in vLLM, the flag (default 256) wins over the output_len some lines carry.
+    Datasets.fromArgs("--dataset-name", "custom", "--dataset-path",
+            "datasets/custom/custom_sample.jsonl", "--num-prompts", "0")
+        .sample(Gpt2.TOKENIZER).requests()
+        .forEach(r -> assertEquals(256, r.expectedOutputLen()));
+    Datasets.random().inputLen(16).outputLen(0).numPrompts(5).sample(Gpt2.TOKENIZER).requests()
+        .forEach(r -> assertEquals(1, r.expectedOutputLen(), "output length 0 is raised to 1"));
     PrefixRepetitionDataset rep = (PrefixRepetitionDataset) Datasets.fromArgs("--dataset-name",
         "prefix_repetition", "--prefix-repetition-prefix-len", "8",
         "--prefix-repetition-suffix-len", "4", "--prefix-repetition-num-prefixes", "2",

@@ -97,7 +97,7 @@ class RandomDatasetTest {
         () -> Datasets.random().rangeRatio(1.0));
     assertTrue(ratio.getMessage().contains("[0, 1)") && ratio.getMessage().contains("1.0"),
         ratio.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> Datasets.random().outputLen(0));
+    assertThrows(IllegalArgumentException.class, () -> Datasets.random().outputLen(-1));
     assertThrows(IllegalArgumentException.class, () -> Datasets.random().inputLen(-1));
     assertThrows(IllegalArgumentException.class, () -> Datasets.random().numPrompts(0));
     IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
