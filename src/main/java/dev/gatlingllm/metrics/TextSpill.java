@@ -32,8 +32,8 @@ final class TextSpill implements AutoCloseable {
   private long appended;
   private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
   // written and read only on the writer thread, except after a completed flush
-  private FileChannel channel;
-  private Path file;
+  private volatile FileChannel channel; // opened by the writer thread, read by readers
+  private volatile Path file;
   private volatile IOException failure;
 
   TextSpill(Path directory) {
