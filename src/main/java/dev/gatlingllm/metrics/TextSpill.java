@@ -31,8 +31,8 @@ final class TextSpill implements AutoCloseable {
   private ByteBuffer current = ByteBuffer.allocate(BUFFER_BYTES);
   private long appended;
   private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
-  // written and read only on the writer thread, except after a completed flush
-  private volatile FileChannel channel; // opened by the writer thread, read by readers
+  // written on the writer thread; volatile so readers see them after a completed flush
+  private volatile FileChannel channel;
   private volatile Path file;
   private volatile IOException failure;
 
