@@ -76,6 +76,19 @@ class ResultsIntegrationTest {
   }
 
   @Test
+  void readmeChatJourneyRunsGreenWithItsAssertions() throws IOException {
+    GatlingRunner.Result result = GatlingRunner.run(
+        dev.gatlingllm.simulations.ChatJourneySimulation.class, results,
+        Map.of("llm.resultsFolder", results.toString(), "llm.durationSeconds", "2"));
+    assertEquals(0, result.exitCode(), "TTFT and goodput assertions hold against the simulator");
+    JsonNode doc = new ObjectMapper().readTree(resultJson(result.runFolder()).toFile());
+    assertEquals(20, doc.get("completed").asInt(), "10 users x 2 turns");
+    assertEquals("openai-chat", doc.get("endpoint_type").asText());
+    assertEquals(20.0 / doc.get("duration").asDouble(), doc.get("request_goodput").asDouble(),
+        1e-9, "every request met the SLOs");
+  }
+
+  @Test
   void missedGoodputFailsTheRunButKeepsTheReportAndTheJson() throws IOException {
     GatlingRunner.Result result = run(Map.of(
         ResultsItSimulation.GOODPUT, "ttft:1",
