@@ -85,9 +85,11 @@ class ConcurrencyLimiterTest {
     try {
       List<Integer> order = Collections.synchronizedList(new ArrayList<>());
       CountDownLatch all = new CountDownLatch(6);
+      CountDownLatch firstRan = new CountDownLatch(1);
       limiter.acquire(group.next(), () -> {
         order.add(0);
         all.countDown();
+        firstRan.countDown();
       });
       for (int i = 1; i < 6; i++) {
         int id = i;
@@ -99,6 +101,9 @@ class ConcurrencyLimiterTest {
         });
       }
       assertEquals(5, limiter.waiting());
+      // The first holder's callback runs on its loop; release only once it has run, or the
+      // next holder's callback (on the other loop) may record itself first.
+      assertTrue(firstRan.await(10, TimeUnit.SECONDS));
       limiter.release();
       assertTrue(all.await(10, TimeUnit.SECONDS));
       assertEquals(List.of(0, 1, 2, 3, 4, 5), order);
