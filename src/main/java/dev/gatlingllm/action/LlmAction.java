@@ -9,7 +9,6 @@ import com.typesafe.scalalogging.Logger;
 import com.typesafe.scalalogging.Logger$;
 import org.slf4j.LoggerFactory;
 import scala.Option;
-import scala.collection.immutable.List;
 
 /**
  * Base of our Gatling actions, in plain Java. Gatling's {@code ChainableAction} cannot be
@@ -47,12 +46,20 @@ abstract class LlmAction implements Action {
     try {
       run(session);
     } catch (Throwable t) {
-      logger().underlying().error("'{}' crashed: {}", name, t.toString(), t);
-      List<String> groups = session.groups();
-      statsEngine.logRequestCrash(session.scenario(), groups, name,
-          "crashed: " + t.getClass().getSimpleName());
-      next.$bang(session.markAsFailed());
+      crashed(session, t);
     }
+  }
+
+  /** An unexpected error: logged with its stack, the user goes on marked failed. */
+  protected final void crashed(Session session, Throwable t) {
+    logger().underlying().error("'{}' crashed: {}", name, t.toString(), t);
+    failBeforeSending(session, "crashed: " + t.getClass().getSimpleName());
+  }
+
+  /** The request could not be made: one crash entry in Gatling's stats, the user goes on. */
+  protected final void failBeforeSending(Session session, String message) {
+    statsEngine.logRequestCrash(session.scenario(), session.groups(), name, message);
+    next.$bang(session.markAsFailed());
   }
 
   /**

@@ -16,8 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
@@ -26,8 +24,6 @@ import scala.Option;
  * user on. Runs on the user's event loop from start to end.
  */
 final class LlmRequestAction extends LlmAction {
-
-  private static final Logger LOG = LoggerFactory.getLogger(LlmRequestAction.class);
 
   /** Session attribute a pacing action sets to the request's scheduled send time. */
   static final String SCHEDULED_NANOS_ATTRIBUTE = "gatling-llm.scheduledNanos";
@@ -57,8 +53,7 @@ final class LlmRequestAction extends LlmAction {
     try {
       request = buildRequest(session);
     } catch (SessionValue.ResolutionException e) {
-      statsEngine.logRequestCrash(session.scenario(), session.groups(), name(), e.getMessage());
-      next.$bang(session.markAsFailed());
+      failBeforeSending(session, e.getMessage());
       return;
     }
     components.limiter().acquire(session.eventLoop(), () -> send(session, request));
@@ -83,13 +78,6 @@ final class LlmRequestAction extends LlmAction {
       components.limiter().release();
       crashed(session, e);
     }
-  }
-
-  private void crashed(Session session, RuntimeException e) {
-    LOG.error("'{}' crashed: {}", name(), e.toString(), e);
-    statsEngine.logRequestCrash(session.scenario(), session.groups(), name(),
-        "crashed: " + e.getClass().getSimpleName());
-    next.$bang(session.markAsFailed());
   }
 
   private LlmRequest buildRequest(Session session) {

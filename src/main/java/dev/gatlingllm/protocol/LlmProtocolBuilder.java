@@ -33,7 +33,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private String model;
   private String servedModelName;
   private String backend = "vllm";
-  private String apiKeyEnv;
+  private String apiKeyEnv = "OPENAI_API_KEY";
   private boolean apiKeyEnvExplicit;
   private Map<String, String> headers = new LinkedHashMap<>();
   private String requestIdPrefix = "benchmark-serving";
@@ -49,9 +49,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private ArrivalProfile arrivals;
   private Integer maxConcurrency;
 
-  public LlmProtocolBuilder() {
-    this.apiKeyEnv = "OPENAI_API_KEY";
-  }
+  public LlmProtocolBuilder() {}
 
   private LlmProtocolBuilder copy() {
     LlmProtocolBuilder b = new LlmProtocolBuilder();
