@@ -31,6 +31,7 @@ final class Exchange implements SseDecoder.Listener {
    * thousands of tokens is still far below this.
    */
   private static final int MAX_BODY_BYTES = 1024 * 1024;
+  private static final String REQUEST_ID = "x-request-id";
 
   interface Completion {
     /** Called once; {@code reusable} says whether the connection can serve another request. */
@@ -271,7 +272,8 @@ final class Exchange implements SseDecoder.Listener {
         status,
         success,
         error,
-        text.toString());
+        text.toString(),
+        request.headers().get(REQUEST_ID));
     // A fully read response leaves the connection clean whatever its status: reusing it
     // spares the next request a connect inside its TTFT.
     completion.done(this, record, responseComplete && keepAlive);

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param success          HTTP 200 and at least one content chunk and no error event
  * @param error            why it failed (full text); null on success
  * @param generatedText    concatenated text of all content chunks; null when not kept
+ * @param requestId        the {@code x-request-id} it was sent with; null when unknown. It is
+ *                         how a record is matched with the server's own logs.
  */
 public record RequestRecord(
     String name,
@@ -42,11 +44,22 @@ public record RequestRecord(
     int httpStatus,
     boolean success,
     String error,
-    String generatedText) {
+    String generatedText,
+    String requestId) {
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(chunkMicros, "chunkMicros");
+  }
+
+  /** A record without a request id. */
+  public RequestRecord(String name, long scheduledNanos, long startNanos, long ttftNanos,
+      long latencyNanos, long endNanos, int[] chunkMicros, int promptTokens,
+      int usagePromptTokens, int outputTokens, int httpStatus, boolean success, String error,
+      String generatedText) {
+    this(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos, chunkMicros,
+        promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, generatedText,
+        null);
   }
 
   /** Number of inter-token latencies: one fewer than content chunks. */
@@ -75,6 +88,7 @@ public record RequestRecord(
   /** This record with another generated text (null drops it), everything else shared. */
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
-        chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text);
+        chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
+        requestId);
   }
 }

@@ -36,17 +36,24 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private final SimulatorConfig config;
   private final ServerState state;
   private final TimerLateness lateness;
+  /** Null unless the chunk log is on. */
+  private final ChunkLog chunkLog;
   private final long startedEpochSeconds;
   private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
+  /** Arrival time of each pending request, in the same order, when the chunk log is on. */
+  private final ArrayDeque<Long> pendingNanos = new ArrayDeque<>();
   private Generation current;
+  /** When the request being handled arrived (chunk log only). */
+  private long receivedNanos;
   private boolean draining;
   private boolean closing;
 
   ConnectionHandler(SimulatorConfig config, ServerState state, TimerLateness lateness,
-      long startedEpochSeconds) {
+      ChunkLog chunkLog, long startedEpochSeconds) {
     this.config = config;
     this.state = state;
     this.lateness = lateness;
+    this.chunkLog = chunkLog;
     this.startedEpochSeconds = startedEpochSeconds;
   }
 
@@ -62,6 +69,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     pending.add(request);
+    if (chunkLog != null) {
+      pendingNanos.add(System.nanoTime());
+    }
     drain(ctx);
   }
 
@@ -74,6 +84,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     pending.forEach(FullHttpRequest::release);
     pending.clear();
+    pendingNanos.clear();
     super.channelInactive(ctx);
   }
 
@@ -94,6 +105,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     try {
       while (current == null && !closing && !pending.isEmpty()) {
         FullHttpRequest request = pending.poll();
+        receivedNanos = chunkLog == null ? 0 : pendingNanos.poll();
         try {
           handle(ctx, request);
         } finally {
@@ -120,6 +132,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           generate(ctx, request, path.equals("/v1/chat/completions"), keepAlive);
         } else {
           sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+        }
+      }
+      case "/debug/chunk-log" -> {
+        if (chunkLog != null && method.equals(HttpMethod.GET)) {
+          send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8", chunkLog.drain(),
+              keepAlive);
+        } else {
+          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, keepAlive);
         }
       }
       case "/v1/models", "/health", "/metrics" -> {
@@ -153,13 +173,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     String requestId = http.headers().get("x-request-id");
+    ChunkLog.Entry logEntry = chunkLog == null || !request.stream()
+        ? null : new ChunkLog.Entry(requestId, receivedNanos);
     current = new Generation(ctx, config, state, lateness, request, number, faults, requestId,
-        keepAlive, () -> generationDone(ctx, keepAlive));
+        keepAlive, () -> generationDone(ctx, keepAlive, logEntry));
+    current.logTo(logEntry);
     current.begin();
   }
 
-  private void generationDone(ChannelHandlerContext ctx, boolean keepAlive) {
+  private void generationDone(ChannelHandlerContext ctx, boolean keepAlive,
+      ChunkLog.Entry logEntry) {
     current = null;
+    if (logEntry != null) {
+      chunkLog.add(logEntry);
+    }
     if (keepAlive) {
       drain(ctx);
     } else {

@@ -55,6 +55,8 @@ final class Generation {
   boolean holdsSlot;
 
   private boolean finished;
+  /** Null unless the chunk log is on. */
+  private ChunkLog.Entry logEntry;
   private Future<?> timer;
   private long dueNanos;
   private int nextChunk;
@@ -87,6 +89,11 @@ final class Generation {
         : null;
     this.chunks = SimTokens.chunkCount(request.maxTokens(), config.tokensPerChunk());
     this.faultPoint = Math.max(1, chunks / 2);
+  }
+
+  /** Records the write time of every content chunk into {@code entry} (null: none). */
+  void logTo(ChunkLog.Entry entry) {
+    this.logEntry = entry;
   }
 
   /** Sends the stream's response head at once, as vLLM does, then waits for a slot. */
@@ -172,6 +179,9 @@ final class Generation {
     }
     write(event);
     ctx.flush();
+    if (logEntry != null) {
+      logEntry.wrote(System.nanoTime());
+    }
 
     boolean faulty = nextChunk == faultPoint && (stall || inBand || disconnect);
     long pause = 0;

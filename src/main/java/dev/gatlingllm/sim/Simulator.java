@@ -90,6 +90,7 @@ public final class Simulator implements AutoCloseable {
     ChannelGroup connections = new DefaultChannelGroup("gatling-llm-sim", GlobalEventExecutor.INSTANCE);
     ServerState state = new ServerState(config.maxRunning());
     TimerLateness lateness = new TimerLateness();
+    ChunkLog chunkLog = config.chunkLog() ? new ChunkLog() : null;
     long started = System.currentTimeMillis() / 1000;
     try {
       Channel channel = new ServerBootstrap()
@@ -104,7 +105,7 @@ public final class Simulator implements AutoCloseable {
               ch.pipeline().addLast(
                   new HttpServerCodec(),
                   new HttpObjectAggregator(MAX_BODY_BYTES),
-                  new ConnectionHandler(config, state, lateness, started));
+                  new ConnectionHandler(config, state, lateness, chunkLog, started));
             }
           })
           .bind(new InetSocketAddress(config.host(), config.port()))

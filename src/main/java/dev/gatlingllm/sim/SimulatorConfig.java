@@ -63,6 +63,7 @@ public final class SimulatorConfig {
   private final Duration stallDuration;
   private final int ioThreads;
   private final Transport transport;
+  private final boolean chunkLog;
 
   private SimulatorConfig(Builder b) {
     host = b.host;
@@ -76,6 +77,7 @@ public final class SimulatorConfig {
     maxRunning = b.maxRunning;
     defaultMaxTokens = b.defaultMaxTokens;
     seed = b.seed;
+    chunkLog = b.chunkLog;
     errorRate = b.errorRate;
     disconnectRate = b.disconnectRate;
     inBandErrorRate = b.inBandErrorRate;
@@ -116,6 +118,10 @@ public final class SimulatorConfig {
       if (arg.startsWith("--") && eq > 0) {
         flag = arg.substring(0, eq);
         value = arg.substring(eq + 1);
+      }
+      if (flag.equals("--chunk-log") && value == null) {
+        b = b.chunkLog(true);
+        continue;
       }
       if (!Cli.TAKES_VALUE.contains(flag)) {
         throw new IllegalArgumentException("unknown option '" + arg + "'");
@@ -236,6 +242,14 @@ public final class SimulatorConfig {
     return seed;
   }
 
+  /**
+   * Whether the server keeps the receive time of every streamed request and the write time of
+   * each of its chunks, for {@code GET /debug/chunk-log}. Default off.
+   */
+  public boolean chunkLog() {
+    return chunkLog;
+  }
+
   /** Fraction of requests answered with HTTP 500. Default 0. */
   public double errorRate() {
     return errorRate;
@@ -313,6 +327,7 @@ public final class SimulatorConfig {
     private Duration stallDuration = Duration.ofSeconds(1);
     private int ioThreads = 1;
     private Transport transport = Transport.AUTO;
+    private boolean chunkLog;
 
     private Builder() {}
 
@@ -328,6 +343,7 @@ public final class SimulatorConfig {
       maxRunning = c.maxRunning;
       defaultMaxTokens = c.defaultMaxTokens;
       seed = c.seed;
+      chunkLog = c.chunkLog;
       errorRate = c.errorRate;
       disconnectRate = c.disconnectRate;
       inBandErrorRate = c.inBandErrorRate;
@@ -350,6 +366,7 @@ public final class SimulatorConfig {
       b.maxRunning = maxRunning;
       b.defaultMaxTokens = defaultMaxTokens;
       b.seed = seed;
+      b.chunkLog = chunkLog;
       b.errorRate = errorRate;
       b.disconnectRate = disconnectRate;
       b.inBandErrorRate = inBandErrorRate;
@@ -434,6 +451,13 @@ public final class SimulatorConfig {
     public Builder seed(long value) {
       Builder b = copy();
       b.seed = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#chunkLog()}. */
+    public Builder chunkLog(boolean value) {
+      Builder b = copy();
+      b.chunkLog = value;
       return b;
     }
 
@@ -562,6 +586,8 @@ public final class SimulatorConfig {
         "  --stall-ms MS               length of a pause (default 1000)",
         "  --io-threads N              event-loop threads (default 1)",
         "  --transport auto|nio|epoll  network transport (default auto)",
+        "  --chunk-log                 keep each streamed request's receive and chunk write",
+        "                              times, served (and cleared) by GET /debug/chunk-log",
         "  --help                      print this help and exit",
         "");
 
