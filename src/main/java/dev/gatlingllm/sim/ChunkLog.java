@@ -4,7 +4,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The server's own account of when it sent what: for each streamed request, when its request
- * reached the handler and when each content chunk was handed to the socket, as
+ * reached the handler and when each content chunk was about to be handed to the socket, as
  * {@link System#nanoTime()} values. On Linux that clock is {@code CLOCK_MONOTONIC}, shared by
  * every process on the machine, so a client in another JVM can compare the times it measured
  * with these, chunk by chunk ({@code ClientTruthBenchmark} does).

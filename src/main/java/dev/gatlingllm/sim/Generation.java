@@ -178,10 +178,11 @@ final class Generation {
       event = text.roleEvent() + event;
     }
     write(event);
-    ctx.flush();
     if (logEntry != null) {
+      // Before the flush: on loopback the client can read the bytes before flush() returns.
       logEntry.wrote(System.nanoTime());
     }
+    ctx.flush();
 
     boolean faulty = nextChunk == faultPoint && (stall || inBand || disconnect);
     long pause = 0;
