@@ -1,0 +1,422 @@
+package dev.gatlingllm.bench;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How true are the plugin's TTFT and ITL figures, compared with the wire? The client-truth
+ * benchmark (issue "beat vLLM's own client head to head on one core"):
+ *
+ * <ul>
+ *   <li>the embedded simulator runs in its own JVM pinned to core 0 with {@code --chunk-log}:
+ *       it stamps when each request arrived and when each chunk was handed to the socket, on
+ *       {@code CLOCK_MONOTONIC}, which every process on the machine shares;
+ *   <li>each rung is a plain {@code ./mvnw -B gatling:test} of {@link ClientTruthSimulation}
+ *       pinned to core 1 with {@code taskset}: the JVM flags and warm-up a user gets;
+ *   <li>every reported TTFT is compared with the server's (first write − arrival), every
+ *       reported inter-token gap with the gap between the two writes, request by request
+ *       ({@code x-request-id}); send lateness is start − scheduled; the client JVM's CPU comes
+ *       from {@code /proc/<pid>/stat} over the run window (first send to last chunk);
+ *   <li>paced rungs also test the gaps between sends against the profile's gamma distribution
+ *       (Kolmogorov-Smirnov, 1 % level).
+ * </ul>
+ *
+ * <p>Run: {@code ./mvnw -B -q test-compile exec:java
+ * -Dexec.mainClass=dev.gatlingllm.bench.ClientTruthBenchmark}. {@code -Dtruth.rungs=c16,c64}
+ * picks rungs (default: all). Writes {@code target/truth/results.md}.
+ */
+public final class ClientTruthBenchmark {
+
+  private static final Path DIR = Path.of("target", "truth");
+  private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
+  private static final double CLOCK_TICKS = 100.0;
+  private static final long TTFT_MS = 50;
+  private static final long ITL_MS = 10;
+
+  /**
+   * One rung. {@code vllm} holds the figures vLLM's benchmark_serving.py (May 2025) gave in
+   * the same set-up on this VM class, from the issue that asked for this benchmark: abs ITL
+   * error p99, TTFT error p50, TTFT error p99 (ms), client CPU (% of a core); null where
+   * none was measured.
+   */
+  record Rung(String name, String rate, double burstiness, int maxConcurrency, int numPrompts,
+      int outputLen, double[] vllm) {}
+
+  static final List<Rung> RUNGS = List.of(
+      new Rung("c16", "inf", 1, 16, 64, 128, new double[] {0.9, 5.1, 8.2, 9}),
+      new Rung("c64", "inf", 1, 64, 256, 128, new double[] {0.8, 12.2, 18.0, 15}),
+      new Rung("c256", "inf", 1, 256, 1024, 128, new double[] {7.8, 51.4, 84.0, 52}),
+      new Rung("c512", "inf", 1, 512, 2048, 128, new double[] {17.5, 129.4, 212.4, 94}),
+      new Rung("c1024", "inf", 1, 1024, 4096, 128, new double[] {53.8, 332.4, 511.4, 98}),
+      new Rung("poisson150", "150", 1, 0, 1500, 128, new double[] {4.3, Double.NaN, 14.0, 54}),
+      new Rung("gamma100", "100", 0.5, 0, 2000, 16, null),
+      new Rung("poisson1000", "1000", 1, 0, 5000, 16, null));
+
+  private ClientTruthBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Files.createDirectories(DIR);
+    List<String> wanted = Arrays.asList(System.getProperty("truth.rungs",
+        String.join(",", RUNGS.stream().map(Rung::name).toList())).split(","));
+    boolean pinned = hasTaskset();
+    if (pinned) {
+      // This JVM only waits and samples /proc: keep it off the client's core.
+      run(List.of("taskset", "-a", "-p", "-c", "0", Long.toString(ProcessHandle.current().pid())));
+    }
+    System.out.printf(Locale.ROOT, "cores=%d, java %s, %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), pinned
+            ? "simulator on core 0, client (./mvnw gatling:test) on core 1"
+            : "taskset not found: NOT pinned, figures include cross-core noise");
+    Process sim = startSimulator(pinned);
+    List<String> rows = new ArrayList<>();
+    try {
+      String baseUrl = awaitBaseUrl(sim);
+      for (Rung rung : RUNGS) {
+        if (wanted.contains(rung.name())) {
+          Result r = runRung(rung, baseUrl, pinned);
+          rows.add(r.row());
+          System.out.println(Result.header());
+          System.out.println(r.row());
+        }
+      }
+    } finally {
+      sim.destroy();
+      sim.waitFor(5, TimeUnit.SECONDS);
+    }
+    String table = String.join("\n", Result.header(), Result.separator(), String.join("\n", rows));
+    Files.writeString(DIR.resolve("results.md"), table + "\n");
+    System.out.println();
+    System.out.println(table);
+    System.out.println("load average at end: " + Files.readString(Path.of("/proc/loadavg")).trim());
+  }
+
+  private static Result runRung(Rung rung, String baseUrl, boolean pinned) throws Exception {
+    Path out = DIR.resolve(rung.name()).toAbsolutePath();
+    Files.deleteIfExists(Path.of(out + ".pid"));
+    Files.deleteIfExists(Path.of(out + "-client.csv"));
+    fetch(baseUrl + "/debug/chunk-log"); // drop whatever an earlier rung left
+    List<String> command = new ArrayList<>();
+    if (pinned) {
+      command.addAll(List.of("taskset", "-c", "1"));
+    }
+    command.addAll(List.of("./mvnw", "-B", "gatling:test",
+        "-Dgatling.simulationClass=" + ClientTruthSimulation.class.getName(),
+        "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.rate=" + rung.rate(),
+        "-Dtruth.burstiness=" + rung.burstiness(),
+        "-Dtruth.maxConcurrency=" + rung.maxConcurrency(),
+        "-Dtruth.numPrompts=" + rung.numPrompts(), "-Dtruth.outputLen=" + rung.outputLen(),
+        "-Dtruth.out=" + out));
+    Path log = DIR.resolve(rung.name() + ".log");
+    System.out.printf(Locale.ROOT, "rung %s: %s (log: %s)%n", rung.name(), String.join(" ", command), log);
+    Process mvn = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    CpuSampler cpu = new CpuSampler(Path.of(out + ".pid"), mvn);
+    cpu.start();
+    int code = mvn.waitFor();
+    cpu.join();
+    if (code != 0) {
+      System.out.println("  gatling:test exited with " + code + ", see " + log);
+    }
+    Map<String, long[]> server = parseServerLog(fetch(baseUrl + "/debug/chunk-log"));
+    List<ClientRecord> client = ClientRecord.read(Path.of(out + "-client.csv"));
+    return Result.of(rung, client, server, cpu);
+  }
+
+  /** A request as the plugin recorded it. */
+  record ClientRecord(String id, long scheduled, long start, long ttft, boolean success,
+      int[] chunkMicros) {
+
+    long lastChunkNanos() {
+      return chunkMicros.length == 0 ? start : start + chunkMicros[chunkMicros.length - 1] * 1_000L;
+    }
+
+    static List<ClientRecord> read(Path csv) throws IOException {
+      List<ClientRecord> records = new ArrayList<>();
+      for (String line : Files.readAllLines(csv)) {
+        String[] f = line.split(",", -1);
+        int[] chunks = f[5].isEmpty() ? new int[0]
+            : Arrays.stream(f[5].split(";")).mapToInt(Integer::parseInt).toArray();
+        records.add(new ClientRecord(f[0], Long.parseLong(f[1]), Long.parseLong(f[2]),
+            Long.parseLong(f[3]), Boolean.parseBoolean(f[4]), chunks));
+      }
+      return records;
+    }
+  }
+
+  /** Request id to {received, write 0, write 1, ...} from the simulator's chunk log. */
+  static Map<String, long[]> parseServerLog(String text) {
+    Map<String, long[]> byId = new HashMap<>();
+    for (String line : text.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      String[] f = line.trim().split(" ");
+      long[] times = new long[f.length - 1];
+      for (int i = 1; i < f.length; i++) {
+        times[i - 1] = Long.parseLong(f[i]);
+      }
+      byId.put(f[0], times);
+    }
+    return byId;
+  }
+
+  /** Samples the client JVM's CPU time from /proc while its Maven run lasts. */
+  static final class CpuSampler extends Thread {
+    private final Path pidFile;
+    private final Process mvn;
+    private final List<long[]> samples = new ArrayList<>(); // {nanoTime, ticks}
+
+    CpuSampler(Path pidFile, Process mvn) {
+      super("cpu-sampler");
+      this.pidFile = pidFile;
+      this.mvn = mvn;
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      long pid = -1;
+      while (mvn.isAlive()) {
+        try {
+          if (pid < 0 && Files.exists(pidFile)) {
+            pid = Long.parseLong(Files.readString(pidFile).trim());
+          }
+          if (pid > 0) {
+            long ticks = cpuTicks(pid);
+            if (ticks >= 0) {
+              synchronized (samples) {
+                samples.add(new long[] {System.nanoTime(), ticks});
+              }
+            }
+          }
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          return;
+        } catch (IOException | RuntimeException e) {
+          // the pid file is being written, or the process just ended
+        }
+      }
+    }
+
+    /** CPU seconds the client used between two instants, from the samples around them. */
+    double cpuSeconds(long fromNanos, long toNanos) {
+      synchronized (samples) {
+        return (ticksAt(toNanos) - ticksAt(fromNanos)) / CLOCK_TICKS;
+      }
+    }
+
+    private double ticksAt(long nanos) {
+      long[] before = null;
+      for (long[] s : samples) {
+        if (s[0] <= nanos) {
+          before = s;
+        } else {
+          if (before == null) {
+            return s[1];
+          }
+          double f = (double) (nanos - before[0]) / (s[0] - before[0]);
+          return before[1] + f * (s[1] - before[1]);
+        }
+      }
+      return before == null ? Double.NaN : before[1];
+    }
+
+    private static long cpuTicks(long pid) throws IOException {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+  }
+
+  /** What one rung measured. Times in ms. */
+  record Result(Rung rung, int ok, int failed, int unmatched, double itlErrP50, double itlErrP99,
+      double ttftErrP50, double ttftErrP99, double ttftErrMax, double firstWaveTtftErrP99,
+      double cpuPercent, double[] late, double ksSchedule, double ksSent, double ksCritical) {
+
+    static Result of(Rung rung, List<ClientRecord> client, Map<String, long[]> server,
+        CpuSampler cpu) {
+      List<Double> ttftErr = new ArrayList<>();
+      List<Double> firstWave = new ArrayList<>();
+      List<Double> itlErr = new ArrayList<>();
+      int ok = 0;
+      int failed = 0;
+      int unmatched = 0;
+      long windowStart = Long.MAX_VALUE;
+      long windowEnd = Long.MIN_VALUE;
+      long firstStart = client.stream().mapToLong(ClientRecord::start).min().orElse(0);
+      for (ClientRecord r : client) {
+        windowStart = Math.min(windowStart, r.start());
+        windowEnd = Math.max(windowEnd, r.lastChunkNanos());
+        if (!r.success()) {
+          failed++;
+          continue;
+        }
+        ok++;
+        long[] s = server.get(r.id());
+        if (s == null || s.length - 1 != r.chunkMicros().length) {
+          unmatched++;
+          continue;
+        }
+        double err = (r.ttft() - (s[1] - s[0])) / 1e6;
+        ttftErr.add(err);
+        if (r.start() - firstStart < 100_000_000L) {
+          firstWave.add(err);
+        }
+        int[] c = r.chunkMicros();
+        for (int i = 1; i < c.length; i++) {
+          long clientGap = (c[i] - c[i - 1]) * 1_000L;
+          long serverGap = s[i + 1] - s[i];
+          itlErr.add(Math.abs(clientGap - serverGap) / 1e6);
+        }
+      }
+      double[] ttft = sorted(ttftErr);
+      double[] itl = sorted(itlErr);
+      double cpuPct = 100 * cpu.cpuSeconds(windowStart, windowEnd) / ((windowEnd - windowStart) / 1e9);
+      double[] late = new double[0];
+      double ksSchedule = Double.NaN;
+      double ksSent = Double.NaN;
+      double ksCritical = Double.NaN;
+      if (!rung.rate().equals("inf")) {
+        List<ClientRecord> bySchedule = new ArrayList<>(client);
+        bySchedule.sort((a, b) -> Long.compare(a.scheduled(), b.scheduled()));
+        late = sorted(bySchedule.stream().map(r -> (r.start() - r.scheduled()) / 1e6).toList());
+        double rate = Double.parseDouble(rung.rate());
+        double shape = rung.burstiness();
+        double scale = 1 / (rate * shape);
+        double[] scheduleGaps = new double[bySchedule.size() - 1];
+        double[] sentGaps = new double[bySchedule.size() - 1];
+        for (int i = 1; i < bySchedule.size(); i++) {
+          scheduleGaps[i - 1] = (bySchedule.get(i).scheduled() - bySchedule.get(i - 1).scheduled()) / 1e9;
+          sentGaps[i - 1] = (bySchedule.get(i).start() - bySchedule.get(i - 1).start()) / 1e9;
+        }
+        ksSchedule = Stats.ksDistance(scheduleGaps, x -> Stats.gammaCdf(shape, scale, x));
+        ksSent = Stats.ksDistance(sentGaps, x -> Stats.gammaCdf(shape, scale, x));
+        ksCritical = 1.628 / Math.sqrt(sentGaps.length);
+      }
+      return new Result(rung, ok, failed, unmatched, Stats.percentile(itl, 50),
+          Stats.percentile(itl, 99), Stats.percentile(ttft, 50), Stats.percentile(ttft, 99),
+          ttft.length == 0 ? Double.NaN : ttft[ttft.length - 1],
+          Stats.percentile(sorted(firstWave), 99), cpuPct, late, ksSchedule, ksSent, ksCritical);
+    }
+
+    static String header() {
+      return "| rung | ok/failed/unmatched | abs ITL err p50 / p99 (vLLM p99) | TTFT err p50 (vLLM) |"
+          + " TTFT err p99 (vLLM) | TTFT err max / first 100 ms p99 | client CPU % (vLLM) |"
+          + " send late p50 / p90 / p99 / p99.9 | KS schedule / sent (1 % crit) |";
+    }
+
+    static String separator() {
+      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+    }
+
+    String row() {
+      double[] v = rung.vllm();
+      return String.format(Locale.ROOT,
+          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s |",
+          rung.name(), ok, failed, unmatched, itlErrP50, itlErrP99, ref(v, 0), ttftErrP50,
+          ref(v, 1), ttftErrP99, ref(v, 2), ttftErrMax, firstWaveTtftErrP99, cpuPercent,
+          ref(v, 3),
+          late.length == 0 ? "-" : String.format(Locale.ROOT, "%.3f / %.3f / %.3f / %.3f",
+              Stats.percentile(late, 50), Stats.percentile(late, 90), Stats.percentile(late, 99),
+              Stats.percentile(late, 99.9)),
+          Double.isNaN(ksSent) ? "-" : String.format(Locale.ROOT, "%.3f / %.3f (%.3f)",
+              ksSchedule, ksSent, ksCritical));
+    }
+
+    private static String ref(double[] v, int i) {
+      return v == null || Double.isNaN(v[i]) ? "-" : String.format(Locale.ROOT, "%.1f", v[i]);
+    }
+  }
+
+  static double[] sorted(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+  }
+
+  private static Process startSimulator(boolean pinned) throws IOException {
+    List<String> command = new ArrayList<>();
+    if (pinned) {
+      command.addAll(List.of("taskset", "-c", "0"));
+    }
+    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xms1g", "-Xmx1g", "-cp", testClasspath(), "dev.gatlingllm.sim.Main",
+        "--port", "0", "--ttft-ms", Long.toString(TTFT_MS), "--itl-ms", Long.toString(ITL_MS),
+        "--jitter", "0", "--max-running", "100000", "--io-threads", "1", "--chunk-log"));
+    return new ProcessBuilder(command).redirectErrorStream(true).start();
+  }
+
+  private static String awaitBaseUrl(Process sim) throws IOException {
+    BufferedReader lines = new BufferedReader(new InputStreamReader(sim.getInputStream(),
+        StandardCharsets.UTF_8));
+    String line;
+    while ((line = lines.readLine()) != null) {
+      Matcher m = LISTENING.matcher(line);
+      if (m.find()) {
+        Thread drain = new Thread(() -> lines.lines().forEach(l -> { }), "sim-output");
+        drain.setDaemon(true);
+        drain.start();
+        return m.group(1);
+      }
+    }
+    throw new IllegalStateException("the simulator ended before listening");
+  }
+
+  private static String fetch(String url) throws IOException, InterruptedException {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException(url + " answered " + r.statusCode());
+    }
+    return r.body();
+  }
+
+  private static boolean hasTaskset() {
+    try {
+      return run(List.of("taskset", "-p", Long.toString(ProcessHandle.current().pid()))) == 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static int run(List<String> command) throws IOException {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      return p.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static String testClasspath() {
+    ClassLoader loader = ClientTruthBenchmark.class.getClassLoader();
+    if (loader instanceof URLClassLoader urls && urls.getURLs().length > 1) {
+      List<String> paths = new ArrayList<>();
+      for (URL url : urls.getURLs()) {
+        paths.add(Path.of(URI.create(url.toString())).toString());
+      }
+      return String.join(File.pathSeparator, paths);
+    }
+    return System.getProperty("java.class.path");
+  }
+}
