@@ -45,7 +45,14 @@ final class LlmRequestAction extends LlmAction {
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
     RequestBodies.build(spec, "warm-up", "warm-up", List.of(message("user", "warm-up")), 1);
+    components.warmUpOnce(spec.path(), maxTokens -> RequestBodies.build(spec,
+        components.protocol().requestModelName(), WARM_UP_PROMPT,
+        spec.endpoint() == RequestSpec.Endpoint.CHAT ? userTurn(WARM_UP_PROMPT) : null,
+        maxTokens));
   }
+
+  /** What warm-up requests ask; their answers are thrown away. */
+  private static final String WARM_UP_PROMPT = "Warm-up request: please count from one to ten.";
 
   @Override
   protected void run(Session session) {

@@ -24,7 +24,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import io.netty.channel.EventLoop;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Function1;
@@ -52,6 +57,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final ArrivalClock arrivalClock;
   private final SlotPacer pacer;
   private final ConcurrencyLimiter limiter;
+  private final AtomicBoolean warmedUp = new AtomicBoolean();
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -86,6 +92,23 @@ public final class LlmComponents implements ProtocolComponents {
       LOG.warn("cannot reach {} before the run ({}): requests will fail until it is up",
           protocol.target(), problem);
     }
+  }
+
+  /**
+   * Sends the run's warm-up requests (see {@link WarmUpOptions}) once per run, with the body
+   * of the first request action built: called while the simulation is built, before any
+   * user starts.
+   *
+   * @param body the body of a warm-up request with the given {@code max_tokens}
+   */
+  public void warmUpOnce(String path, IntFunction<byte[]> body) {
+    if (!protocol.warmUp().enabled() || !warmedUp.compareAndSet(false, true)) {
+      return;
+    }
+    List<EventLoop> loops = new ArrayList<>();
+    core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
+    RunWarmUp.run(protocol, client, loops, path, body,
+        id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id));
   }
 
   public CoreComponents core() {

@@ -33,12 +33,14 @@ public final class LlmProtocol implements Protocol {
   private final ToIntFunction<String> tokenCounter;
   private final ArrivalProfile arrivals;
   private final Integer maxConcurrency;
+  private final WarmUpOptions warmUp;
 
   LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
-      ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency) {
+      ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
+      WarmUpOptions warmUp) {
     this.target = target;
     this.model = model;
     this.servedModelName = servedModelName;
@@ -56,6 +58,12 @@ public final class LlmProtocol implements Protocol {
     this.tokenCounter = tokenCounter;
     this.arrivals = arrivals;
     this.maxConcurrency = maxConcurrency;
+    this.warmUp = warmUp;
+  }
+
+  /** Warm-up requests before the run. */
+  public WarmUpOptions warmUp() {
+    return warmUp;
   }
 
   /** The arrival process, when one was configured. */

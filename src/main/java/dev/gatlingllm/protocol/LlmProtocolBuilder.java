@@ -48,6 +48,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private String tokenizerId;
   private ArrivalProfile arrivals;
   private Integer maxConcurrency;
+  private WarmUpOptions warmUp = WarmUpOptions.auto();
 
   public LlmProtocolBuilder() {}
 
@@ -72,6 +73,48 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     b.tokenizerId = tokenizerId;
     b.arrivals = arrivals;
     b.maxConcurrency = maxConcurrency;
+    b.warmUp = warmUp;
+    return b;
+  }
+
+  /**
+   * Sends {@code requests} real warm-up requests after a probe, before the measured run
+   * (vLLM's {@code --num-warmups}); 0 turns the warm-up off. By default the count is picked
+   * from the run, see {@link WarmUpOptions}.
+   */
+  public LlmProtocolBuilder warmUp(int requests) {
+    if (requests < 0) {
+      throw new IllegalArgumentException("warmUp requests must be >= 0, got " + requests);
+    }
+    LlmProtocolBuilder b = copy();
+    b.warmUp = warmUp.withRequests(requests);
+    return b;
+  }
+
+  /** Streams the warm-up runs at once; by default the run's concurrency. */
+  public LlmProtocolBuilder warmUpConcurrency(int streams) {
+    if (streams < 1) {
+      throw new IllegalArgumentException("warmUpConcurrency must be >= 1, got " + streams);
+    }
+    LlmProtocolBuilder b = copy();
+    b.warmUp = warmUp.withConcurrency(streams);
+    return b;
+  }
+
+  /** {@code max_tokens} of each warm-up request (default 64). */
+  public LlmProtocolBuilder warmUpMaxTokens(int tokens) {
+    if (tokens < 1) {
+      throw new IllegalArgumentException("warmUpMaxTokens must be >= 1, got " + tokens);
+    }
+    LlmProtocolBuilder b = copy();
+    b.warmUp = warmUp.withMaxTokens(tokens);
+    return b;
+  }
+
+  /** No warm-up requests: the run's first requests meet a cold client and no open connection. */
+  public LlmProtocolBuilder noWarmUp() {
+    LlmProtocolBuilder b = copy();
+    b.warmUp = WarmUpOptions.off();
     return b;
   }
 
@@ -259,7 +302,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     }
     return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap);
+        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap, warmUp);
   }
 
   private static String requireText(String what, String value) {

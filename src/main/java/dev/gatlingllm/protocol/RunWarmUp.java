@@ -1,0 +1,91 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.client.LlmClient;
+import dev.gatlingllm.client.LlmRequest;
+import dev.gatlingllm.client.WarmUpRequests;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plans and runs the warm-up of one run (see {@link WarmUpOptions}): a probe request, then the
+ * warm-up proper at the run's concurrency. Its requests carry {@code x-request-id:
+ * warmup-<n>} and are recorded nowhere.
+ */
+final class RunWarmUp {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunWarmUp.class);
+  /** Longest wait for each phase; a server this slow is reported, and the run goes on. */
+  private static final Duration MAX_WAIT = Duration.ofMinutes(2);
+
+  private RunWarmUp() {}
+
+  /**
+   * @param body     the body of a warm-up request with the given {@code max_tokens}
+   * @param headers  fresh request headers carrying the given request id
+   */
+  static void run(LlmProtocol protocol, LlmClient client, List<EventLoop> loops, String path,
+      IntFunction<byte[]> body, java.util.function.Function<String, HttpHeaders> headers) {
+    WarmUpOptions options = protocol.warmUp();
+    byte[] bytes = body.apply(options.maxTokens());
+    IntFunction<LlmRequest> request = i -> new LlmRequest("warm-up", path,
+        headers.apply("warmup-" + i), bytes, -1, LlmRequest.NOT_SCHEDULED);
+    WarmUpRequests.Outcome probe =
+        WarmUpRequests.run(client, loops, request, 1, 1, MAX_WAIT);
+    if (!probe.finished() || probe.failed() > 0) {
+      LOG.warn("the warm-up request to {} {}: skipping the warm-up; the run's requests will "
+          + "probably fail the same way", protocol.target(),
+          probe.finished() ? "failed (" + probe.firstError() + ")" : "got no answer in " + MAX_WAIT.toSeconds() + " s");
+      return;
+    }
+    int concurrency = options.concurrency() > 0
+        ? options.concurrency() : concurrency(protocol, probe.meanNanos(), loops.size());
+    int requests = options.requests() >= 0 ? options.requests()
+        : autoRequests(concurrency, probe.chunks(), probe.meanNanos());
+    IntFunction<LlmRequest> after = i -> request.apply(i + 1);
+    WarmUpRequests.Outcome warm =
+        WarmUpRequests.run(client, loops, after, requests, concurrency, MAX_WAIT);
+    String failures = warm.failed() == 0 ? ""
+        : ", " + warm.failed() + " failed (first: " + warm.firstError() + ")";
+    LOG.info("warm-up: {} requests at concurrency {} in {} s{}{}; not part of the results",
+        warm.sent() + 1, concurrency, String.format(java.util.Locale.ROOT, "%.1f",
+            (probe.elapsedNanos() + warm.elapsedNanos()) / 1e9), failures,
+        warm.finished() ? "" : ", still running after " + MAX_WAIT.toSeconds() + " s");
+  }
+
+  /**
+   * Two rounds at the run's concurrency, more when that is too few chunks to compile the
+   * per-chunk path, but no more rounds than fit in {@link WarmUpOptions#MAX_EXTRA_NANOS}.
+   */
+  static int autoRequests(int concurrency, long chunksPerRequest, long requestNanos) {
+    int forChunks = (int) Math.ceil(
+        (double) WarmUpOptions.TARGET_CHUNKS / Math.max(1, chunksPerRequest));
+    long rounds = Math.max(2, WarmUpOptions.MAX_EXTRA_NANOS / Math.max(1, requestNanos));
+    return (int) Math.max(2L * concurrency, Math.min(forChunks, rounds * concurrency));
+  }
+
+  /** The run's concurrency, as well as it can be known before the run. */
+  static int concurrency(LlmProtocol protocol, long requestNanos, int loops) {
+    Optional<ArrivalProfile> profile = protocol.arrivals();
+    int limit = profile.map(ArrivalProfile::numPrompts).orElse(WarmUpOptions.MAX_AUTO_CONCURRENCY);
+    int c;
+    if (protocol.maxConcurrency().isPresent()) {
+      c = protocol.maxConcurrency().get();
+    } else if (profile.isEmpty()) {
+      c = loops;
+    } else if (profile.get().rampUpEndRps().isPresent()) {
+      c = (int) Math.ceil(profile.get().rampUpEndRps().getAsInt() * requestNanos / 1e9);
+    } else if (Double.isInfinite(profile.get().requestRate())) {
+      c = limit;
+    } else {
+      c = (int) Math.ceil(profile.get().requestRate() * requestNanos / 1e9);
+    }
+    return Math.max(1, Math.min(c, Math.min(limit, WarmUpOptions.MAX_AUTO_CONCURRENCY)));
+  }
+}
