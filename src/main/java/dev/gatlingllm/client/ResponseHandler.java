@@ -11,6 +11,14 @@ import io.netty.util.ReferenceCountUtil;
  * Per-connection handler feeding the current {@link Exchange}. Its companion
  * {@link #readStamp()} sits in front of the HTTP codec and stamps every socket read with
  * {@link System#nanoTime()} before any decoding, so chunk times are arrival times.
+ *
+ * <p>The stamp also defers the decoding. An event loop reads every ready connection of an
+ * epoll batch one after another; had each read been decoded at once (HTTP chunking, SSE
+ * framing, JSON, then the user's next action), the 500th stream of a burst would be stamped
+ * only after 499 others were decoded: milliseconds of error at high concurrency that are the
+ * client's own. So the stamp handler only stamps and queues; the decoding runs from one task
+ * per connection that the loop runs right after the batch's reads. Events keep their order
+ * per connection: a close or an error first delivers what is queued, then itself.
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
@@ -20,13 +28,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
   private boolean interim;
 
   ChannelInboundHandlerAdapter readStamp() {
-    return new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        readNanos = System.nanoTime();
-        ctx.fireChannelRead(msg);
-      }
-    };
+    return new ReadStamp();
   }
 
   void begin(Exchange next) {
@@ -41,6 +43,92 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
   long idleSince() {
     return idleSince;
+  }
+
+  /** Stamps each read and hands it, and every later event, to the rest of the pipeline later. */
+  private final class ReadStamp extends ChannelInboundHandlerAdapter implements Runnable {
+    private static final Object READ_COMPLETE = new Object();
+
+    private ChannelHandlerContext ctx;
+    private Object[] events = new Object[4];
+    private long[] stamps = new long[4];
+    private int count;
+    private boolean delivering;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      defer(msg, System.nanoTime());
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      defer(READ_COMPLETE, 0);
+    }
+
+    // A close or an error is rare, and Netty tears the pipeline down right after it: deliver
+    // what is queued now, then the event itself, in order.
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      run();
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      run();
+      ctx.fireExceptionCaught(cause);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+      run();
+    }
+
+    private void defer(Object event, long nanos) {
+      if (count == events.length) {
+        events = java.util.Arrays.copyOf(events, count * 2);
+        stamps = java.util.Arrays.copyOf(stamps, count * 2);
+      }
+      events[count] = event;
+      stamps[count] = nanos;
+      if (count++ == 0) {
+        ctx.executor().execute(this);
+      }
+    }
+
+    /** Delivers the queued events in order; events queued meanwhile are delivered too. */
+    @Override
+    public void run() {
+      if (delivering) {
+        return; // an event raised while delivering: the loop below reaches it in order
+      }
+      delivering = true;
+      try {
+        deliver();
+      } finally {
+        delivering = false;
+      }
+    }
+
+    private void deliver() {
+      for (int i = 0; i < count; i++) {
+        Object event = events[i];
+        events[i] = null;
+        if (event == READ_COMPLETE) {
+          ctx.fireChannelReadComplete();
+        } else {
+          readNanos = stamps[i];
+          ctx.fireChannelRead(event);
+        }
+      }
+      count = 0;
+    }
   }
 
   @Override
