@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Holds the virtual user until its arrival slot. Users are injected a little ahead of their
  * slots (Gatling's injector works in one-second ticks); the i-th user to get here takes slot
- * i and goes on at exactly the schedule's time, with that time saved in the session so the
- * request records its scheduled time next to its send time.
+ * i and goes on {@link LlmRequestAction#PREPARE_LEAD_NANOS} before the schedule's time, with
+ * that time saved in the session: the next request builds its body in that lead and is sent
+ * at exactly the scheduled time, which it records next to its send time.
  */
 final class ArrivalAction extends LlmAction {
 
@@ -43,7 +44,7 @@ final class ArrivalAction extends LlmAction {
       return;
     }
     long due = clock.dueNanos(slot);
-    components.pacer().awaitSlot(session.eventLoop(), due,
+    components.pacer().awaitSlot(session.eventLoop(), due - LlmRequestAction.PREPARE_LEAD_NANOS,
         () -> next.$bang(session.set(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE, due)));
   }
 }

@@ -27,6 +27,12 @@ final class LlmRequestAction extends LlmAction {
 
   /** Session attribute a pacing action sets to the request's scheduled send time. */
   static final String SCHEDULED_NANOS_ATTRIBUTE = "gatling-llm.scheduledNanos";
+  /**
+   * How long before its slot a paced user is let go: the request is built (Jackson, headers)
+   * in that time and the send itself waits for the slot, so building is not part of how
+   * late the request goes out.
+   */
+  static final long PREPARE_LEAD_NANOS = 1_000_000;
 
   private final RequestSpec spec;
   private final LlmComponents components;
@@ -63,7 +69,12 @@ final class LlmRequestAction extends LlmAction {
       failBeforeSending(session, e.getMessage());
       return;
     }
-    components.limiter().acquire(session.eventLoop(), () -> send(session, request));
+    if (request.scheduledNanos() != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
+      components.pacer().awaitSlot(session.eventLoop(), request.scheduledNanos(),
+          () -> components.limiter().acquire(session.eventLoop(), () -> send(session, request)));
+    } else {
+      components.limiter().acquire(session.eventLoop(), () -> send(session, request));
+    }
   }
 
   /**

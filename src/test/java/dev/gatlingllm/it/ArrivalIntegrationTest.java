@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.metrics.RequestRecord;
+import java.util.stream.IntStream;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.IOException;
@@ -40,15 +42,21 @@ class ArrivalIntegrationTest {
   }
 
   @Test
-  void capIsReachedAndNeverExceededUnderAnUnboundedRate() throws IOException {
+  void capIsReachedAndNeverExceededUnderAnUnboundedRateWarmUpIncluded() throws IOException {
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
         .ttft(Duration.ofMillis(40)).itl(Duration.ofMillis(5)).build())) {
       JsonNode doc = run(simulator, Map.of(
           ArrivalItSimulation.NUM_PROMPTS, "40",
-          ArrivalItSimulation.MAX_CONCURRENCY, "5"));
+          ArrivalItSimulation.MAX_CONCURRENCY, "5",
+          ArrivalItSimulation.WARM_UP, "6"));
       assertEquals(5, simulator.maxInFlight(), "the simulator saw exactly the cap at most");
-      assertEquals(40, simulator.requestsReceived());
+      assertEquals(1 + 6 + 40, simulator.requestsReceived(),
+          "a probe and 6 warm-up requests reached the server before the run's 40");
+      // ... and none of them is a result: not in the JSON, not in the records.
       assertEquals(40, doc.get("completed").asInt());
+      assertEquals(40, doc.get("num_prompts").asInt());
+      List<String> ids = GatlingRunner.captured().stream().map(RequestRecord::requestId).sorted().toList();
+      assertEquals(IntStream.range(0, 40).mapToObj(i -> "benchmark-serving" + i).sorted().toList(), ids);
       assertEquals("inf", doc.get("request_rate").asText());
       assertEquals(5, doc.get("max_concurrency").asInt());
     }

@@ -5,11 +5,13 @@ import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
 import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
+import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import io.gatling.javaapi.core.Simulation;
 
 /** A paced benchmark: vLLM-style arrival profile from system properties, results written. */
@@ -21,6 +23,8 @@ public class ArrivalItSimulation extends Simulation {
   static final String BURSTINESS = "it.burstiness";
   static final String MAX_CONCURRENCY = "it.maxConcurrency";
   static final String RAMP = "it.ramp";
+  /** Warm-up requests after the probe; the protocol's default when unset. */
+  static final String WARM_UP = "it.warmUp";
 
   {
     ArrivalProfile.Builder builder = arrivals()
@@ -47,9 +51,16 @@ public class ArrivalItSimulation extends Simulation {
             .exec(awaitArrival())
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(8))
             .injectOpen(injection(profile)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
-            .arrivals(profile))
-        .assertions(global().failedRequests().count().is(0L));
+        .protocols(warmUp(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+            .arrivals(profile)))
+        .assertions(global().failedRequests().count().is(0L),
+            // Gatling's own statistics hold the run's requests only, never the warm-up's.
+            details("gen").allRequests().count().is((long) profile.numPrompts()));
+  }
+
+  private static LlmProtocolBuilder warmUp(LlmProtocolBuilder protocol) {
+    String n = System.getProperty(WARM_UP);
+    return n == null ? protocol : protocol.warmUp(Integer.parseInt(n));
   }
 
   @Override
