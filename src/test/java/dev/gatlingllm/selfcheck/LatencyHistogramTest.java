@@ -30,7 +30,8 @@ class LatencyHistogramTest {
     // p99.9 is rank ceil(99.9) = 100: the maximum, whose bucket edge is capped to it exactly.
     assertEquals(100_000, s.percentileNanos(99.9));
     assertEquals(100_000, s.percentileNanos(100));
-    assertEquals(1_003, s.percentileNanos(0.5)); // rank 1; 1,000 ns is in the 4 ns bucket [1000, 1003]
+    // Rank 1: 1,000 ns is in the 4 ns bucket [1000, 1003].
+    assertEquals(1_003, s.percentileNanos(0.5));
   }
 
   @Test
