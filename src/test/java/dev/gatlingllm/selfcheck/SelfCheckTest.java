@@ -1,0 +1,221 @@
+package dev.gatlingllm.selfcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gatling.netty.util.Transports;
+import io.netty.channel.DefaultEventLoopGroup;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
+import io.netty.util.concurrent.EventExecutor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The self-check on real Netty loops. Timing bounds are one-sided and generous: a stall is
+ * seen at (almost) its full length, and an idle loop is far from a stall.
+ */
+class SelfCheckTest {
+
+  /** Gatling's loop kinds available here (same factory as Gatling), plus Netty's plain one. */
+  static List<String> kinds() {
+    List<String> kinds = new ArrayList<>(List.of("nio", "default"));
+    if (Epoll.isAvailable()) {
+      kinds.add("epoll");
+    }
+    if (IoUring.isAvailable()) {
+      kinds.add("io_uring");
+    }
+    return kinds;
+  }
+
+  private static EventLoopGroup newGroup(String kind) {
+    return kind.equals("default")
+        ? new DefaultEventLoopGroup(2)
+        : Transports.newEventLoopGroup(!kind.equals("nio"), kind.equals("io_uring"), 2,
+            "selfcheck-" + kind);
+  }
+
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void aStalledLoopIsReportedAndTripsTheBottleneckWarning(String kind) throws Exception {
+    EventLoopGroup group = newGroup(kind);
+    try {
+      SelfCheck check = SelfCheck.start(group);
+      Thread.sleep(100);
+      EventExecutor stalled = group.next();
+      stalled.submit(() -> sleep(50)).get(5, TimeUnit.SECONDS);
+      Thread.sleep(100);
+      SelfCheckReport report = check.stop();
+
+      // The probe due first inside the stall runs at its end: at most one period (5 ms)
+      // of the stall can fall before it.
+      assertTrue(report.loopLag().maxMs() >= 45, report.consoleText());
+      assertTrue(report.loopLagMaxMsPerLoop().get(indexOf(group, stalled)) >= 45,
+          report.consoleText());
+      // The periods the stall swallowed count too, so 50 ms of ~250 is far above 1 % of time.
+      assertTrue(report.loopLag().p99Ms() > 1, report.consoleText());
+      assertTrue(report.warnings().stream()
+          .anyMatch(w -> w.startsWith("the client itself was a bottleneck: event-loop lag p99 ")),
+          report.consoleText());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void anIdleGroupGivesPlausibleFigures(String kind) throws Exception {
+    EventLoopGroup group = newGroup(kind);
+    try {
+      SelfCheck check = SelfCheck.start(group);
+      Thread.sleep(300);
+      SelfCheckReport report = check.stop();
+
+      assertTrue(report.windowMs() >= 300, report.consoleText());
+      assertEquals(2, report.loopLagMaxMsPerLoop().size());
+      // 2 loops every 5 ms for 300 ms is 120 probe periods; a slow start may cost a few.
+      assertTrue(report.loopLag().samples() >= 60, report.consoleText());
+      // Generous: a loaded machine makes even an idle loop wait for a core.
+      assertTrue(report.loopLag().p50Ms() < 20, report.consoleText());
+      assertTrue(report.loopLag().p50Ms() <= report.loopLag().p99Ms());
+      assertTrue(report.loopLag().p99Ms() <= report.loopLag().p999Ms());
+      assertTrue(report.loopLag().p999Ms() <= report.loopLag().maxMs());
+      assertEquals(0, report.sendLateness().samples());
+      assertEquals(0, report.writeTime().samples());
+      assertTrue(report.availableProcessors() >= 1);
+      assertTrue(Double.isNaN(report.cpuPercentOfOneCore()) || report.cpuPercentOfOneCore() >= 0);
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @Test
+  void recordsWriteTimesAndSendLateness() throws Exception {
+    EventLoopGroup group = newGroup("default");
+    try {
+      SelfCheck check = SelfCheck.start(group);
+      for (int us = 1; us <= 100; us++) {
+        check.recordWrite(us * 1_000L);
+        check.recordSendLateness(us * 10_000L - 100_000); // -99 µs to +900 µs
+      }
+      SelfCheckReport report = check.stop();
+
+      SelfCheckReport.Latency write = report.writeTime();
+      assertEquals(100, write.samples());
+      assertTrue(write.p50Ms() >= 0.050 && write.p50Ms() <= 0.050 * (1 + 1.0 / 128), "" + write);
+      assertTrue(write.p99Ms() >= 0.099 && write.p99Ms() <= 0.099 * (1 + 1.0 / 128), "" + write);
+      assertEquals(0.1, write.maxMs());
+      SelfCheckReport.Latency late = report.sendLateness();
+      assertEquals(100, late.samples());
+      // The 10 early sends count as on time (0); the 50th value is 400 µs late.
+      assertTrue(late.p50Ms() >= 0.4 && late.p50Ms() <= 0.4 * (1 + 1.0 / 128), "" + late);
+      assertEquals(0.9, late.maxMs());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @Test
+  void countsGcPausesThatEndInsideTheWindowOnly() throws Exception {
+    EventLoopGroup group = newGroup("default");
+    try {
+      System.gc();
+      SelfCheckReport before = SelfCheck.start(group).stop();
+      assertEquals(0, before.gcPauses(), before.consoleText());
+
+      SelfCheck check = SelfCheck.start(group);
+      System.gc();
+      SelfCheckReport report = check.stop();
+      assertTrue(report.gcPauses() >= 1, report.consoleText());
+      assertTrue(report.gcPauseMaxMs() >= 0);
+      assertTrue(report.gcPauseTotalMs() >= report.gcPauseMaxMs());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @Test
+  void stopIsIdempotent() throws Exception {
+    EventLoopGroup group = newGroup("nio");
+    try {
+      SelfCheck check = SelfCheck.start(group, Duration.ofMillis(1));
+      Thread.sleep(50);
+      SelfCheckReport first = check.stop();
+      Thread.sleep(20);
+      assertSame(first, check.stop());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @Test
+  void aStoppedProbeRecordsNothingMore() throws Exception {
+    EventLoopGroup group = newGroup("nio");
+    try {
+      LatencyHistogram samples = new LatencyHistogram();
+      LoopLagProbe probe = LoopLagProbe.start(group.next(), 1_000_000, samples);
+      Thread.sleep(50);
+      probe.stop();
+      probe.stop();
+      Thread.sleep(5); // a run already under way when stop() was called may still record
+      long afterStop = samples.snapshot().count();
+      Thread.sleep(50);
+      assertTrue(afterStop > 0);
+      assertEquals(afterStop, samples.snapshot().count());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @Test
+  void rejectsAPeriodThatIsNotPositive() {
+    EventLoopGroup group = newGroup("default");
+    try {
+      assertThrows(IllegalArgumentException.class,
+          () -> SelfCheck.start(group, Duration.ZERO));
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aGroupAlreadyShutDownIsLeftOut() throws Exception {
+    EventLoopGroup group = newGroup("nio");
+    shutdown(group);
+    SelfCheckReport report = SelfCheck.start(group).stop();
+    assertEquals(0, report.loopLagMaxMsPerLoop().size());
+    assertEquals(0, report.loopLag().samples());
+  }
+
+  private static int indexOf(EventLoopGroup group, EventExecutor loop) {
+    int i = 0;
+    for (EventExecutor e : group) {
+      if (e == loop) {
+        return i;
+      }
+      i++;
+    }
+    throw new AssertionError("loop not in its group");
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void shutdown(EventLoopGroup group) throws InterruptedException {
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+  }
+}
