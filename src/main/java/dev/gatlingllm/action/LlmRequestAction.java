@@ -5,6 +5,7 @@ import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
@@ -69,9 +70,14 @@ final class LlmRequestAction extends LlmAction {
       failBeforeSending(session, e.getMessage());
       return;
     }
-    if (request.scheduledNanos() != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
-      components.pacer().awaitSlot(session.eventLoop(), request.scheduledNanos(),
-          () -> components.limiter().acquire(session.eventLoop(), () -> send(session, request)));
+    SelfCheck check = components.selfCheck();
+    long due = request.scheduledNanos();
+    if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
+      components.pacer().awaitSlot(session.eventLoop(), due, () -> {
+        // Pacing precision; waiting for a concurrency permit comes after and is not lateness.
+        check.recordSendLateness(System.nanoTime() - due);
+        components.limiter().acquire(session.eventLoop(), () -> send(session, request));
+      });
     } else {
       components.limiter().acquire(session.eventLoop(), () -> send(session, request));
     }

@@ -75,6 +75,11 @@ final class Exchange implements SseDecoder.Listener {
     return channel;
   }
 
+  /** When the request's clock started. */
+  long startNanos() {
+    return startNanos;
+  }
+
   boolean isFinished() {
     return finished;
   }

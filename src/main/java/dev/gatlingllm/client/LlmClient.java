@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import javax.net.ssl.SSLException;
 
 /**
@@ -39,6 +40,8 @@ public final class LlmClient implements AutoCloseable {
   private final SslContext sslContext;
   private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  /** Told how long each request took from its clock start to its bytes being written. */
+  private volatile LongConsumer writeTimes = nanos -> { };
 
   public LlmClient(ChannelFactory<? extends SocketChannel> channelFactory, ClientConfig config) {
     this.config = config;
@@ -53,6 +56,11 @@ public final class LlmClient implements AutoCloseable {
 
   public ClientConfig config() {
     return config;
+  }
+
+  /** Receives, for every request written from now on, the nanos from its clock start. */
+  public void onWritten(LongConsumer observer) {
+    this.writeTimes = observer;
   }
 
   /**
@@ -124,7 +132,9 @@ public final class LlmClient implements AutoCloseable {
         .add(request.headers());
     exchange.started(ch);
     ch.writeAndFlush(http).addListener(f -> {
-      if (!f.isSuccess()) {
+      if (f.isSuccess()) {
+        writeTimes.accept(System.nanoTime() - exchange.startNanos());
+      } else {
         exchange.onException(f.cause());
       }
     });

@@ -26,6 +26,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import dev.gatlingllm.selfcheck.SelfCheck;
+import dev.gatlingllm.selfcheck.SelfCheckReport;
 import java.util.function.IntFunction;
 import io.netty.channel.EventLoop;
 import java.util.ArrayList;
@@ -58,6 +61,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final SlotPacer pacer;
   private final ConcurrencyLimiter limiter;
   private final AtomicBoolean warmedUp = new AtomicBoolean();
+  /** Measures the client's own distortion from the first send on; null before it. */
+  private final AtomicReference<SelfCheck> selfCheck = new AtomicReference<>();
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -109,6 +114,35 @@ public final class LlmComponents implements ProtocolComponents {
     core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
     RunWarmUp.run(protocol, client, loops, path, body,
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id));
+  }
+
+  /**
+   * The run's self-check, started by the first call (the first send, so the window is the
+   * run's, not the warm-up's or the injector's lead).
+   */
+  public SelfCheck selfCheck() {
+    SelfCheck check = selfCheck.get();
+    if (check != null) {
+      return check;
+    }
+    synchronized (selfCheck) {
+      if (selfCheck.get() == null) {
+        SelfCheck started = SelfCheck.start(core.eventLoopGroup());
+        client.onWritten(started::recordWrite);
+        selfCheck.set(started);
+      }
+      return selfCheck.get();
+    }
+  }
+
+  /** Stops the self-check and gives its figures; null when nothing was ever sent. */
+  public SelfCheckReport stopSelfCheck() {
+    SelfCheck check = selfCheck.get();
+    if (check == null) {
+      return null;
+    }
+    client.onWritten(nanos -> { });
+    return check.stop();
   }
 
   public CoreComponents core() {

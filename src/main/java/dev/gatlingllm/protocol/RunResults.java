@@ -3,6 +3,8 @@ package dev.gatlingllm.protocol;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunReporter;
+import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.selfcheck.SelfCheckReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +30,8 @@ public final class RunResults {
 
   /** System property naming the folder Gatling writes its run folders into. */
   public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
+  /** Result JSON key of the client's measurement of its own distortion. */
+  public static final String SELF_CHECK_KEY = "client_self_check";
 
   private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
   private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
@@ -60,11 +64,17 @@ public final class RunResults {
       ResultOptions options = run.protocol().results();
       ResultOptions quiet = options.toBuilder().printSummary(false).build();
       long start = run.benchmarkStartNanos();
+      SelfCheckReport selfCheck = run.stopSelfCheck();
+      RunInfo info = run.runInfo();
+      if (selfCheck != null) {
+        info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
+        selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
+      }
       ReportOutcome outcome = start < 0
-          ? RunReporter.report(run.runInfo(), run.store(), quiet, runFolder, tokenCounter)
-          : RunReporter.report(run.runInfo(), run.store(), quiet, runFolder, tokenCounter, start);
+          ? RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter)
+          : RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter, start);
       if (options.printSummary() && outcome.summary() != null) {
-        printAtExit(outcome.summary());
+        printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText()));
       }
       return outcome;
     } catch (RuntimeException e) {

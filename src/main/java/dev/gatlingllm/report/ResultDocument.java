@@ -97,6 +97,7 @@ final class ResultDocument {
         doc.put("p" + p.word() + "_" + metric.key() + "_ms", p.valueMs());
       }
     }
+    doc.putAll(run.extras());
     return doc;
   }
 

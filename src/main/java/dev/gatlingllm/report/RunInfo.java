@@ -3,6 +3,7 @@ package dev.gatlingllm.report;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TaskType;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -36,6 +37,9 @@ public final class RunInfo {
   private final List<RpsChangeEvent> rpsChangeEvents;
   private final long seed;
   private final boolean seedGiven;
+  private final Map<String, Object> extras;
+  /** The builder this was built from: builders copy on every change, so it can be reused. */
+  private final Builder source;
 
   private RunInfo(Builder b) {
     this.backend = b.backend;
@@ -53,6 +57,8 @@ public final class RunInfo {
     this.rpsChangeEvents = b.rpsChangeEvents;
     this.seed = b.seed;
     this.seedGiven = b.seedGiven;
+    this.extras = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.extras));
+    this.source = b;
   }
 
   /** vLLM's pooling backends (embeddings, pooling, rerank) get the reduced metric set. */
@@ -144,6 +150,19 @@ public final class RunInfo {
   }
 
   /** Immutable builder: every call returns a new builder; values are checked as they are set. */
+  /**
+   * Keys of this plugin's own written after vLLM's (e.g. {@code client_self_check}), in the
+   * order they were added.
+   */
+  public Map<String, Object> extras() {
+    return extras;
+  }
+
+  /** A builder holding this run's values, to add to them. */
+  public Builder toBuilder() {
+    return source;
+  }
+
   public static final class Builder {
 
     private String backend = "openai";
@@ -161,6 +180,7 @@ public final class RunInfo {
     private List<RpsChangeEvent> rpsChangeEvents = List.of();
     private long seed;
     private boolean seedGiven;
+    private java.util.LinkedHashMap<String, Object> extras = new java.util.LinkedHashMap<>();
 
     private Builder(String modelId) {
       this.modelId = nonBlank(modelId, "modelId");
@@ -182,6 +202,7 @@ public final class RunInfo {
       b.rpsChangeEvents = rpsChangeEvents;
       b.seed = seed;
       b.seedGiven = seedGiven;
+      b.extras = new java.util.LinkedHashMap<>(extras);
       return b;
     }
 
@@ -292,6 +313,13 @@ public final class RunInfo {
       Builder b = copy();
       b.seed = seed;
       b.seedGiven = true;
+      return b;
+    }
+
+    /** An extra top-level key of the result JSON; the value must be JSON-writable. */
+    public Builder extra(String key, Object value) {
+      Builder b = copy();
+      b.extras.put(nonBlank(key, "key"), Objects.requireNonNull(value, "value"));
       return b;
     }
 

@@ -1,0 +1,70 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The client's measurement of its own distortion, in the result JSON of real runs. */
+class SelfCheckIntegrationTest {
+
+  @TempDir
+  Path results;
+
+  private JsonNode selfCheck(Simulator simulator, long stallMs) throws IOException {
+    Map<String, String> properties = new HashMap<>();
+    properties.put(SelfCheckItSimulation.BASE_URL, simulator.baseUrl());
+    properties.put(SelfCheckItSimulation.STALL_MS, Long.toString(stallMs));
+    properties.put("llm.resultsFolder", results.toString());
+    GatlingRunner.Result result = GatlingRunner.run(SelfCheckItSimulation.class, results, properties);
+    assertEquals(0, result.exitCode());
+    try (Stream<Path> files = Files.list(result.runFolder())) {
+      Path json = files.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+      return new ObjectMapper().readTree(json.toFile()).get("client_self_check");
+    }
+  }
+
+  @Test
+  void everyRunReportsItsOwnDistortion() throws IOException {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)).build())) {
+      JsonNode check = selfCheck(simulator, 0);
+      int requests = GatlingRunner.captured().size();
+      assertEquals(40, requests);
+      assertEquals(requests, check.get("write_time_samples").asInt(), "one write time per request");
+      assertTrue(check.get("loop_lag_samples").asInt() > 100, "every loop probed all run long");
+      assertEquals(check.get("event_loops").asInt(), check.get("max_loop_lag_ms_per_loop").size());
+      double cpu = check.get("cpu_percent_of_one_core").asDouble();
+      assertTrue(cpu > 0 && cpu <= 100.0 * check.get("available_processors").asInt(), "cpu " + cpu);
+      double window = check.get("window_ms").asDouble();
+      assertTrue(window > 1_800 && window < 60_000, "the window is the run's: " + window);
+      assertTrue(check.get("median_write_time_ms").asDouble() < check.get("window_ms").asDouble());
+    }
+  }
+
+  @Test
+  void aStalledEventLoopIsReportedAndTripsTheWarning() throws IOException {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)).build())) {
+      JsonNode check = selfCheck(simulator, 200);
+      assertTrue(check.get("max_loop_lag_ms").asDouble() >= 190,
+          "the 200 ms stall is seen: " + check.get("max_loop_lag_ms"));
+      assertTrue(check.get("p99_loop_lag_ms").asDouble() > 1,
+          "200 ms of a ~2.5 s run is more than 1 % of the time");
+      assertTrue(check.get("warnings").toString().contains("the client itself was a bottleneck"),
+          check.get("warnings").toString());
+    }
+  }
+}
