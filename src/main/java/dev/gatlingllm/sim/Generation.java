@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -45,8 +44,7 @@ final class Generation {
   private final boolean stall;
   private final boolean inBand;
   private final boolean disconnect;
-  /** Null without jitter, so the common case draws no random numbers. */
-  private final SplittableRandom random;
+  private final Jitter jitter;
   private final int chunks;
   /** Content chunks sent before an injected fault takes effect. */
   private final int faultPoint;
@@ -84,9 +82,7 @@ final class Generation {
     this.stall = faults.contains(Fault.STALL);
     this.inBand = faults.contains(Fault.IN_BAND_ERROR);
     this.disconnect = faults.contains(Fault.DISCONNECT);
-    this.random = config.jitter() > 0
-        ? new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + number)
-        : null;
+    this.jitter = Jitter.of(config, number);
     this.chunks = SimTokens.chunkCount(request.maxTokens(), config.tokensPerChunk());
     this.faultPoint = Math.max(1, chunks / 2);
   }
@@ -132,12 +128,12 @@ final class Generation {
       return;
     }
     long prefill = config.prefillPerToken().toNanos() * request.promptTokens();
-    dueNanos = System.nanoTime() + jittered(config.ttft().toNanos() + prefill);
+    dueNanos = System.nanoTime() + jitter.apply(config.ttft().toNanos() + prefill);
     if (request.stream()) {
       step = Step.CHUNK;
     } else {
       step = Step.RESPOND;
-      dueNanos += jittered((request.maxTokens() - 1) * config.itl().toNanos());
+      dueNanos += jitter.apply((request.maxTokens() - 1) * config.itl().toNanos());
       if (stall) {
         dueNanos += config.stallDuration().toNanos();
       }
@@ -195,7 +191,7 @@ final class Generation {
     } else if (last) {
       stepAfter(Step.END, pause);
     } else {
-      dueNanos += pause + jittered((long) (to - from) * config.itl().toNanos());
+      dueNanos += pause + jitter.apply((long) (to - from) * config.itl().toNanos());
       schedule();
     }
   }
@@ -298,13 +294,5 @@ final class Generation {
     if (next != null) {
       next.startFromQueue();
     }
-  }
-
-  private long jittered(long nanos) {
-    if (random == null || nanos == 0) {
-      return nanos;
-    }
-    double factor = 1 + config.jitter() * (2 * random.nextDouble() - 1);
-    return Math.round(nanos * factor);
   }
 }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -137,17 +138,29 @@ class ArrivalScheduleTest {
     ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(3)
         .rampUp(RampUpStrategy.LINEAR, 1, 3).seed(1).build().schedule();
     Instant start = Instant.parse("2025-01-31T14:05:09Z");
-    List<Map<String, Object>> json = schedule.rpsChangeEventsJson(start, ZoneOffset.UTC);
+    List<Map<String, Object>> json = schedule.rpsChangeEventsJson(start, ZoneOffset.ofHours(2));
     assertEquals(3, json.size());
-    assertEquals(Map.of("rps", 1, "timestamp", "2025-01-31T14:05:09"), json.get(0));
+    assertEquals(Map.of("rps", 1, "timestamp", "2025-01-31T16:05:09"), json.get(0));
+    // Rates 1, 2, 3: request 1 reaches 2 req/s and request 2 reaches 3. Their timestamps are
+    // 16:05:09 local plus the request's offset, cut (not rounded) to microseconds.
     assertEquals(2, json.get(1).get("rps"));
-    assertEquals(ArrivalSchedule.pythonIso(start.plusNanos(schedule.offsetNanos(1)), ZoneOffset.UTC),
-        json.get(1).get("timestamp"));
+    assertEquals(localTimeAfter(9, schedule.offsetNanos(1)), json.get(1).get("timestamp"));
+    assertEquals(3, json.get(2).get("rps"));
+    assertEquals(localTimeAfter(9, schedule.offsetNanos(2)), json.get(2).get("timestamp"));
     assertEquals("2025-01-31T16:05:09.123456",
         ArrivalSchedule.pythonIso(Instant.parse("2025-01-31T14:05:09.123456789Z"),
             ZoneOffset.ofHours(2)));
     assertEquals("2025-01-31T14:05:09.000001",
         ArrivalSchedule.pythonIso(Instant.parse("2025-01-31T14:05:09.000001Z"), ZoneOffset.UTC));
+  }
+
+  /** "2025-01-31T16:05:SS.ffffff" for {@code seconds} past 16:05 plus {@code offsetNanos}. */
+  private static String localTimeAfter(int seconds, long offsetNanos) {
+    long micros = offsetNanos / 1_000;
+    long second = seconds + micros / 1_000_000;
+    long fraction = micros % 1_000_000;
+    assertTrue(second < 60 && fraction != 0, "the case stays in the minute, with a fraction");
+    return String.format(Locale.ROOT, "2025-01-31T16:05:%02d.%06d", second, fraction);
   }
 
   private static ArrivalSchedule rampSchedule(JsonNode c) {

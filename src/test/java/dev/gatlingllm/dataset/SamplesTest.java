@@ -6,14 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -65,27 +67,38 @@ class SamplesTest {
 
   @Test
   void oneFeederSharedByManyThreadsHandsOutEveryRecordOnce() throws Exception {
+    int records = 5000;
     List<SampleRequest> many = new ArrayList<>();
-    for (int i = 0; i < 5000; i++) {
+    for (int i = 0; i < records; i++) {
       many.add(new SampleRequest("p" + i, 1, 1, String.valueOf(i)));
     }
     Iterator<Map<String, Object>> feeder = new Samples("many", many).feeder();
-    Set<Object> seen = ConcurrentHashMap.newKeySet();
-    ExecutorService pool = Executors.newFixedThreadPool(4);
-    for (int t = 0; t < 4; t++) {
-      pool.submit(() -> {
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<List<Object>>> takers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      takers.add(pool.submit(() -> {
+        go.await();
+        List<Object> taken = new ArrayList<>();
         while (true) {
           try {
-            assertTrue(seen.add(feeder.next().get("request_id")));
+            taken.add(feeder.next().get("request_id"));
           } catch (NoSuchElementException done) {
-            return;
+            return taken;
           }
         }
-      });
+      }));
+    }
+    go.countDown();
+    List<Object> handedOut = new ArrayList<>();
+    for (Future<List<Object>> taker : takers) {
+      handedOut.addAll(taker.get(30, TimeUnit.SECONDS));
     }
     pool.shutdown();
-    assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
-    assertEquals(5000, seen.size());
+    // Every hand-out is counted: a record given twice makes the list longer than the set.
+    assertEquals(records, handedOut.size(), "records handed out");
+    assertEquals(records, new HashSet<>(handedOut).size(), "distinct records handed out");
     assertFalse(feeder.hasNext());
   }
 

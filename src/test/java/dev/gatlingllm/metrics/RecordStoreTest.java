@@ -1,12 +1,13 @@
 package dev.gatlingllm.metrics;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -142,13 +143,31 @@ class RecordStoreTest {
 
   @Test
   void nothingSpilledMeansNoFile() throws IOException {
-    try (RecordStore store = new RecordStore()) {
+    try (RecordStore store = new RecordStore(100, dir)) {
       store.add(rec("a", "kept on heap"));
+      store.add(rec("b", null));
+      // a snapshot flushes whatever waits to be spilled: here, nothing
       assertEquals("kept on heap", store.snapshot().text(0));
       assertEquals(0, store.spilledTextBytes());
+      assertEquals(List.of(), listFiles());
     }
-    assertNotNull(dir);
-    assertEquals(0, listFiles().size());
+  }
+
+  @Test
+  void spilledTextsGoAsUtf8InArrivalOrderToOneFileInTheSpillDirectory() throws IOException {
+    try (RecordStore store = new RecordStore(5, dir)) {
+      store.add(rec("heap", "héllo"));   // 5 chars: fits the budget
+      store.add(rec("one", "wörld"));    // spills
+      store.add(rec("two", " 😀"));      // spills after it
+      store.snapshot();
+      List<Path> files = listFiles();
+      assertEquals(1, files.size(), files.toString());
+      String name = files.get(0).getFileName().toString();
+      assertTrue(name.startsWith("gatling-llm-texts-") && name.endsWith(".bin"), name);
+      byte[] expected = "wörld 😀".getBytes(StandardCharsets.UTF_8);
+      assertArrayEquals(expected, Files.readAllBytes(files.get(0)));
+      assertEquals(expected.length, store.spilledTextBytes());
+    }
   }
 
   @Test

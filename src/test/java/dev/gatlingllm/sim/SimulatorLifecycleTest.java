@@ -127,16 +127,29 @@ class SimulatorLifecycleTest {
   }
 
   @Test
-  void jitterKeepsTheTtftWithinItsBand() {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().jitter(0.5).seed(42)
-        .ttft(Duration.ofMillis(60)).itl(Duration.ZERO).build());
+  void jitterDelaysEachFirstTokenByItsSeededFactor() {
+    // TTFT 200 ms with jitter 0.9 may come anywhere in 20..380 ms. With seed 115 the plan
+    // gives request 0 about 373 ms and request 1 about 56 ms (see JitterTest for the function).
+    SimulatorConfig config = SimulatorConfig.builder().jitter(0.9).seed(115)
+        .ttft(Duration.ofMillis(200)).itl(Duration.ZERO).build();
+    double planned0 = Jitter.of(config, 0).apply(200_000_000L) / 1e6;
+    double planned1 = Jitter.of(config, 1).apply(200_000_000L) / 1e6;
+    assertTrue(planned0 > 370 && planned1 < 60, planned0 + " / " + planned1);
+    try (Simulator sim = Simulator.start(config);
         TestClient c = new TestClient(sim.port())) {
-      for (int i = 0; i < 5; i++) {
-        Response r = c.post("/v1/completions", SHORT_STREAM);
-        double ttftMs = (r.contentEvents().get(0).nanos() - r.startNanos()) / 1e6;
-        assertTrue(ttftMs >= 30 && ttftMs < 90 + 1500, "ttft " + ttftMs);
-      }
+      double ttft0 = ttftMillis(c.post("/v1/completions", SHORT_STREAM));
+      double ttft1 = ttftMillis(c.post("/v1/completions", SHORT_STREAM));
+      // The client cannot see a token before the server's plan sends it: without the jitter
+      // request 0 would come after about 200 ms, well short of its 373.
+      assertTrue(ttft0 >= planned0, "request 0: " + ttft0 + " ms, planned " + planned0);
+      assertTrue(ttft1 >= planned1, "request 1: " + ttft1 + " ms, planned " + planned1);
+      assertTrue(ttft1 < ttft0, "request 1 was planned 317 ms sooner: " + ttft1 + " vs " + ttft0);
     }
+  }
+
+  private static double ttftMillis(Response r) {
+    assertTrue(r.complete());
+    return (r.contentEvents().get(0).nanos() - r.startNanos()) / 1e6;
   }
 
   @Test
