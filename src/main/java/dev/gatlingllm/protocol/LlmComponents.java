@@ -1,7 +1,6 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalClock;
-import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ConcurrencyLimiter;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.SlotPacer;
@@ -20,7 +19,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,9 +35,6 @@ import scala.runtime.BoxedUnit;
 public final class LlmComponents implements ProtocolComponents {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmComponents.class);
-  /** Python's {@code datetime.isoformat()}, as vLLM stamps its rps change events. */
-  private static final DateTimeFormatter ISO_MICROS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
 
   private final CoreComponents core;
   private final LlmProtocol protocol;
@@ -136,36 +131,9 @@ public final class LlmComponents implements ProtocolComponents {
 
   /** The run's parameters for the result file. */
   public RunInfo runInfo() {
-    boolean chatOnly = endpointTypes.equals(Set.of("chat"));
-    RunInfo.Builder info = RunInfo.builder(protocol.model())
-        .backend(protocol.backend())
-        .endpointType(chatOnly ? "openai-chat" : protocol.backend())
-        .tokenizerId(protocol.tokenizerId())
-        .maxConcurrency(protocol.maxConcurrency().orElse(null));
-    if (protocol.arrivals().isPresent()) {
-      ArrivalProfile profile = protocol.arrivals().get();
-      info = info.numPrompts(profile.numPrompts()).seed(profile.seed());
-      Object rate = profile.resultParameters().get("request_rate");
-      if (rate instanceof Number n) {
-        info = info.requestRate(n.doubleValue());
-      }
-      if (profile.resultParameters().get("burstiness") instanceof Number b) {
-        info = info.burstiness(b.doubleValue());
-      }
-      if (profile.rampUpStrategy().isPresent()) {
-        info = info.rampUp(profile.rampUpStrategy().get().cliName(),
-            profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
-        if (arrivalClock.isStarted()) {
-          Instant start = arrivalClock.startInstant();
-          info = info.rpsChangeEvents(arrivalClock.schedule().rpsChangeEvents().stream()
-              .map(e -> new dev.gatlingllm.report.RpsChangeEvent(e.rps(),
-                  ISO_MICROS.format(start.plusNanos(e.offsetNanos())
-                      .atZone(ZoneId.systemDefault()))))
-              .toList());
-        }
-      }
-    }
-    return info.build();
+    Instant arrivalStart = arrivalClock != null && arrivalClock.isStarted()
+        ? arrivalClock.startInstant() : null;
+    return ResultMetadata.of(protocol, endpointTypes, arrivalStart, ZoneId.systemDefault());
   }
 
   /**

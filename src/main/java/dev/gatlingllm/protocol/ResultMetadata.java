@@ -1,0 +1,61 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.report.RunInfo;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Set;
+
+/**
+ * What the result file says about a run: the protocol's settings and the arrival profile's
+ * traffic keys. Kept apart from the run's state so that it can be checked without a run.
+ */
+final class ResultMetadata {
+
+  /** Python's {@code datetime.isoformat()}, as vLLM stamps its rps change events. */
+  private static final DateTimeFormatter ISO_MICROS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
+
+  private ResultMetadata() {}
+
+  /**
+   * @param endpointTypes the request kinds the run used ({@code completions}, {@code chat})
+   * @param arrivalStart  the wall-clock start of the arrival schedule; null when no user was
+   *                      paced
+   * @param zone          the zone of the {@code rps_change_events} timestamps
+   */
+  static RunInfo of(LlmProtocol protocol, Set<String> endpointTypes, Instant arrivalStart,
+      ZoneId zone) {
+    boolean chatOnly = endpointTypes.equals(Set.of("chat"));
+    RunInfo.Builder info = RunInfo.builder(protocol.model())
+        .backend(protocol.backend())
+        .endpointType(chatOnly ? "openai-chat" : protocol.backend())
+        .tokenizerId(protocol.tokenizerId())
+        .maxConcurrency(protocol.maxConcurrency().orElse(null));
+    if (protocol.arrivals().isPresent()) {
+      ArrivalProfile profile = protocol.arrivals().get();
+      info = info.numPrompts(profile.numPrompts()).seed(profile.seed());
+      Object rate = profile.resultParameters().get("request_rate");
+      if (rate instanceof Number n) {
+        info = info.requestRate(n.doubleValue());
+      }
+      if (profile.resultParameters().get("burstiness") instanceof Number b) {
+        info = info.burstiness(b.doubleValue());
+      }
+      if (profile.rampUpStrategy().isPresent()) {
+        info = info.rampUp(profile.rampUpStrategy().get().cliName(),
+            profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
+        if (arrivalStart != null) {
+          ArrivalSchedule schedule = profile.schedule();
+          info = info.rpsChangeEvents(schedule.rpsChangeEvents().stream()
+              .map(e -> new dev.gatlingllm.report.RpsChangeEvent(e.rps(),
+                  ISO_MICROS.format(arrivalStart.plusNanos(e.offsetNanos()).atZone(zone))))
+              .toList());
+        }
+      }
+    }
+    return info.build();
+  }
+}
