@@ -1,11 +1,9 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.report.RunInfo;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Set;
 
 /**
@@ -13,10 +11,6 @@ import java.util.Set;
  * traffic keys. Kept apart from the run's state so that it can be checked without a run.
  */
 final class ResultMetadata {
-
-  /** Python's {@code datetime.isoformat()}, as vLLM stamps its rps change events. */
-  private static final DateTimeFormatter ISO_MICROS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
 
   private ResultMetadata() {}
 
@@ -48,11 +42,7 @@ final class ResultMetadata {
         info = info.rampUp(profile.rampUpStrategy().get().cliName(),
             profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
         if (arrivalStart != null) {
-          ArrivalSchedule schedule = profile.schedule();
-          info = info.rpsChangeEvents(schedule.rpsChangeEvents().stream()
-              .map(e -> new dev.gatlingllm.report.RpsChangeEvent(e.rps(),
-                  ISO_MICROS.format(arrivalStart.plusNanos(e.offsetNanos()).atZone(zone))))
-              .toList());
+          info = info.rpsChangeEvents(profile.schedule(), arrivalStart, zone);
         }
       }
     }

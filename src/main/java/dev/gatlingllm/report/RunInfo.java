@@ -1,9 +1,13 @@
 package dev.gatlingllm.report;
 
+import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TaskType;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -33,7 +37,7 @@ public final class RunInfo {
   private final String rampUpStrategy;
   private final Double rampUpStartRps;
   private final Double rampUpEndRps;
-  private final List<RpsChangeEvent> rpsChangeEvents;
+  private final List<Map<String, Object>> rpsChangeEvents;
   private final long seed;
   private final boolean seedGiven;
 
@@ -126,8 +130,8 @@ public final class RunInfo {
     return rampUpEndRps;
   }
 
-  /** Rate steps of a ramp-up (may be empty). */
-  public List<RpsChangeEvent> rpsChangeEvents() {
+  /** Rate steps of a ramp-up as the result JSON holds them, {@code rps} and {@code timestamp}. */
+  public List<Map<String, Object>> rpsChangeEvents() {
     return rpsChangeEvents;
   }
 
@@ -158,7 +162,7 @@ public final class RunInfo {
     private String rampUpStrategy;
     private Double rampUpStartRps;
     private Double rampUpEndRps;
-    private List<RpsChangeEvent> rpsChangeEvents = List.of();
+    private List<Map<String, Object>> rpsChangeEvents = List.of();
     private long seed;
     private boolean seedGiven;
 
@@ -281,10 +285,16 @@ public final class RunInfo {
       return b;
     }
 
-    /** The rate steps the arrival schedule went through (written when ramping). */
-    public Builder rpsChangeEvents(List<RpsChangeEvent> events) {
+    /**
+     * The rate steps of a ramped schedule (written when ramping), stamped as vLLM stamps them
+     * (see {@link ArrivalSchedule#rpsChangeEventsJson}).
+     *
+     * @param start the wall-clock time of the schedule's offset 0
+     * @param zone  the zone of the local timestamps (vLLM uses the machine's)
+     */
+    public Builder rpsChangeEvents(ArrivalSchedule schedule, Instant start, ZoneId zone) {
       Builder b = copy();
-      b.rpsChangeEvents = List.copyOf(events);
+      b.rpsChangeEvents = schedule.rpsChangeEventsJson(start, zone);
       return b;
     }
 
