@@ -35,9 +35,9 @@ final class ResultMetadata {
       if (rate instanceof Number n) {
         info = info.requestRate(n.doubleValue());
       }
-      if (profile.resultParameters().get("burstiness") instanceof Number b) {
-        info = info.burstiness(b.doubleValue());
-      }
+      info = profile.replayTrace().isPresent()
+          ? info.replay(profile.replayTrace().get().source(), profile.replayTimeScale())
+          : info.burstiness(profile.burstiness());
       if (profile.rampUpStrategy().isPresent()) {
         info = info.rampUp(profile.rampUpStrategy().get().cliName(),
             profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());

@@ -52,6 +52,9 @@ final class ResultDocument {
     if (run.seedGiven()) {
       doc.put("seed", run.seed());
     }
+    if (run.arrivalReplay() != null) {
+      doc.put("arrival_replay", run.arrivalReplay());
+    }
     doc.put("duration", m.durationSeconds());
     doc.put("completed", m.completed());
     doc.put("failed", m.failed());

@@ -5,6 +5,8 @@ import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TaskType;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,7 +34,8 @@ public final class RunInfo {
   private final String tokenizerId;
   private final Integer numPrompts;
   private final double requestRate;
-  private final double burstiness;
+  private final Double burstiness;
+  private final Map<String, Object> arrivalReplay;
   private final Integer maxConcurrency;
   private final String rampUpStrategy;
   private final Double rampUpStartRps;
@@ -49,7 +52,8 @@ public final class RunInfo {
     this.tokenizerId = b.tokenizerId != null ? b.tokenizerId : b.modelId;
     this.numPrompts = b.numPrompts;
     this.requestRate = b.requestRate;
-    this.burstiness = b.burstiness;
+    this.burstiness = b.arrivalReplay != null ? null : b.burstiness;
+    this.arrivalReplay = b.arrivalReplay;
     this.maxConcurrency = b.maxConcurrency;
     this.rampUpStrategy = b.rampUpStrategy;
     this.rampUpStartRps = b.rampUpStartRps;
@@ -108,8 +112,17 @@ public final class RunInfo {
     return requestRate;
   }
 
-  public double burstiness() {
+  /** Gamma shape of the inter-arrival times; null for a replay of recorded arrivals. */
+  public Double burstiness() {
     return burstiness;
+  }
+
+  /**
+   * The replayed trace as the result JSON's {@code arrival_replay}: {@code source} and
+   * {@code time_scale}; null when arrivals were not replayed.
+   */
+  public Map<String, Object> arrivalReplay() {
+    return arrivalReplay;
   }
 
   /** Client-side cap on requests in flight; null when unbounded. */
@@ -158,6 +171,7 @@ public final class RunInfo {
     private Integer numPrompts;
     private double requestRate = Double.POSITIVE_INFINITY;
     private double burstiness = 1.0;
+    private Map<String, Object> arrivalReplay;
     private Integer maxConcurrency;
     private String rampUpStrategy;
     private Double rampUpStartRps;
@@ -179,6 +193,7 @@ public final class RunInfo {
       b.numPrompts = numPrompts;
       b.requestRate = requestRate;
       b.burstiness = burstiness;
+      b.arrivalReplay = arrivalReplay;
       b.maxConcurrency = maxConcurrency;
       b.rampUpStrategy = rampUpStrategy;
       b.rampUpStartRps = rampUpStartRps;
@@ -247,6 +262,23 @@ public final class RunInfo {
       return b;
     }
 
+    /**
+     * Arrivals replayed from a recorded trace: the result JSON gets {@code "burstiness": null}
+     * (no gap was sampled) and {@code "arrival_replay": {"source": ..., "time_scale": ...}}.
+     */
+    public Builder replay(String source, double timeScale) {
+      if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+        throw new IllegalArgumentException("replay time scale must be a positive number, got "
+            + PyFormat.repr(timeScale));
+      }
+      Builder b = copy();
+      Map<String, Object> replay = new LinkedHashMap<>();
+      replay.put("source", nonBlank(source, "replay source"));
+      replay.put("time_scale", timeScale);
+      b.arrivalReplay = Collections.unmodifiableMap(replay);
+      return b;
+    }
+
     /** Cap on requests in flight, {@code > 0}; null (default) = unbounded. */
     public Builder maxConcurrency(Integer maxConcurrency) {
       if (maxConcurrency != null && maxConcurrency <= 0) {
@@ -305,8 +337,11 @@ public final class RunInfo {
       return b;
     }
 
-    /** Checks the combination (ramp-up excludes a finite request rate) and builds. */
+    /** Checks the combination (ramp-up excludes a finite request rate and a replay) and builds. */
     public RunInfo build() {
+      if (rampUpStrategy != null && arrivalReplay != null) {
+        throw new IllegalArgumentException("A replay of recorded arrivals has no ramp-up");
+      }
       if (rampUpStrategy != null && requestRate != Double.POSITIVE_INFINITY) {
         throw new IllegalArgumentException("When using ramp-up, do not specify a request rate "
             + "(got " + PyFormat.repr(requestRate) + "): the rate is controlled by the ramp-up "

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.ResultOptions;
@@ -60,5 +61,20 @@ class ResultMetadataTest {
       assertTrue(e.get("timestamp").asText().matches(
           "2025-01-31T14:05:\\d\\d(\\.\\d{6})?"), e.toString());
     }
+  }
+
+  @Test
+  void replayWritesNullBurstinessAndTheTrace() throws IOException {
+    ArrivalProfile replay = ArrivalProfile.builder()
+        .replay(ArrivalTrace.ofSeconds(0, 0.5, 0.75, 2)).replayTimeScale(0.5).build();
+    RunInfo run = ResultMetadata.of(protocol(replay), Set.of("completions"), WHOLE_SECOND,
+        ZoneOffset.UTC);
+
+    JsonNode doc = resultJson(run);
+    assertTrue(doc.get("burstiness").isNull(), "a replay has no burstiness: " + doc);
+    // 4 arrivals over the 1 s the scaled trace spans
+    assertEquals(4.0, doc.get("request_rate").asDouble(), 1e-9);
+    assertEquals("{\"source\":\"of 4 timestamps\",\"time_scale\":0.5}",
+        doc.get("arrival_replay").toString());
   }
 }
