@@ -97,7 +97,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
-  /** Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. */
+  /**
+   * Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. Only
+   * a label: it changes neither the requests nor the metrics.
+   */
   public LlmProtocolBuilder backend(String name) {
     LlmProtocolBuilder b = copy();
     b.backend = requireText("backend", name);

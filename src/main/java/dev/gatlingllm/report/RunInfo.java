@@ -8,7 +8,6 @@ import java.time.ZoneId;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -47,7 +46,7 @@ public final class RunInfo {
   private RunInfo(Builder b) {
     this.backend = b.backend;
     this.endpointType = b.endpointType != null ? b.endpointType : b.backend;
-    this.taskType = b.taskType != null ? b.taskType : taskTypeOf(b.backend);
+    this.taskType = b.taskType;
     this.modelId = b.modelId;
     this.tokenizerId = b.tokenizerId != null ? b.tokenizerId : b.modelId;
     this.numPrompts = b.numPrompts;
@@ -61,13 +60,6 @@ public final class RunInfo {
     this.rpsChangeEvents = b.rpsChangeEvents;
     this.seed = b.seed;
     this.seedGiven = b.seedGiven;
-  }
-
-  /** vLLM's pooling backends (embeddings, pooling, rerank) get the reduced metric set. */
-  private static TaskType taskTypeOf(String backend) {
-    String b = backend.toLowerCase(Locale.ROOT);
-    return b.contains("embed") || b.contains("pooling") || b.contains("rerank")
-        ? TaskType.EMBEDDING : TaskType.GENERATION;
   }
 
   /** A builder for a run against {@code modelId} (the {@code --model} value). */
@@ -86,8 +78,8 @@ public final class RunInfo {
   }
 
   /**
-   * Embedding when set so, or when the backend's name contains "embed", "pooling" or
-   * "rerank" (vLLM's pooling backends); generation otherwise.
+   * Which metric set the result has: generation unless {@link Builder#taskType} says
+   * embedding. The backend name is only a label and never changes it.
    */
   public TaskType taskType() {
     return taskType;
@@ -165,7 +157,7 @@ public final class RunInfo {
 
     private String backend = "openai";
     private String endpointType;
-    private TaskType taskType;
+    private TaskType taskType = TaskType.GENERATION;
     private String modelId;
     private String tokenizerId;
     private Integer numPrompts;
@@ -204,7 +196,7 @@ public final class RunInfo {
       return b;
     }
 
-    /** vLLM's {@code --backend}; default {@code openai}. */
+    /** vLLM's {@code --backend}, written as a label; default {@code openai}. */
     public Builder backend(String backend) {
       Builder b = copy();
       b.backend = nonBlank(backend, "backend");
@@ -218,7 +210,10 @@ public final class RunInfo {
       return b;
     }
 
-    /** Forces generation or embedding metrics (default: from the backend's name). */
+    /**
+     * Generation (default) or embedding metrics; vLLM picks the embedding set for its pooling
+     * backends, here it is always this explicit choice.
+     */
     public Builder taskType(TaskType taskType) {
       Builder b = copy();
       b.taskType = Objects.requireNonNull(taskType, "taskType");
