@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 final class FallbackTokenCounter implements ToIntFunction<String>, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FallbackTokenCounter.class);
+  /** How the result file names this counter's tokenizer. */
+  static final String ID = "gpt2";
 
   private Tokenizer tokenizer;
 

@@ -207,6 +207,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /**
    * Counts output tokens of responses that carry no {@code usage} (text without special
    * tokens), as the model's tokenizer would; {@code tokenizerId} names it in the result file.
+   * Without this call the shipped GPT-2 tokenizer counts them and the file says {@code gpt2}.
    */
   public LlmProtocolBuilder tokenCounter(String tokenizerId, ToIntFunction<String> counter) {
     LlmProtocolBuilder b = copy();

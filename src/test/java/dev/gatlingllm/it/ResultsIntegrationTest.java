@@ -71,6 +71,7 @@ class ResultsIntegrationTest {
     assertEquals(30, doc.get("completed").asInt() + doc.get("failed").asInt());
     assertEquals(3, doc.get("failed").asInt(), "10% of 30 requests get HTTP 500");
     assertEquals(30, doc.get("ttfts").size());
+    assertEquals("gpt2", doc.get("tokenizer_id").asText(), "no counter set: GPT-2 counts");
     assertTrue(doc.get("request_goodput").isNumber());
     DetailedJsonVerifier.assertConsistent(json, Map.of("ttft", 200.0, "tpot", 50.0));
   }

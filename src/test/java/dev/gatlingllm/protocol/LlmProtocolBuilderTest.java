@@ -43,6 +43,14 @@ class LlmProtocolBuilderTest {
   }
 
   @Test
+  void resultNamesTheTokenizerThatCountsOutputsWithoutUsage() {
+    // Without a configured counter the shipped GPT-2 tokenizer counts, not the model's.
+    assertEquals("gpt2", base(Map.of()).protocol().tokenizerId());
+    assertEquals("org/tokenizer", base(Map.of()).tokenCounter("org/tokenizer", String::length)
+        .protocol().tokenizerId());
+  }
+
+  @Test
   void builderIsImmutable() {
     LlmProtocolBuilder a = base(Map.of());
     LlmProtocolBuilder b = a.servedModelName("served").header("X-Team", "perf");
