@@ -40,6 +40,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final LlmProtocol protocol;
   private final LlmClient client;
   private final RecordStore store = new RecordStore();
+  private final OutputTokens outputTokens;
   private final AtomicLong requestCounter = new AtomicLong();
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   private final HttpHeaders baseHeaders;
@@ -63,6 +64,7 @@ public final class LlmComponents implements ProtocolComponents {
       headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + protocol.apiKey());
     }
     this.baseHeaders = headers;
+    this.outputTokens = new OutputTokens(protocol.tokenCounter());
     this.arrivalClock = protocol.arrivals()
         .map(profile -> InjectionPlan.of(profile.schedule()).newClock())
         .orElse(null);
@@ -97,6 +99,11 @@ public final class LlmComponents implements ProtocolComponents {
 
   public RecordStore store() {
     return store;
+  }
+
+  /** How output tokens are counted, during the run (goodput rows) and after it. */
+  public OutputTokens outputTokens() {
+    return outputTokens;
   }
 
   /**

@@ -77,7 +77,7 @@ public final class LlmProtocol implements Protocol {
    * without usage, so the configured counter's id, else {@code gpt2} (the shipped fallback).
    */
   public String tokenizerId() {
-    return tokenizerId != null ? tokenizerId : FallbackTokenCounter.ID;
+    return tokenizerId != null ? tokenizerId : OutputTokens.FALLBACK_ID;
   }
 
   /** Token counter for responses without usage; null when none was configured. */

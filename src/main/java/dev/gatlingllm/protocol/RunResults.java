@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
@@ -47,9 +46,8 @@ public final class RunResults {
       return new ReportOutcome(null, null, null, null, "no run");
     }
     LlmComponents run = current.get();
-    FallbackTokenCounter fallback = new FallbackTokenCounter();
-    ToIntFunction<String> tokenCounter =
-        run.protocol().tokenCounter() != null ? run.protocol().tokenCounter() : fallback;
+    // the rule the goodput rows followed during the run
+    OutputTokens tokenCounter = run.outputTokens();
     try {
       Path runFolder = locateRunFolder(simulationClass).orElse(null);
       if (runFolder == null) {
@@ -71,7 +69,7 @@ public final class RunResults {
       LOG.error("writing the results failed: {}", e.toString(), e);
       return new ReportOutcome(null, null, null, null, e.toString());
     } finally {
-      fallback.close();
+      tokenCounter.close();
       run.client().close();
       run.store().close();
       LlmRun.clear(run);

@@ -31,7 +31,7 @@ class HeadersIntegrationTest {
     ListAppender<ILoggingEvent> log = new ListAppender<>();
     log.start();
     root.addAppender(log);
-    try (HeaderCapturingServer server = new HeaderCapturingServer()) {
+    try (StubLlmServer server = new StubLlmServer()) {
       Map<String, String> properties = new HashMap<>(extra);
       properties.put(HeadersItSimulation.BASE_URL, server.baseUrl());
       GatlingRunner.Result result =
