@@ -71,7 +71,9 @@ public final class LlmDsl {
   /**
    * Call from your simulation's {@code after()}: prints vLLM's summary and writes the result
    * JSON into the Gatling run folder, next to {@code index.html}. Never throws (an exception
-   * there would cost the HTML report); problems are logged and returned.
+   * there would cost the HTML report); problems are logged and returned, and the JVM exits
+   * with status 3 once Gatling's report is written, which fails {@code gatling:test}
+   * ({@code -Dllm.failOnResultError=false} to keep the exit status).
    *
    * <pre>{@code
    * @Override

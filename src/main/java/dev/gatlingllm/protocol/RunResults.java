@@ -22,14 +22,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the results of the run that just ended into its Gatling run folder. Called from
  * {@code Simulation.after()}, where throwing would cost the HTML report: it never throws.
+ * When the results could not be written it fails the build later instead: once Gatling has
+ * written its report and the JVM exits, the exit status becomes {@value #RESULTS_FAILED_STATUS}
+ * (unless {@code -D}{@value #FAIL_ON_RESULT_ERROR_PROPERTY}{@code =false}).
  */
 public final class RunResults {
 
   /** System property naming the folder Gatling writes its run folders into. */
   public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
+  /** System property: {@code false} keeps the exit status when the results were not written. */
+  public static final String FAIL_ON_RESULT_ERROR_PROPERTY = "llm.failOnResultError";
+  /** The JVM's exit status when the results were not written (Gatling uses 1 and 2). */
+  public static final int RESULTS_FAILED_STATUS = 3;
 
   private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
   private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
+  private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
   private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
   private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
 
@@ -43,7 +51,7 @@ public final class RunResults {
     Optional<LlmComponents> current = LlmRun.current();
     if (current.isEmpty()) {
       LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
-      return new ReportOutcome(null, null, null, null, "no run");
+      return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
     }
     LlmComponents run = current.get();
     // the rule the goodput rows followed during the run
@@ -64,10 +72,10 @@ public final class RunResults {
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary());
       }
-      return outcome;
+      return outcome.ok() ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
       LOG.error("writing the results failed: {}", e.toString(), e);
-      return new ReportOutcome(null, null, null, null, e.toString());
+      return failBuildAtExit(new ReportOutcome(null, null, null, null, e.toString()));
     } finally {
       tokenCounter.close();
       run.client().close();
@@ -82,12 +90,46 @@ public final class RunResults {
    * or when the next run starts in the same JVM, whichever comes first.
    */
   private static void printAtExit(String summary) {
-    if (EXIT_HOOK_INSTALLED.compareAndSet(false, true)) {
-      Runtime.getRuntime().addShutdownHook(new Thread(RunResults::printPendingSummary,
-          "gatling-llm-summary"));
-    }
+    installExitHook();
     printPendingSummary();
     PENDING_SUMMARY.set(summary);
+  }
+
+  /**
+   * Throwing from {@code after()} would fail the build but lose Gatling's HTML report, and
+   * nothing of ours runs after the report: so the exit status is changed at exit, where the
+   * report is done. A shutdown hook cannot ask for a status, only halt with one.
+   */
+  private static ReportOutcome failBuildAtExit(ReportOutcome outcome) {
+    if (!Boolean.parseBoolean(System.getProperty(FAIL_ON_RESULT_ERROR_PROPERTY, "true"))) {
+      LOG.error("the benchmark result was not written ({}); -D{}=false keeps the build green",
+          outcome.error(), FAIL_ON_RESULT_ERROR_PROPERTY);
+      return outcome;
+    }
+    RESULTS_FAILURE.compareAndSet(null, outcome.error());
+    installExitHook();
+    LOG.error("the benchmark result was not written ({}): the JVM will exit with status {} "
+        + "once Gatling is done (-D{}=false to keep the exit status)", outcome.error(),
+        RESULTS_FAILED_STATUS, FAIL_ON_RESULT_ERROR_PROPERTY);
+    return outcome;
+  }
+
+  private static void installExitHook() {
+    if (EXIT_HOOK_INSTALLED.compareAndSet(false, true)) {
+      Runtime.getRuntime().addShutdownHook(new Thread(RunResults::atExit, "gatling-llm-exit"));
+    }
+  }
+
+  private static void atExit() {
+    printPendingSummary();
+    String failure = RESULTS_FAILURE.get();
+    if (failure != null) {
+      System.err.println("gatling-llm: the benchmark result was not written (" + failure
+          + "): exit status " + RESULTS_FAILED_STATUS);
+      System.err.flush();
+      System.out.flush();
+      Runtime.getRuntime().halt(RESULTS_FAILED_STATUS);
+    }
   }
 
   /** Prints the summary of the previous run if it is still waiting for its turn. */

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * The after-run entry point: computes vLLM's metrics from the recorded requests, writes the
  * result JSON (and the pytorch file when asked) and prints the console summary. Meant for
  * {@code Simulation.after()}, where an exception would suppress Gatling's HTML report, so
- * it never throws: failures are logged and returned in the {@link ReportOutcome}.
+ * it never throws: failures are logged and returned in the {@link ReportOutcome}. Through
+ * {@code LlmDsl.writeResults} a failed outcome then fails the build at JVM exit.
  *
  * <pre>{@code
  * @Override
