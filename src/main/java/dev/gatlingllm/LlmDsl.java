@@ -51,8 +51,8 @@ public final class LlmDsl {
   }
 
   /**
-   * The injection steps that bring the profile's users in, each a little ahead of its
-   * arrival slot and never more than about a second early.
+   * The injection steps that bring the profile's users in, each between 0.5 s and 1.5 s ahead
+   * of its arrival slot (runs longer than 1,000 s widen the 1 s buckets and the upper bound).
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
     return InjectionPlan.of(profile.schedule()).steps().toArray(new OpenInjectionStep[0]);

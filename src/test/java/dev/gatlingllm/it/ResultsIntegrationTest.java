@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** vLLM result files from real runs, checked against an independent re-computation. */
+/**
+ * vLLM result files from real runs; a detailed one's aggregates are recomputed from its own
+ * per-request arrays.
+ */
 @Timeout(120)
 class ResultsIntegrationTest {
 
@@ -59,7 +62,7 @@ class ResultsIntegrationTest {
   }
 
   @Test
-  void detailedResultOfARealRunAgreesWithAnIndependentRecomputation() throws IOException {
+  void detailedResultOfARealRunAgreesWithItsOwnPerRequestArrays() throws IOException {
     GatlingRunner.Result result = run(Map.of(ResultsItSimulation.GOODPUT, "ttft:200 tpot:50"));
     assertEquals(0, result.exitCode());
     assertTrue(Files.exists(result.file("index.html")));

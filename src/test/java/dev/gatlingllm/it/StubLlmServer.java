@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 /**
  * A minimal OpenAI-like completions server for what the simulator cannot do: it records the
  * headers of every request exactly as they arrived (every value of a repeated header), and it
- * streams {@code max_tokens} tokens (" the", one GPT-2 token each) without ever sending {@code usage}, like servers
- * that ignore {@code stream_options}.
+ * streams {@code max_tokens} tokens (" the", one GPT-2 token each) without ever sending
+ * {@code usage}, like servers that ignore {@code stream_options}.
  */
 final class StubLlmServer implements AutoCloseable {
 
