@@ -2,9 +2,9 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.tokenizer.Tokenizer;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -31,19 +31,23 @@ public final class OutputTokens implements ToIntFunction<String>, AutoCloseable 
   private static final Logger LOG = LoggerFactory.getLogger(OutputTokens.class);
 
   private final ToIntFunction<String> configured;
-  // Its thread starts with the first count. Never behind a lock an event loop could wait
-  // on: loading the fallback tokenizer on that thread takes hundreds of milliseconds.
-  private final ExecutorService counting = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "gatling-llm-token-count");
-    t.setDaemon(true);
-    return t;
-  });
+  // One thread, started by the first count and gone after a minute without one (a run whose
+  // results are never written does not leak it). Never behind a lock an event loop could
+  // wait on: loading the fallback tokenizer on that thread takes hundreds of milliseconds.
+  private final ThreadPoolExecutor counting = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES,
+      new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "gatling-llm-token-count");
+        t.setDaemon(true);
+        return t;
+      });
+
   private Tokenizer fallback;
   private boolean warned;
 
   /** @param configured the protocol's token counter; null for the GPT-2 fallback */
   OutputTokens(ToIntFunction<String> configured) {
     this.configured = configured;
+    counting.allowCoreThreadTimeOut(true);
   }
 
   /** Tokens of {@code text} without special tokens. */
