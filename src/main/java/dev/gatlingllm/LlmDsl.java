@@ -51,8 +51,8 @@ public final class LlmDsl {
   }
 
   /**
-   * The injection steps that bring the profile's users in, each a little ahead of its
-   * arrival slot and never more than about a second early.
+   * The injection steps that bring the profile's users in, each between 0.5 s and 1.5 s ahead
+   * of its arrival slot (runs longer than 1,000 s widen the 1 s buckets and the upper bound).
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
     return InjectionPlan.of(profile.schedule()).steps().toArray(new OpenInjectionStep[0]);
@@ -71,7 +71,9 @@ public final class LlmDsl {
   /**
    * Call from your simulation's {@code after()}: prints vLLM's summary and writes the result
    * JSON into the Gatling run folder, next to {@code index.html}. Never throws (an exception
-   * there would cost the HTML report); problems are logged and returned.
+   * there would cost the HTML report); problems are logged and returned, and the JVM exits
+   * with status 3 once Gatling's report is written, which fails {@code gatling:test}
+   * ({@code -Dllm.failOnResultError=false} to keep the exit status).
    *
    * <pre>{@code
    * @Override

@@ -52,6 +52,10 @@ final class LlmRequestAction extends LlmAction {
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
     RequestBodies.build(spec, "warm-up", "warm-up", List.of(message("user", "warm-up")), 1);
+    if (!slo.isEmpty()) {
+      // goodput rows may need outputs counted during the run
+      components.outputTokens().prepareForRunTimeCounting();
+    }
     components.warmUpOnce(spec.path(), maxTokens -> RequestBodies.build(spec,
         components.protocol().requestModelName(), WARM_UP_PROMPT,
         spec.endpoint() == RequestSpec.Endpoint.CHAT ? userTurn(WARM_UP_PROMPT) : null,
@@ -126,19 +130,41 @@ final class LlmRequestAction extends LlmAction {
 
   /**
    * One pseudo-request per request, OK when it completed within every SLO, so that goodput
-   * can gate a build with Gatling's assertions ({@code details("x goodput")}). Without usage
-   * the output length is the number of content chunks (no tokenizing on the event loop).
+   * can gate a build with Gatling's assertions ({@code details("x goodput")}), then passes the
+   * user on. The output length follows the result file's rule ({@link
+   * dev.gatlingllm.protocol.OutputTokens}): when the server sent no usage the text is counted
+   * on the counting thread, and the user goes on from there once its row is logged.
    */
-  private void logGoodput(Session session, RequestRecord record, long startMillis,
-      long endMillis) {
-    boolean good = false;
-    if (record.success()) {
-      int outputLen = record.outputTokens() > 0 ? record.outputTokens() : record.chunkMicros().length;
-      good = slo.isGood(record, outputLen);
+  private void logGoodputThenContinue(Session session, RequestRecord record, long startMillis,
+      long endMillis, Session next) {
+    if (!record.success()) {
+      logGoodput(session, startMillis, endMillis, "request failed");
+      this.next.$bang(next);
+      return;
     }
+    components.outputTokens().outputLen(record, outputLen -> {
+      try {
+        logGoodput(session, startMillis, endMillis,
+            slo.isGood(record, outputLen) ? null : "SLO missed");
+      } finally {
+        this.next.$bang(next);
+      }
+    }, countFailed -> {
+      try {
+        logger().underlying().error("'{}' could not count the output tokens: {}", name(),
+            countFailed.toString(), countFailed);
+        logGoodput(session, startMillis, endMillis, "token count failed");
+      } finally {
+        this.next.$bang(next);
+      }
+    });
+  }
+
+  /** @param koMessage null for OK */
+  private void logGoodput(Session session, long startMillis, long endMillis, String koMessage) {
     statsEngine.logResponse(session.scenario(), session.groups(), goodputName, startMillis,
-        endMillis, good ? OK$.MODULE$ : KO$.MODULE$, Option.empty(),
-        good ? Option.empty() : Option.apply(record.success() ? "SLO missed" : "request failed"));
+        endMillis, koMessage == null ? OK$.MODULE$ : KO$.MODULE$, Option.empty(),
+        Option.apply(koMessage));
   }
 
   private List<Map<String, Object>> userTurn(String prompt) {
@@ -173,9 +199,6 @@ final class LlmRequestAction extends LlmAction {
       statsEngine.logResponse(session.scenario(), session.groups(), ttftName, startMillis,
           startMillis + Math.round(record.ttftNanos() / 1e6), OK$.MODULE$, code, Option.empty());
     }
-    if (!slo.isEmpty()) {
-      logGoodput(session, record, startMillis, endMillis);
-    }
     // The scheduled time belongs to this request only, not to the next ones of the journey.
     Session next = session.logGroupRequestTimings(startMillis, endMillis)
         .remove(SCHEDULED_NANOS_ATTRIBUTE);
@@ -185,6 +208,10 @@ final class LlmRequestAction extends LlmAction {
     if (spec.saveTextAs() != null) {
       next = next.set(spec.saveTextAs(), record.generatedText());
     }
-    this.next.$bang(next);
+    if (slo.isEmpty()) {
+      this.next.$bang(next);
+    } else {
+      logGoodputThenContinue(session, record, startMillis, endMillis, next);
+    }
   }
 }

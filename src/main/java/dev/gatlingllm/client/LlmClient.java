@@ -129,7 +129,8 @@ public final class LlmClient implements AutoCloseable {
         .set(HttpHeaderNames.CONTENT_LENGTH, request.body().length)
         .set(HttpHeaderNames.ACCEPT, "application/json, text/event-stream")
         .set(HttpHeaderNames.USER_AGENT, "gatling-llm")
-        .add(request.headers());
+        // the request's own headers replace the defaults above (names ignore case)
+        .setAll(request.headers());
     exchange.started(ch);
     ch.writeAndFlush(http).addListener(f -> {
       if (f.isSuccess()) {

@@ -19,10 +19,10 @@ import java.util.List;
  * seed (unless {@link #disableShuffle}); {@link #allPrompts()} uses every line once. Prompt
  * lengths are counted with the tokenizer's special tokens, like vLLM.
  *
- * <p>{@link #skipChatTemplate} is accepted for compatibility with vLLM's
- * {@code --custom-skip-chat-template}. Prompts are never rewritten with a chat template here
- * (there is no Jinja renderer): they are always sent as written, which is what the flag asks
- * for; with a chat endpoint the server applies the model's template itself.
+ * <p>Prompts are never rewritten with a chat template here (there is no Jinja renderer): they
+ * are always sent as written, which is what vLLM's {@code --custom-skip-chat-template} asks
+ * for, so that flag is accepted by {@link Datasets#fromArgs} and there is no option for it;
+ * with a chat endpoint the server applies the model's template itself.
  */
 public final class CustomDataset extends DatasetBuilder<CustomDataset> {
 
@@ -32,22 +32,20 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
 
   private final Path path;
   private final Integer outputLen;
-  private final boolean skipChatTemplate;
 
   CustomDataset(Path path) {
-    this(Common.DEFAULTS, path, null, false);
+    this(Common.DEFAULTS, path, null);
   }
 
-  private CustomDataset(Common common, Path path, Integer outputLen, boolean skipChatTemplate) {
+  private CustomDataset(Common common, Path path, Integer outputLen) {
     super(common);
     this.path = path;
     this.outputLen = outputLen;
-    this.skipChatTemplate = skipChatTemplate;
   }
 
   @Override
   CustomDataset with(Common common) {
-    return new CustomDataset(common, path, outputLen, skipChatTemplate);
+    return new CustomDataset(common, path, outputLen);
   }
 
   /** Output length for every request, over any per-line value ({@code --custom-output-len}). */
@@ -55,12 +53,7 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
     if (tokens < 1) {
       throw new IllegalArgumentException("custom-output-len must be >= 1, got " + tokens);
     }
-    return new CustomDataset(common, path, tokens, skipChatTemplate);
-  }
-
-  /** {@code --custom-skip-chat-template}; see the class comment. */
-  public CustomDataset skipChatTemplate(boolean value) {
-    return new CustomDataset(common, path, outputLen, value);
+    return new CustomDataset(common, path, tokens);
   }
 
   /** Use every line of the file once ({@code --num-prompts 0} in vLLM). */
@@ -74,10 +67,6 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
     return path;
   }
 
-  /** The configured {@code skipChatTemplate}. */
-  public boolean skipChatTemplate() {
-    return skipChatTemplate;
-  }
 
   @Override
   public String name() {
@@ -136,7 +125,6 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
 
   @Override
   public String toString() {
-    return "custom{path=" + path + ", outputLen=" + outputLen + ", skipChatTemplate="
-        + skipChatTemplate + ", " + common + "}";
+    return "custom{path=" + path + ", outputLen=" + outputLen + ", " + common + "}";
   }
 }

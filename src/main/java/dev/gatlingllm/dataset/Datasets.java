@@ -204,12 +204,10 @@ public final class Datasets {
         spec = burstGpt(needPath(name, path));
         break;
       case "custom":
-        CustomDataset custom = custom(needPath(name, path));
         // vLLM's flag always wins over a line's own output_len (default 256).
-        custom = custom.outputLen(f.has("custom-output-len")
+        // --custom-skip-chat-template asks for what always happens: prompts as written.
+        spec = custom(needPath(name, path)).outputLen(f.has("custom-output-len")
             ? f.integer("custom-output-len") : CustomDataset.DEFAULT_OUTPUT_LEN);
-        spec = custom.skipChatTemplate(f.bool("custom-skip-chat-template")
-            || f.bool("skip-chat-template"));
         break;
       case "prefix_repetition":
         noPath(name, path);
@@ -229,7 +227,7 @@ public final class Datasets {
               + "id such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
         }
         HfDataset hf = hf(path).subset(f.string("hf-subset")).split(f.string("hf-split"))
-            .hfName(f.string("hf-name")).skipChatTemplate(f.bool("skip-chat-template"));
+            .hfName(f.string("hf-name"));
         hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
         hf = f.has("blazedit-min-distance")
             ? hf.blazeditMinDistance(f.decimal("blazedit-min-distance")) : hf;

@@ -57,16 +57,14 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   private final Integer outputLen;
   private final double minDistance;
   private final double maxDistance;
-  private final boolean skipChatTemplate;
   private final HubClient hub;
 
   HfDataset(String path) {
-    this(Common.DEFAULTS, path, null, null, null, null, 0.0, 1.0, false, null);
+    this(Common.DEFAULTS, path, null, null, null, null, 0.0, 1.0, null);
   }
 
   private HfDataset(Common common, String path, String subset, String split, String hfName,
-      Integer outputLen, double minDistance, double maxDistance, boolean skipChatTemplate,
-      HubClient hub) {
+      Integer outputLen, double minDistance, double maxDistance, HubClient hub) {
     super(common);
     this.path = path;
     this.subset = subset;
@@ -75,32 +73,31 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     this.outputLen = outputLen;
     this.minDistance = minDistance;
     this.maxDistance = maxDistance;
-    this.skipChatTemplate = skipChatTemplate;
     this.hub = hub;
   }
 
   @Override
   HfDataset with(Common common) {
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, skipChatTemplate, hub);
+        maxDistance, hub);
   }
 
   /** Dataset configuration on the hub ({@code --hf-subset}, default "default"). */
   public HfDataset subset(String name) {
     return new HfDataset(common, path, blankToNull(name), split, hfName, outputLen, minDistance,
-        maxDistance, skipChatTemplate, hub);
+        maxDistance, hub);
   }
 
   /** Split on the hub ({@code --hf-split}, default "train"). */
   public HfDataset split(String name) {
     return new HfDataset(common, path, subset, blankToNull(name), hfName, outputLen,
-        minDistance, maxDistance, skipChatTemplate, hub);
+        minDistance, maxDistance, hub);
   }
 
   /** Hub id whose mapping a local file follows ({@code --hf-name}). */
   public HfDataset hfName(String id) {
     return new HfDataset(common, path, subset, split, blankToNull(id), outputLen, minDistance,
-        maxDistance, skipChatTemplate, hub);
+        maxDistance, hub);
   }
 
   /** Output length for every request ({@code --hf-output-len}); turns pruning off. */
@@ -109,27 +106,19 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
       throw new IllegalArgumentException("hf-output-len must be >= 1, got " + tokens);
     }
     return new HfDataset(common, path, subset, split, hfName, tokens, minDistance, maxDistance,
-        skipChatTemplate, hub);
+        hub);
   }
 
   /** Smallest Blazedit {@code norm_distance} kept ({@code --blazedit-min-distance}, 0). */
   public HfDataset blazeditMinDistance(double value) {
     checkDistance("blazedit-min-distance", value);
-    return new HfDataset(common, path, subset, split, hfName, outputLen, value, maxDistance,
-        skipChatTemplate, hub);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, value, maxDistance, hub);
   }
 
   /** Largest Blazedit {@code norm_distance} kept ({@code --blazedit-max-distance}, 1). */
   public HfDataset blazeditMaxDistance(double value) {
     checkDistance("blazedit-max-distance", value);
-    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance, value,
-        skipChatTemplate, hub);
-  }
-
-  /** {@code --skip-chat-template}; accepted for compatibility, see {@link CustomDataset}. */
-  public HfDataset skipChatTemplate(boolean value) {
-    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, value, hub);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance, value, hub);
   }
 
   /** The hub client for downloads; default {@link HubClient#fromEnvironment()}. */
@@ -138,7 +127,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
       throw new IllegalArgumentException("hub client must not be null");
     }
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, skipChatTemplate, client);
+        maxDistance, client);
   }
 
   /** The configured {@code path}. */

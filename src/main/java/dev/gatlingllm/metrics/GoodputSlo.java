@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  * them: a completed request is good when every configured bound holds ({@code ttft <= slo},
  * {@code tpot <= slo} where a one-token output counts as tpot 0, {@code e2el <= slo}).
  * Immutable and thread-safe; {@link #isGood} can be called per request during the run and
- * agrees with the after-run goodput count when given the same output length (the run-time
- * check counts content chunks for responses without usage, the after-run one tokenizes).
+ * agrees with the after-run goodput count when given the same output length (the plugin's
+ * run-time rows and its result file both take it from {@code protocol.OutputTokens}).
  */
 public final class GoodputSlo {
 

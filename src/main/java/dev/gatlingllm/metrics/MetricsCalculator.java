@@ -56,7 +56,10 @@ public final class MetricsCalculator {
     BenchmarkMetrics m = taskType == TaskType.EMBEDDING
         ? embeddings(records, durationSeconds)
         : generation(records, durationSeconds, originNanos);
-    if (m.completed() == 0) {
+    if (m.completed() == 0 && m.failed() == 0) {
+      LOG.warn("No request was recorded: did the scenario reach a completions or chat request "
+          + "of this protocol?");
+    } else if (m.completed() == 0) {
       LOG.warn("All requests failed. This is likely due to a misconfiguration on the benchmark "
           + "arguments ({} failed requests).", m.failed());
     } else if (durationSeconds == 0) {

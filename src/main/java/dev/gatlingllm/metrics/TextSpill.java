@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * on Netty event loops, which must not block); full buffers are written by one background
  * thread, in order, so a text's offset is known as soon as it is appended.
  * Not thread-safe for appends: the owner serialises them.
+ *
+ * <p>When the file cannot be written (disk full, no such folder), the buffers that did not
+ * make it stay in memory and are read from there: the texts, and the output tokens counted
+ * from them, stay right at the cost of heap, and an error says so once.
  */
 final class TextSpill implements AutoCloseable {
 
@@ -30,11 +36,15 @@ final class TextSpill implements AutoCloseable {
   private final ExecutorService writer;
   private ByteBuffer current = ByteBuffer.allocate(BUFFER_BYTES);
   private long appended;
+  /** Bytes handed to the writer: {@code appended} minus what {@code current} holds. */
+  private long submitted;
   private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
   // written on the writer thread; volatile so readers see them after a completed flush
   private volatile FileChannel channel;
   private volatile Path file;
   private volatile IOException failure;
+  /** Buffers that could not be written, by the offset of their first byte. */
+  private final ConcurrentSkipListMap<Long, ByteBuffer> unwritten = new ConcurrentSkipListMap<>();
 
   TextSpill(Path directory) {
     this.directory = directory;
@@ -82,13 +92,17 @@ final class TextSpill implements AutoCloseable {
   }
 
   private void submit(ByteBuffer buffer) {
-    lastWrite = CompletableFuture.runAsync(() -> write(buffer), writer);
+    long offset = submitted;
+    submitted += buffer.remaining();
+    lastWrite = CompletableFuture.runAsync(() -> write(buffer, offset), writer);
   }
 
-  private void write(ByteBuffer buffer) {
+  private void write(ByteBuffer buffer, long offset) {
     if (failure != null) {
+      unwritten.put(offset, buffer);
       return;
     }
+    ByteBuffer whole = buffer.duplicate();
     try {
       if (channel == null) {
         Files.createDirectories(directory);
@@ -101,18 +115,23 @@ final class TextSpill implements AutoCloseable {
       }
     } catch (IOException e) {
       failure = e;
-      LOG.warn("Could not write generated texts to {}: {}; texts after this point are lost",
-          directory, e.toString());
+      unwritten.put(offset, whole);
+      LOG.error("Could not write generated texts to a spill file in {}: {}; from now on they "
+          + "are kept in memory, and the heap grows with every text", directory, e.toString());
     }
   }
 
-  /**
-   * Reads a text back; call only for offsets covered by a completed {@link #flushAsync()}.
-   * Null when writing failed.
-   */
+  /** Reads a text back; call only for offsets covered by a completed {@link #flushAsync()}. */
   String read(long offset, int length) {
-    if (failure != null && (channel == null || offset + length > fileSize())) {
-      return null;
+    Map.Entry<Long, ByteBuffer> kept = unwritten.floorEntry(offset);
+    if (kept != null && offset + length <= kept.getKey() + kept.getValue().limit()) {
+      byte[] bytes = new byte[length];
+      kept.getValue().get((int) (offset - kept.getKey()), bytes);
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+    if (channel == null) {
+      throw new IllegalStateException("generated text at offset " + offset
+          + " was neither written nor kept");
     }
     ByteBuffer buf = ByteBuffer.allocate(length);
     try {
@@ -126,14 +145,6 @@ final class TextSpill implements AutoCloseable {
       throw new UncheckedIOException("Could not read generated text back from " + file, e);
     }
     return new String(buf.array(), StandardCharsets.UTF_8);
-  }
-
-  private long fileSize() {
-    try {
-      return channel.size();
-    } catch (IOException e) {
-      return -1;
-    }
   }
 
   /** Stops the writer and deletes the file. */

@@ -1,7 +1,6 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalClock;
-import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ConcurrencyLimiter;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.SlotPacer;
@@ -20,7 +19,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,14 +43,12 @@ import scala.runtime.BoxedUnit;
 public final class LlmComponents implements ProtocolComponents {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmComponents.class);
-  /** Python's {@code datetime.isoformat()}, as vLLM stamps its rps change events. */
-  private static final DateTimeFormatter ISO_MICROS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
 
   private final CoreComponents core;
   private final LlmProtocol protocol;
   private final LlmClient client;
   private final RecordStore store = new RecordStore();
+  private final OutputTokens outputTokens;
   private final AtomicLong requestCounter = new AtomicLong();
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   private final HttpHeaders baseHeaders;
@@ -79,6 +75,7 @@ public final class LlmComponents implements ProtocolComponents {
       headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + protocol.apiKey());
     }
     this.baseHeaders = headers;
+    this.outputTokens = new OutputTokens(protocol.tokenCounter());
     this.arrivalClock = protocol.arrivals()
         .map(profile -> InjectionPlan.of(profile.schedule()).newClock())
         .orElse(null);
@@ -161,6 +158,11 @@ public final class LlmComponents implements ProtocolComponents {
     return store;
   }
 
+  /** How output tokens are counted, during the run (goodput rows) and after it. */
+  public OutputTokens outputTokens() {
+    return outputTokens;
+  }
+
   /**
    * Fresh headers for one request: user headers, authorization, and {@code x-request-id}
    * (the given id, else the protocol's prefix followed by a run-wide counter from 0).
@@ -193,36 +195,9 @@ public final class LlmComponents implements ProtocolComponents {
 
   /** The run's parameters for the result file. */
   public RunInfo runInfo() {
-    boolean chatOnly = endpointTypes.equals(Set.of("chat"));
-    RunInfo.Builder info = RunInfo.builder(protocol.model())
-        .backend(protocol.backend())
-        .endpointType(chatOnly ? "openai-chat" : protocol.backend())
-        .tokenizerId(protocol.tokenizerId())
-        .maxConcurrency(protocol.maxConcurrency().orElse(null));
-    if (protocol.arrivals().isPresent()) {
-      ArrivalProfile profile = protocol.arrivals().get();
-      info = info.numPrompts(profile.numPrompts()).seed(profile.seed());
-      Object rate = profile.resultParameters().get("request_rate");
-      if (rate instanceof Number n) {
-        info = info.requestRate(n.doubleValue());
-      }
-      if (profile.resultParameters().get("burstiness") instanceof Number b) {
-        info = info.burstiness(b.doubleValue());
-      }
-      if (profile.rampUpStrategy().isPresent()) {
-        info = info.rampUp(profile.rampUpStrategy().get().cliName(),
-            profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
-        if (arrivalClock.isStarted()) {
-          Instant start = arrivalClock.startInstant();
-          info = info.rpsChangeEvents(arrivalClock.schedule().rpsChangeEvents().stream()
-              .map(e -> new dev.gatlingllm.report.RpsChangeEvent(e.rps(),
-                  ISO_MICROS.format(start.plusNanos(e.offsetNanos())
-                      .atZone(ZoneId.systemDefault()))))
-              .toList());
-        }
-      }
-    }
-    return info.build();
+    Instant arrivalStart = arrivalClock != null && arrivalClock.isStarted()
+        ? arrivalClock.startInstant() : null;
+    return ResultMetadata.of(protocol, endpointTypes, arrivalStart, ZoneId.systemDefault());
   }
 
   /**

@@ -80,9 +80,12 @@ public final class LlmProtocol implements Protocol {
     return results;
   }
 
-  /** The tokenizer named in the result file: the configured one, else the model. */
+  /**
+   * The tokenizer named in the result file: the one that counts the output of responses
+   * without usage, so the configured counter's id, else {@code gpt2} (the shipped fallback).
+   */
   public String tokenizerId() {
-    return tokenizerId != null ? tokenizerId : model;
+    return tokenizerId != null ? tokenizerId : OutputTokens.FALLBACK_ID;
   }
 
   /** Token counter for responses without usage; null when none was configured. */

@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Configures the server under test. Immutable: every call returns a new builder.
@@ -24,6 +26,8 @@ import java.util.function.ToIntFunction;
  * }</pre>
  */
 public final class LlmProtocolBuilder implements ProtocolBuilder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LlmProtocolBuilder.class);
 
   /** Headers the client sets itself; a user value would be overwritten or conflict. */
   private static final Set<String> RESERVED_HEADERS =
@@ -140,7 +144,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
-  /** Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. */
+  /**
+   * Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. Only
+   * a label: it changes neither the requests nor the metrics.
+   */
   public LlmProtocolBuilder backend(String name) {
     LlmProtocolBuilder b = copy();
     b.backend = requireText("backend", name);
@@ -150,7 +157,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /**
    * Sends {@code Authorization: Bearer <value of the variable>}. The key is read from the
    * environment when the simulation starts and is never logged or written. Without this call
-   * {@code OPENAI_API_KEY} is used when set, as {@code vllm bench serve} does.
+   * {@code OPENAI_API_KEY} is used when set, as {@code vllm bench serve} does, unless
+   * {@link #header} sets an Authorization header of its own.
    */
   public LlmProtocolBuilder apiKeyFromEnv(String variable) {
     LlmProtocolBuilder b = copy();
@@ -159,7 +167,13 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
-  /** Adds a header to every request. */
+  /**
+   * Sets a header on every request. Names ignore case, and a later call for the same name
+   * replaces the earlier value, as does a user value for a header the client sends itself
+   * ({@code User-Agent}, {@code Accept}). An {@code Authorization} header set here wins over
+   * the default {@code OPENAI_API_KEY} (with a warning); together with an explicit
+   * {@link #apiKeyFromEnv} it is an error.
+   */
   public LlmProtocolBuilder header(String name, String value) {
     requireText("header name", name);
     Objects.requireNonNull(value, "header value");
@@ -168,6 +182,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
           "header '" + name + "' is set by the client; reserved: " + RESERVED_HEADERS);
     }
     LlmProtocolBuilder b = copy();
+    b.headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
     b.headers.put(name, value);
     return b;
   }
@@ -247,6 +262,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /**
    * Counts output tokens of responses that carry no {@code usage} (text without special
    * tokens), as the model's tokenizer would; {@code tokenizerId} names it in the result file.
+   * Without this call the shipped GPT-2 tokenizer counts them and the file says {@code gpt2}.
    */
   public LlmProtocolBuilder tokenCounter(String tokenizerId, ToIntFunction<String> counter) {
     LlmProtocolBuilder b = copy();
@@ -290,6 +306,18 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     if (key == null && apiKeyEnvExplicit) {
       throw new IllegalArgumentException("llm protocol: apiKeyFromEnv(\"" + apiKeyEnv
           + "\") but the environment variable " + apiKeyEnv + " is not set");
+    }
+    boolean userAuthorization = headers.keySet().stream()
+        .anyMatch(name -> name.equalsIgnoreCase("authorization"));
+    if (userAuthorization && apiKeyEnvExplicit) {
+      throw new IllegalArgumentException("llm protocol: header(\"Authorization\") and "
+          + "apiKeyFromEnv(\"" + apiKeyEnv + "\") both set the Authorization header; keep one");
+    }
+    if (userAuthorization && key != null) {
+      // Name the variable, never the value.
+      LOG.warn("llm protocol: header(\"Authorization\") wins over the API key in {}, which is "
+          + "not sent", apiKeyEnv);
+      key = null;
     }
     Integer cap = maxConcurrency;
     if (arrivals != null && arrivals.maxConcurrency().isPresent()) {

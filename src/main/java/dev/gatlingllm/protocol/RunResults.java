@@ -14,7 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
@@ -25,6 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the results of the run that just ended into its Gatling run folder. Called from
  * {@code Simulation.after()}, where throwing would cost the HTML report: it never throws.
+ * When the results could not be written it fails the build later instead: once Gatling has
+ * written its report and the JVM exits, the exit status becomes {@value #RESULTS_FAILED_STATUS}
+ * (unless {@code -D}{@value #FAIL_ON_RESULT_ERROR_PROPERTY}{@code =false}).
  */
 public final class RunResults {
 
@@ -32,9 +34,14 @@ public final class RunResults {
   public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
   /** Result JSON key of the client's measurement of its own distortion. */
   public static final String SELF_CHECK_KEY = "client_self_check";
+  /** System property: {@code false} keeps the exit status when the results were not written. */
+  public static final String FAIL_ON_RESULT_ERROR_PROPERTY = "llm.failOnResultError";
+  /** The JVM's exit status when the results were not written (Gatling uses 1 and 2). */
+  public static final int RESULTS_FAILED_STATUS = 3;
 
   private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
   private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
+  private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
   private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
   private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
 
@@ -48,12 +55,11 @@ public final class RunResults {
     Optional<LlmComponents> current = LlmRun.current();
     if (current.isEmpty()) {
       LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
-      return new ReportOutcome(null, null, null, null, "no run");
+      return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
     }
     LlmComponents run = current.get();
-    FallbackTokenCounter fallback = new FallbackTokenCounter();
-    ToIntFunction<String> tokenCounter =
-        run.protocol().tokenCounter() != null ? run.protocol().tokenCounter() : fallback;
+    // the rule the goodput rows followed during the run
+    OutputTokens tokenCounter = run.outputTokens();
     try {
       Path runFolder = locateRunFolder(simulationClass).orElse(null);
       if (runFolder == null) {
@@ -76,12 +82,12 @@ public final class RunResults {
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText()));
       }
-      return outcome;
+      return outcome.ok() ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
       LOG.error("writing the results failed: {}", e.toString(), e);
-      return new ReportOutcome(null, null, null, null, e.toString());
+      return failBuildAtExit(new ReportOutcome(null, null, null, null, e.toString()));
     } finally {
-      fallback.close();
+      tokenCounter.close();
       run.client().close();
       run.store().close();
       LlmRun.clear(run);
@@ -94,12 +100,46 @@ public final class RunResults {
    * or when the next run starts in the same JVM, whichever comes first.
    */
   private static void printAtExit(String summary) {
-    if (EXIT_HOOK_INSTALLED.compareAndSet(false, true)) {
-      Runtime.getRuntime().addShutdownHook(new Thread(RunResults::printPendingSummary,
-          "gatling-llm-summary"));
-    }
+    installExitHook();
     printPendingSummary();
     PENDING_SUMMARY.set(summary);
+  }
+
+  /**
+   * Throwing from {@code after()} would fail the build but lose Gatling's HTML report, and
+   * nothing of ours runs after the report: so the exit status is changed at exit, where the
+   * report is done. A shutdown hook cannot ask for a status, only halt with one.
+   */
+  private static ReportOutcome failBuildAtExit(ReportOutcome outcome) {
+    if (!Boolean.parseBoolean(System.getProperty(FAIL_ON_RESULT_ERROR_PROPERTY, "true"))) {
+      LOG.error("the benchmark result was not written ({}); -D{}=false keeps the build green",
+          outcome.error(), FAIL_ON_RESULT_ERROR_PROPERTY);
+      return outcome;
+    }
+    RESULTS_FAILURE.compareAndSet(null, outcome.error());
+    installExitHook();
+    LOG.error("the benchmark result was not written ({}): the JVM will exit with status {} "
+        + "once Gatling is done (-D{}=false to keep the exit status)", outcome.error(),
+        RESULTS_FAILED_STATUS, FAIL_ON_RESULT_ERROR_PROPERTY);
+    return outcome;
+  }
+
+  private static void installExitHook() {
+    if (EXIT_HOOK_INSTALLED.compareAndSet(false, true)) {
+      Runtime.getRuntime().addShutdownHook(new Thread(RunResults::atExit, "gatling-llm-exit"));
+    }
+  }
+
+  private static void atExit() {
+    printPendingSummary();
+    String failure = RESULTS_FAILURE.get();
+    if (failure != null) {
+      System.err.println("gatling-llm: the benchmark result was not written (" + failure
+          + "): exit status " + RESULTS_FAILED_STATUS);
+      System.err.flush();
+      System.out.flush();
+      Runtime.getRuntime().halt(RESULTS_FAILED_STATUS);
+    }
   }
 
   /** Prints the summary of the previous run if it is still waiting for its turn. */

@@ -9,7 +9,6 @@ import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.RequestTimes;
 import dev.gatlingllm.metrics.TaskType;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +52,9 @@ final class ResultDocument {
     if (run.seedGiven()) {
       doc.put("seed", run.seed());
     }
+    if (run.arrivalReplay() != null) {
+      doc.put("arrival_replay", run.arrivalReplay());
+    }
     doc.put("duration", m.durationSeconds());
     doc.put("completed", m.completed());
     doc.put("failed", m.failed());
@@ -75,14 +77,7 @@ final class ResultDocument {
       doc.put("max_concurrent_requests", m.maxConcurrentRequests());
     }
     if (!run.rpsChangeEvents().isEmpty()) {
-      List<Object> events = new ArrayList<>();
-      for (RpsChangeEvent e : run.rpsChangeEvents()) {
-        LinkedHashMap<String, Object> ev = new LinkedHashMap<>();
-        ev.put("rps", e.rps());
-        ev.put("timestamp", e.timestamp());
-        events.add(ev);
-      }
-      doc.put("rps_change_events", events);
+      doc.put("rps_change_events", run.rpsChangeEvents());
     }
     List<Metric> selected = opts.percentileMetrics(m.taskType());
     for (Metric metric : Metric.values()) {

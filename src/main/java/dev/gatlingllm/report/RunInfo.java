@@ -1,10 +1,14 @@
 package dev.gatlingllm.report;
 
+import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TaskType;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -29,12 +33,13 @@ public final class RunInfo {
   private final String tokenizerId;
   private final Integer numPrompts;
   private final double requestRate;
-  private final double burstiness;
+  private final Double burstiness;
+  private final Map<String, Object> arrivalReplay;
   private final Integer maxConcurrency;
   private final String rampUpStrategy;
   private final Double rampUpStartRps;
   private final Double rampUpEndRps;
-  private final List<RpsChangeEvent> rpsChangeEvents;
+  private final List<Map<String, Object>> rpsChangeEvents;
   private final long seed;
   private final boolean seedGiven;
   private final Map<String, Object> extras;
@@ -44,12 +49,13 @@ public final class RunInfo {
   private RunInfo(Builder b) {
     this.backend = b.backend;
     this.endpointType = b.endpointType != null ? b.endpointType : b.backend;
-    this.taskType = b.taskType != null ? b.taskType : taskTypeOf(b.backend);
+    this.taskType = b.taskType;
     this.modelId = b.modelId;
     this.tokenizerId = b.tokenizerId != null ? b.tokenizerId : b.modelId;
     this.numPrompts = b.numPrompts;
     this.requestRate = b.requestRate;
-    this.burstiness = b.burstiness;
+    this.burstiness = b.arrivalReplay != null ? null : b.burstiness;
+    this.arrivalReplay = b.arrivalReplay;
     this.maxConcurrency = b.maxConcurrency;
     this.rampUpStrategy = b.rampUpStrategy;
     this.rampUpStartRps = b.rampUpStartRps;
@@ -59,13 +65,6 @@ public final class RunInfo {
     this.seedGiven = b.seedGiven;
     this.extras = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.extras));
     this.source = b;
-  }
-
-  /** vLLM's pooling backends (embeddings, pooling, rerank) get the reduced metric set. */
-  private static TaskType taskTypeOf(String backend) {
-    String b = backend.toLowerCase(Locale.ROOT);
-    return b.contains("embed") || b.contains("pooling") || b.contains("rerank")
-        ? TaskType.EMBEDDING : TaskType.GENERATION;
   }
 
   /** A builder for a run against {@code modelId} (the {@code --model} value). */
@@ -84,8 +83,8 @@ public final class RunInfo {
   }
 
   /**
-   * Embedding when set so, or when the backend's name contains "embed", "pooling" or
-   * "rerank" (vLLM's pooling backends); generation otherwise.
+   * Which metric set the result has: generation unless {@link Builder#taskType} says
+   * embedding. The backend name is only a label and never changes it.
    */
   public TaskType taskType() {
     return taskType;
@@ -110,8 +109,17 @@ public final class RunInfo {
     return requestRate;
   }
 
-  public double burstiness() {
+  /** Gamma shape of the inter-arrival times; null for a replay of recorded arrivals. */
+  public Double burstiness() {
     return burstiness;
+  }
+
+  /**
+   * The replayed trace as the result JSON's {@code arrival_replay}: {@code source} and
+   * {@code time_scale}; null when arrivals were not replayed.
+   */
+  public Map<String, Object> arrivalReplay() {
+    return arrivalReplay;
   }
 
   /** Client-side cap on requests in flight; null when unbounded. */
@@ -132,8 +140,8 @@ public final class RunInfo {
     return rampUpEndRps;
   }
 
-  /** Rate steps of a ramp-up (may be empty). */
-  public List<RpsChangeEvent> rpsChangeEvents() {
+  /** Rate steps of a ramp-up as the result JSON holds them, {@code rps} and {@code timestamp}. */
+  public List<Map<String, Object>> rpsChangeEvents() {
     return rpsChangeEvents;
   }
 
@@ -167,17 +175,18 @@ public final class RunInfo {
 
     private String backend = "openai";
     private String endpointType;
-    private TaskType taskType;
+    private TaskType taskType = TaskType.GENERATION;
     private String modelId;
     private String tokenizerId;
     private Integer numPrompts;
     private double requestRate = Double.POSITIVE_INFINITY;
     private double burstiness = 1.0;
+    private Map<String, Object> arrivalReplay;
     private Integer maxConcurrency;
     private String rampUpStrategy;
     private Double rampUpStartRps;
     private Double rampUpEndRps;
-    private List<RpsChangeEvent> rpsChangeEvents = List.of();
+    private List<Map<String, Object>> rpsChangeEvents = List.of();
     private long seed;
     private boolean seedGiven;
     private java.util.LinkedHashMap<String, Object> extras = new java.util.LinkedHashMap<>();
@@ -195,6 +204,7 @@ public final class RunInfo {
       b.numPrompts = numPrompts;
       b.requestRate = requestRate;
       b.burstiness = burstiness;
+      b.arrivalReplay = arrivalReplay;
       b.maxConcurrency = maxConcurrency;
       b.rampUpStrategy = rampUpStrategy;
       b.rampUpStartRps = rampUpStartRps;
@@ -206,7 +216,7 @@ public final class RunInfo {
       return b;
     }
 
-    /** vLLM's {@code --backend}; default {@code openai}. */
+    /** vLLM's {@code --backend}, written as a label; default {@code openai}. */
     public Builder backend(String backend) {
       Builder b = copy();
       b.backend = nonBlank(backend, "backend");
@@ -220,7 +230,10 @@ public final class RunInfo {
       return b;
     }
 
-    /** Forces generation or embedding metrics (default: from the backend's name). */
+    /**
+     * Generation (default) or embedding metrics; vLLM picks the embedding set for its pooling
+     * backends, here it is always this explicit choice.
+     */
     public Builder taskType(TaskType taskType) {
       Builder b = copy();
       b.taskType = Objects.requireNonNull(taskType, "taskType");
@@ -264,6 +277,23 @@ public final class RunInfo {
       return b;
     }
 
+    /**
+     * Arrivals replayed from a recorded trace: the result JSON gets {@code "burstiness": null}
+     * (no gap was sampled) and {@code "arrival_replay": {"source": ..., "time_scale": ...}}.
+     */
+    public Builder replay(String source, double timeScale) {
+      if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+        throw new IllegalArgumentException("replay time scale must be a positive number, got "
+            + PyFormat.repr(timeScale));
+      }
+      Builder b = copy();
+      Map<String, Object> replay = new LinkedHashMap<>();
+      replay.put("source", nonBlank(source, "replay source"));
+      replay.put("time_scale", timeScale);
+      b.arrivalReplay = Collections.unmodifiableMap(replay);
+      return b;
+    }
+
     /** Cap on requests in flight, {@code > 0}; null (default) = unbounded. */
     public Builder maxConcurrency(Integer maxConcurrency) {
       if (maxConcurrency != null && maxConcurrency <= 0) {
@@ -302,10 +332,16 @@ public final class RunInfo {
       return b;
     }
 
-    /** The rate steps the arrival schedule went through (written when ramping). */
-    public Builder rpsChangeEvents(List<RpsChangeEvent> events) {
+    /**
+     * The rate steps of a ramped schedule (written when ramping), stamped as vLLM stamps them
+     * (see {@link ArrivalSchedule#rpsChangeEventsJson}).
+     *
+     * @param start the wall-clock time of the schedule's offset 0
+     * @param zone  the zone of the local timestamps (vLLM uses the machine's)
+     */
+    public Builder rpsChangeEvents(ArrivalSchedule schedule, Instant start, ZoneId zone) {
       Builder b = copy();
-      b.rpsChangeEvents = List.copyOf(events);
+      b.rpsChangeEvents = schedule.rpsChangeEventsJson(start, zone);
       return b;
     }
 
@@ -323,8 +359,11 @@ public final class RunInfo {
       return b;
     }
 
-    /** Checks the combination (ramp-up excludes a finite request rate) and builds. */
+    /** Checks the combination (ramp-up excludes a finite request rate and a replay) and builds. */
     public RunInfo build() {
+      if (rampUpStrategy != null && arrivalReplay != null) {
+        throw new IllegalArgumentException("A replay of recorded arrivals has no ramp-up");
+      }
       if (rampUpStrategy != null && requestRate != Double.POSITIVE_INFINITY) {
         throw new IllegalArgumentException("When using ramp-up, do not specify a request rate "
             + "(got " + PyFormat.repr(requestRate) + "): the rate is controlled by the ramp-up "

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * The after-run entry point: computes vLLM's metrics from the recorded requests, writes the
  * result JSON (and the pytorch file when asked) and prints the console summary. Meant for
  * {@code Simulation.after()}, where an exception would suppress Gatling's HTML report, so
- * it never throws: failures are logged and returned in the {@link ReportOutcome}.
+ * it never throws: failures are logged and returned in the {@link ReportOutcome}. Through
+ * {@code LlmDsl.writeResults} a failed outcome then fails the build at JVM exit.
  *
  * <pre>{@code
  * @Override
@@ -90,50 +91,63 @@ public final class RunReporter {
   static ReportOutcome report(RunInfo run, RecordSource recorded, ResultOptions options,
       Path runFolder, ToIntFunction<String> tokenCounter, OptionalLong benchmarkStartNanos,
       Clock clock, PrintStream console) {
-    RecordSource requests;
-    BenchmarkMetrics metrics;
-    long origin;
+    Computed computed;
     try {
-      requests = recorded.inStartOrder();
-      double duration;
-      if (benchmarkStartNanos.isPresent()) {
-        origin = benchmarkStartNanos.getAsLong();
-        duration = RunDuration.fromStart(origin, requests);
-      } else {
-        origin = requests.size() == 0 ? 0 : RunDuration.firstScheduledNanos(requests);
-        duration = RunDuration.fromRecords(requests);
-      }
-      metrics = MetricsCalculator.builder()
-          .taskType(run.taskType())
-          .percentiles(options.metricPercentiles())
-          .goodput(options.goodput())
-          .tokenCounter(tokenCounter)
-          .build()
-          .compute(requests, duration, origin);
+      computed = compute(run, recorded, options, tokenCounter, benchmarkStartNanos);
     } catch (Throwable t) {
       return failed("Could not compute the benchmark metrics", t, null, null, null);
     }
-
     String summary;
     try {
-      summary = ConsoleSummary.render(run, options, metrics, errors(requests));
+      summary = ConsoleSummary.render(run, options, computed.metrics(),
+          errors(computed.requests()));
       if (options.printSummary()) {
         console.print(summary);
         console.flush();
       }
     } catch (Throwable t) {
-      return failed("Could not render the console summary", t, metrics, null, null);
+      return failed("Could not render the console summary", t, computed.metrics(), null, null);
     }
-
     if (!options.saveResult() && !options.append()) {
-      return new ReportOutcome(metrics, null, null, summary, null);
+      return new ReportOutcome(computed.metrics(), null, null, summary, null);
     }
+    return writeFiles(run, options, computed, runFolder, clock, summary);
+  }
+
+  /** The requests in start order, their metrics, and the origin of their start times. */
+  private record Computed(RecordSource requests, BenchmarkMetrics metrics, long origin) {}
+
+  private static Computed compute(RunInfo run, RecordSource recorded, ResultOptions options,
+      ToIntFunction<String> tokenCounter, OptionalLong benchmarkStartNanos) {
+    RecordSource requests = recorded.inStartOrder();
+    long origin;
+    double duration;
+    if (benchmarkStartNanos.isPresent()) {
+      origin = benchmarkStartNanos.getAsLong();
+      duration = RunDuration.fromStart(origin, requests);
+    } else {
+      origin = requests.size() == 0 ? 0 : RunDuration.firstScheduledNanos(requests);
+      duration = RunDuration.fromRecords(requests);
+    }
+    BenchmarkMetrics metrics = MetricsCalculator.builder()
+        .taskType(run.taskType())
+        .percentiles(options.metricPercentiles())
+        .goodput(options.goodput())
+        .tokenCounter(tokenCounter)
+        .build()
+        .compute(requests, duration, origin);
+    return new Computed(requests, metrics, origin);
+  }
+
+  /** The result JSON, and the pytorch file when asked. */
+  private static ReportOutcome writeFiles(RunInfo run, ResultOptions options, Computed computed,
+      Path runFolder, Clock clock, String summary) {
     String date = LocalDateTime.now(clock).format(DATE);
     Path resultFile = null;
     boolean written = false;
     try {
-      LinkedHashMap<String, Object> doc =
-          ResultDocument.build(run, options, metrics, requests, origin, date);
+      LinkedHashMap<String, Object> doc = ResultDocument.build(run, options, computed.metrics(),
+          computed.requests(), computed.origin(), date);
       String name = options.resultFilename() != null ? options.resultFilename()
           : ResultFileName.defaultName(run, options.label(), date);
       Path dir = options.resultDir() != null ? options.resultDir()
@@ -146,11 +160,11 @@ public final class RunReporter {
       if (options.pytorch()) {
         pytorchFile = writePytorch(resultFile, doc, run, options);
       }
-      return new ReportOutcome(metrics, resultFile, pytorchFile, summary, null);
+      return new ReportOutcome(computed.metrics(), resultFile, pytorchFile, summary, null);
     } catch (Throwable t) {
       String what = written ? "Could not write the pytorch-format file beside " + resultFile
           : "Could not write the benchmark result" + (resultFile == null ? "" : " to " + resultFile);
-      return failed(what, t, metrics, written ? resultFile : null, summary);
+      return failed(what, t, computed.metrics(), written ? resultFile : null, summary);
     }
   }
 

@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodySubscribers;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -412,12 +413,29 @@ public final class HubClient {
     }
   }
 
+  /**
+   * The token in {@code file}, or null when there is no such file (no token, as with
+   * huggingface_hub). A file that is there but cannot be read fails: going on without its
+   * token would turn a permission problem into puzzling 401s from gated repositories.
+   */
   private static String readTokenFile(Path file) {
-    try {
-      return Files.isRegularFile(file) ? nonBlank(Files.readString(file).trim()) : null;
-    } catch (IOException e) {
+    if (Files.notExists(file)) {
       return null;
     }
+    String problem;
+    try {
+      if (Files.isRegularFile(file)) {
+        return nonBlank(Files.readString(file).trim());
+      }
+      problem = "not a regular file";
+    } catch (CharacterCodingException e) {
+      problem = "not UTF-8 text";
+    } catch (IOException e) {
+      // the exception names the file, never its content
+      problem = e.toString();
+    }
+    throw new HubException("Cannot read the Hugging Face token file " + file + " (" + problem
+        + "); fix or remove it, or set HF_TOKEN");
   }
 
   private static void checkRepoId(String id) {

@@ -1,7 +1,6 @@
 package dev.gatlingllm.dataset;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,8 +71,6 @@ class CustomDatasetTest {
     List<String> fileOrder = spec.disableShuffle(true).sample(Gpt2.TOKENIZER).requests()
         .stream().map(SampleRequest::prompt).toList();
     assertEquals("Write a haiku about China.", fileOrder.get(0));
-    assertFalse(spec.skipChatTemplate());
-    assertTrue(spec.skipChatTemplate(true).skipChatTemplate());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,6 @@ class DatasetsTest {
     CustomDataset custom = (CustomDataset) Datasets.fromArgs("--dataset-name", "custom",
         "--dataset-path", "datasets/custom/custom_sample.jsonl", "--custom-output-len", "33",
         "--custom-skip-chat-template", "--num-prompts", "0");
-    assertTrue(custom.skipChatTemplate());
     Samples all = custom.sample(Gpt2.TOKENIZER);
     assertEquals(40, all.size(), "--num-prompts 0 takes every line of a custom file");
     all.requests().forEach(r -> assertEquals(33, r.expectedOutputLen()));
@@ -152,5 +152,20 @@ class DatasetsTest {
             .requests(),
         Datasets.fromArgs("--dataset-name", "sharegpt", "--dataset-path", sharegpt.toString(),
             "--num-prompts", "30", "--seed", "4").sample(Gpt2.TOKENIZER).requests());
+  }
+
+  @Test
+  void chatTemplateFlagsAreAcceptedButNoOptionPretendsToSwitchATemplate() {
+    // Prompts are always sent as written, which is what vLLM's skip flags ask for ...
+    assertEquals(Datasets.fromArgs("--dataset-name", "custom", "--dataset-path",
+            "datasets/custom/custom_sample.jsonl", "--custom-skip-chat-template")
+            .sample(Gpt2.TOKENIZER).requests(),
+        Datasets.fromArgs("--dataset-name", "custom", "--dataset-path",
+            "datasets/custom/custom_sample.jsonl").sample(Gpt2.TOKENIZER).requests());
+    // ... so the Java builders offer no switch that would do nothing.
+    for (Class<?> dataset : List.of(CustomDataset.class, HfDataset.class)) {
+      assertThrows(NoSuchMethodException.class,
+          () -> dataset.getMethod("skipChatTemplate", boolean.class), dataset.getSimpleName());
+    }
   }
 }

@@ -116,4 +116,17 @@ class ArrivalIntegrationTest {
       assertTrue(rps.stream().sorted().toList().equals(rps), "rates only go up: " + rps);
     }
   }
+
+  @Test
+  void replayIsRecordedWithoutBurstinessAndWithItsTrace() throws IOException {
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      JsonNode doc = run(simulator, Map.of(ArrivalItSimulation.REPLAY, "100,100.25,100.5,101"));
+      assertEquals(4, doc.get("completed").asInt());
+      assertTrue(doc.get("burstiness").isNull(), "no gap was sampled: " + doc.get("burstiness"));
+      assertEquals(4.0, doc.get("request_rate").asDouble(), 1e-9, "4 arrivals over 1 s");
+      assertEquals("of 4 timestamps", doc.get("arrival_replay").get("source").asText());
+      assertEquals(1.0, doc.get("arrival_replay").get("time_scale").asDouble());
+    }
+  }
 }

@@ -12,7 +12,9 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.arrival.ArrivalTrace;
 import io.gatling.javaapi.core.Simulation;
+import java.util.Arrays;
 
 /** A paced benchmark: vLLM-style arrival profile from system properties, results written. */
 public class ArrivalItSimulation extends Simulation {
@@ -25,20 +27,26 @@ public class ArrivalItSimulation extends Simulation {
   static final String RAMP = "it.ramp";
   /** Warm-up requests after the probe; the protocol's default when unset. */
   static final String WARM_UP = "it.warmUp";
+  /** Recorded arrival times to replay, seconds separated by commas. */
+  static final String REPLAY = "it.replay";
 
   {
-    ArrivalProfile.Builder builder = arrivals()
-        .numPrompts(Integer.getInteger(NUM_PROMPTS, 40))
-        .seed(42);
+    ArrivalProfile.Builder builder = arrivals().seed(42);
     String rate = System.getProperty(RATE, "inf");
     String ramp = System.getProperty(RAMP);
-    if (ramp != null) {
+    String replay = System.getProperty(REPLAY);
+    if (replay != null) {
+      // as many requests as recorded arrivals
+      builder = builder.replay(ArrivalTrace.ofSeconds(Arrays.stream(replay.split(","))
+          .mapToDouble(Double::parseDouble).toArray()));
+    } else if (ramp != null) {
       String[] parts = ramp.split(",");
-      builder = builder.rampUpStrategy(parts[0]).rampUpStartRps(Integer.parseInt(parts[1]))
+      builder = builder.numPrompts(Integer.getInteger(NUM_PROMPTS, 40))
+          .rampUpStrategy(parts[0]).rampUpStartRps(Integer.parseInt(parts[1]))
           .rampUpEndRps(Integer.parseInt(parts[2]));
     } else {
-      builder = builder.requestRate(rate.equals("inf") ? Double.POSITIVE_INFINITY
-          : Double.parseDouble(rate));
+      builder = builder.numPrompts(Integer.getInteger(NUM_PROMPTS, 40))
+          .requestRate(rate.equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(rate));
     }
     if (System.getProperty(BURSTINESS) != null) {
       builder = builder.burstiness(Double.parseDouble(System.getProperty(BURSTINESS)));

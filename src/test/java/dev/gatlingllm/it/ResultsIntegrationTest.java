@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** vLLM result files from real runs, checked against an independent re-computation. */
+/**
+ * vLLM result files from real runs; a detailed one's aggregates are recomputed from its own
+ * per-request arrays.
+ */
 @Timeout(120)
 class ResultsIntegrationTest {
 
@@ -59,7 +62,7 @@ class ResultsIntegrationTest {
   }
 
   @Test
-  void detailedResultOfARealRunAgreesWithAnIndependentRecomputation() throws IOException {
+  void detailedResultOfARealRunAgreesWithItsOwnPerRequestArrays() throws IOException {
     GatlingRunner.Result result = run(Map.of(ResultsItSimulation.GOODPUT, "ttft:200 tpot:50"));
     assertEquals(0, result.exitCode());
     assertTrue(Files.exists(result.file("index.html")));
@@ -71,6 +74,7 @@ class ResultsIntegrationTest {
     assertEquals(30, doc.get("completed").asInt() + doc.get("failed").asInt());
     assertEquals(3, doc.get("failed").asInt(), "10% of 30 requests get HTTP 500");
     assertEquals(30, doc.get("ttfts").size());
+    assertEquals("gpt2", doc.get("tokenizer_id").asText(), "no counter set: GPT-2 counts");
     assertTrue(doc.get("request_goodput").isNumber());
     DetailedJsonVerifier.assertConsistent(json, Map.of("ttft", 200.0, "tpot", 50.0));
   }

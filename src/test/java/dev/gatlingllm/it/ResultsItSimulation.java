@@ -9,6 +9,7 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
 import io.gatling.javaapi.core.Simulation;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -21,6 +22,8 @@ public class ResultsItSimulation extends Simulation {
   static final String USERS = "it.users";
   static final String GOODPUT = "it.goodput";
   static final String MIN_GOODPUT_PERCENT = "it.minGoodputPercent";
+  /** Where the result JSON goes instead of the run folder. */
+  static final String RESULT_DIR = "it.resultDir";
 
   {
     String goodput = System.getProperty(GOODPUT);
@@ -28,6 +31,9 @@ public class ResultsItSimulation extends Simulation {
         .metricPercentiles("50,90,99,99.9");
     if (goodput != null) {
       options = options.goodput(goodput);
+    }
+    if (System.getProperty(RESULT_DIR) != null) {
+      options = options.resultDir(Path.of(System.getProperty(RESULT_DIR)));
     }
     var setUp = setUp(scenario("results")
             .exec(completions("gen")

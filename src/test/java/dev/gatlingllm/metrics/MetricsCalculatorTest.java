@@ -112,23 +112,39 @@ class MetricsCalculatorTest {
     assertEquals(2, m.maxConcurrentRequests());
   }
 
-  @Test
-  void allFailedWarnsInsteadOfThrowing() {
+  /** The warnings {@code compute} logs. */
+  private static List<String> warningsOf(Runnable compute) {
     Logger logger = (Logger) LoggerFactory.getLogger(MetricsCalculator.class);
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
     logger.addAppender(appender);
     try {
+      compute.run();
+      return appender.list.stream().filter(e -> e.getLevel() == Level.WARN)
+          .map(ILoggingEvent::getFormattedMessage).toList();
+    } finally {
+      logger.detachAppender(appender);
+    }
+  }
+
+  @Test
+  void allFailedWarnsInsteadOfThrowing() {
+    List<String> warnings = warningsOf(() -> {
       BenchmarkMetrics m = MetricFixtures.calculator("all-failed").compute(
           RecordSource.of(MetricFixtures.records("all-failed")), 2.0, 0);
       assertEquals(0, m.completed());
       assertEquals(0.0, m.ttft().percentile(99.9));
-      assertTrue(appender.list.stream().anyMatch(e -> e.getLevel() == Level.WARN
-          && e.getFormattedMessage().startsWith("All requests failed.")),
-          "warnings: " + appender.list);
-    } finally {
-      logger.detachAppender(appender);
-    }
+    });
+    assertTrue(warnings.stream().anyMatch(w -> w.startsWith("All requests failed.")),
+        "warnings: " + warnings);
+  }
+
+  @Test
+  void aRunWithoutRequestsSaysSoRatherThanThatAllFailed() {
+    List<String> warnings = warningsOf(() ->
+        MetricsCalculator.builder().build().compute(RecordSource.of(List.of()), 0.0, 0));
+    assertEquals(List.of("No request was recorded: did the scenario reach a completions or chat "
+        + "request of this protocol?"), warnings);
   }
 
   @Test

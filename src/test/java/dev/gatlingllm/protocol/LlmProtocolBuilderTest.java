@@ -43,6 +43,35 @@ class LlmProtocolBuilderTest {
   }
 
   @Test
+  void resultNamesTheTokenizerThatCountsOutputsWithoutUsage() {
+    // Without a configured counter the shipped GPT-2 tokenizer counts, not the model's.
+    assertEquals("gpt2", base(Map.of()).protocol().tokenizerId());
+    assertEquals("org/tokenizer", base(Map.of()).tokenCounter("org/tokenizer", String::length)
+        .protocol().tokenizerId());
+  }
+
+  @Test
+  void aHeaderIsSetNotAddedWhateverTheCaseOfItsName() {
+    LlmProtocol p = base(Map.of()).header("X-Team", "perf").header("x-team", "llm").protocol();
+    assertEquals(Map.of("x-team", "llm"), p.headers());
+  }
+
+  @Test
+  void theUsersAuthorizationHeaderAndTheEnvironmentsKey() {
+    // The default key gives way to the user's own header ...
+    LlmProtocol p = base(Map.of("OPENAI_API_KEY", SECRET)).header("authorization", "Basic x")
+        .protocol();
+    assertNull(p.apiKey());
+    assertEquals(Map.of("authorization", "Basic x"), p.headers());
+    // ... but asking for both explicitly is a contradiction, named without the key.
+    IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
+        () -> base(Map.of("MY_KEY", SECRET)).apiKeyFromEnv("MY_KEY")
+            .header("Authorization", "Basic x").protocol());
+    assertEquals("llm protocol: header(\"Authorization\") and apiKeyFromEnv(\"MY_KEY\") both "
+        + "set the Authorization header; keep one", both.getMessage());
+  }
+
+  @Test
   void builderIsImmutable() {
     LlmProtocolBuilder a = base(Map.of());
     LlmProtocolBuilder b = a.servedModelName("served").header("X-Team", "perf");

@@ -25,8 +25,17 @@ class BuildersTest {
     assertNull(run.maxConcurrency());
     assertNull(run.numPrompts());
     assertEquals(TaskType.GENERATION, run.taskType());
-    assertEquals(TaskType.EMBEDDING, RunInfo.builder("m").backend("openai-embeddings").build()
-        .taskType());
+  }
+
+  @Test
+  void backendIsOnlyALabelTheMetricSetIsChosenExplicitly() {
+    // The plugin streams generations whatever the backend is called.
+    for (String label : List.of("openai-embeddings", "my-pooling-server", "rerank-gw")) {
+      assertEquals(TaskType.GENERATION, RunInfo.builder("m").backend(label).build().taskType(),
+          label);
+    }
+    assertEquals(TaskType.EMBEDDING, RunInfo.builder("m").backend("openai-embeddings")
+        .taskType(TaskType.EMBEDDING).build().taskType());
   }
 
   @Test

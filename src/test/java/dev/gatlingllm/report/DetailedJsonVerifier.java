@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * Re-reads a detailed result JSON and recomputes every aggregate from its per-request
  * arrays with a deliberately separate, plain implementation (exact decimal sums, textbook
  * interpolation, a bucket loop per second), so a real run's file can be checked against
- * the plugin's own numbers.
+ * the plugin's own numbers. The arrays themselves come from the same client and metric
+ * code: this checks the aggregation, not the per-request measurements.
  *
  * <pre>{@code
  * DetailedJsonVerifier.assertConsistent(resultFile, Map.of("ttft", 500.0));

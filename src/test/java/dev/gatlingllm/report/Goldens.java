@@ -3,6 +3,7 @@ package dev.gatlingllm.report;
 import dev.gatlingllm.metrics.MetricFixtures;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.metrics.TaskType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -32,7 +33,8 @@ final class Goldens {
       case "mixed" -> b.backend("openai").requestRate(10.0).maxConcurrency(8).numPrompts(9).build();
       case "no-slo" -> b.backend("openai-chat").burstiness(0.5).numPrompts(9).build();
       case "all-failed" -> b.backend("openai").requestRate(2.0).numPrompts(2).build();
-      case "embedding" -> b.backend("openai-embeddings").maxConcurrency(4).numPrompts(4).build();
+      case "embedding" -> b.backend("openai-embeddings").taskType(TaskType.EMBEDDING)
+          .maxConcurrency(4).numPrompts(4).build();
       default -> throw new IllegalArgumentException(golden);
     };
   }

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.metrics.MetricFixtures;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
@@ -17,6 +20,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -126,9 +131,10 @@ class RunReporterTest {
 
   @Test
   void rampUpWritesVllmsRampKeysAndFileName() throws Exception {
+    ArrivalSchedule ramp = ArrivalProfile.builder().numPrompts(20)
+        .rampUp(RampUpStrategy.LINEAR, 1, 10).build().schedule();
     RunInfo run = RunInfo.builder("org/model-x").rampUp("linear", 1, 10)
-        .rpsChangeEvents(List.of(new RpsChangeEvent(1, "2025-01-02T03:04:05.000001"),
-            new RpsChangeEvent(2, "2025-01-02T03:04:06.5")))
+        .rpsChangeEvents(ramp, Instant.parse("2025-01-02T03:04:05.000001Z"), ZoneOffset.UTC)
         .build();
     ReportOutcome out = RunReporter.report(run, RecordSource.of(MetricFixtures.records("mixed")),
         ResultOptions.builder().printSummary(false).build(), dir, MetricFixtures.WORDS,
@@ -144,6 +150,8 @@ class RunReporterTest {
     assertTrue(doc.get("ramp_up_start_rps").isInt());
     assertEquals("inf", doc.get("request_rate").textValue());
     assertEquals(keys.indexOf("max_concurrent_requests") + 1, keys.indexOf("rps_change_events"));
+    assertEquals("{\"rps\":1,\"timestamp\":\"2025-01-02T03:04:05.000001\"}",
+        doc.get("rps_change_events").get(0).toString());
     assertEquals(2, doc.get("rps_change_events").get(1).get("rps").intValue());
     // no benchmark start given: from the first scheduled arrival (0) to the last end: the
     // bucket-spanning request, 0.9 s + 2.300000456 s latency + 50 us to its end

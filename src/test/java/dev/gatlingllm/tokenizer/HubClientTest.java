@@ -168,6 +168,26 @@ class HubClientTest {
   }
 
   @Test
+  void aTokenFileThatCannotBeReadFailsNamingTheFileInsteadOfGoingUnauthenticated()
+      throws Exception {
+    // Bytes that are not UTF-8: the file exists but holds no readable token.
+    Path garbled = Files.write(home.resolve("token"), new byte[] {(byte) 0xff, (byte) 0xfe});
+    HubException e = assertThrows(HubException.class,
+        () -> HubClient.fromEnvironment(Map.of("HF_HOME", home.toString())));
+    assertTrue(e.getMessage().startsWith("Cannot read the Hugging Face token file " + garbled),
+        e.getMessage());
+
+    Path folder = Files.createDirectories(home.resolve("token-folder"));
+    HubException notAFile = assertThrows(HubException.class,
+        () -> HubClient.fromEnvironment(Map.of("HF_TOKEN_PATH", folder.toString())));
+    assertTrue(notAFile.getMessage().contains(folder.toString()), notAFile.getMessage());
+
+    // No file at all simply means no token, as with huggingface_hub.
+    assertFalse(HubClient.fromEnvironment(Map.of("HF_TOKEN_PATH",
+        home.resolve("absent").toString())).hasToken());
+  }
+
+  @Test
   void datasetParquetFilesAreListedDownloadedAndCached() throws Exception {
     hub.route("/api/datasets/acme/chats/parquet/default/train", Response.ok(("[\""
             + hub.url() + "/files/a.parquet\", \"/files/b.parquet\"]").getBytes()))

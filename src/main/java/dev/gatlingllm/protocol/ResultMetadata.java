@@ -1,0 +1,51 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.report.RunInfo;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Set;
+
+/**
+ * What the result file says about a run: the protocol's settings and the arrival profile's
+ * traffic keys. Kept apart from the run's state so that it can be checked without a run.
+ */
+final class ResultMetadata {
+
+  private ResultMetadata() {}
+
+  /**
+   * @param endpointTypes the request kinds the run used ({@code completions}, {@code chat})
+   * @param arrivalStart  the wall-clock start of the arrival schedule; null when no user was
+   *                      paced
+   * @param zone          the zone of the {@code rps_change_events} timestamps
+   */
+  static RunInfo of(LlmProtocol protocol, Set<String> endpointTypes, Instant arrivalStart,
+      ZoneId zone) {
+    boolean chatOnly = endpointTypes.equals(Set.of("chat"));
+    RunInfo.Builder info = RunInfo.builder(protocol.model())
+        .backend(protocol.backend())
+        .endpointType(chatOnly ? "openai-chat" : protocol.backend())
+        .tokenizerId(protocol.tokenizerId())
+        .maxConcurrency(protocol.maxConcurrency().orElse(null));
+    if (protocol.arrivals().isPresent()) {
+      ArrivalProfile profile = protocol.arrivals().get();
+      info = info.numPrompts(profile.numPrompts()).seed(profile.seed());
+      Object rate = profile.resultParameters().get("request_rate");
+      if (rate instanceof Number n) {
+        info = info.requestRate(n.doubleValue());
+      }
+      info = profile.replayTrace().isPresent()
+          ? info.replay(profile.replayTrace().get().source(), profile.replayTimeScale())
+          : info.burstiness(profile.burstiness());
+      if (profile.rampUpStrategy().isPresent()) {
+        info = info.rampUp(profile.rampUpStrategy().get().cliName(),
+            profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
+        if (arrivalStart != null) {
+          info = info.rpsChangeEvents(profile.schedule(), arrivalStart, zone);
+        }
+      }
+    }
+    return info.build();
+  }
+}

@@ -1,0 +1,63 @@
+package dev.gatlingllm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** What the README states about the code, checked against the code. */
+class ReadmeTest {
+
+  private static final Path README = Path.of("README.md");
+  private static final Pattern TABLE_METHOD = Pattern.compile("(?m)^\\| `(\\w+)\\(");
+
+  private static String section(String heading) throws IOException {
+    String text = Files.readString(README);
+    int start = text.indexOf(heading);
+    assertTrue(start >= 0, "README has no section " + heading);
+    int end = text.indexOf("\n#", start + heading.length());
+    return text.substring(start, end < 0 ? text.length() : end);
+  }
+
+  @Test
+  void protocolOptionsTableListsEveryOptionOfTheBuilder() throws IOException {
+    Set<String> listed = new TreeSet<>();
+    Matcher m = TABLE_METHOD.matcher(section("### Protocol options (`llm()`)"));
+    while (m.find()) {
+      listed.add(m.group(1));
+    }
+    Set<String> options = Arrays.stream(LlmProtocolBuilder.class.getDeclaredMethods())
+        .filter(method -> Modifier.isPublic(method.getModifiers()))
+        .map(Method::getName)
+        .filter(name -> !name.equals("protocol"))   // Gatling's side of the builder
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(options, listed);
+  }
+
+  @Test
+  void howEarlyUsersArriveIsStatedAsTheInjectionPlanDoesIt() throws IOException {
+    InjectionPlan plan = InjectionPlan.of(
+        ArrivalProfile.builder().numPrompts(10).requestRate(5).build().schedule());
+    double lead = plan.lead().toMillis() / 1000.0;
+    double latest = lead + plan.bucket().toMillis() / 1000.0;
+    String arrivals = section("## Arrival profiles");
+    assertTrue(arrivals.contains("between " + lead + " s and " + latest + " s before"),
+        "the arrival section states the plan's " + lead + "-" + latest + " s lead");
+    assertFalse(arrivals.contains("about a second early"), "one statement, not two");
+  }
+}
