@@ -24,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import javax.net.ssl.SSLException;
@@ -39,6 +40,8 @@ public final class LlmClient implements AutoCloseable {
   private final Bootstrap bootstrap;
   private final SslContext sslContext;
   private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
+  /** Idle connections per loop, readable from any thread (the deques are the loops' own). */
+  private final Map<EventLoop, AtomicInteger> idleCounts = new ConcurrentHashMap<>();
   private volatile boolean closed;
   /** Told how long each request took from its clock start to its bytes being written. */
   private volatile LongConsumer writeTimes = nanos -> { };
@@ -64,14 +67,43 @@ public final class LlmClient implements AutoCloseable {
   }
 
   /**
-   * Sends {@code request} from {@code loop} (the caller must be on it) and calls
-   * {@code onDone} exactly once, on that loop, with the record. The clock starts now.
+   * Sends {@code request} from {@code loop} and calls {@code onDone} exactly once with the
+   * record, on the event loop of the connection it went out on.
+   *
+   * <p>Connections belong to a loop, and Gatling spreads users over several. When this
+   * loop has no idle connection but another loop has, the request goes out there instead:
+   * the pools act as one, as a single-loop client's would. Otherwise a permit freed by a
+   * stream ending on one loop, handed to a user of another, would open a new connection
+   * (inside that request's TTFT) while the idle one waits next door; at high concurrency
+   * that was a connection storm, whose dropped SYNs cost seconds. The clock starts on the
+   * loop that writes, right before it writes.
    */
   public void send(EventLoop loop, LlmRequest request, Consumer<RequestRecord> onDone) {
     if (!loop.inEventLoop()) {
       loop.execute(() -> send(loop, request, onDone));
       return;
     }
+    if (idleCount(loop).get() == 0 && !closed) {
+      for (Map.Entry<EventLoop, AtomicInteger> other : idleCounts.entrySet()) {
+        if (other.getKey() != loop && other.getValue().get() > 0) {
+          EventLoop lender = other.getKey();
+          try {
+            lender.execute(() -> sendOn(lender, request, onDone));
+            return;
+          } catch (RejectedExecutionException shuttingDown) {
+            break; // send from our own loop
+          }
+        }
+      }
+    }
+    sendOn(loop, request, onDone);
+  }
+
+  private AtomicInteger idleCount(EventLoop loop) {
+    return idleCounts.computeIfAbsent(loop, l -> new AtomicInteger());
+  }
+
+  private void sendOn(EventLoop loop, LlmRequest request, Consumer<RequestRecord> onDone) {
     long startNanos = System.nanoTime();
     Exchange exchange = new Exchange(request, startNanos, config, (ex, record, reusable) -> {
       release(loop, ex.channel(), reusable);
@@ -149,6 +181,7 @@ public final class LlmClient implements AutoCloseable {
     long now = System.nanoTime();
     Channel ch;
     while ((ch = deque.pollLast()) != null) {
+      idleCount(loop).decrementAndGet();
       ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
       if (ch.isActive() && handler != null
           && now - handler.idleSince() < config.keepAliveTimeout().toNanos()) {
@@ -169,6 +202,7 @@ public final class LlmClient implements AutoCloseable {
     }
     if (reusable && !closed && ch.isActive() && handler != null) {
       idle.computeIfAbsent(loop, l -> new ArrayDeque<>()).addLast(ch);
+      idleCount(loop).incrementAndGet();
     } else {
       ch.close();
     }
@@ -203,6 +237,7 @@ public final class LlmClient implements AutoCloseable {
         loop.execute(() -> {
           Channel ch;
           while ((ch = deque.pollLast()) != null) {
+            idleCount(loop).decrementAndGet();
             ch.close();
           }
         });

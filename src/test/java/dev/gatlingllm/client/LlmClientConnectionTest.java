@@ -153,6 +153,30 @@ class LlmClientConnectionTest {
   }
 
   @Test
+  void aLoopWithoutAnIdleConnectionBorrowsAnotherLoopsInsteadOfConnecting() throws Exception {
+    EventLoopGroup second = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    toClose.add(() -> second.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS));
+    EventLoop other = second.next();
+    CountingServer server = new CountingServer();
+    LlmClient client = client(server.baseUrl(), Duration.ofSeconds(5), LONG, Duration.ofSeconds(30));
+    assertTrue(send(client, 2).success()); // leaves one idle connection, owned by `loop`
+
+    CompletableFuture<RequestRecord> done = new CompletableFuture<>();
+    CompletableFuture<Boolean> onItsLoop = new CompletableFuture<>();
+    client.send(other, new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),
+        "{\"model\":\"m\",\"prompt\":\"p\",\"stream\":true}".getBytes(StandardCharsets.UTF_8),
+        1, LlmRequest.NOT_SCHEDULED), r -> {
+          onItsLoop.complete(loop.inEventLoop());
+          done.complete(r);
+        });
+    assertTrue(done.get(20, TimeUnit.SECONDS).success());
+
+    assertEquals(1, server.accepted.get(), "the idle connection of the other loop was used");
+    assertEquals(1, server.requestPorts.stream().distinct().count(), server.requestPorts.toString());
+    assertTrue(onItsLoop.get(), "the record is delivered on the connection's loop");
+  }
+
+  @Test
   void aConnectionIdleLongerThanTheKeepAliveTimeoutIsNotReused() throws Exception {
     CountingServer server = new CountingServer();
     LlmClient client = client(server.baseUrl(), Duration.ofSeconds(5), LONG, Duration.ofMillis(100));
