@@ -67,6 +67,10 @@ final class LlmRequestAction extends LlmAction {
 
   @Override
   protected void run(Session session) {
+    if (!components.limiter().hasFreePermit()) {
+      queueForPermit(session);
+      return;
+    }
     LlmRequest request;
     try {
       request = buildRequest(session);
@@ -85,6 +89,38 @@ final class LlmRequestAction extends LlmAction {
     } else {
       components.limiter().acquire(session.eventLoop(), () -> send(session, request));
     }
+  }
+
+  /**
+   * A user that can only wait for a permit builds its request when it gets one. At rate
+   * {@code inf} with a cap, thousands of users start together; building every body up front
+   * kept the event loops off their sockets for tens of ms (Netty runs queued tasks for at
+   * least 100 ms before it polls again) while the first wave's tokens were arriving.
+   */
+  private void queueForPermit(Session session) {
+    components.selfCheck();
+    components.limiter().acquire(session.eventLoop(), () -> {
+      LlmRequest request;
+      try {
+        request = buildRequest(session);
+      } catch (SessionValue.ResolutionException e) {
+        components.limiter().release();
+        failBeforeSending(session, e.getMessage());
+        return;
+      } catch (RuntimeException e) {
+        components.limiter().release();
+        crashed(session, e);
+        return;
+      }
+      long due = request.scheduledNanos();
+      if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null
+          && due - System.nanoTime() > 0) {
+        // a permit came back before this request's slot: hold it until then
+        components.pacer().awaitSlot(session.eventLoop(), due, () -> send(session, request));
+      } else {
+        send(session, request);
+      }
+    });
   }
 
   /**

@@ -64,6 +64,11 @@ public final class BoundedConcurrencyLimiter implements ConcurrencyLimiter {
     }
   }
 
+  @Override
+  public synchronized boolean hasFreePermit() {
+    return inFlight < limit && waiters.isEmpty();
+  }
+
   /** The number of permits. */
   public int limit() {
     return limit;

@@ -22,6 +22,12 @@ public interface ConcurrencyLimiter {
   /** Gives a permit back, handing it straight to the oldest waiter if there is one. */
   void release();
 
+  /**
+   * Whether an {@link #acquire} now would be granted at once. Only a hint (other loops may
+   * take the permit first), for callers that would do costly work only to wait.
+   */
+  boolean hasFreePermit();
+
   /** A limiter that admits everything immediately and counts nothing. */
   static ConcurrencyLimiter unlimited() {
     return UnlimitedConcurrencyLimiter.INSTANCE;

@@ -22,6 +22,11 @@ final class UnlimitedConcurrencyLimiter implements ConcurrencyLimiter {
   public void release() {}
 
   @Override
+  public boolean hasFreePermit() {
+    return true;
+  }
+
+  @Override
   public String toString() {
     return "ConcurrencyLimiter[unlimited]";
   }

@@ -111,6 +111,9 @@ public final class LlmComponents implements ProtocolComponents {
     core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
     RunWarmUp.run(protocol, client, loops, path, body,
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id));
+    // The self-check starts on the first send, on an event loop: load its JMX classes now.
+    SelfCheck.start(core.eventLoopGroup()).stop();
+    RunWarmUp.collectBeforeTheRun();
   }
 
   /**

@@ -57,7 +57,6 @@ final class RunWarmUp {
         warm.sent() + 1, concurrency, String.format(java.util.Locale.ROOT, "%.1f",
             (probe.elapsedNanos() + warm.elapsedNanos()) / 1e9), failures,
         warm.finished() ? "" : ", still running after " + MAX_WAIT.toSeconds() + " s");
-    collectBeforeTheRun();
   }
 
   /**
@@ -66,7 +65,7 @@ final class RunWarmUp {
    * of ms on one core (measured: 205-224 ms at 4,096 prompts) inside the measured window.
    * A full collection now, with nothing measured, moves them out of the way.
    */
-  private static void collectBeforeTheRun() {
+  static void collectBeforeTheRun() {
     long start = System.nanoTime();
     System.gc();
     LOG.debug("collected before the run in {} ms", (System.nanoTime() - start) / 1_000_000);

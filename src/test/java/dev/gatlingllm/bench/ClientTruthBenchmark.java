@@ -91,6 +91,11 @@ public final class ClientTruthBenchmark {
     List<String> rows = new ArrayList<>();
     try {
       String baseUrl = awaitBaseUrl(sim);
+      // The server is a JVM too: a cold one parses the first requests slowly, and that input
+      // queue shows up as every client's TTFT error. Warm it up first, unreported, as the
+      // reference figures were taken against a warm server.
+      System.out.println("warming up the simulator (not reported)");
+      runRung(new Rung("server-warm-up", "inf", 1, 256, 1024, 128, null), baseUrl, pinned);
       for (Rung rung : RUNGS) {
         if (wanted.contains(rung.name())) {
           Result r = runRung(rung, baseUrl, pinned);
@@ -137,9 +142,15 @@ public final class ClientTruthBenchmark {
     if (code != 0) {
       System.out.println("  gatling:test exited with " + code + ", see " + log);
     }
-    Map<String, long[]> server = parseServerLog(fetch(baseUrl + "/debug/chunk-log"));
+    String serverLog = fetch(baseUrl + "/debug/chunk-log");
+    Files.writeString(Path.of(out + "-server.log"), serverLog);
+    Map<String, long[]> server = parseServerLog(serverLog);
     List<ClientRecord> client = ClientRecord.read(Path.of(out + "-client.csv"));
-    return Result.of(rung, client, server, cpu);
+    Result result = Result.of(rung, client, server, cpu);
+    long from = client.stream().mapToLong(ClientRecord::start).min().orElse(0);
+    long to = client.stream().mapToLong(ClientRecord::lastChunkNanos).max().orElse(0);
+    System.out.println("  client CPU by thread in the run window: " + cpu.topThreads(from, to, 8));
+    return result;
   }
 
   /** A request as the plugin recorded it. */
@@ -185,6 +196,8 @@ public final class ClientTruthBenchmark {
     private final Path pidFile;
     private final Process mvn;
     private final List<long[]> samples = new ArrayList<>(); // {nanoTime, ticks}
+    /** Per thread name: {nanoTime, ticks} samples summed over threads of that name. */
+    private final List<Map<String, Long>> threadSamples = new ArrayList<>();
 
     CpuSampler(Path pidFile, Process mvn) {
       super("cpu-sampler");
@@ -202,10 +215,13 @@ public final class ClientTruthBenchmark {
             pid = Long.parseLong(Files.readString(pidFile).trim());
           }
           if (pid > 0) {
+            long now = System.nanoTime();
             long ticks = cpuTicks(pid);
+            Map<String, Long> threads = threadTicks(pid);
             if (ticks >= 0) {
               synchronized (samples) {
-                samples.add(new long[] {System.nanoTime(), ticks});
+                samples.add(new long[] {now, ticks});
+                threadSamples.add(threads);
               }
             }
           }
@@ -223,6 +239,58 @@ public final class ClientTruthBenchmark {
       synchronized (samples) {
         return (ticksAt(toNanos) - ticksAt(fromNanos)) / CLOCK_TICKS;
       }
+    }
+
+    /** CPU ms per thread-name group between two instants (nearest samples), largest first. */
+    String topThreads(long fromNanos, long toNanos, int n) {
+      synchronized (samples) {
+        int from = nearest(fromNanos);
+        int to = nearest(toNanos);
+        if (from < 0 || to < 0) {
+          return "";
+        }
+        Map<String, Long> a = threadSamples.get(from);
+        Map<String, Long> b = threadSamples.get(to);
+        return b.entrySet().stream()
+            .map(e -> Map.entry(e.getKey(), e.getValue() - a.getOrDefault(e.getKey(), 0L)))
+            .filter(e -> e.getValue() > 0)
+            .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+            .limit(n)
+            .map(e -> e.getKey() + " " + e.getValue() * 10 + " ms")
+            .reduce((x, y) -> x + ", " + y).orElse("");
+      }
+    }
+
+    private int nearest(long nanos) {
+      int best = -1;
+      for (int i = 0; i < samples.size(); i++) {
+        if (best < 0 || Math.abs(samples.get(i)[0] - nanos) < Math.abs(samples.get(best)[0] - nanos)) {
+          best = i;
+        }
+      }
+      return best;
+    }
+
+    /** utime + stime per thread, summed by thread name with digits folded ("gatling-1-#"). */
+    private static Map<String, Long> threadTicks(long pid) {
+      Map<String, Long> byName = new HashMap<>();
+      File[] tasks = new File("/proc/" + pid + "/task").listFiles();
+      if (tasks == null) {
+        return byName;
+      }
+      for (File task : tasks) {
+        try {
+          String stat = Files.readString(task.toPath().resolve("stat"));
+          String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+              .replaceAll("[0-9]+", "#");
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          byName.merge(name + " user", Long.parseLong(f[11]), Long::sum);
+          byName.merge(name + " sys", Long.parseLong(f[12]), Long::sum);
+        } catch (IOException | RuntimeException e) {
+          // the thread ended between the listing and the read
+        }
+      }
+      return byName;
     }
 
     private double ticksAt(long nanos) {
