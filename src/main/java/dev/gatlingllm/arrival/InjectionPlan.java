@@ -22,7 +22,7 @@ import java.util.Objects;
  * at {@code k * bucket} ({@code nothingFor} + {@code atOnceUsers}), and the clock's start is
  * placed {@code lead} later, so each user arrives between {@code lead} and
  * {@code bucket + lead} before its slot. Gatling's active-users chart then follows the
- * arrivals within about a second. Empty buckets cost nothing; when the run would need more
+ * arrivals within about half a second. Empty buckets cost nothing; when the run would need more
  * than {@code maxBuckets} buckets they are widened, so the step count stays at most
  * {@code 2 * maxBuckets} whatever the number of requests. Immutable.
  *
@@ -34,9 +34,16 @@ import java.util.Objects;
  */
 public final class InjectionPlan {
 
-  static final long DEFAULT_BUCKET_MILLIS = 1_000;
+  /**
+   * Users of a bucket start together, and starting one costs its event loop some work; at
+   * 1,000 req/s one-second buckets put a thousand starts on the loops at once every second,
+   * during which no slot could be released on time. Ten-millisecond buckets keep each burst
+   * to a few users.
+   */
+  static final long DEFAULT_BUCKET_MILLIS = 10;
   static final long DEFAULT_LEAD_MILLIS = 500;
-  static final int DEFAULT_MAX_BUCKETS = 1_000;
+  /** 4,000 steps at most: Gatling's step chain overflows the stack at about 20,000. */
+  static final int DEFAULT_MAX_BUCKETS = 2_000;
 
   private final ArrivalSchedule schedule;
   private final long bucketNanos;
@@ -56,7 +63,7 @@ public final class InjectionPlan {
     this.effectiveBucketNanos = bucketNanos * Math.max(1, factor);
   }
 
-  /** A plan with 1 s buckets, a 500 ms lead and at most 1000 buckets (2000 steps). */
+  /** A plan with 10 ms buckets, a 500 ms lead and at most 2000 buckets (4000 steps). */
   public static InjectionPlan of(ArrivalSchedule schedule) {
     Objects.requireNonNull(schedule, "schedule");
     return new InjectionPlan(schedule, DEFAULT_BUCKET_MILLIS * 1_000_000,

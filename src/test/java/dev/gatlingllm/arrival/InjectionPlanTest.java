@@ -26,8 +26,11 @@ class InjectionPlanTest {
     InjectionPlan plan = InjectionPlan.of(schedule);
     List<OpenInjectionStep> steps = plan.steps();
     assertEquals(20_000, GatlingInjectionTimes.totalUsers(steps));
-    assertTrue(steps.size() <= 2 * 21, "steps: " + steps.size());
-    assertEveryUserAhead(plan, 500_000_000L, SECOND + 500_000_000L);
+    // 20 s of arrivals need 20 s / 10 ms + 1 = 2001 buckets > 2000: widened twofold to 20 ms,
+    // so about 20 users start together, every 20 ms.
+    assertEquals(Duration.ofMillis(20), plan.bucket());
+    assertTrue(steps.size() <= 2 * 1001, "steps: " + steps.size());
+    assertEveryUserAhead(plan, 500_000_000L, 520_000_000L);
   }
 
   @Test
@@ -38,7 +41,9 @@ class InjectionPlanTest {
     assertTrue(schedule.offsetNanos(0) > SECOND, "fixture: the first arrival should be late");
     InjectionPlan plan = InjectionPlan.of(schedule);
     assertEquals(20, GatlingInjectionTimes.totalUsers(plan.steps()));
-    assertEveryUserAhead(plan, 500_000_000L, SECOND + 500_000_000L);
+    // 200 s of arrivals: 20,001 buckets of 10 ms, widened 11-fold to 110 ms
+    assertEquals(Duration.ofMillis(110), plan.bucket());
+    assertEveryUserAhead(plan, 500_000_000L, 610_000_000L);
   }
 
   @Test
@@ -65,15 +70,16 @@ class InjectionPlanTest {
 
   @Test
   void longRunsWidenBucketsSoStepsStayBounded() {
-    // 30,000 arrivals over about 5.5 hours: 1 s buckets would need 20,000 steps and overflow.
+    // 30,000 arrivals over 20,000 s (about 5.5 hours): 10 ms buckets would need 2,000,001
+    // of them; widened 1001-fold (ceil(2,000,001 / 2000)) to 10.01 s.
     ArrivalSchedule schedule =
         ArrivalProfile.builder().numPrompts(30_000).requestRate(1.5).seed(5).build().schedule();
     InjectionPlan plan = InjectionPlan.of(schedule);
     List<OpenInjectionStep> steps = plan.steps();
-    assertEquals(Duration.ofSeconds(21), plan.bucket());
+    assertEquals(Duration.ofMillis(10_010), plan.bucket());
     assertTrue(steps.size() <= 2 * InjectionPlan.DEFAULT_MAX_BUCKETS, "steps: " + steps.size());
     assertEquals(30_000, GatlingInjectionTimes.totalUsers(steps));
-    assertEveryUserAhead(plan, 500_000_000L, 21 * SECOND + 500_000_000L);
+    assertEveryUserAhead(plan, 500_000_000L, 10_010_000_000L + 500_000_000L);
   }
 
   @Test
@@ -81,9 +87,10 @@ class InjectionPlanTest {
     ArrivalSchedule schedule =
         ArrivalProfile.builder().numPrompts(5_000).requestRate(50).seed(5).build().schedule();
     InjectionPlan plan = InjectionPlan.of(schedule).withMaxBuckets(10);
-    assertEquals(Duration.ofSeconds(11), plan.bucket());
+    // 100 s of arrivals: 10,001 buckets of 10 ms, widened 1001-fold to fit in 10
+    assertEquals(Duration.ofMillis(10_010), plan.bucket());
     assertTrue(plan.steps().size() <= 20, "steps: " + plan.steps().size());
-    assertEveryUserAhead(plan, 500_000_000L, 11 * SECOND + 500_000_000L);
+    assertEveryUserAhead(plan, 500_000_000L, 10_010_000_000L + 500_000_000L);
   }
 
   @Test
@@ -91,9 +98,12 @@ class InjectionPlanTest {
     ArrivalSchedule schedule = ArrivalProfile.builder()
         .replay(ArrivalTrace.ofSeconds(0, 0.2, 0.2, 5.5, 5.9, 60)).build().schedule();
     InjectionPlan plan = InjectionPlan.of(schedule);
-    // atOnce(3) at 0 s, nothingFor(5 s), atOnce(2), nothingFor(55 s), atOnce(1)
-    assertEquals(5, plan.steps().size());
-    assertEveryUserAhead(plan, 500_000_000L, SECOND + 500_000_000L);
+    // 60 s need 6001 buckets of 10 ms: widened fourfold to 40 ms. Buckets 0 (one user),
+    // 5 (0.2 s: two), 137 (5.5 s), 147 (5.9 s), 1500 (60 s): five atOnce steps with four
+    // nothingFor gaps between them.
+    assertEquals(Duration.ofMillis(40), plan.bucket());
+    assertEquals(9, plan.steps().size());
+    assertEveryUserAhead(plan, 500_000_000L, 540_000_000L);
   }
 
   @Test
