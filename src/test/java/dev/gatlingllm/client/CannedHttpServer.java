@@ -1,0 +1,113 @@
+package dev.gatlingllm.client;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A loopback HTTP server for client tests that answers every request with the same raw bytes
+ * and remembers what came over the wire: how many connections were opened and closed, and
+ * each request's connection, method, URI, headers and body. Unlike the simulator it lets a
+ * test see the client's own bytes and its connection reuse.
+ */
+final class CannedHttpServer implements AutoCloseable {
+
+  /** One request as the server received it. */
+  record Received(int connection, String method, String uri, HttpHeaders headers, String body) {}
+
+  private final EventLoopGroup group =
+      new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+  private final Channel server;
+  private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger closedConnections = new AtomicInteger();
+  private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final byte[] response;
+  private final boolean closeAfterResponse;
+
+  private CannedHttpServer(String rawResponse, boolean closeAfterResponse) {
+    this.response = rawResponse.getBytes(StandardCharsets.UTF_8);
+    this.closeAfterResponse = closeAfterResponse;
+    this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            int id = connections.incrementAndGet();
+            ch.closeFuture().addListener(f -> closedConnections.incrementAndGet());
+            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
+                new SimpleChannelInboundHandler<FullHttpRequest>() {
+                  @Override
+                  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                    received.add(new Received(id, req.method().name(), req.uri(),
+                        req.headers().copy(), req.content().toString(StandardCharsets.UTF_8)));
+                    // Written from the codec's own context, so the raw bytes skip its encoder:
+                    // the test owns the exact response.
+                    var write = ctx.pipeline().context(HttpServerCodec.class)
+                        .writeAndFlush(Unpooled.wrappedBuffer(response));
+                    if (closeAfterResponse) {
+                      write.addListener(ChannelFutureListener.CLOSE);
+                    }
+                  }
+                });
+          }
+        })
+        .bind("127.0.0.1", 0).syncUninterruptibly().channel();
+  }
+
+  /** A keep-alive server that streams {@code sse} (already SSE-framed) as one chunked body. */
+  static CannedHttpServer streaming(String sse) {
+    byte[] body = sse.getBytes(StandardCharsets.UTF_8);
+    return new CannedHttpServer("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+        + "transfer-encoding: chunked\r\n\r\n" + Integer.toHexString(body.length) + "\r\n" + sse
+        + "\r\n0\r\n\r\n", false);
+  }
+
+  /** A server that sends {@code raw} and, when asked, closes the connection after it. */
+  static CannedHttpServer raw(String raw, boolean closeAfterResponse) {
+    return new CannedHttpServer(raw, closeAfterResponse);
+  }
+
+  int port() {
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  String baseUrl() {
+    return "http://127.0.0.1:" + port();
+  }
+
+  int connections() {
+    return connections.get();
+  }
+
+  int closedConnections() {
+    return closedConnections.get();
+  }
+
+  List<Received> received() {
+    return received;
+  }
+
+  @Override
+  public void close() {
+    server.close().syncUninterruptibly();
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}
