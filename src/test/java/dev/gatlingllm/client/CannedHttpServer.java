@@ -27,12 +27,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A loopback HTTP server for client tests that answers every request with the same raw bytes
  * and remembers what came over the wire: how many connections were opened and closed, and
  * each request's connection, method, URI, headers and body. Unlike the simulator it lets a
- * test see the client's own bytes and its connection reuse.
+ * test see the client's own bytes and its connection reuse. Public for the action tests.
  */
-final class CannedHttpServer implements AutoCloseable {
+public final class CannedHttpServer implements AutoCloseable {
 
   /** One request as the server received it. */
-  record Received(int connection, String method, String uri, HttpHeaders headers, String body) {}
+  public record Received(int connection, String method, String uri, HttpHeaders headers, String body) {}
 
   private final EventLoopGroup group =
       new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -73,7 +73,7 @@ final class CannedHttpServer implements AutoCloseable {
   }
 
   /** A keep-alive server that streams {@code sse} (already SSE-framed) as one chunked body. */
-  static CannedHttpServer streaming(String sse) {
+  public static CannedHttpServer streaming(String sse) {
     byte[] body = sse.getBytes(StandardCharsets.UTF_8);
     return new CannedHttpServer("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
         + "transfer-encoding: chunked\r\n\r\n" + Integer.toHexString(body.length) + "\r\n" + sse
@@ -81,27 +81,27 @@ final class CannedHttpServer implements AutoCloseable {
   }
 
   /** A server that sends {@code raw} and, when asked, closes the connection after it. */
-  static CannedHttpServer raw(String raw, boolean closeAfterResponse) {
+  public static CannedHttpServer raw(String raw, boolean closeAfterResponse) {
     return new CannedHttpServer(raw, closeAfterResponse);
   }
 
-  int port() {
+  public int port() {
     return ((InetSocketAddress) server.localAddress()).getPort();
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + port();
   }
 
-  int connections() {
+  public int connections() {
     return connections.get();
   }
 
-  int closedConnections() {
+  public int closedConnections() {
     return closedConnections.get();
   }
 
-  List<Received> received() {
+  public List<Received> received() {
     return received;
   }
 
