@@ -67,7 +67,7 @@ class ArrivalActionInAGatlingContextTest {
       h.execute(await, h.session());
       assertTrue(h.awaitPassedOn().attributes()
           .contains(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE));
-      for (int i = 0; i < 2; i++) {
+      for (int i = 0; i < 3; i++) {
         h.execute(await, h.session());
         Session extra = h.awaitPassedOn();
         assertFalse(extra.attributes().contains(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE));

@@ -41,10 +41,16 @@ public final class CannedHttpServer implements AutoCloseable {
   private final AtomicInteger closedConnections = new AtomicInteger();
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final byte[] response;
+  private final int pauseAt;
+  private final long pauseMillis;
   private final boolean closeAfterResponse;
 
-  private CannedHttpServer(String rawResponse, boolean closeAfterResponse) {
+  /** Sends {@code rawResponse}, waiting {@code pauseMillis} after its first {@code pauseAt} bytes. */
+  private CannedHttpServer(String rawResponse, int pauseAt, long pauseMillis,
+      boolean closeAfterResponse) {
     this.response = rawResponse.getBytes(StandardCharsets.UTF_8);
+    this.pauseAt = pauseAt;
+    this.pauseMillis = pauseMillis;
     this.closeAfterResponse = closeAfterResponse;
     this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
         .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -60,11 +66,15 @@ public final class CannedHttpServer implements AutoCloseable {
                         req.headers().copy(), req.content().toString(StandardCharsets.UTF_8)));
                     // Written from the codec's own context, so the raw bytes skip its encoder:
                     // the test owns the exact response.
-                    var write = ctx.pipeline().context(HttpServerCodec.class)
-                        .writeAndFlush(Unpooled.wrappedBuffer(response));
-                    if (closeAfterResponse) {
-                      write.addListener(ChannelFutureListener.CLOSE);
-                    }
+                    ChannelHandlerContext raw = ctx.pipeline().context(HttpServerCodec.class);
+                    raw.writeAndFlush(Unpooled.wrappedBuffer(response, 0, pauseAt));
+                    ctx.executor().schedule(() -> {
+                      var write = raw.writeAndFlush(Unpooled.wrappedBuffer(response, pauseAt,
+                          response.length - pauseAt));
+                      if (closeAfterResponse) {
+                        write.addListener(ChannelFutureListener.CLOSE);
+                      }
+                    }, pauseMillis, TimeUnit.MILLISECONDS);
                   }
                 });
           }
@@ -72,17 +82,36 @@ public final class CannedHttpServer implements AutoCloseable {
         .bind("127.0.0.1", 0).syncUninterruptibly().channel();
   }
 
+  private static final String SSE_HEAD = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+      + "transfer-encoding: chunked\r\n\r\n";
+
+  private static String chunk(String piece) {
+    return Integer.toHexString(piece.getBytes(StandardCharsets.UTF_8).length) + "\r\n" + piece
+        + "\r\n";
+  }
+
   /** A keep-alive server that streams {@code sse} (already SSE-framed) as one chunked body. */
   public static CannedHttpServer streaming(String sse) {
-    byte[] body = sse.getBytes(StandardCharsets.UTF_8);
-    return new CannedHttpServer("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-        + "transfer-encoding: chunked\r\n\r\n" + Integer.toHexString(body.length) + "\r\n" + sse
-        + "\r\n0\r\n\r\n", false);
+    String all = SSE_HEAD + chunk(sse) + "0\r\n\r\n";
+    return new CannedHttpServer(all, all.getBytes(StandardCharsets.UTF_8).length, 0, false);
+  }
+
+  /** Streams {@code first}, waits {@code pauseMillis}, then streams {@code rest}. */
+  public static CannedHttpServer streamingWithPause(String first, long pauseMillis, String rest) {
+    String head = SSE_HEAD + chunk(first);
+    return new CannedHttpServer(head + chunk(rest) + "0\r\n\r\n",
+        head.getBytes(StandardCharsets.UTF_8).length, pauseMillis, false);
   }
 
   /** A server that sends {@code raw} and, when asked, closes the connection after it. */
   public static CannedHttpServer raw(String raw, boolean closeAfterResponse) {
-    return new CannedHttpServer(raw, closeAfterResponse);
+    return new CannedHttpServer(raw, raw.getBytes(StandardCharsets.UTF_8).length, 0,
+        closeAfterResponse);
+  }
+
+  /** A server that answers {@code raw} only after {@code delayMillis}. */
+  public static CannedHttpServer delayed(String raw, long delayMillis) {
+    return new CannedHttpServer(raw, 0, delayMillis, false);
   }
 
   public int port() {
