@@ -157,18 +157,18 @@ class ExchangeEdgeCasesTest {
 
   @Test
   void theIdleTimerIsReArmedFromTheLastRead() throws InterruptedException {
-    // Idle limit 600 ms, data at ~100 ms. At ~400 ms the first check finds ~300 ms of
-    // silence and re-arms for the remaining ~300 ms; at ~900 ms the silence is ~800 ms and
-    // the request fails. A re-arm for the full limit plus the silence would still wait.
-    // (Margins of 300 ms so that a loaded machine's late wake-ups cannot fail the test.)
+    // Idle limit 600 ms, armed at the start. Data at ~500 ms. The timer's first check, at
+    // ~700 ms, finds ~200 ms of silence and re-arms for the remaining ~400 ms, so at ~1200 ms
+    // (silence ~700 ms) the request has failed. A re-arm for the limit plus the silence
+    // would still be waiting. Each step has 400 ms of slack for a loaded machine.
     Conn c = new Conn(timeouts(Duration.ZERO, Duration.ofMillis(600), Duration.ZERO),
         System.nanoTime());
     c.feed(SSE_HEAD);
-    TimeUnit.MILLISECONDS.sleep(100);
+    TimeUnit.MILLISECONDS.sleep(500);
     c.feed(chunk(text("a")));
-    TimeUnit.MILLISECONDS.sleep(300);
+    TimeUnit.MILLISECONDS.sleep(200);
     c.channel.runScheduledPendingTasks();
-    assertTrue(c.records.isEmpty(), "data ~300 ms ago: not idle for 600 ms yet");
+    assertTrue(c.records.isEmpty(), "data ~200 ms ago: not idle for 600 ms yet");
     TimeUnit.MILLISECONDS.sleep(500);
     c.channel.runScheduledPendingTasks();
     assertEquals("idle timeout (600 ms without data)", c.record().error());
@@ -263,6 +263,24 @@ class ExchangeEdgeCasesTest {
     assertFalse(r.success());
     assertTrue(r.error().startsWith("malformed JSON response: Unexpected end-of-input"),
         r.error());
+  }
+
+  @Test
+  void aBodyJustOverOneMebibyteIsCutWhereverTheReadsSplitIt() {
+    // 50 bytes over the limit; the first read ends 100 bytes into the body, so the codec's
+    // 8 KiB pieces do not line up with the limit: the cut must still fall exactly on it.
+    String prefix = "{\"choices\":[{\"index\":0,\"text\":\"";
+    String tail = "\"}]}";
+    StringBuilder body = new StringBuilder(prefix);
+    while (body.length() < 1024 * 1024 + 50 - tail.length()) {
+      body.append('z');
+    }
+    body.append(tail);
+    String raw = json(200, body.toString());
+    int split = raw.indexOf("\r\n\r\n") + 4 + 100;
+    Conn c = conn().feed(raw.substring(0, split)).feed(raw.substring(split));
+    assertFalse(c.record().success(), "a response over 1 MiB is cut, not parsed whole");
+    assertTrue(c.record().error().startsWith("malformed JSON response"), c.record().error());
   }
 
   @Test

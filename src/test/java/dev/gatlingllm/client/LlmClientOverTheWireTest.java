@@ -136,6 +136,20 @@ class LlmClientOverTheWireTest {
   }
 
   @Test
+  void keepAliveCountsFromTheEndOfTheLastRequestNotFromTheConnect() throws Exception {
+    // The first request lasts ~400 ms, twice the keep-alive timeout; the second one follows
+    // at once, so the connection has been idle for almost nothing and is reused.
+    String first = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
+    String rest = "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\ndata: [DONE]\n\n";
+    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(first, 400, rest);
+         LlmClient client = client(server.baseUrl(), Duration.ofMillis(200))) {
+      assertEquals("ab", send(client, request()).generatedText());
+      assertEquals("ab", send(client, request()).generatedText());
+      assertEquals(1, server.connections());
+    }
+  }
+
+  @Test
   void aConnectionTheServerClosesIsNotReused() throws Exception {
     String body = "{\"choices\":[{\"index\":0,\"text\":\"ok\"}]}";
     String response = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n"
@@ -236,8 +250,10 @@ class LlmClientOverTheWireTest {
   void warmUpConnectReportsReachableAndRefusedServers() throws Exception {
     try (CannedHttpServer server = CannedHttpServer.streaming(SSE);
          LlmClient up = new LlmClient(Transports.newSocketChannelFactory(false, false),
-             config(server.baseUrl(), Duration.ofSeconds(4)));
+             new ClientConfig(Target.parse(server.baseUrl()), Duration.ofSeconds(1),
+                 Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4)));
          LlmClient down = client("http://127.0.0.1:" + freePort(), Duration.ofSeconds(4))) {
+      // A 1 s connect timeout: the probe waits that long plus a second before giving up.
       assertNull(WarmUp.connect(up, loop));
       waitFor(() -> server.connections() == 1 && server.closedConnections() == 1,
           "the probe connection is opened and closed again");
