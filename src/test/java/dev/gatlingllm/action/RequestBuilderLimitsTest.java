@@ -88,6 +88,8 @@ class RequestBuilderLimitsTest {
     assertEquals("extraBody field name must not be empty", rejected(() -> completions().extraBody(null, 1)));
     assertEquals("extraBody cannot set 'stream_options': use stream(boolean) instead",
         rejected(() -> completions().extraBody("stream_options", Map.of())));
+    assertEquals("extraBody value of 'seed'", assertThrows(NullPointerException.class,
+        () -> completions().extraBody("seed", null)).getMessage());
     assertEquals("endpoint must start with '/', got v1/x", rejected(() -> completions().endpoint("v1/x")));
     assertEquals("endpoint must start with '/', got null", rejected(() -> completions().endpoint(null)));
     assertEquals("saveTextAs attribute must not be empty", rejected(() -> completions().saveTextAs("")));
