@@ -106,6 +106,7 @@ class ReportSettingsEdgeCasesTest {
     assertEquals(5.0, flat.rampUpStartRps());
     assertEquals(5.0, flat.rampUpEndRps());
     assertEquals("linear", RunInfo.builder("m").rampUp("linear", 0, 3).build().rampUpStrategy());
+    assertEquals(0.0, RunInfo.builder("m").rampUp("linear", 0, 0).build().rampUpEndRps());
     assertEquals("Ramp-up start and end RPS must be non-negative, got -1.0 and 2.0",
         assertThrows(IllegalArgumentException.class,
             () -> RunInfo.builder("m").rampUp("linear", -1, 2)).getMessage());
