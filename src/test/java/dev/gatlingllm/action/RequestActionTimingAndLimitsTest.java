@@ -85,10 +85,10 @@ class RequestActionTimingAndLimitsTest {
 
   @Test
   void goodputUsesTheServersTokenCountWhenItSendsOne() throws Exception {
-    // 10 tokens over ~100 ms after the first: TPOT ~11 ms, within 30 ms. Counting the 3
-    // chunks instead would give ~50 ms and miss the SLO.
-    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(FIRST, 100, rest(10));
-         ActionHarness h = new ActionHarness(base(server.baseUrl(), "tpot:30").protocol())) {
+    // 10 tokens over ~200 ms after the first: TPOT ~22 ms, within 60 ms (up to a 540 ms
+    // pause on a loaded machine). Counting the 3 chunks instead gives ~100 ms: missed.
+    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(FIRST, 200, rest(10));
+         ActionHarness h = new ActionHarness(base(server.baseUrl(), "tpot:60").protocol())) {
       h.execute(gen(h), h.session());
       h.awaitPassedOn();
       assertEquals("OK", h.rows("gen goodput").get(0).status());
@@ -97,9 +97,9 @@ class RequestActionTimingAndLimitsTest {
 
   @Test
   void goodputCountsContentChunksWhenUsageSaysZero() throws Exception {
-    // usage 0 means "not counted": the 3 content chunks stand in, TPOT ~50 ms > 30 ms.
-    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(FIRST, 100, rest(0));
-         ActionHarness h = new ActionHarness(base(server.baseUrl(), "tpot:30").protocol())) {
+    // usage 0 means "not counted": the 3 content chunks stand in, TPOT ~100 ms > 60 ms.
+    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(FIRST, 200, rest(0));
+         ActionHarness h = new ActionHarness(base(server.baseUrl(), "tpot:60").protocol())) {
       h.execute(gen(h), h.session());
       h.awaitPassedOn();
       ActionHarness.Row goodput = h.rows("gen goodput").get(0);

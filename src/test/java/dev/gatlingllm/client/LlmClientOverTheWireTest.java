@@ -137,12 +137,12 @@ class LlmClientOverTheWireTest {
 
   @Test
   void keepAliveCountsFromTheEndOfTheLastRequestNotFromTheConnect() throws Exception {
-    // The first request lasts ~400 ms, twice the keep-alive timeout; the second one follows
-    // at once, so the connection has been idle for almost nothing and is reused.
+    // The first request lasts ~800 ms, longer than the 500 ms keep-alive timeout; the second
+    // one follows at once, so the connection has been idle for almost nothing and is reused.
     String first = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
     String rest = "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\ndata: [DONE]\n\n";
-    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(first, 400, rest);
-         LlmClient client = client(server.baseUrl(), Duration.ofMillis(200))) {
+    try (CannedHttpServer server = CannedHttpServer.streamingWithPause(first, 800, rest);
+         LlmClient client = client(server.baseUrl(), Duration.ofMillis(500))) {
       assertEquals("ab", send(client, request()).generatedText());
       assertEquals("ab", send(client, request()).generatedText());
       assertEquals(1, server.connections());
