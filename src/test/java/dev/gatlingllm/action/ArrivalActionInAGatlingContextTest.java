@@ -1,0 +1,96 @@
+package dev.gatlingllm.action;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalTrace;
+import dev.gatlingllm.protocol.LlmProtocol;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pacing action inside a minimal Gatling context: each user takes the next slot and goes
+ * on at its time with that time in the session; users beyond the schedule go on unpaced, with
+ * one warning for the run.
+ */
+class ArrivalActionInAGatlingContextTest {
+
+  private static LlmProtocol paced(ArrivalProfile profile) {
+    // Nothing is sent: the base URL only has to parse.
+    return new LlmProtocolBuilder().baseUrl("http://127.0.0.1:9").model("m").arrivals(profile)
+        .protocol();
+  }
+
+  @Test
+  void eachUserGoesOnAtItsSlotWithTheSlotTimeInItsSession() throws Exception {
+    // Slots at 0, 150 and 300 ms after the first claim.
+    ArrivalProfile profile = ArrivalProfile.builder()
+        .replay(ArrivalTrace.ofSeconds(0, 0.15, 0.3)).build();
+    try (ActionHarness h = new ActionHarness(paced(profile))) {
+      Action await = LlmActions.awaitArrival().asScala().build(h.ctx, h.next);
+      assertEquals("awaitArrival", await.name());
+      for (int i = 0; i < 3; i++) {
+        h.execute(await, h.session());
+      }
+      long[] due = new long[3];
+      for (int i = 0; i < 3; i++) {
+        Session s = h.awaitPassedOn();
+        due[i] = (Long) s.attributes().get(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE).get();
+        assertTrue(System.nanoTime() >= due[i], "never released before its slot");
+      }
+      long start = h.components.arrivalClock().orElseThrow().startNanos();
+      assertEquals(start, due[0]);
+      assertEquals(start + 150_000_000L, due[1]);
+      assertEquals(start + 300_000_000L, due[2]);
+    }
+  }
+
+  @Test
+  void usersBeyondTheScheduleGoOnUnpacedWithOneWarning() throws Exception {
+    ArrivalProfile profile = ArrivalProfile.builder().replay(ArrivalTrace.ofSeconds(0)).build();
+    Logger logger = (Logger) LoggerFactory.getLogger(ArrivalAction.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try (ActionHarness h = new ActionHarness(paced(profile))) {
+      Action await = LlmActions.awaitArrival().asScala().build(h.ctx, h.next);
+      h.execute(await, h.session());
+      assertTrue(h.awaitPassedOn().attributes()
+          .contains(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE));
+      for (int i = 0; i < 3; i++) {
+        h.execute(await, h.session());
+        Session extra = h.awaitPassedOn();
+        assertFalse(extra.attributes().contains(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE));
+        assertFalse(extra.isFailed());
+      }
+      assertEquals(1, appender.list.stream().filter(e -> e.getLevel() == Level.WARN
+          && e.getFormattedMessage().equals(
+              "more users than the 1 arrival slots: the extra ones go on unpaced")).count(),
+          appender.list.toString());
+    } finally {
+      logger.detachAppender(appender);
+    }
+  }
+
+  @Test
+  void awaitingWithoutAnArrivalProfileIsABuildError() {
+    LlmProtocol unpaced = new LlmProtocolBuilder().baseUrl("http://127.0.0.1:9").model("m")
+        .protocol();
+    try (ActionHarness h = new ActionHarness(unpaced)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> LlmActions.awaitArrival().asScala().build(h.ctx, h.next));
+      assertEquals("awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)",
+          e.getMessage());
+    }
+  }
+}
