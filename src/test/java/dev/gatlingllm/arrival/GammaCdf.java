@@ -6,9 +6,12 @@ import java.util.function.DoubleUnaryOperator;
 /**
  * Test-side statistics, written independently of the sampler: the Gamma CDF through the
  * regularized lower incomplete gamma function P(a, x) (series below a + 1, Lentz's continued
- * fraction above, Lanczos log-gamma), and the one-sample Kolmogorov-Smirnov statistic.
+ * fraction above, Lanczos log-gamma), and the one-sample Kolmogorov-Smirnov statistic. The
+ * client-truth benchmark tests its sent gaps with them too.
  */
-final class GammaCdf {
+public final class GammaCdf {
+
+  private GammaCdf() {}
 
   private static final double[] LANCZOS = {
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
@@ -20,7 +23,7 @@ final class GammaCdf {
   private GammaCdf() {}
 
   /** CDF of Gamma(shape, scale) at x. */
-  static double cdf(double shape, double scale, double x) {
+  public static double cdf(double shape, double scale, double x) {
     return regularizedLowerGamma(shape, x / scale);
   }
 
@@ -87,7 +90,7 @@ final class GammaCdf {
   }
 
   /** sup |F_n(x) - F(x)| of the sample against the CDF. */
-  static double ksStatistic(double[] sample, DoubleUnaryOperator cdf) {
+  public static double ksStatistic(double[] sample, DoubleUnaryOperator cdf) {
     double[] sorted = sample.clone();
     Arrays.sort(sorted);
     int n = sorted.length;
@@ -100,7 +103,7 @@ final class GammaCdf {
   }
 
   /** Asymptotic KS critical value at significance alpha: sqrt(-ln(alpha / 2) / 2) / sqrt(n). */
-  static double ksCritical(double alpha, int n) {
+  public static double ksCritical(double alpha, int n) {
     return Math.sqrt(-Math.log(alpha / 2) / 2) / Math.sqrt(n);
   }
 }

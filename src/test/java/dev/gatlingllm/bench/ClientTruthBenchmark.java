@@ -1,5 +1,6 @@
 package dev.gatlingllm.bench;
 
+import dev.gatlingllm.arrival.GammaCdf;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -377,9 +378,9 @@ public final class ClientTruthBenchmark {
           scheduleGaps[i - 1] = (bySchedule.get(i).scheduled() - bySchedule.get(i - 1).scheduled()) / 1e9;
           sentGaps[i - 1] = (bySchedule.get(i).start() - bySchedule.get(i - 1).start()) / 1e9;
         }
-        ksSchedule = Stats.ksDistance(scheduleGaps, x -> Stats.gammaCdf(shape, scale, x));
-        ksSent = Stats.ksDistance(sentGaps, x -> Stats.gammaCdf(shape, scale, x));
-        ksCritical = 1.628 / Math.sqrt(sentGaps.length);
+        ksSchedule = GammaCdf.ksStatistic(scheduleGaps, x -> GammaCdf.cdf(shape, scale, x));
+        ksSent = GammaCdf.ksStatistic(sentGaps, x -> GammaCdf.cdf(shape, scale, x));
+        ksCritical = GammaCdf.ksCritical(0.01, sentGaps.length);
       }
       return new Result(rung, ok, failed, unmatched, Stats.percentile(itl, 50),
           Stats.percentile(itl, 99), Stats.percentile(ttft, 50), Stats.percentile(ttft, 99),
