@@ -11,8 +11,6 @@ import java.util.function.DoubleUnaryOperator;
  */
 public final class GammaCdf {
 
-  private GammaCdf() {}
-
   private static final double[] LANCZOS = {
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
     -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
