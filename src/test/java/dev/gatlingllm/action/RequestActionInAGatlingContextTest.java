@@ -41,7 +41,7 @@ class RequestActionInAGatlingContextTest {
     if (goodput != null) {
       results = results.goodput(goodput);
     }
-    return new LlmProtocolBuilder().baseUrl(baseUrl).model("org/served-model")
+    return new LlmProtocolBuilder().baseUrl(baseUrl).model("org/served-model").noWarmUp()
         .requestIdPrefix("req-").results(results).protocol();
   }
 

@@ -38,7 +38,7 @@ class RequestActionTimingAndLimitsTest {
     if (goodput != null) {
       results = results.goodput(goodput);
     }
-    return new LlmProtocolBuilder().baseUrl(baseUrl).model("m").results(results);
+    return new LlmProtocolBuilder().baseUrl(baseUrl).model("m").noWarmUp().results(results);
   }
 
   private static Action gen(ActionHarness h) {
