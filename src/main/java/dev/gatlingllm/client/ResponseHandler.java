@@ -6,6 +6,7 @@ import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.util.ReferenceCountUtil;
+import java.util.Arrays;
 
 /**
  * Per-connection handler feeding the current {@link Exchange}. Its companion
@@ -92,8 +93,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
     private void defer(Object event, long nanos) {
       if (count == events.length) {
-        events = java.util.Arrays.copyOf(events, count * 2);
-        stamps = java.util.Arrays.copyOf(stamps, count * 2);
+        events = Arrays.copyOf(events, count * 2);
+        stamps = Arrays.copyOf(stamps, count * 2);
       }
       events[count] = event;
       stamps[count] = nanos;

@@ -8,7 +8,9 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +33,7 @@ final class RunWarmUp {
    * @param headers  fresh request headers carrying the given request id
    */
   static void run(LlmProtocol protocol, LlmClient client, List<EventLoop> loops, String path,
-      IntFunction<byte[]> body, java.util.function.Function<String, HttpHeaders> headers) {
+      IntFunction<byte[]> body, Function<String, HttpHeaders> headers) {
     WarmUpOptions options = protocol.warmUp();
     byte[] bytes = body.apply(options.maxTokens());
     IntFunction<LlmRequest> request = i -> new LlmRequest("warm-up", path,
@@ -54,7 +56,7 @@ final class RunWarmUp {
     String failures = warm.failed() == 0 ? ""
         : ", " + warm.failed() + " failed (first: " + warm.firstError() + ")";
     LOG.info("warm-up: {} requests at concurrency {} in {} s{}{}; not part of the results",
-        warm.sent() + 1, concurrency, String.format(java.util.Locale.ROOT, "%.1f",
+        warm.sent() + 1, concurrency, String.format(Locale.ROOT, "%.1f",
             (probe.elapsedNanos() + warm.elapsedNanos()) / 1e9), failures,
         warm.finished() ? "" : ", still running after " + MAX_WAIT.toSeconds() + " s");
   }

@@ -63,7 +63,7 @@ public final class RunInfo {
     this.rpsChangeEvents = b.rpsChangeEvents;
     this.seed = b.seed;
     this.seedGiven = b.seedGiven;
-    this.extras = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.extras));
+    this.extras = Collections.unmodifiableMap(new LinkedHashMap<>(b.extras));
     this.source = b;
   }
 
@@ -189,7 +189,7 @@ public final class RunInfo {
     private List<Map<String, Object>> rpsChangeEvents = List.of();
     private long seed;
     private boolean seedGiven;
-    private java.util.LinkedHashMap<String, Object> extras = new java.util.LinkedHashMap<>();
+    private LinkedHashMap<String, Object> extras = new LinkedHashMap<>();
 
     private Builder(String modelId) {
       this.modelId = nonBlank(modelId, "modelId");
@@ -212,7 +212,7 @@ public final class RunInfo {
       b.rpsChangeEvents = rpsChangeEvents;
       b.seed = seed;
       b.seedGiven = seedGiven;
-      b.extras = new java.util.LinkedHashMap<>(extras);
+      b.extras = new LinkedHashMap<>(extras);
       return b;
     }
 

@@ -1,5 +1,6 @@
 package dev.gatlingllm.sim;
 
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -30,7 +31,7 @@ final class ChunkLog {
 
     void wrote(long nanos) {
       if (count == writes.length) {
-        writes = java.util.Arrays.copyOf(writes, count * 2);
+        writes = Arrays.copyOf(writes, count * 2);
       }
       writes[count++] = nanos;
     }
