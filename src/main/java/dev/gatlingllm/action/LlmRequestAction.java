@@ -71,11 +71,8 @@ final class LlmRequestAction extends LlmAction {
       queueForPermit(session);
       return;
     }
-    LlmRequest request;
-    try {
-      request = buildRequest(session);
-    } catch (SessionValue.ResolutionException e) {
-      failBeforeSending(session, e.getMessage());
+    LlmRequest request = buildOrFail(session);
+    if (request == null) {
       return;
     }
     SelfCheck check = components.selfCheck();
@@ -100,16 +97,9 @@ final class LlmRequestAction extends LlmAction {
   private void queueForPermit(Session session) {
     components.selfCheck();
     components.limiter().acquire(session.eventLoop(), () -> {
-      LlmRequest request;
-      try {
-        request = buildRequest(session);
-      } catch (SessionValue.ResolutionException e) {
-        components.limiter().release();
-        failBeforeSending(session, e.getMessage());
-        return;
-      } catch (RuntimeException e) {
-        components.limiter().release();
-        crashed(session, e);
+      LlmRequest request = buildOrCrash(session);
+      if (request == null) {
+        components.limiter().release(); // the user was passed on without sending
         return;
       }
       long due = request.scheduledNanos();
@@ -141,6 +131,26 @@ final class LlmRequestAction extends LlmAction {
     } catch (RuntimeException e) {
       components.limiter().release();
       crashed(session, e);
+    }
+  }
+
+  /** {@link #buildOrFail}, where a crash must not escape either (it runs with a permit held). */
+  private LlmRequest buildOrCrash(Session session) {
+    try {
+      return buildOrFail(session);
+    } catch (RuntimeException e) {
+      crashed(session, e);
+      return null;
+    }
+  }
+
+  /** The request, or null once the user was failed and passed on (a session value is missing). */
+  private LlmRequest buildOrFail(Session session) {
+    try {
+      return buildRequest(session);
+    } catch (SessionValue.ResolutionException e) {
+      failBeforeSending(session, e.getMessage());
+      return null;
     }
   }
 

@@ -39,9 +39,7 @@ public final class LlmClient implements AutoCloseable {
   private final ClientConfig config;
   private final Bootstrap bootstrap;
   private final SslContext sslContext;
-  private final Map<EventLoop, ArrayDeque<Channel>> idle = new ConcurrentHashMap<>();
-  /** Idle connections per loop, readable from any thread (the deques are the loops' own). */
-  private final Map<EventLoop, AtomicInteger> idleCounts = new ConcurrentHashMap<>();
+  private final Map<EventLoop, Pool> pools = new ConcurrentHashMap<>();
   private volatile boolean closed;
   /** Told how long each request took from its clock start to its bytes being written. */
   private volatile LongConsumer writeTimes = nanos -> { };
@@ -83,9 +81,9 @@ public final class LlmClient implements AutoCloseable {
       loop.execute(() -> send(loop, request, onDone));
       return;
     }
-    if (idleCount(loop).get() == 0 && !closed) {
-      for (Map.Entry<EventLoop, AtomicInteger> other : idleCounts.entrySet()) {
-        if (other.getKey() != loop && other.getValue().get() > 0) {
+    if (pool(loop).size() == 0 && !closed) {
+      for (Map.Entry<EventLoop, Pool> other : pools.entrySet()) {
+        if (other.getKey() != loop && other.getValue().size() > 0) {
           EventLoop lender = other.getKey();
           try {
             lender.execute(() -> sendOn(lender, request, onDone));
@@ -99,8 +97,35 @@ public final class LlmClient implements AutoCloseable {
     sendOn(loop, request, onDone);
   }
 
-  private AtomicInteger idleCount(EventLoop loop) {
-    return idleCounts.computeIfAbsent(loop, l -> new AtomicInteger());
+  private Pool pool(EventLoop loop) {
+    return pools.computeIfAbsent(loop, l -> new Pool());
+  }
+
+  /**
+   * A loop's idle connections. Only that loop touches the deque; its size is readable from
+   * any loop, to find a lender.
+   */
+  private static final class Pool {
+    private final ArrayDeque<Channel> channels = new ArrayDeque<>();
+    private final AtomicInteger size = new AtomicInteger();
+
+    int size() {
+      return size.get();
+    }
+
+    /** The most recently released connection, or null. */
+    Channel pollLast() {
+      Channel ch = channels.pollLast();
+      if (ch != null) {
+        size.decrementAndGet();
+      }
+      return ch;
+    }
+
+    void add(Channel ch) {
+      channels.addLast(ch);
+      size.incrementAndGet();
+    }
   }
 
   private void sendOn(EventLoop loop, LlmRequest request, Consumer<RequestRecord> onDone) {
@@ -174,14 +199,10 @@ public final class LlmClient implements AutoCloseable {
   }
 
   private Channel pollIdle(EventLoop loop) {
-    ArrayDeque<Channel> deque = idle.get(loop);
-    if (deque == null) {
-      return null;
-    }
+    Pool pool = pool(loop);
     long now = System.nanoTime();
     Channel ch;
-    while ((ch = deque.pollLast()) != null) {
-      idleCount(loop).decrementAndGet();
+    while ((ch = pool.pollLast()) != null) {
       ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
       if (ch.isActive() && handler != null
           && now - handler.idleSince() < config.keepAliveTimeout().toNanos()) {
@@ -201,8 +222,7 @@ public final class LlmClient implements AutoCloseable {
       handler.end();
     }
     if (reusable && !closed && ch.isActive() && handler != null) {
-      idle.computeIfAbsent(loop, l -> new ArrayDeque<>()).addLast(ch);
-      idleCount(loop).incrementAndGet();
+      pool(loop).add(ch);
     } else {
       ch.close();
     }
@@ -232,12 +252,11 @@ public final class LlmClient implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    idle.forEach((loop, deque) -> {
+    pools.forEach((loop, pool) -> {
       try {
         loop.execute(() -> {
           Channel ch;
-          while ((ch = deque.pollLast()) != null) {
-            idleCount(loop).decrementAndGet();
+          while ((ch = pool.pollLast()) != null) {
             ch.close();
           }
         });

@@ -9,28 +9,27 @@ import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.WarmUp;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.selfcheck.SelfCheck;
+import dev.gatlingllm.selfcheck.SelfCheckReport;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.config.NettyConfiguration;
 import io.gatling.core.protocol.ProtocolComponents;
 import io.gatling.core.session.Session;
 import io.gatling.netty.util.Transports;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import dev.gatlingllm.selfcheck.SelfCheck;
-import dev.gatlingllm.selfcheck.SelfCheckReport;
 import java.util.function.IntFunction;
-import io.netty.channel.EventLoop;
-import java.util.ArrayList;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Function1;
@@ -58,7 +57,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final ConcurrencyLimiter limiter;
   private final AtomicBoolean warmedUp = new AtomicBoolean();
   /** Measures the client's own distortion from the first send on; null before it. */
-  private final AtomicReference<SelfCheck> selfCheck = new AtomicReference<>();
+  private volatile SelfCheck selfCheck;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -83,11 +82,14 @@ public final class LlmComponents implements ProtocolComponents {
     this.limiter = protocol.maxConcurrency()
         .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(max))
         .orElse(ConcurrencyLimiter.unlimited());
-    warmUp();
+    if (!protocol.warmUp().enabled()) {
+      // the real warm-up's probe does both, with real requests
+      warmUpWithoutRequests();
+    }
     LlmRun.register(this);
   }
 
-  private void warmUp() {
+  private void warmUpWithoutRequests() {
     WarmUp.pipeline();
     String problem = WarmUp.connect(client, core.eventLoopGroup().next());
     if (problem != null) {
@@ -121,23 +123,22 @@ public final class LlmComponents implements ProtocolComponents {
    * run's, not the warm-up's or the injector's lead).
    */
   public SelfCheck selfCheck() {
-    SelfCheck check = selfCheck.get();
-    if (check != null) {
-      return check;
+    SelfCheck check = selfCheck;
+    return check != null ? check : startSelfCheck();
+  }
+
+  private synchronized SelfCheck startSelfCheck() {
+    if (selfCheck == null) {
+      SelfCheck started = SelfCheck.start(core.eventLoopGroup());
+      client.onWritten(started::recordWrite);
+      selfCheck = started;
     }
-    synchronized (selfCheck) {
-      if (selfCheck.get() == null) {
-        SelfCheck started = SelfCheck.start(core.eventLoopGroup());
-        client.onWritten(started::recordWrite);
-        selfCheck.set(started);
-      }
-      return selfCheck.get();
-    }
+    return selfCheck;
   }
 
   /** Stops the self-check and gives its figures; null when nothing was ever sent. */
   public SelfCheckReport stopSelfCheck() {
-    SelfCheck check = selfCheck.get();
+    SelfCheck check = selfCheck;
     if (check == null) {
       return null;
     }
