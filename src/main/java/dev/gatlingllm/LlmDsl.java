@@ -51,8 +51,10 @@ public final class LlmDsl {
   }
 
   /**
-   * The injection steps that bring the profile's users in, each between 0.5 s and 1.5 s ahead
-   * of its arrival slot (runs longer than 1,000 s widen the 1 s buckets and the upper bound).
+   * The injection steps that bring the profile's users in, each between 0.5 s and 0.51 s
+   * ahead of its arrival slot: users are started in 10 ms buckets, so a burst of starts
+   * never holds an event loop for long (runs longer than 20 s widen the buckets, keeping at
+   * most 2,000 of them).
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
     return InjectionPlan.of(profile.schedule()).steps().toArray(new OpenInjectionStep[0]);
