@@ -127,4 +127,19 @@ class BackendsIntegrationTest {
     assertTrue(text.contains("Time to First Content Token") && text.contains("Mean TTFC (ms):"),
         text);
   }
+
+  @Test
+  void randomMmRunSendsItsImagesThroughChat() throws IOException {
+    JsonNode doc = run("random-mm", SimulatorConfig.builder(), "openai-chat");
+    assertEquals(BackendsItSimulation.USERS, doc.get("completed").asInt());
+    assertEquals(12L * BackendsItSimulation.USERS, doc.get("total_input_tokens").asLong(),
+        "the dataset's text length");
+    assertEquals(3L * BackendsItSimulation.USERS, doc.get("total_output_tokens").asLong());
+  }
+
+  @Test
+  void randomRerankRunIsAPoolingRun() throws IOException {
+    JsonNode doc = run("random-rerank", SimulatorConfig.builder(), "vllm-rerank");
+    assertPoolingKeys(doc);
+  }
 }

@@ -12,6 +12,8 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.action.EmbeddingsVariant;
+import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Simulation;
 import java.util.List;
@@ -52,9 +54,28 @@ public class BackendsItSimulation extends Simulation {
         backend = "openai-chat";
         request = chat("think").prompt("why is the sky blue").maxTokens(6);
       }
+      case "random-mm" -> {
+        backend = "openai-chat";
+        request = chat("vision").fromDataset().multiModal("#{mm_content}");
+      }
+      case "random-rerank" -> {
+        backend = "vllm-rerank";
+        request = rerank("rerank").fromDataset();
+      }
       default -> throw new IllegalArgumentException("unknown it.kind " + kind);
     }
-    setUp(scenario(kind).exec(request).injectOpen(atOnceUsers(USERS)))
+    var feeder = switch (kind) {
+      case "random-mm" -> Datasets.fromArgs("--dataset-name", "random-mm", "--random-input-len",
+          "12", "--random-output-len", "3", "--num-prompts", "" + USERS,
+          "--random-mm-bucket-config", "{(16, 24, 1): 1.0}").sample(Tokenizer.gpt2()).feeder();
+      case "random-rerank" -> Datasets.fromArgs("--dataset-name", "random-rerank",
+          "--random-input-len", "20", "--random-batch-size", "2", "--num-prompts",
+          "" + 2 * USERS).sample(Tokenizer.gpt2()).feeder();
+      default -> null;
+    };
+    var scenario = feeder == null ? scenario(kind).exec(request)
+        : scenario(kind).feed(feeder).exec(request);
+    setUp(scenario.injectOpen(atOnceUsers(USERS)))
         .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("org/sim-model")
             .servedModelName("sim-model").backend(backend).noWarmUp()
             .results(results().percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99")))
