@@ -1,7 +1,10 @@
 package dev.gatlingllm;
 
+import dev.gatlingllm.action.AudioRequestBuilder;
+import dev.gatlingllm.action.EmbeddingsRequestBuilder;
 import dev.gatlingllm.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
+import dev.gatlingllm.action.RerankRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -38,6 +41,27 @@ public final class LlmDsl {
   /** A streamed {@code /v1/chat/completions} request. */
   public static LlmRequestBuilder chat(String name) {
     return LlmRequestBuilder.chat(name);
+  }
+
+  /**
+   * An embeddings request ({@code /v1/embeddings}): a pooling request with vLLM's reduced
+   * metric set; {@code variant(...)} picks the body of another vLLM embeddings backend.
+   */
+  public static EmbeddingsRequestBuilder embeddings(String name) {
+    return EmbeddingsRequestBuilder.embeddings(name);
+  }
+
+  /** A rerank request ({@code /v1/rerank}, vLLM's {@code vllm-rerank}): a pooling request. */
+  public static RerankRequestBuilder rerank(String name) {
+    return RerankRequestBuilder.rerank(name);
+  }
+
+  /**
+   * A streamed transcription ({@code /v1/audio/transcriptions}; {@code .translations()} for
+   * {@code /v1/audio/translations}), uploaded as vLLM's {@code openai-audio} backend does.
+   */
+  public static AudioRequestBuilder audio(String name) {
+    return AudioRequestBuilder.of(name);
   }
 
   /**

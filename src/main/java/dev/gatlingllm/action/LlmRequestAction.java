@@ -13,10 +13,9 @@ import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import dev.gatlingllm.metrics.TaskType;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.util.function.IntFunction;
 import scala.Option;
 
 /**
@@ -35,35 +34,34 @@ final class LlmRequestAction extends LlmAction {
    */
   static final long PREPARE_LEAD_NANOS = 1_000_000;
 
-  private final RequestSpec spec;
+  private final RequestTemplate spec;
   private final LlmComponents components;
   private final String ttftName;
   private final String goodputName;
   private final GoodputSlo slo;
 
-  LlmRequestAction(RequestSpec spec, ScenarioContext ctx, Action next) {
+  LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
     super(spec.name(), next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
     this.spec = spec;
     this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
-    components.registerEndpointType(spec.endpoint().endpointType);
+    components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
-    RequestBodies.build(spec, "warm-up", "warm-up", List.of(message("user", "warm-up")), 1);
-    if (!slo.isEmpty()) {
+    IntFunction<byte[]> warmUp = spec.warmUpBody(components.protocol().requestModelName());
+    if (warmUp != null) {
+      warmUp.apply(1);
+    }
+    if (!slo.isEmpty() && spec.taskType() == TaskType.GENERATION) {
       // goodput rows may need outputs counted during the run
       components.outputTokens().prepareForRunTimeCounting();
     }
-    components.warmUpOnce(spec.path(), maxTokens -> RequestBodies.build(spec,
-        components.protocol().requestModelName(), WARM_UP_PROMPT,
-        spec.endpoint() == RequestSpec.Endpoint.CHAT ? userTurn(WARM_UP_PROMPT) : null,
-        maxTokens));
+    if (warmUp != null) {
+      components.warmUpOnce(spec.path(), warmUp);
+    }
   }
-
-  /** What warm-up requests ask; their answers are thrown away. */
-  private static final String WARM_UP_PROMPT = "Warm-up request: please count from one to ten.";
 
   @Override
   protected void run(Session session) {
@@ -155,24 +153,20 @@ final class LlmRequestAction extends LlmAction {
   }
 
   private LlmRequest buildRequest(Session session) {
-    String prompt = spec.prompt() == null ? null : spec.prompt().resolve(session);
-    List<Map<String, Object>> messages = null;
-    if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
-      messages = spec.messages() != null ? spec.messages().resolve(session) : userTurn(prompt);
+    HttpHeaders headers = components.requestHeaders(spec.requestId(session));
+    RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
+        headers.get(REQUEST_ID));
+    int promptTokens = spec.promptTokens(session);
+    if (!body.contentType().equals(RequestTemplate.Body.JSON)) {
+      headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
     }
-    Integer maxTokens = spec.maxTokens() == null ? null : spec.maxTokens().resolve(session);
-    if (maxTokens != null && maxTokens < 1) {
-      throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
-    }
-    int promptTokens = spec.promptTokens() == null ? -1 : spec.promptTokens().resolve(session);
-    byte[] body = RequestBodies.build(spec, components.protocol().requestModelName(), prompt,
-        messages, maxTokens);
-    HttpHeaders headers = components.requestHeaders(
-        spec.requestId() != null ? spec.requestId().resolve(session) : null);
     Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
     long scheduledNanos = scheduled instanceof Long l ? l : LlmRequest.NOT_SCHEDULED;
-    return new LlmRequest(spec.name(), spec.path(), headers, body, promptTokens, scheduledNanos);
+    return new LlmRequest(spec.name(), spec.path(), headers, body.bytes(), promptTokens,
+        scheduledNanos, spec.taskType() != TaskType.GENERATION);
   }
+
+  private static final String REQUEST_ID = "x-request-id";
 
   /**
    * One pseudo-request per request, OK when it completed within every SLO, so that goodput
@@ -213,22 +207,6 @@ final class LlmRequestAction extends LlmAction {
         Option.apply(koMessage));
   }
 
-  private List<Map<String, Object>> userTurn(String prompt) {
-    List<Map<String, Object>> messages = new ArrayList<>(2);
-    if (spec.systemPrompt() != null) {
-      messages.add(message("system", spec.systemPrompt()));
-    }
-    messages.add(message("user", prompt));
-    return messages;
-  }
-
-  private static Map<String, Object> message(String role, String content) {
-    Map<String, Object> m = new LinkedHashMap<>(2);
-    m.put("role", role);
-    m.put("content", content);
-    return m;
-  }
-
   private void complete(Session session, RequestRecord record, long startMillis) {
     components.store().add(record);
     components.markSend(record.startNanos());
@@ -241,7 +219,7 @@ final class LlmRequestAction extends LlmAction {
         ? Option.empty() : Option.apply(KoMessages.lowCardinality(record.error()));
     statsEngine.logResponse(session.scenario(), session.groups(), name(), startMillis, endMillis,
         status, code, message);
-    if (record.ttftNanos() >= 0) {
+    if (record.ttftNanos() >= 0 && spec.taskType() == TaskType.GENERATION) {
       statsEngine.logResponse(session.scenario(), session.groups(), ttftName, startMillis,
           startMillis + Math.round(record.ttftNanos() / 1e6), OK$.MODULE$, code, Option.empty());
     }
@@ -254,7 +232,8 @@ final class LlmRequestAction extends LlmAction {
     if (spec.saveTextAs() != null) {
       next = next.set(spec.saveTextAs(), record.generatedText());
     }
-    if (slo.isEmpty()) {
+    if (slo.isEmpty() || spec.taskType() != TaskType.GENERATION) {
+      // vLLM has no goodput for pooling requests
       this.next.$bang(next);
     } else {
       logGoodputThenContinue(session, record, startMillis, endMillis, next);

@@ -27,7 +27,8 @@ record RequestSpec(
     Map<String, Object> extraBody,
     boolean stream,
     String saveTextAs,
-    SessionValue<String> requestId) {
+    SessionValue<String> requestId,
+    SessionValue<Object> multiModal) {
 
   /** The two OpenAI endpoints we speak. */
   enum Endpoint {

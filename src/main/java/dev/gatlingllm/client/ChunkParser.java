@@ -10,9 +10,12 @@ import java.io.IOException;
  * non-streamed response) with Jackson's streaming parser, without building a tree.
  *
  * <p>Completions put the text in {@code choices[0].text}; chat chunks in
- * {@code choices[0].delta.content} (or {@code reasoning_content} / {@code reasoning} for
- * reasoning models); non-streamed chat in {@code choices[0].message.content}. Only the first
- * choice is read, as the reference client does.
+ * {@code choices[0].delta.content}; non-streamed chat in {@code choices[0].message.content}.
+ * Reasoning models stream their thinking in {@code reasoning_content} (or {@code reasoning},
+ * vLLM's newer name) first: such a chunk has choices, so it counts for TTFT and ITL as in the
+ * reference client, but its text is not answer text (the reference's {@code generated_text}
+ * holds {@code content} only); it is only flagged. Only the first choice is read, as the
+ * reference client does.
  */
 final class ChunkParser {
 
@@ -84,7 +87,11 @@ final class ChunkParser {
       String field = p.currentName();
       JsonToken v = p.nextToken();
       switch (field) {
-        case "content", "reasoning_content", "reasoning" -> out.appendText(textOrNull(p, v));
+        case "content" -> out.appendText(textOrNull(p, v));
+        case "reasoning_content", "reasoning" -> {
+          String thought = textOrNull(p, v);
+          out.reasoning |= thought != null && !thought.isEmpty();
+        }
         default -> p.skipChildren();
       }
     }

@@ -55,6 +55,8 @@ final class Exchange implements SseDecoder.Listener {
   private int chunkCount;
   private long firstNanos = -1;
   private long lastChunkNanos = -1;
+  private long firstAnswerNanos = -1;
+  private int reasoningChunks;
   private long lastReadNanos;
   private int completionTokens = -1;
   private int promptTokens = -1;
@@ -153,9 +155,6 @@ final class Exchange implements SseDecoder.Listener {
     }
     if (fields.hasChoices) {
       contentChunk(readNanos);
-      if (fields.text != null) {
-        text.append(fields.text);
-      }
     }
     usage();
   }
@@ -208,6 +207,10 @@ final class Exchange implements SseDecoder.Listener {
       finish(false, "HTTP " + status + ": " + ErrorBodies.message(bytes), readNanos, true);
       return;
     }
+    if (request.pooling()) {
+      pooled(bytes, readNanos);
+      return;
+    }
     try {
       ChunkParser.parse(bytes, bytes.length, fields);
     } catch (Exception e) {
@@ -220,12 +223,31 @@ final class Exchange implements SseDecoder.Listener {
       finish(false, "response without choices", readNanos, true);
     } else {
       contentChunk(readNanos);
-      if (fields.text != null) {
-        text.append(fields.text);
-      }
       usage();
       finish(true, null, readNanos, true);
     }
+  }
+
+  /**
+   * A pooling answer (embeddings, scores) as vLLM times it: TTFT and latency are both the time
+   * the whole body was read, success is HTTP 200 with a JSON body, the input length is
+   * {@code usage.prompt_tokens}.
+   */
+  private void pooled(byte[] bytes, long readNanos) {
+    try {
+      ChunkParser.parse(bytes, bytes.length, fields);
+    } catch (Exception e) {
+      finish(false, "malformed JSON response: " + JsonErrors.describe(e), readNanos, true);
+      return;
+    }
+    if (fields.error != null) {
+      finish(false, "error response: " + fields.error, readNanos, true);
+      return;
+    }
+    fields.text = null; // a pooling answer has no text, whatever its fields are called
+    contentChunk(readNanos);
+    usage();
+    finish(true, null, readNanos, true);
   }
 
   private void contentChunk(long nanos) {
@@ -234,6 +256,15 @@ final class Exchange implements SseDecoder.Listener {
       cancel(firstTokenTimer);
     }
     lastChunkNanos = nanos;
+    if (fields.reasoning) {
+      reasoningChunks++;
+    }
+    if (fields.text != null) {
+      text.append(fields.text);
+      if (firstAnswerNanos < 0 && !fields.text.isEmpty()) {
+        firstAnswerNanos = nanos;
+      }
+    }
     if (chunkCount == chunkMicros.length) {
       chunkMicros = Arrays.copyOf(chunkMicros, chunkCount * 2);
     }
@@ -278,7 +309,9 @@ final class Exchange implements SseDecoder.Listener {
         success,
         error,
         text.toString(),
-        request.headers().get(REQUEST_ID));
+        request.headers().get(REQUEST_ID),
+        hasContent && firstAnswerNanos >= 0 ? firstAnswerNanos - startNanos : -1,
+        reasoningChunks);
     // A fully read response leaves the connection clean whatever its status: reusing it
     // spares the next request a connect inside its TTFT.
     completion.done(this, record, responseComplete && keepAlive);
