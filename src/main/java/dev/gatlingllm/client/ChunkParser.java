@@ -7,7 +7,8 @@ import java.io.IOException;
 
 /**
  * Reads the few fields we need from an OpenAI-style JSON body (one streamed chunk, or a whole
- * non-streamed response) with Jackson's streaming parser, without building a tree.
+ * non-streamed response) without building a tree: {@link ChunkScanner} for the common case,
+ * Jackson's streaming parser for everything else.
  *
  * <p>Completions put the text in {@code choices[0].text}; chat chunks in
  * {@code choices[0].delta.content}; non-streamed chat in {@code choices[0].message.content}.
@@ -23,8 +24,18 @@ final class ChunkParser {
 
   private ChunkParser() {}
 
-  /** Parses {@code bytes[0, length)} into {@code out}, which is reset first. */
+  /**
+   * Parses {@code bytes[0, length)} into {@code out}, which is reset first: with the fast
+   * {@link ChunkScanner} when it is sure, else with Jackson (which also words the errors).
+   */
   static void parse(byte[] bytes, int length, ChunkFields out) throws IOException {
+    if (!ChunkScanner.scan(bytes, length, out)) {
+      parseWithJackson(bytes, length, out);
+    }
+  }
+
+  /** The reference path: Jackson's streaming parser. */
+  static void parseWithJackson(byte[] bytes, int length, ChunkFields out) throws IOException {
     out.reset();
     try (JsonParser p = JSON.createParser(bytes, 0, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
