@@ -95,7 +95,7 @@ final class LlmRequestAction extends LlmAction {
   private void queueForPermit(Session session) {
     components.selfCheck();
     components.limiter().acquire(session.eventLoop(), () -> {
-      LlmRequest request = buildOrCrash(session);
+      LlmRequest request = buildOrFail(session);
       if (request == null) {
         components.limiter().release(); // the user was passed on without sending
         return;
@@ -132,23 +132,39 @@ final class LlmRequestAction extends LlmAction {
     }
   }
 
-  /** {@link #buildOrFail}, where a crash must not escape either (it runs with a permit held). */
-  private LlmRequest buildOrCrash(Session session) {
-    try {
-      return buildOrFail(session);
-    } catch (RuntimeException e) {
-      crashed(session, e);
-      return null;
-    }
-  }
-
-  /** The request, or null once the user was failed and passed on (a session value is missing). */
+  /**
+   * The request, or null once the user was failed and passed on: a session value is missing
+   * or invalid, or the user's own function threw. Never throws (in the limiter's queue it
+   * runs with a permit held).
+   */
   private LlmRequest buildOrFail(Session session) {
     try {
       return buildRequest(session);
     } catch (SessionValue.ResolutionException e) {
-      failBeforeSending(session, e.getMessage());
-      return null;
+      failUnbuilt(session, e.getMessage());
+    } catch (RuntimeException e) {
+      logger().underlying().error("'{}' crashed building its request: {}", name(), e.toString(), e);
+      failUnbuilt(session, "crashed: " + e.getClass().getSimpleName());
+    }
+    return null;
+  }
+
+  /**
+   * A request that could not be built is a failed request like any other, as in vLLM's
+   * client, where an exception before the send is a failure with its message: a KO row in
+   * Gatling's statistics (so {@code failedRequests()} assertions see it), a failed record in
+   * the result JSON, and a failed goodput row. Before, it was only a line in Gatling's errors
+   * table, invisible to both.
+   */
+  private void failUnbuilt(Session session, String message) {
+    long now = System.nanoTime();
+    Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
+    RequestRecord record = new RequestRecord(spec.name(), scheduled instanceof Long l ? l : now,
+        now, -1, -1, now, new int[0], -1, -1, -1, 0, false, message, "");
+    try {
+      complete(session, record, clock.nowMillis());
+    } catch (RuntimeException e) {
+      crashed(session, e);
     }
   }
 
