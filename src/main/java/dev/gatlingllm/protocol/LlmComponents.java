@@ -69,7 +69,7 @@ public final class LlmComponents implements ProtocolComponents {
         Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()),
         new ClientConfig(protocol.target(), protocol.connectTimeout(),
             protocol.firstTokenTimeout(), protocol.idleTimeout(), protocol.requestTimeout(),
-            protocol.keepAliveTimeout()));
+            protocol.keepAliveTimeout(), protocol.insecureTls()));
     HttpHeaders headers = new DefaultHttpHeaders();
     protocol.headers().forEach(headers::add);
     if (protocol.apiKey() != null) {
