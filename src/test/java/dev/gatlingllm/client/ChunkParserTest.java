@@ -12,11 +12,23 @@ import org.junit.jupiter.api.Test;
 
 class ChunkParserTest {
 
+  /**
+   * Jackson's reading of {@code json}; the fast path ({@link ChunkParser#parse}, which tries
+   * {@link ChunkScanner} first) must read it the same way.
+   */
   private static ChunkFields parse(String json) throws IOException {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     ChunkFields fields = new ChunkFields();
-    ChunkParser.parse(bytes, bytes.length, fields);
+    ChunkParser.parseWithJackson(bytes, bytes.length, fields);
+    ChunkFields fast = new ChunkFields();
+    ChunkParser.parse(bytes, bytes.length, fast);
+    assertEquals(describe(fields), describe(fast), json);
     return fields;
+  }
+
+  private static String describe(ChunkFields f) {
+    return f.hasChoices + "|" + f.text + "|" + f.reasoning + "|" + f.finishReason + "|"
+        + f.completionTokens + "|" + f.promptTokens + "|" + f.error;
   }
 
   @Test
