@@ -173,7 +173,7 @@ public final class Datasets {
     List<String> foreign = new ArrayList<>();
     for (String key : flags.keySet()) {
       if (!COMMON_FLAGS.contains(key) && !OWN_FLAGS.get(name).contains(key)) {
-        foreign.add("--" + key + " (" + owner(key) + ")");
+        foreign.add("--" + key + " (" + owners(key) + ")");
       }
     }
     if (!foreign.isEmpty()) {
@@ -319,9 +319,14 @@ public final class Datasets {
     return Path.of(path);
   }
 
-  private static String owner(String flag) {
-    return OWN_FLAGS.entrySet().stream().filter(e -> e.getValue().contains(flag))
-        .map(Map.Entry::getKey).findFirst().orElse("?") + " dataset";
+  /** The datasets that accept {@code flag}, e.g. "random, random-mm or random-rerank". */
+  private static String owners(String flag) {
+    List<String> names = OWN_FLAGS.entrySet().stream()
+        .filter(e -> e.getValue().contains(flag)).map(Map.Entry::getKey).sorted().toList();
+    String last = names.get(names.size() - 1);
+    return (names.size() == 1 ? last
+        : String.join(", ", names.subList(0, names.size() - 1)) + " or " + last)
+        + (names.size() == 1 ? " dataset" : " datasets");
   }
 
   private static String normalize(String flag) {
