@@ -311,6 +311,32 @@ class HfNamedDatasetsTest {
   }
 
   @Test
+  void llavaConversationsCarryTheirImageAndArePrunedLikeShareGpt() throws IOException {
+    String reply = "A small drawing of three coloured circles on a white background.";
+    Path file = dir.resolve("llava.parquet");
+    ParquetTestFiles.write(file, List.of(
+        HfSamples.row("id", "a", "conversations", List.of(
+            HfSamples.row("from", "human", "value", "<image>\nWhat is drawn here?"),
+            HfSamples.row("from", "gpt", "value", reply)),
+            "image", HfSamples.imageCell(new Random(3), "png", "a.png")),
+        HfSamples.row("id", "b", "conversations", List.of(
+            HfSamples.row("from", "human", "value", "<image>\nAnd here?"),
+            HfSamples.row("from", "gpt", "value", "Dots.")),
+            "image", HfSamples.imageCell(new Random(4), "png", "b.png"))),
+        CompressionCodecName.SNAPPY);
+    Samples samples = Datasets.hf(file.toString()).hfName("lmms-lab/LLaVA-OneVision-Data")
+        .numPrompts(2).noOversample(true).sample(GPT2);
+    assertEquals(1, samples.size(), "a two-token reply is pruned, as in ShareGPT");
+    SampleRequest r = samples.requests().get(0);
+    assertEquals("<image>\nWhat is drawn here?", r.prompt());
+    assertEquals(GPT2.countWithSpecialTokens(reply), r.expectedOutputLen());
+    dataUrlImage((Map<?, ?>) mmContent(r).get(0), "image_url");
+    // the same file read by its columns alone
+    assertEquals(samples.requests(), Datasets.hf(file.toString()).numPrompts(2)
+        .noOversample(true).sample(GPT2).requests());
+  }
+
+  @Test
   void imageCellsOfEveryReadableFormatBecomeJpeg() throws IOException {
     for (String format : List.of("png", "gif", "bmp", "jpeg")) {
       Map<String, Object> cell = HfSamples.imageCell(new Random(1), format, "x." + format);
