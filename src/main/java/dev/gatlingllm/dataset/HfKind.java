@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -130,10 +131,10 @@ enum HfKind {
     @Override
     Candidate candidate(Map<String, Object> row, String where) {
       if (!(row.get("turns") instanceof List<?> turns) || turns.isEmpty()
-          || !(turns.get(0) instanceof String first)) {
+          || string(turns.get(0)) == null) {
         return null;
       }
-      return new Candidate(first, null, Double.NaN);
+      return new Candidate(string(turns.get(0)), null, Double.NaN);
     }
   },
 
@@ -383,14 +384,24 @@ enum HfKind {
   }
 
   private static String text(Map<String, Object> row, String column) {
-    return row.get(column) instanceof String s ? s : null;
+    return string(row.get(column));
+  }
+
+  /**
+   * A text cell; raw bytes count as UTF-8 text, since some Parquet writers leave text
+   * columns without the STRING annotation.
+   */
+  private static String string(Object value) {
+    if (value instanceof String s) {
+      return s;
+    }
+    return value instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : null;
   }
 
   /** A turn is {@code {"from", "value"}} (ShareGPT) or {@code {"role", "content"}}. */
   private static String turnText(Object turn) {
     if (turn instanceof Map<?, ?> map) {
-      Object value = map.containsKey("value") ? map.get("value") : map.get("content");
-      return value instanceof String s ? s : null;
+      return string(map.containsKey("value") ? map.get("value") : map.get("content"));
     }
     return null;
   }

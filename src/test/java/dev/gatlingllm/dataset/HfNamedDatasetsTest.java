@@ -337,6 +337,16 @@ class HfNamedDatasetsTest {
   }
 
   @Test
+  void textColumnsWrittenWithoutTheStringAnnotationAreStillText() throws IOException {
+    Path file = dir.resolve("raw.parquet");
+    ParquetTestFiles.write(file, List.of(HfSamples.row(
+        "turns", List.of("Quelle est la capitale du Pérou ?".getBytes(StandardCharsets.UTF_8)))),
+        CompressionCodecName.SNAPPY);
+    assertEquals("Quelle est la capitale du Pérou ?", Datasets.hf(file.toString())
+        .hfName("philschmid/mt-bench").numPrompts(1).sample(GPT2).requests().get(0).prompt());
+  }
+
+  @Test
   void imageCellsOfEveryReadableFormatBecomeJpeg() throws IOException {
     for (String format : List.of("png", "gif", "bmp", "jpeg")) {
       Map<String, Object> cell = HfSamples.imageCell(new Random(1), format, "x." + format);
