@@ -137,4 +137,13 @@ class ChunkParserTest {
       assertThrows(IOException.class, () -> parse(bad), bad);
     }
   }
+
+  @Test
+  void aBodyTheFastPathGivesUpOnStillFailsWithJacksonsWords() {
+    byte[] bytes = "{\"choices\":[{\"text\":\"a\"}]} trailing".getBytes(StandardCharsets.UTF_8);
+    IOException e = assertThrows(IOException.class,
+        () -> ChunkParser.parse(bytes, bytes.length, new ChunkFields()));
+    assertTrue(e.getMessage().contains("trailing") || e.getMessage().contains("Unrecognized"),
+        e.getMessage());
+  }
 }
