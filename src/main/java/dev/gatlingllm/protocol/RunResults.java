@@ -86,7 +86,9 @@ public final class RunResults {
           ? RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter)
           : RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter, start);
       if (options.printSummary() && outcome.summary() != null) {
-        printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText()));
+        printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
+            + (outcome.htmlReport() == null ? ""
+                : "LLM report: " + outcome.htmlReport().toAbsolutePath().toUri() + "\n"));
       }
       return outcome.ok() ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
