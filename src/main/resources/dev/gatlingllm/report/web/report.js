@@ -67,7 +67,7 @@ LLM.run(function (d, app) {
       series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false },
         { name: 'in flight', type: 'line', step: 'start', yAxisIndex: 1, data: pts(ot.running), showSymbol: false }] });
     var reqSeries = [{ name: 'started', type: 'bar', data: pts(ot.started) }, { name: 'completed', type: 'bar', data: pts(ot.completed) }];
-    Object.keys(ot.failed).forEach(function (r) { reqSeries.push({ name: 'failed: ' + r, type: 'bar', stack: 'failed', data: pts(ot.failed[r]), itemStyle: { color: '#b42318' } }); });
+    Object.keys(ot.failed).forEach(function (r) { reqSeries.push({ name: 'failed: ' + r, type: 'bar', data: pts(ot.failed[r]), itemStyle: { color: '#b42318' } }); });
     LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: { top: 22, type: 'scroll' }, xAxis: x(), yAxis: { type: 'value', name: 'req/s' }, series: reqSeries });
     ['ttft', 'itl'].forEach(function (m) {
       var p = ot[m];
