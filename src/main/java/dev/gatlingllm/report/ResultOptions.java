@@ -341,7 +341,10 @@ public final class ResultOptions {
       return b;
     }
 
-    /** Write the LLM report {@code llm-report.html} into the run folder (default true). */
+    /**
+     * Write the LLM report {@code llm-report.html} into the run folder when the results are
+     * written (default true).
+     */
     public Builder htmlReport(boolean htmlReport) {
       Builder b = copy();
       b.htmlReport = htmlReport;

@@ -112,7 +112,9 @@ public final class RunReporter {
     ReportOutcome outcome = !options.saveResult() && !options.append()
         ? new ReportOutcome(computed.metrics(), null, null, summary, null)
         : writeFiles(run, options, computed, runFolder, date, summary);
-    if (!options.htmlReport() || outcome.metrics() == null) {
+    // a report is a file: written when the results are (saveResult(false) writes nothing)
+    if (!options.htmlReport() || outcome.metrics() == null
+        || (!options.saveResult() && !options.append())) {
       return outcome;
     }
     Path report = writeHtmlReport(run, options, computed, runFolder, outcome.resultFile(), date);
