@@ -81,9 +81,28 @@ public final class RunResults {
    * change the exit status, since nobody asked for the file.
    */
   static void writeForgotten(LlmComponents run, long registeredAtMillis, boolean atExit) {
+    if (run.store().size() == 0) {
+      run.client().close();
+      run.store().close();
+      return; // nothing was ever sent: nothing to lose
+    }
     Path folder = registeredAtMillis < 0 ? null : runFolderStartedBy(registeredAtMillis).orElse(null);
+    if (folder == null) {
+      // Not a Gatling run this plugin can place (a harness, or results in an unknown folder):
+      // writing into the working directory would litter a project with files nobody asked for.
+      String warning = "the simulation did not call LlmDsl.writeResults(this) and its Gatling "
+          + "run folder was not found (set -D" + RESULTS_FOLDER_PROPERTY + "): results not written";
+      if (atExit) {
+        System.err.println("gatling-llm: " + warning);
+      } else {
+        LOG.warn(warning);
+      }
+      run.client().close();
+      run.store().close();
+      return;
+    }
     String warning = "the simulation did not call LlmDsl.writeResults(this) in after(): "
-        + "writing its results now, into " + (folder == null ? "the working directory" : folder);
+        + "writing its results now, into " + folder;
     if (atExit) {
       // The logging framework may already be shut down by its own exit hook.
       System.err.println("gatling-llm: " + warning);
