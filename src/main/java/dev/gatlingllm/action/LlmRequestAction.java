@@ -165,8 +165,9 @@ final class LlmRequestAction extends LlmAction {
       throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
     }
     int promptTokens = spec.promptTokens() == null ? -1 : spec.promptTokens().resolve(session);
-    byte[] body = RequestBodies.build(spec, components.protocol().requestModelName(), prompt,
-        messages, maxTokens);
+    String model = spec.model() != null ? spec.model().resolve(session)
+        : components.protocol().requestModelName();
+    byte[] body = RequestBodies.build(spec, model, prompt, messages, maxTokens);
     HttpHeaders headers = components.requestHeaders(
         spec.requestId() != null ? spec.requestId().resolve(session) : null);
     Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);

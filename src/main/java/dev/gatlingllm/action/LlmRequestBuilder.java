@@ -48,6 +48,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
   private boolean stream = true;
   private String saveTextAs;
   private SessionValue<String> requestId;
+  private SessionValue<String> model;
+  private Integer logprobs;
 
   LlmRequestBuilder(Endpoint endpoint, String name) {
     if (name == null || name.isBlank()) {
@@ -88,6 +90,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
     b.stream = stream;
     b.saveTextAs = saveTextAs;
     b.requestId = requestId;
+    b.model = model;
+    b.logprobs = logprobs;
     change.accept(b);
     return b;
   }
@@ -260,6 +264,30 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return copy(b -> b.requestId = v);
   }
 
+  /**
+   * The {@code model} field of this request instead of the protocol's model (or served name),
+   * e.g. {@code "#{lora}"} to spread requests over LoRA adapters as vLLM's
+   * {@code --lora-modules} does. The result file still names the protocol's model.
+   */
+  public LlmRequestBuilder model(String textOrEl) {
+    SessionValue<String> v = SessionValue.el("model", textOrEl, String.class);
+    return copy(b -> b.model = v);
+  }
+
+  public LlmRequestBuilder model(Function<Session, String> f) {
+    SessionValue<String> v = SessionValue.function("model", f);
+    return copy(b -> b.model = v);
+  }
+
+  /** Completions only: log-probabilities of this many top tokens per token ({@code logprobs}). */
+  public LlmRequestBuilder logprobs(int topTokens) {
+    if (endpoint != Endpoint.COMPLETIONS) {
+      throw new IllegalArgumentException("logprobs(...) is only for completions requests");
+    }
+    requireAtLeast("logprobs", topTokens, 0);
+    return copy(b -> b.logprobs = topTokens);
+  }
+
   RequestSpec spec() {
     if (prompt == null && messages == null) {
       throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"
@@ -268,7 +296,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
         promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
-        requestId);
+        requestId, model, logprobs);
   }
 
   @Override

@@ -27,7 +27,9 @@ record RequestSpec(
     Map<String, Object> extraBody,
     boolean stream,
     String saveTextAs,
-    SessionValue<String> requestId) {
+    SessionValue<String> requestId,
+    SessionValue<String> model,
+    Integer logprobs) {
 
   /** The two OpenAI endpoints we speak. */
   enum Endpoint {

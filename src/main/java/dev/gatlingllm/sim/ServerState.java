@@ -1,8 +1,10 @@
 package dev.gatlingllm.sim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
  * Everything shared between connections: the admission of requests into at most
@@ -22,8 +24,19 @@ final class ServerState {
   private int maxRunning;
   private final long[] faults = new long[Fault.values().length];
 
+  /** Paths of the profiler calls received, in order. */
+  private final List<String> profilerCalls = new ArrayList<>();
+
   ServerState(int slots) {
     this.slots = slots;
+  }
+
+  synchronized void profilerCall(String path) {
+    profilerCalls.add(path);
+  }
+
+  synchronized List<String> profilerCalls() {
+    return List.copyOf(profilerCalls);
   }
 
   /** A valid generation request arrived: returns its 0-based arrival number. */

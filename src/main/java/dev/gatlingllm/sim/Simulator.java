@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -188,6 +189,11 @@ public final class Simulator implements AutoCloseable {
   /** Requests waiting for a running slot right now. */
   public int waiting() {
     return state.snapshot().waiting();
+  }
+
+  /** Paths of the profiler calls ({@code /start_profile}, {@code /stop_profile}) received, in order. */
+  public List<String> profilerCalls() {
+    return state.profilerCalls();
   }
 
   /** Faults of {@code kind} actually applied (a client that left early avoids its fault). */
