@@ -27,16 +27,62 @@ public final class CommandLine {
    * flag on the command line wins over the same flag in the file.
    */
   public static List<String> fromSystemProperties() {
+    boolean forked = forkedByGatlingPlugin();
     List<String> args = new ArrayList<>();
     String file = System.getProperty(ARGS_FILE_PROPERTY);
     if (file != null && !file.isBlank()) {
-      args.addAll(readFile(Path.of(file.strip())));
+      args.addAll(readFile(Path.of((forked ? unescapeFork(file) : file).strip())));
     }
     String line = System.getProperty(ARGS_PROPERTY);
     if (line != null) {
-      args.addAll(split(line));
+      args.addAll(split(forked ? unescapeFork(line) : line));
     }
     return args;
+  }
+
+  /**
+   * Whether this JVM was forked by Gatling's Maven (or Gradle) plugin, whose launcher is on
+   * the stack of the thread that builds the simulation.
+   */
+  static boolean forkedByGatlingPlugin() {
+    return StackWalker.getInstance().walk(frames -> frames
+        .anyMatch(f -> f.getClassName().equals("io.gatling.plugin.util.ForkMain")));
+  }
+
+  /**
+   * Undoes what Gatling's plugin does to a propagated system property: it puts each one on
+   * the forked JVM's command line escaped like a Java string literal ({@code '} becomes
+   * {@code \'}, {@code "} {@code \"}, {@code \} {@code \\}, non-ASCII a backslash,
+   * {@code u} and four hex digits), and nothing unescapes it, so the quotes of
+   * {@code -Dllm.args} would arrive as literal characters.
+   */
+  static String unescapeFork(String value) {
+    StringBuilder out = new StringBuilder(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c != '\\' || i + 1 >= value.length()) {
+        out.append(c);
+        continue;
+      }
+      char next = value.charAt(++i);
+      switch (next) {
+        case 'n' -> out.append('\n');
+        case 't' -> out.append('\t');
+        case 'r' -> out.append('\r');
+        case 'b' -> out.append('\b');
+        case 'f' -> out.append('\f');
+        case 'u' -> {
+          if (i + 4 < value.length()) {
+            out.append((char) Integer.parseInt(value.substring(i + 1, i + 5), 16));
+            i += 4;
+          } else {
+            out.append('\\').append(next);
+          }
+        }
+        default -> out.append(next);
+      }
+    }
+    return out.toString();
   }
 
   /**

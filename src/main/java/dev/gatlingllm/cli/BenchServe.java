@@ -1,0 +1,238 @@
+package dev.gatlingllm.cli;
+
+import static dev.gatlingllm.LlmDsl.awaitArrival;
+import static dev.gatlingllm.LlmDsl.injection;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.listFeeder;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+
+import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.tokenizer.Tokenizer;
+import io.gatling.javaapi.core.Simulation;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code vllm bench serve} as a Gatling simulation: the same flags, run procedure, console
+ * summary and result file, plus Gatling's report.
+ *
+ * <pre>
+ * ./mvnw gatling:test -Dgatling.simulationClass=dev.gatlingllm.cli.BenchServe \
+ *   -Dllm.args="--backend openai-chat --base-url http://127.0.0.1:8000 --model m \
+ *               --dataset-name random --request-rate 20 --num-prompts 500 --save-result"
+ * </pre>
+ *
+ * <p>Arguments come from {@code -Dllm.args} (split like a shell) and {@code -Dllm.argsFile}
+ * (one flag per line), see {@link CommandLine}; {@code --help} prints every flag. The run
+ * follows vLLM's order: flags checked, tokenizer and dataset loaded, ready check with the
+ * first prompt, warm-up, profiler start, the measured run with a progress line, profiler
+ * stop, then vLLM's summary and result JSON.
+ */
+public class BenchServe extends Simulation {
+
+  private static final PrintStream OUT = System.out;
+
+  private final BenchPlan plan;
+  private final Tokenizer tokenizer;
+  private final Profiler profiler;
+  private final int total;
+  private final boolean measuring;
+  private ProgressLine progress;
+
+  public BenchServe() {
+    BenchArgs args;
+    try {
+      args = BenchArgs.parse(CommandLine.fromSystemProperties());
+    } catch (RuntimeException e) {
+      throw refuse(e);
+    }
+    if (args.help()) {
+      OUT.print(BenchFlags.help());
+      OUT.flush();
+      plan = null;
+      tokenizer = null;
+      profiler = null;
+      total = 0;
+      measuring = false;
+      // Gatling needs a scenario; this one starts no user.
+      setUp(scenario("help").exec(session -> session).injectOpen(atOnceUsers(0)));
+      return;
+    }
+    try {
+      plan = BenchPlan.of(args);
+      tokenizer = loadTokenizer(plan);
+    } catch (RuntimeException e) {
+      throw refuse(e);
+    }
+    Samples samples;
+    try {
+      samples = plan.dataset().sample(tokenizer);
+      if (samples.size() == 0) {
+        throw new IllegalArgumentException("the dataset gave no request to send");
+      }
+    } catch (RuntimeException e) {
+      tokenizer.close();
+      throw refuse(e);
+    }
+    total = samples.size();
+    ArrivalProfile profile = plan.arrivals(total);
+    LlmProtocolBuilder protocol = plan.protocol().arrivals(profile)
+        .tokenCounter(plan.tokenizerId(), tokenizer::count);
+    Map<String, String> headers = controlHeaders(plan);
+    byte[] testBody = TestRequest.body(plan, samples.requests().get(0));
+    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, testBody, OUT) : null;
+
+    String notReady = readyCheck(plan, headers, testBody);
+    if (notReady != null) {
+      measuring = false;
+      setUp(scenario("bench serve").exec(ReadyCheckFailure.builder(notReady))
+              .injectOpen(atOnceUsers(1)))
+          .protocols(protocol.noWarmUp())
+          .assertions(details(ReadyCheckFailure.NAME).failedRequests().count().is(0L));
+      return;
+    }
+    measuring = true;
+    printTraffic(profile);
+    setUp(scenario("bench serve")
+            .feed(listFeeder(feederRecords(samples)).queue())
+            .exec(awaitArrival())
+            .exec(plan.request())
+            .injectOpen(injection(profile)))
+        .protocols(protocol);
+  }
+
+  private static IllegalArgumentException refuse(RuntimeException e) {
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    System.err.println("gatling-llm bench serve: " + message);
+    System.err.flush();
+    return e instanceof IllegalArgumentException iae ? iae
+        : new IllegalArgumentException(message, e);
+  }
+
+  private static Tokenizer loadTokenizer(BenchPlan plan) {
+    String id = plan.tokenizerId();
+    try {
+      return Tokenizer.resolve(id);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("cannot load the tokenizer '" + id + "'"
+          + (plan.args().has("tokenizer") ? "" : " (vLLM's default: the --model)")
+          + ": " + e.getMessage() + ". Give --tokenizer a tokenizer.json, its folder (such as "
+          + "datasets/tokenizers/gpt2) or a Hugging Face model id", e);
+    }
+  }
+
+  /**
+   * Headers of the ready check and profiler calls: the user's, and the bearer key from
+   * {@code OPENAI_API_KEY} unless the user set an Authorization header (as the run does).
+   */
+  private static Map<String, String> controlHeaders(BenchPlan plan) {
+    Map<String, String> headers = new LinkedHashMap<>(plan.headers());
+    String key = System.getenv("OPENAI_API_KEY");
+    boolean userAuthorization = headers.keySet().stream()
+        .anyMatch(k -> k.equalsIgnoreCase("authorization"));
+    if (key != null && !key.isBlank() && !userAuthorization) {
+      headers.put("Authorization", "Bearer " + key.strip());
+    }
+    return headers;
+  }
+
+  /** @return null when ready (or skipped), else why not */
+  private static String readyCheck(BenchPlan plan, Map<String, String> headers, byte[] body) {
+    int timeout = plan.readyCheckTimeoutSec();
+    if (timeout == 0) {
+      OUT.println("Skipping endpoint ready check.");
+      return null;
+    }
+    OUT.println("Starting initial single prompt test run...");
+    HttpHeaders http = new DefaultHttpHeaders();
+    headers.forEach(http::set);
+    ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), plan.endpoint(), http, body,
+        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, OUT);
+    if (outcome.ready()) {
+      OUT.println("Initial test run completed. Starting main benchmark run...");
+      return null;
+    }
+    String why = "the endpoint " + plan.baseUrl() + plan.endpoint() + " was not ready within "
+        + timeout + " s (" + outcome.attempts() + " attempts; last error: "
+        + outcome.lastError() + "); check the server and the flags (--model, --endpoint, "
+        + "--base-url)";
+    System.err.println("gatling-llm bench serve: " + why + ". Nothing was measured.");
+    return "not ready within " + timeout + " s: " + outcome.lastError();
+  }
+
+  private static void printTraffic(ArrivalProfile profile) {
+    if (profile.rampUpStrategy().isPresent()) {
+      OUT.println("Traffic ramp-up strategy: " + profile.rampUpStrategy().get().cliName() + ".");
+      OUT.println("Will increase RPS from " + profile.rampUpStartRps().getAsInt() + " to "
+          + profile.rampUpEndRps().getAsInt() + " RPS over the duration of the benchmark.");
+    } else {
+      OUT.println("Traffic request rate: " + PyFormat.repr(profile.requestRate()));
+    }
+    OUT.println("Burstiness factor: " + PyFormat.repr(profile.burstiness()) + " ("
+        + (profile.burstiness() == 1.0 ? "Poisson process" : "Gamma distribution") + ")");
+    OUT.println("Maximum request concurrency: " + (profile.maxConcurrency().isPresent()
+        ? profile.maxConcurrency().getAsInt() : "None"));
+  }
+
+  /** The dataset's records, each with its LoRA module when modules were given. */
+  private List<Map<String, Object>> feederRecords(Samples samples) {
+    List<String> lora = plan.loraChoices(samples.size());
+    if (lora.isEmpty()) {
+      return samples.records();
+    }
+    List<Map<String, Object>> records = new ArrayList<>(samples.size());
+    for (int i = 0; i < samples.size(); i++) {
+      Map<String, Object> record = new HashMap<>(samples.records().get(i));
+      record.put(BenchPlan.LORA_ATTRIBUTE, lora.get(i));
+      records.add(record);
+    }
+    return records;
+  }
+
+  /** After the warm-up (done while Gatling built the scenario), before the first user. */
+  @Override
+  public void before() {
+    if (!measuring) {
+      return;
+    }
+    if (profiler != null) {
+      profiler.start();
+    }
+    if (plan.progressBar()) {
+      progress = new ProgressLine(total,
+          () -> LlmRun.current().map(run -> run.store().size()).orElse(0), OUT, 5_000);
+    }
+  }
+
+  @Override
+  public void after() {
+    if (plan == null) {
+      return;
+    }
+    try {
+      if (progress != null) {
+        progress.close();
+      }
+      if (profiler != null && measuring) {
+        profiler.stop();
+      }
+    } catch (RuntimeException e) {
+      System.err.println("gatling-llm bench serve: " + e);
+    }
+    LlmDsl.writeResults(this);
+    tokenizer.close();
+  }
+}
