@@ -43,8 +43,6 @@ import java.util.Map;
  */
 public class BenchServe extends Simulation {
 
-  private static final PrintStream OUT = System.out;
-
   private final BenchPlan plan;
   private final Tokenizer tokenizer;
   private final Profiler profiler;
@@ -60,16 +58,14 @@ public class BenchServe extends Simulation {
       throw refuse(e);
     }
     if (args.help()) {
-      OUT.print(BenchFlags.help());
-      OUT.flush();
-      plan = null;
-      tokenizer = null;
-      profiler = null;
-      total = 0;
-      measuring = false;
-      // Gatling needs a scenario; this one starts no user.
-      setUp(scenario("help").exec(session -> session).injectOpen(atOnceUsers(0)));
-      return;
+      out().print(BenchFlags.help());
+      out().flush();
+      if (CommandLine.forkedByGatlingPlugin()) {
+        // the JVM gatling:test forked for this run: nothing else is in it, and Gatling refuses
+        // a run without requests, so stop here with success, as --help does
+        System.exit(0);
+      }
+      throw new IllegalStateException("--help: the flags were printed; nothing to run");
     }
     try {
       plan = BenchPlan.of(args);
@@ -93,7 +89,7 @@ public class BenchServe extends Simulation {
         .tokenCounter(plan.tokenizerId(), tokenizer::count);
     Map<String, String> headers = controlHeaders(plan);
     byte[] testBody = TestRequest.body(plan, samples.requests().get(0));
-    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, testBody, OUT) : null;
+    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, testBody, out()) : null;
 
     String notReady = readyCheck(plan, headers, testBody);
     if (notReady != null) {
@@ -112,6 +108,11 @@ public class BenchServe extends Simulation {
             .exec(plan.request())
             .injectOpen(injection(profile)))
         .protocols(protocol);
+  }
+
+  /** The console as it is now (tests replace it). */
+  private static PrintStream out() {
+    return System.out;
   }
 
   private static IllegalArgumentException refuse(RuntimeException e) {
@@ -153,16 +154,16 @@ public class BenchServe extends Simulation {
   private static String readyCheck(BenchPlan plan, Map<String, String> headers, byte[] body) {
     int timeout = plan.readyCheckTimeoutSec();
     if (timeout == 0) {
-      OUT.println("Skipping endpoint ready check.");
+      out().println("Skipping endpoint ready check.");
       return null;
     }
-    OUT.println("Starting initial single prompt test run...");
+    out().println("Starting initial single prompt test run...");
     HttpHeaders http = new DefaultHttpHeaders();
     headers.forEach(http::set);
     ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), plan.endpoint(), http, body,
-        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, OUT);
+        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, out());
     if (outcome.ready()) {
-      OUT.println("Initial test run completed. Starting main benchmark run...");
+      out().println("Initial test run completed. Starting main benchmark run...");
       return null;
     }
     String why = "the endpoint " + plan.baseUrl() + plan.endpoint() + " was not ready within "
@@ -175,15 +176,15 @@ public class BenchServe extends Simulation {
 
   private static void printTraffic(ArrivalProfile profile) {
     if (profile.rampUpStrategy().isPresent()) {
-      OUT.println("Traffic ramp-up strategy: " + profile.rampUpStrategy().get().cliName() + ".");
-      OUT.println("Will increase RPS from " + profile.rampUpStartRps().getAsInt() + " to "
+      out().println("Traffic ramp-up strategy: " + profile.rampUpStrategy().get().cliName() + ".");
+      out().println("Will increase RPS from " + profile.rampUpStartRps().getAsInt() + " to "
           + profile.rampUpEndRps().getAsInt() + " RPS over the duration of the benchmark.");
     } else {
-      OUT.println("Traffic request rate: " + PyFormat.repr(profile.requestRate()));
+      out().println("Traffic request rate: " + PyFormat.repr(profile.requestRate()));
     }
-    OUT.println("Burstiness factor: " + PyFormat.repr(profile.burstiness()) + " ("
+    out().println("Burstiness factor: " + PyFormat.repr(profile.burstiness()) + " ("
         + (profile.burstiness() == 1.0 ? "Poisson process" : "Gamma distribution") + ")");
-    OUT.println("Maximum request concurrency: " + (profile.maxConcurrency().isPresent()
+    out().println("Maximum request concurrency: " + (profile.maxConcurrency().isPresent()
         ? profile.maxConcurrency().getAsInt() : "None"));
   }
 
@@ -213,7 +214,7 @@ public class BenchServe extends Simulation {
     }
     if (plan.progressBar()) {
       progress = new ProgressLine(total,
-          () -> LlmRun.current().map(run -> run.store().size()).orElse(0), OUT, 5_000);
+          () -> LlmRun.current().map(run -> run.store().size()).orElse(0), out(), 5_000);
     }
   }
 

@@ -50,10 +50,10 @@ final class ReadyCheck {
     LlmClient client = new LlmClient(Transports.newSocketChannelFactory(false, false),
         new ClientConfig(Target.parse(baseUrl), connect, Duration.ZERO, timeout, timeout,
             Duration.ofSeconds(4)));
+    int attempts = 0;
+    String lastError = null;
     try {
       EventLoop loop = group.next();
-      int attempts = 0;
-      String lastError = null;
       while (true) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
@@ -77,7 +77,8 @@ final class ReadyCheck {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Outcome(false, 0, "interrupted", elapsed(start));
+      return new Outcome(false, attempts, "interrupted (last error: " + lastError + ")",
+          elapsed(start));
     } finally {
       client.close();
       group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
