@@ -33,8 +33,8 @@ public final class BenchFlags {
       flag("backend", ONE, "openai", SERVE, "request kind: `vllm`, `openai` (and `lmdeploy`, "
           + "`sglang`, `scalellm`, `llama.cpp`, older names for the same request) send "
           + "completions, `openai-chat` sends chat completions; written as `backend`",
-          PARTIAL, "the other backends vLLM accepts are refused with the reason, see "
-          + "[Backends](#backends)"),
+          PARTIAL, "the other backends vLLM accepts are refused, each with its reason "
+          + "(see Backends)"),
       flag("label", ONE, "None", SERVE, "`label` of the result; prefix of the file name "
           + "(the backend when unset)"),
       flag("base-url", ONE, "None", SERVE, "server root URL; wins over `--host`/`--port`"),
@@ -258,6 +258,6 @@ public final class BenchFlags {
   }
 
   private static String plain(String markdown) {
-    return markdown.replace("`", "").replaceAll("\\[([^]]+)]\\([^)]*\\)", "$1");
+    return markdown.replace("`", "");
   }
 }

@@ -66,7 +66,8 @@ public final class BenchPlan {
     this.datasetFlags = datasetFlags(args);
     this.dataset = Datasets.fromFlags(datasetFlags);
     checkArrivals();
-    // every request option, checked once now with its flag's name
+    // every protocol and request option, checked once now with its flag's name
+    protocol();
     request();
   }
 
@@ -159,6 +160,10 @@ public final class BenchPlan {
   }
 
   private void checkArrivals() {
+    if (args.has("max-concurrency") && args.integer("max-concurrency").orElseThrow() < 1) {
+      throw new IllegalArgumentException("--max-concurrency must be >= 1, got "
+          + args.integer("max-concurrency").orElseThrow());
+    }
     flagged("arrival flags", () -> arrivals(1));
     if (args.has("lora-modules")) {
       for (String module : args.values("lora-modules")) {
@@ -166,10 +171,6 @@ public final class BenchPlan {
           throw new IllegalArgumentException("--lora-modules: a module name is empty");
         }
       }
-    }
-    if (args.has("max-concurrency") && args.integer("max-concurrency").orElseThrow() < 1) {
-      throw new IllegalArgumentException("--max-concurrency must be >= 1, got "
-          + args.integer("max-concurrency").orElseThrow());
     }
     int timeout = readyCheckTimeoutSec();
     if (timeout < 0) {
