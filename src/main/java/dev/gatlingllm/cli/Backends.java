@@ -79,6 +79,17 @@ public final class Backends {
     return backend;
   }
 
+  /** The README's backend table, generated from {@link #TABLE}. */
+  public static String markdownTable() {
+    StringBuilder out = new StringBuilder("| `--backend` | sends |\n|---|---|\n");
+    for (Backend b : TABLE.values()) {
+      out.append("| `").append(b.name()).append("` | ").append(b.mapped()
+          ? (b.request() == Request.CHAT ? "streamed chat completions" : "streamed completions")
+          : "**refused**: " + b.refusal()).append(" |\n");
+    }
+    return out.toString();
+  }
+
   static String mappedNames() {
     return TABLE.values().stream().filter(Backend::mapped).map(Backend::name).toList()
         .toString();

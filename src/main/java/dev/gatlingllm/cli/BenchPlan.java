@@ -61,7 +61,7 @@ public final class BenchPlan {
     }
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
-    this.results = flagged("goodput / result flags", () -> results(args));
+    this.results = results(args);
     this.warmUps = warmUps(args);
     this.datasetFlags = datasetFlags(args);
     this.dataset = Datasets.fromFlags(datasetFlags);
@@ -106,24 +106,34 @@ public final class BenchPlan {
         .saveResult(args.on("save-result"))
         .append(args.on("append-result"))
         .detailed(args.on("save-detailed"))
-        .percentileMetrics(args.value("percentile-metrics").orElseThrow())
-        .metricPercentiles(args.value("metric-percentiles").orElseThrow())
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
+    ResultOptions.Builder start = b;
+    b = flagged("percentile-metrics",
+        () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
+    ResultOptions.Builder withMetrics = b;
+    b = flagged("metric-percentiles",
+        () -> withMetrics.metricPercentiles(args.value("metric-percentiles").orElseThrow()));
     if (args.has("label")) {
       b = b.label(args.value("label").orElseThrow());
     }
     if (!args.values("metadata").isEmpty()) {
-      b = b.metadataPairs(args.values("metadata").toArray(new String[0]));
+      ResultOptions.Builder current = b;
+      b = flagged("metadata",
+          () -> current.metadataPairs(args.values("metadata").toArray(new String[0])));
     }
     if (args.has("result-dir")) {
-      b = b.resultDir(args.value("result-dir").orElseThrow());
+      ResultOptions.Builder current = b;
+      b = flagged("result-dir", () -> current.resultDir(args.value("result-dir").orElseThrow()));
     }
     if (args.has("result-filename")) {
-      b = b.resultFilename(args.value("result-filename").orElseThrow());
+      ResultOptions.Builder current = b;
+      b = flagged("result-filename",
+          () -> current.resultFilename(args.value("result-filename").orElseThrow()));
     }
     if (args.has("goodput")) {
-      b = b.goodput(String.join(" ", args.values("goodput")));
+      ResultOptions.Builder current = b;
+      b = flagged("goodput", () -> current.goodput(String.join(" ", args.values("goodput"))));
     }
     return b.build();
   }

@@ -18,12 +18,15 @@ import io.gatling.javaapi.core.Simulation;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code vllm bench serve} as a Gatling simulation: the same flags, run procedure, console
@@ -42,6 +45,9 @@ import java.util.Map;
  * stop, then vLLM's summary and result JSON.
  */
 public class BenchServe extends Simulation {
+
+  /** Hub ids of the tokenizer that ships inside the plugin jar. */
+  private static final Set<String> SHIPPED_GPT2 = Set.of("gpt2", "openai-community/gpt2");
 
   private final BenchPlan plan;
   private final Tokenizer tokenizer;
@@ -126,6 +132,10 @@ public class BenchServe extends Simulation {
   private static Tokenizer loadTokenizer(BenchPlan plan) {
     String id = plan.tokenizerId();
     try {
+      // the hub's GPT-2 tokenizer ships in the plugin jar: no download, also offline
+      if (SHIPPED_GPT2.contains(id) && !Files.exists(Path.of(id))) {
+        return Tokenizer.gpt2();
+      }
       return Tokenizer.resolve(id);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("cannot load the tokenizer '" + id + "'"

@@ -159,10 +159,13 @@ class BenchPlanTest {
         error("--model m --header novalue"));
     assertTrue(error("--model m --header Host=x").startsWith("--header: header 'Host' is set "
         + "by the client"));
-    assertTrue(error("--model m --metadata novalue").contains("Invalid metadata format"));
-    assertTrue(error("--model m --goodput ttfb:5").startsWith("--goodput / result flags: "));
+    assertTrue(error("--model m --metadata novalue").startsWith("--metadata: Invalid metadata "
+        + "format"));
+    assertTrue(error("--model m --goodput ttfb:5").startsWith("--goodput: "));
     assertTrue(error("--model m --percentile-metrics ttft,foo")
-        .startsWith("--goodput / result flags: "));
+        .startsWith("--percentile-metrics: "));
+    assertTrue(error("--model m --metric-percentiles 101").startsWith("--metric-percentiles: "));
+    assertTrue(error("--model m --result-filename ''").startsWith("--result-filename: "));
     assertEquals("--num-warmups must be >= 0 (or auto), got -1",
         error("--model m --num-warmups -1"));
     assertEquals("--ready-check-timeout-sec must be >= 0, got -5",
