@@ -2,6 +2,7 @@ package dev.gatlingllm.cli;
 
 import static dev.gatlingllm.LlmDsl.chat;
 import static dev.gatlingllm.LlmDsl.completions;
+import static dev.gatlingllm.LlmDsl.llm;
 
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
@@ -11,11 +12,13 @@ import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.report.ResultOptions;
+import io.gatling.javaapi.core.Session;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -222,7 +225,7 @@ public final class BenchPlan {
 
   /** The protocol: server, model, headers, warm-up, results. No tokenizer yet. */
   public LlmProtocolBuilder protocol() {
-    LlmProtocolBuilder p = dev.gatlingllm.LlmDsl.llm().baseUrl(baseUrl).model(model)
+    LlmProtocolBuilder p = llm().baseUrl(baseUrl).model(model)
         .backend(backend.name())
         .requestIdPrefix(args.value("request-id-prefix").orElseThrow())
         .results(results);
@@ -273,14 +276,13 @@ public final class BenchPlan {
     return r;
   }
 
-  private static Function<io.gatling.javaapi.core.Session, List<Map<String, Object>>>
-      userTextPart() {
+  private static Function<Session, List<Map<String, Object>>> userTextPart() {
     return session -> List.of(Map.of("role", "user", "content",
         List.of(Map.of("type", "text", "text", session.getString("prompt")))));
   }
 
   private LlmRequestBuilder sampling(LlmRequestBuilder r, String flag,
-      java.util.function.BiFunction<LlmRequestBuilder, Double, LlmRequestBuilder> set) {
+      BiFunction<LlmRequestBuilder, Double, LlmRequestBuilder> set) {
     if (!args.has(flag)) {
       return r;
     }
@@ -338,6 +340,22 @@ public final class BenchPlan {
 
   public Map<String, String> headers() {
     return headers;
+  }
+
+  /**
+   * Headers of the ready check and profiler calls: the user's, and the bearer key from
+   * {@code OPENAI_API_KEY} unless the user set an Authorization header, as the run's requests
+   * have them.
+   */
+  public Map<String, String> controlHeaders(Function<String, String> environment) {
+    Map<String, String> out = new LinkedHashMap<>(headers);
+    String key = environment.apply("OPENAI_API_KEY");
+    boolean userAuthorization = out.keySet().stream()
+        .anyMatch(k -> k.equalsIgnoreCase("authorization"));
+    if (key != null && !key.isBlank() && !userAuthorization) {
+      out.put("Authorization", "Bearer " + key.strip());
+    }
+    return out;
   }
 
   public ResultOptions results() {

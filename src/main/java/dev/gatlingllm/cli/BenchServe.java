@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,7 +92,7 @@ public class BenchServe extends Simulation {
     ArrivalProfile profile = plan.arrivals(total);
     LlmProtocolBuilder protocol = plan.protocol().arrivals(profile)
         .tokenCounter(plan.tokenizerId(), tokenizer::count);
-    Map<String, String> headers = controlHeaders(plan);
+    Map<String, String> headers = plan.controlHeaders(System::getenv);
     byte[] testBody = TestRequest.body(plan, samples.requests().get(0));
     profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, testBody, out()) : null;
 
@@ -145,21 +144,6 @@ public class BenchServe extends Simulation {
           + ": " + e.getMessage() + ". Give --tokenizer a tokenizer.json, its folder (such as "
           + "datasets/tokenizers/gpt2) or a Hugging Face model id", e);
     }
-  }
-
-  /**
-   * Headers of the ready check and profiler calls: the user's, and the bearer key from
-   * {@code OPENAI_API_KEY} unless the user set an Authorization header (as the run does).
-   */
-  private static Map<String, String> controlHeaders(BenchPlan plan) {
-    Map<String, String> headers = new LinkedHashMap<>(plan.headers());
-    String key = System.getenv("OPENAI_API_KEY");
-    boolean userAuthorization = headers.keySet().stream()
-        .anyMatch(k -> k.equalsIgnoreCase("authorization"));
-    if (key != null && !key.isBlank() && !userAuthorization) {
-      headers.put("Authorization", "Bearer " + key.strip());
-    }
-    return headers;
   }
 
   /** @return null when ready (or skipped), else why not */

@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * vLLM's ready check: sends the test request until one succeeds (HTTP 200 and a content
@@ -81,7 +82,7 @@ final class ReadyCheck {
           elapsed(start));
     } finally {
       client.close();
-      group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
   }
 

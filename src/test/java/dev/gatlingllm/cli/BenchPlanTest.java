@@ -205,4 +205,15 @@ class BenchPlanTest {
     assertTrue(!picks.equals(plan("--model m --lora-modules x y z --seed 4").loraChoices(300)),
         "another seed, other picks");
   }
+
+  @Test
+  void readyCheckAndProfilerCallsCarryTheRunsHeadersAndKey() {
+    BenchPlan plan = plan("--model m --header x-team=perf");
+    assertEquals(Map.of("x-team", "perf", "Authorization", "Bearer sk-1"),
+        plan.controlHeaders(Map.of("OPENAI_API_KEY", " sk-1 ")::get));
+    assertEquals(Map.of("x-team", "perf"), plan.controlHeaders(name -> null));
+    assertEquals(Map.of("authorization", "Basic abc"),
+        plan("--model m --header authorization=Basic\\ abc")
+            .controlHeaders(Map.of("OPENAI_API_KEY", "sk-1")::get), "the user's header wins");
+  }
 }
