@@ -104,8 +104,8 @@ public final class BenchFlags {
       flag("frequency-penalty", ONE, "None", SAMPLING, "sent as `frequency_penalty` when "
           + "set"),
       flag("presence-penalty", ONE, "None", SAMPLING, "sent as `presence_penalty` when set"),
-      flag("repetition-penalty", ONE, "None", SAMPLING, "sent as `repetition_penalty` when "
-          + "set"),
+      flag("repetition-penalty", ONE, "None", SAMPLING, "sent as `repetition_penalty`; "
+          + "completions send 1.0 when unset, as vLLM's do"),
       flag("dataset-name", ONE, "random", DATASET, "`random`, `sharegpt`, `sonnet`, "
           + "`burstgpt`, `custom`, `prefix_repetition`, `hf`", PARTIAL, "vLLM's other "
           + "datasets (multimodal, rerank, spec_bench...) are refused by name"),

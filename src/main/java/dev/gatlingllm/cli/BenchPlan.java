@@ -268,6 +268,10 @@ public final class BenchPlan {
     r = sampling(r, "frequency-penalty", LlmRequestBuilder::frequencyPenalty);
     r = sampling(r, "presence-penalty", LlmRequestBuilder::presencePenalty);
     r = sampling(r, "repetition-penalty", LlmRequestBuilder::repetitionPenalty);
+    if (!chat && !args.has("repetition-penalty")) {
+      // vLLM's completions request always carries it (1.0, the server's default too)
+      r = r.repetitionPenalty(1.0);
+    }
     if (args.has("top-k")) {
       int k = args.integer("top-k").orElseThrow();
       LlmRequestBuilder current = r;

@@ -40,7 +40,9 @@ final class TestRequest {
     args.decimal("min-p").ifPresent(v -> body.put("min_p", v));
     args.decimal("frequency-penalty").ifPresent(v -> body.put("frequency_penalty", v));
     args.decimal("presence-penalty").ifPresent(v -> body.put("presence_penalty", v));
-    args.decimal("repetition-penalty").ifPresent(v -> body.put("repetition_penalty", v));
+    if (args.has("repetition-penalty") || !chat) {
+      body.put("repetition_penalty", args.decimal("repetition-penalty").orElse(1.0));
+    }
     if (args.on("ignore-eos")) {
       body.put("ignore_eos", true);
     }

@@ -227,6 +227,15 @@ class BenchServeIntegrationTest {
       assertEquals(List.of("/v1/completions", "/start_profile", "/v1/completions",
           "/v1/completions", "/v1/completions", "/v1/completions", "/v1/completions",
           "/stop_profile"), paths, "ready check, start, the 5 requests, stop");
+      // vLLM's completions body with no sampling flag (logprobs: null is left out, same meaning)
+      for (RecordingLlmServer.Received r : server.received()) {
+        if (r.path().equals("/v1/completions")) {
+          assertEquals(new TreeSet<>(List.of("model", "prompt", "repetition_penalty",
+              "max_tokens", "temperature", "stream", "stream_options")), fields(r.body()));
+          assertEquals(1.0, r.body().get("repetition_penalty").asDouble());
+          assertEquals(0.0, r.body().get("temperature").asDouble());
+        }
+      }
       assertTrue(run.console().contains("Profiler started"));
       assertTrue(run.console().contains("Profiler stopped"));
       assertEquals(5, run.json().get("completed").asInt());
