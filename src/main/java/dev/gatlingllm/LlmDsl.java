@@ -1,7 +1,10 @@
 package dev.gatlingllm;
 
+import dev.gatlingllm.action.AudioRequestBuilder;
+import dev.gatlingllm.action.EmbeddingsRequestBuilder;
 import dev.gatlingllm.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
+import dev.gatlingllm.action.RerankRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -41,6 +44,27 @@ public final class LlmDsl {
   }
 
   /**
+   * An embeddings request ({@code /v1/embeddings}): a pooling request with vLLM's reduced
+   * metric set; {@code variant(...)} picks the body of another vLLM embeddings backend.
+   */
+  public static EmbeddingsRequestBuilder embeddings(String name) {
+    return EmbeddingsRequestBuilder.embeddings(name);
+  }
+
+  /** A rerank request ({@code /v1/rerank}, vLLM's {@code vllm-rerank}): a pooling request. */
+  public static RerankRequestBuilder rerank(String name) {
+    return RerankRequestBuilder.rerank(name);
+  }
+
+  /**
+   * A streamed transcription ({@code /v1/audio/transcriptions}; {@code .translations()} for
+   * {@code /v1/audio/translations}), uploaded as vLLM's {@code openai-audio} backend does.
+   */
+  public static AudioRequestBuilder audio(String name) {
+    return AudioRequestBuilder.of(name);
+  }
+
+  /**
    * An arrival process like {@code vllm bench serve}'s: request rate (Poisson, or gamma with
    * a burstiness), linear / exponential ramp-up, replay of recorded times, max concurrency,
    * seed. Give it to the protocol ({@code llm().arrivals(profile)}), inject with
@@ -51,8 +75,10 @@ public final class LlmDsl {
   }
 
   /**
-   * The injection steps that bring the profile's users in, each between 0.5 s and 1.5 s ahead
-   * of its arrival slot (runs longer than 1,000 s widen the 1 s buckets and the upper bound).
+   * The injection steps that bring the profile's users in, each between 0.5 s and 0.51 s
+   * ahead of its arrival slot: users are started in 10 ms buckets, so a burst of starts
+   * never holds an event loop for long (runs longer than 20 s widen the buckets, keeping at
+   * most 2,000 of them).
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
     return InjectionPlan.of(profile.schedule()).steps().toArray(new OpenInjectionStep[0]);

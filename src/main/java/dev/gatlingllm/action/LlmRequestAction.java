@@ -13,10 +13,9 @@ import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import dev.gatlingllm.metrics.TaskType;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.util.function.IntFunction;
 import scala.Option;
 
 /**
@@ -35,35 +34,34 @@ final class LlmRequestAction extends LlmAction {
    */
   static final long PREPARE_LEAD_NANOS = 1_000_000;
 
-  private final RequestSpec spec;
+  private final RequestTemplate spec;
   private final LlmComponents components;
   private final String ttftName;
   private final String goodputName;
   private final GoodputSlo slo;
 
-  LlmRequestAction(RequestSpec spec, ScenarioContext ctx, Action next) {
+  LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
     super(spec.name(), next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
     this.spec = spec;
     this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
-    components.registerEndpointType(spec.endpoint().endpointType);
+    components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
-    RequestBodies.build(spec, "warm-up", "warm-up", List.of(message("user", "warm-up")), 1);
-    if (!slo.isEmpty()) {
+    IntFunction<byte[]> warmUp = spec.warmUpBody(components.protocol().requestModelName());
+    if (warmUp != null) {
+      warmUp.apply(1);
+    }
+    if (!slo.isEmpty() && spec.taskType() == TaskType.GENERATION) {
       // goodput rows may need outputs counted during the run
       components.outputTokens().prepareForRunTimeCounting();
     }
-    components.warmUpOnce(spec.path(), maxTokens -> RequestBodies.build(spec,
-        components.protocol().requestModelName(), WARM_UP_PROMPT,
-        spec.endpoint() == RequestSpec.Endpoint.CHAT ? userTurn(WARM_UP_PROMPT) : null,
-        maxTokens));
+    if (warmUp != null) {
+      components.warmUpOnce(spec.path(), warmUp);
+    }
   }
-
-  /** What warm-up requests ask; their answers are thrown away. */
-  private static final String WARM_UP_PROMPT = "Warm-up request: please count from one to ten.";
 
   @Override
   protected void run(Session session) {
@@ -97,7 +95,7 @@ final class LlmRequestAction extends LlmAction {
   private void queueForPermit(Session session) {
     components.selfCheck();
     components.limiter().acquire(session.eventLoop(), () -> {
-      LlmRequest request = buildOrCrash(session);
+      LlmRequest request = buildOrFail(session);
       if (request == null) {
         components.limiter().release(); // the user was passed on without sending
         return;
@@ -134,46 +132,57 @@ final class LlmRequestAction extends LlmAction {
     }
   }
 
-  /** {@link #buildOrFail}, where a crash must not escape either (it runs with a permit held). */
-  private LlmRequest buildOrCrash(Session session) {
-    try {
-      return buildOrFail(session);
-    } catch (RuntimeException e) {
-      crashed(session, e);
-      return null;
-    }
-  }
-
-  /** The request, or null once the user was failed and passed on (a session value is missing). */
+  /**
+   * The request, or null once the user was failed and passed on: a session value is missing
+   * or invalid, or the user's own function threw. Never throws (in the limiter's queue it
+   * runs with a permit held).
+   */
   private LlmRequest buildOrFail(Session session) {
     try {
       return buildRequest(session);
     } catch (SessionValue.ResolutionException e) {
-      failBeforeSending(session, e.getMessage());
-      return null;
+      failUnbuilt(session, e.getMessage());
+    } catch (RuntimeException e) {
+      logger().underlying().error("'{}' crashed building its request: {}", name(), e.toString(), e);
+      failUnbuilt(session, "crashed: " + e.getClass().getSimpleName());
+    }
+    return null;
+  }
+
+  /**
+   * A request that could not be built is a failed request like any other, as in vLLM's
+   * client, where an exception before the send is a failure with its message: a KO row in
+   * Gatling's statistics (so {@code failedRequests()} assertions see it), a failed record in
+   * the result JSON, and a failed goodput row. Before, it was only a line in Gatling's errors
+   * table, invisible to both.
+   */
+  private void failUnbuilt(Session session, String message) {
+    long now = System.nanoTime();
+    Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
+    RequestRecord record = new RequestRecord(spec.name(), scheduled instanceof Long l ? l : now,
+        now, -1, -1, now, new int[0], -1, -1, -1, 0, false, message, "");
+    try {
+      complete(session, record, clock.nowMillis());
+    } catch (RuntimeException e) {
+      crashed(session, e);
     }
   }
 
   private LlmRequest buildRequest(Session session) {
-    String prompt = spec.prompt() == null ? null : spec.prompt().resolve(session);
-    List<Map<String, Object>> messages = null;
-    if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
-      messages = spec.messages() != null ? spec.messages().resolve(session) : userTurn(prompt);
+    HttpHeaders headers = components.requestHeaders(spec.requestId(session));
+    RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
+        headers.get(REQUEST_ID));
+    int promptTokens = spec.promptTokens(session);
+    if (!body.contentType().equals(RequestTemplate.Body.JSON)) {
+      headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
     }
-    Integer maxTokens = spec.maxTokens() == null ? null : spec.maxTokens().resolve(session);
-    if (maxTokens != null && maxTokens < 1) {
-      throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
-    }
-    int promptTokens = spec.promptTokens() == null ? -1 : spec.promptTokens().resolve(session);
-    String model = spec.model() != null ? spec.model().resolve(session)
-        : components.protocol().requestModelName();
-    byte[] body = RequestBodies.build(spec, model, prompt, messages, maxTokens);
-    HttpHeaders headers = components.requestHeaders(
-        spec.requestId() != null ? spec.requestId().resolve(session) : null);
     Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
     long scheduledNanos = scheduled instanceof Long l ? l : LlmRequest.NOT_SCHEDULED;
-    return new LlmRequest(spec.name(), spec.path(), headers, body, promptTokens, scheduledNanos);
+    return new LlmRequest(spec.name(), spec.path(), headers, body.bytes(), promptTokens,
+        scheduledNanos, spec.taskType() != TaskType.GENERATION);
   }
+
+  private static final String REQUEST_ID = "x-request-id";
 
   /**
    * One pseudo-request per request, OK when it completed within every SLO, so that goodput
@@ -214,22 +223,6 @@ final class LlmRequestAction extends LlmAction {
         Option.apply(koMessage));
   }
 
-  private List<Map<String, Object>> userTurn(String prompt) {
-    List<Map<String, Object>> messages = new ArrayList<>(2);
-    if (spec.systemPrompt() != null) {
-      messages.add(message("system", spec.systemPrompt()));
-    }
-    messages.add(message("user", prompt));
-    return messages;
-  }
-
-  private static Map<String, Object> message(String role, String content) {
-    Map<String, Object> m = new LinkedHashMap<>(2);
-    m.put("role", role);
-    m.put("content", content);
-    return m;
-  }
-
   private void complete(Session session, RequestRecord record, long startMillis) {
     components.store().add(record);
     components.markSend(record.startNanos());
@@ -242,7 +235,7 @@ final class LlmRequestAction extends LlmAction {
         ? Option.empty() : Option.apply(KoMessages.lowCardinality(record.error()));
     statsEngine.logResponse(session.scenario(), session.groups(), name(), startMillis, endMillis,
         status, code, message);
-    if (record.ttftNanos() >= 0) {
+    if (record.ttftNanos() >= 0 && spec.taskType() == TaskType.GENERATION) {
       statsEngine.logResponse(session.scenario(), session.groups(), ttftName, startMillis,
           startMillis + Math.round(record.ttftNanos() / 1e6), OK$.MODULE$, code, Option.empty());
     }
@@ -255,7 +248,8 @@ final class LlmRequestAction extends LlmAction {
     if (spec.saveTextAs() != null) {
       next = next.set(spec.saveTextAs(), record.generatedText());
     }
-    if (slo.isEmpty()) {
+    if (slo.isEmpty() || spec.taskType() != TaskType.GENERATION) {
+      // vLLM has no goodput for pooling requests
       this.next.$bang(next);
     } else {
       logGoodputThenContinue(session, record, startMillis, endMillis, next);

@@ -50,6 +50,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
   private SessionValue<String> requestId;
   private SessionValue<String> model;
   private Integer logprobs;
+  private SessionValue<Object> multiModal;
 
   LlmRequestBuilder(Endpoint endpoint, String name) {
     if (name == null || name.isBlank()) {
@@ -92,6 +93,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
     b.requestId = requestId;
     b.model = model;
     b.logprobs = logprobs;
+    b.multiModal = multiModal;
     change.accept(b);
     return b;
   }
@@ -288,6 +290,25 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return copy(b -> b.logprobs = topTokens);
   }
 
+  /**
+   * Chat only: images, video or audio sent after the prompt in the user message, as vLLM's
+   * {@code openai-chat} backend does for multimodal datasets. The value is one OpenAI content
+   * part ({@code {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,..."}}},
+   * {@code video_url}, {@code input_audio}) or a list of them, e.g. {@code "#{mm_content}"}
+   * from the {@code random-mm} and multimodal Hugging Face datasets.
+   */
+  public LlmRequestBuilder multiModal(String el) {
+    requireChat("multiModal");
+    SessionValue<Object> v = SessionValue.el("multiModal", el, Object.class);
+    return copy(b -> b.multiModal = v);
+  }
+
+  public LlmRequestBuilder multiModal(Function<Session, Object> f) {
+    requireChat("multiModal");
+    SessionValue<Object> v = SessionValue.function("multiModal", f);
+    return copy(b -> b.multiModal = v);
+  }
+
   RequestSpec spec() {
     if (prompt == null && messages == null) {
       throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"
@@ -296,13 +317,13 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
         promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
-        requestId, model, logprobs);
+        requestId, model, logprobs, multiModal);
   }
 
   @Override
   public io.gatling.core.action.builder.ActionBuilder asScala() {
-    RequestSpec spec = spec();
-    return LlmActions.scala((ctx, next) -> new LlmRequestAction(spec, ctx, next));
+    GenerationTemplate template = new GenerationTemplate(spec());
+    return LlmActions.scala((ctx, next) -> new LlmRequestAction(template, ctx, next));
   }
 
   private void requireChat(String what) {

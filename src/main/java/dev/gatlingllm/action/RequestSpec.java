@@ -29,7 +29,8 @@ record RequestSpec(
     String saveTextAs,
     SessionValue<String> requestId,
     SessionValue<String> model,
-    Integer logprobs) {
+    Integer logprobs,
+    SessionValue<Object> multiModal) {
 
   /** The two OpenAI endpoints we speak. */
   enum Endpoint {

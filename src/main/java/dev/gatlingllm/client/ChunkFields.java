@@ -3,8 +3,10 @@ package dev.gatlingllm.client;
 /** What {@link ChunkParser} found in one JSON body; reused from chunk to chunk. */
 final class ChunkFields {
   boolean hasChoices;
-  /** Text of the first choice; null when the chunk carried none. */
+  /** Answer text of the first choice; null when the chunk carried none. */
   String text;
+  /** The first choice carried non-empty reasoning text ({@code reasoning_content}/{@code reasoning}). */
+  boolean reasoning;
   String finishReason;
   int completionTokens;
   int promptTokens;
@@ -13,6 +15,7 @@ final class ChunkFields {
   void reset() {
     hasChoices = false;
     text = null;
+    reasoning = false;
     finishReason = null;
     completionTokens = -1;
     promptTokens = -1;

@@ -7,12 +7,16 @@ import java.io.IOException;
 
 /**
  * Reads the few fields we need from an OpenAI-style JSON body (one streamed chunk, or a whole
- * non-streamed response) with Jackson's streaming parser, without building a tree.
+ * non-streamed response) without building a tree: {@link ChunkScanner} for the common case,
+ * Jackson's streaming parser for everything else.
  *
  * <p>Completions put the text in {@code choices[0].text}; chat chunks in
- * {@code choices[0].delta.content} (or {@code reasoning_content} / {@code reasoning} for
- * reasoning models); non-streamed chat in {@code choices[0].message.content}. Only the first
- * choice is read, as the reference client does.
+ * {@code choices[0].delta.content}; non-streamed chat in {@code choices[0].message.content}.
+ * Reasoning models stream their thinking in {@code reasoning_content} (or {@code reasoning},
+ * vLLM's newer name) first: such a chunk has choices, so it counts for TTFT and ITL as in the
+ * reference client, but its text is not answer text (the reference's {@code generated_text}
+ * holds {@code content} only); it is only flagged. Only the first choice is read, as the
+ * reference client does.
  */
 final class ChunkParser {
 
@@ -20,8 +24,18 @@ final class ChunkParser {
 
   private ChunkParser() {}
 
-  /** Parses {@code bytes[0, length)} into {@code out}, which is reset first. */
+  /**
+   * Parses {@code bytes[0, length)} into {@code out}, which is reset first: with the fast
+   * {@link ChunkScanner} when it is sure, else with Jackson (which also words the errors).
+   */
   static void parse(byte[] bytes, int length, ChunkFields out) throws IOException {
+    if (!ChunkScanner.scan(bytes, length, out)) {
+      parseWithJackson(bytes, length, out);
+    }
+  }
+
+  /** The reference path: Jackson's streaming parser. */
+  static void parseWithJackson(byte[] bytes, int length, ChunkFields out) throws IOException {
     out.reset();
     try (JsonParser p = JSON.createParser(bytes, 0, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -84,7 +98,11 @@ final class ChunkParser {
       String field = p.currentName();
       JsonToken v = p.nextToken();
       switch (field) {
-        case "content", "reasoning_content", "reasoning" -> out.appendText(textOrNull(p, v));
+        case "content" -> out.appendText(textOrNull(p, v));
+        case "reasoning_content", "reasoning" -> {
+          String thought = textOrNull(p, v);
+          out.reasoning |= thought != null && !thought.isEmpty();
+        }
         default -> p.skipChildren();
       }
     }

@@ -13,6 +13,7 @@ import java.time.Duration;
  * @param keepAliveTimeout  an idle connection older than this is not reused: servers close
  *                          idle keep-alive connections (uvicorn after 5 s), and a request
  *                          written into a closing connection would fail for nothing
+ * @param insecureTls       accept any TLS certificate and skip the host name check
  */
 public record ClientConfig(
     Target target,
@@ -20,7 +21,15 @@ public record ClientConfig(
     Duration firstTokenTimeout,
     Duration idleTimeout,
     Duration requestTimeout,
-    Duration keepAliveTimeout) {
+    Duration keepAliveTimeout,
+    boolean insecureTls) {
+
+  /** Certificates checked as usual. */
+  public ClientConfig(Target target, Duration connectTimeout, Duration firstTokenTimeout,
+      Duration idleTimeout, Duration requestTimeout, Duration keepAliveTimeout) {
+    this(target, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
+        keepAliveTimeout, false);
+  }
 
   public ClientConfig {
     check("connectTimeout", connectTimeout);

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * The life of one request on one connection: response head, SSE events or a buffered body,
@@ -50,11 +51,17 @@ final class Exchange implements SseDecoder.Listener {
   private boolean keepAlive;
   private boolean streaming;
   private SseDecoder sse;
+  private String contentType = "";
+  private String location;
+  /** Non-null while a compressed body is being read. */
+  private Inflating inflater;
   private ByteArrayOutputStream body;
   private int[] chunkMicros = new int[32];
   private int chunkCount;
   private long firstNanos = -1;
   private long lastChunkNanos = -1;
+  private long firstAnswerNanos = -1;
+  private int reasoningChunks;
   private long lastReadNanos;
   private int completionTokens = -1;
   private int promptTokens = -1;
@@ -100,12 +107,20 @@ final class Exchange implements SseDecoder.Listener {
     lastReadNanos = readNanos;
     status = response.status().code();
     keepAlive = HttpUtil.isKeepAlive(response);
-    String contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+    contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+    location = response.headers().get(HttpHeaderNames.LOCATION);
     streaming = status == 200 && contentType.startsWith("text/event-stream");
     if (streaming) {
       sse = new SseDecoder(this);
     } else {
       body = new ByteArrayOutputStream();
+    }
+    String encoding = response.headers().get(HttpHeaderNames.CONTENT_ENCODING, "identity").trim();
+    if (!encoding.equalsIgnoreCase("identity")) {
+      inflater = Inflating.forEncoding(encoding);
+      if (inflater == null) {
+        fail("unsupported content-encoding: " + encoding);
+      }
     }
   }
 
@@ -114,7 +129,26 @@ final class Exchange implements SseDecoder.Listener {
       return;
     }
     lastReadNanos = readNanos;
-    ByteBuf buf = content.content();
+    if (inflater == null) {
+      consume(content.content(), readNanos);
+    } else {
+      try {
+        inflater.inflate(content.content(), buf -> consume(buf, readNanos));
+      } catch (RuntimeException e) {
+        fail("malformed compressed body: " + e.getMessage());
+        return;
+      }
+    }
+    if (!finished && content instanceof LastHttpContent) {
+      onEnd(readNanos);
+    }
+  }
+
+  /** The (decompressed) bytes of one read. */
+  private void consume(ByteBuf buf, long readNanos) {
+    if (finished) {
+      return;
+    }
     if (streaming) {
       try {
         sse.feed(buf, readNanos);
@@ -127,9 +161,6 @@ final class Exchange implements SseDecoder.Listener {
       byte[] bytes = new byte[n];
       buf.readBytes(bytes);
       body.write(bytes, 0, n);
-    }
-    if (!finished && content instanceof LastHttpContent) {
-      onEnd(readNanos);
     }
   }
 
@@ -153,9 +184,6 @@ final class Exchange implements SseDecoder.Listener {
     }
     if (fields.hasChoices) {
       contentChunk(readNanos);
-      if (fields.text != null) {
-        text.append(fields.text);
-      }
     }
     usage();
   }
@@ -174,10 +202,26 @@ final class Exchange implements SseDecoder.Listener {
   }
 
   void onException(Throwable cause) {
-    if (!finished) {
-      String message = cause.getMessage();
-      fail("I/O error: " + cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+    if (finished) {
+      return;
     }
+    SSLException tls = tlsCause(cause);
+    if (tls != null) {
+      fail("TLS handshake failed: " + tls.getMessage() + " (a self-signed certificate? "
+          + "llm().insecureTls() accepts it)");
+      return;
+    }
+    String message = cause.getMessage();
+    fail("I/O error: " + cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+  }
+
+  private static SSLException tlsCause(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof SSLException ssl) {
+        return ssl;
+      }
+    }
+    return null;
   }
 
   /** The HTTP codec could not decode the response; the connection is unusable. */
@@ -204,8 +248,22 @@ final class Exchange implements SseDecoder.Listener {
       return;
     }
     byte[] bytes = body.toByteArray();
+    if (status >= 300 && status < 400) {
+      finish(false, "HTTP " + status + " redirect to " + (location == null ? "nowhere" : location)
+          + ", not followed: point the base URL at the final address", readNanos, true);
+      return;
+    }
     if (status != 200) {
       finish(false, "HTTP " + status + ": " + ErrorBodies.message(bytes), readNanos, true);
+      return;
+    }
+    if (!contentType.isEmpty() && !contentType.contains("json")) {
+      finish(false, "HTTP 200 with content-type " + contentType + ", neither an event stream "
+          + "nor JSON: " + ErrorBodies.message(bytes), readNanos, true);
+      return;
+    }
+    if (request.pooling()) {
+      pooled(bytes, readNanos);
       return;
     }
     try {
@@ -220,12 +278,31 @@ final class Exchange implements SseDecoder.Listener {
       finish(false, "response without choices", readNanos, true);
     } else {
       contentChunk(readNanos);
-      if (fields.text != null) {
-        text.append(fields.text);
-      }
       usage();
       finish(true, null, readNanos, true);
     }
+  }
+
+  /**
+   * A pooling answer (embeddings, scores) as vLLM times it: TTFT and latency are both the time
+   * the whole body was read, success is HTTP 200 with a JSON body, the input length is
+   * {@code usage.prompt_tokens}.
+   */
+  private void pooled(byte[] bytes, long readNanos) {
+    try {
+      ChunkParser.parse(bytes, bytes.length, fields);
+    } catch (Exception e) {
+      finish(false, "malformed JSON response: " + JsonErrors.describe(e), readNanos, true);
+      return;
+    }
+    if (fields.error != null) {
+      finish(false, "error response: " + fields.error, readNanos, true);
+      return;
+    }
+    fields.text = null; // a pooling answer has no text, whatever its fields are called
+    contentChunk(readNanos);
+    usage();
+    finish(true, null, readNanos, true);
   }
 
   private void contentChunk(long nanos) {
@@ -234,6 +311,15 @@ final class Exchange implements SseDecoder.Listener {
       cancel(firstTokenTimer);
     }
     lastChunkNanos = nanos;
+    if (fields.reasoning) {
+      reasoningChunks++;
+    }
+    if (fields.text != null) {
+      text.append(fields.text);
+      if (firstAnswerNanos < 0 && !fields.text.isEmpty()) {
+        firstAnswerNanos = nanos;
+      }
+    }
     if (chunkCount == chunkMicros.length) {
       chunkMicros = Arrays.copyOf(chunkMicros, chunkCount * 2);
     }
@@ -262,6 +348,10 @@ final class Exchange implements SseDecoder.Listener {
     cancel(firstTokenTimer);
     cancel(idleTimer);
     cancel(requestTimer);
+    if (inflater != null) {
+      inflater.close();
+      inflater = null;
+    }
     boolean hasContent = chunkCount > 0;
     RequestRecord record = new RequestRecord(
         request.name(),
@@ -278,7 +368,9 @@ final class Exchange implements SseDecoder.Listener {
         success,
         error,
         text.toString(),
-        request.headers().get(REQUEST_ID));
+        request.headers().get(REQUEST_ID),
+        hasContent && firstAnswerNanos >= 0 ? firstAnswerNanos - startNanos : -1,
+        reasoningChunks);
     // A fully read response leaves the connection clean whatever its status: reusing it
     // spares the next request a connect inside its TTFT.
     completion.done(this, record, responseComplete && keepAlive);

@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
@@ -46,7 +47,7 @@ public final class LlmClient implements AutoCloseable {
 
   public LlmClient(ChannelFactory<? extends SocketChannel> channelFactory, ClientConfig config) {
     this.config = config;
-    this.sslContext = config.target().tls() ? newSslContext() : null;
+    this.sslContext = config.target().tls() ? newSslContext(config.insecureTls()) : null;
     this.bootstrap = new Bootstrap()
         .channelFactory(channelFactory)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -240,9 +241,14 @@ public final class LlmClient implements AutoCloseable {
     return "connect failed: " + kind + (message == null ? "" : ": " + message);
   }
 
-  private static SslContext newSslContext() {
+  private static SslContext newSslContext(boolean insecure) {
     try {
-      return SslContextBuilder.forClient().build();
+      SslContextBuilder builder = SslContextBuilder.forClient();
+      if (insecure) {
+        builder.trustManager(InsecureTrustManagerFactory.INSTANCE)
+            .endpointIdentificationAlgorithm(null);
+      }
+      return builder.build();
     } catch (SSLException e) {
       throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
     }

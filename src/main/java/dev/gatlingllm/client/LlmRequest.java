@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param body           JSON body
  * @param promptTokens   prompt length from the dataset, -1 when unknown
  * @param scheduledNanos when the arrival profile wanted it sent, or {@link #NOT_SCHEDULED}
+ * @param pooling        the answer is one JSON body timed as a whole (embeddings, rerank),
+ *                       as vLLM times pooling requests, instead of a stream of chunks
  */
 public record LlmRequest(
     String name,
@@ -18,10 +20,17 @@ public record LlmRequest(
     HttpHeaders headers,
     byte[] body,
     int promptTokens,
-    long scheduledNanos) {
+    long scheduledNanos,
+    boolean pooling) {
 
   /** Marks a request that nothing paced: its scheduled time is its start. */
   public static final long NOT_SCHEDULED = Long.MIN_VALUE;
+
+  /** A generation request (streamed, or one JSON completion). */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, false);
+  }
 
   /** Header values stay out: they carry the API key. */
   @Override

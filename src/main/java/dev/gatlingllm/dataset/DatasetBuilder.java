@@ -15,7 +15,7 @@ package dev.gatlingllm.dataset;
 public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     implements DatasetSpec
     permits RandomDataset, ShareGptDataset, SonnetDataset, BurstGptDataset, CustomDataset,
-        PrefixRepetitionDataset, HfDataset {
+        PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset {
 
   final Common common;
 

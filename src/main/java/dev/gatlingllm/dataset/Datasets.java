@@ -28,7 +28,7 @@ public final class Datasets {
 
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
-      "custom", "prefix_repetition", "hf");
+      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank");
 
   /** {@code --dataset-name} when none is given, as in current vLLM. */
   public static final String DEFAULT_NAME = "random";
@@ -50,7 +50,13 @@ public final class Datasets {
           "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",
           "prefix-repetition-output-len"),
       "hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len", "blazedit-min-distance",
-          "blazedit-max-distance"));
+          "blazedit-max-distance"),
+      "random-mm", Set.of("random-input-len", "random-output-len", "random-range-ratio",
+          "random-prefix-len", "random-mm-base-items-per-request",
+          "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
+          "random-mm-bucket-config"),
+      "random-rerank", Set.of("random-input-len", "random-range-ratio", "random-batch-size",
+          "no-reranker"));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -58,7 +64,7 @@ public final class Datasets {
       .collect(Collectors.toUnmodifiableSet());
 
   private static final Set<String> BOOLEAN_FLAGS = Set.of("no-oversample", "disable-shuffle",
-      "skip-chat-template", "no-stream", "custom-skip-chat-template");
+      "skip-chat-template", "no-stream", "custom-skip-chat-template", "no-reranker");
 
   private Datasets() {}
 
@@ -90,6 +96,16 @@ public final class Datasets {
   /** Synthetic prompts sharing a few prefixes ({@code prefix_repetition}). */
   public static PrefixRepetitionDataset prefixRepetition() {
     return new PrefixRepetitionDataset();
+  }
+
+  /** Random text with seeded random JPEG images, for vision models ({@code random-mm}). */
+  public static RandomMultiModalDataset randomMultiModal() {
+    return new RandomMultiModalDataset();
+  }
+
+  /** A random query with random documents, for rerank ({@code random-rerank}). */
+  public static RandomRerankDataset randomRerank() {
+    return new RandomRerankDataset();
   }
 
   /** A Hugging Face dataset by hub id, or a local Parquet/JSON/JSONL file ({@code hf}). */
@@ -221,6 +237,28 @@ public final class Datasets {
         spec = f.has("prefix-repetition-output-len")
             ? rep.outputLen(f.integer("prefix-repetition-output-len")) : rep;
         break;
+      case "random-mm":
+        noPath(name, path);
+        RandomMultiModalDataset mm = randomMultiModal().text(randomText(f));
+        mm = f.has("random-mm-base-items-per-request")
+            ? mm.baseItemsPerRequest(f.integer("random-mm-base-items-per-request")) : mm;
+        mm = f.has("random-mm-num-mm-items-range-ratio")
+            ? mm.itemsRangeRatio(f.decimal("random-mm-num-mm-items-range-ratio")) : mm;
+        mm = f.has("random-mm-limit-mm-per-prompt") ? mm.limitPerPrompt(
+            RandomMultiModalDataset.parseLimits(f.string("random-mm-limit-mm-per-prompt"))) : mm;
+        spec = f.has("random-mm-bucket-config") ? mm.buckets(
+            RandomMultiModalDataset.parseBuckets(f.string("random-mm-bucket-config"))) : mm;
+        break;
+      case "random-rerank":
+        noPath(name, path);
+        RandomRerankDataset rerank = randomRerank().reranker(!f.bool("no-reranker"));
+        rerank = f.has("random-input-len") ? rerank.inputLen(f.integer("random-input-len"))
+            : rerank;
+        rerank = f.has("random-range-ratio")
+            ? rerank.rangeRatio(f.decimal("random-range-ratio")) : rerank;
+        spec = f.has("random-batch-size") ? rerank.batchSize(f.integer("random-batch-size"))
+            : rerank;
+        break;
       default:
         if (path == null) {
           throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset "
@@ -235,6 +273,17 @@ public final class Datasets {
             ? hf.blazeditMaxDistance(f.decimal("blazedit-max-distance")) : hf;
     }
     return common(spec, f);
+  }
+
+  /** The text settings random-mm shares with random. */
+  private static RandomDataset randomText(Flags f) {
+    RandomDataset random = random();
+    random = f.has("random-input-len") ? random.inputLen(f.integer("random-input-len")) : random;
+    random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
+        : random;
+    random = f.has("random-range-ratio") ? random.rangeRatio(f.decimal("random-range-ratio"))
+        : random;
+    return f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len")) : random;
   }
 
   private static <B extends DatasetBuilder<B>> B common(DatasetBuilder<B> spec, Flags f) {

@@ -27,11 +27,13 @@ public final class BenchmarkMetrics {
   private final double maxOutputTokensPerS;
   private final int maxConcurrentRequests;
   private final int[] outputLens;
+  /** Null unless a successful request streamed reasoning. */
+  private final Distribution ttfc;
 
   BenchmarkMetrics(TaskType taskType, int completed, int failed, long totalInput, long totalOutput,
       double durationSeconds, Double requestGoodput, int goodCompleted, Distribution ttft,
       Distribution tpot, Distribution itl, Distribution e2el, double maxOutputTokensPerS,
-      int maxConcurrentRequests, int[] outputLens) {
+      int maxConcurrentRequests, int[] outputLens, Distribution ttfc) {
     this.taskType = taskType;
     this.completed = completed;
     this.failed = failed;
@@ -50,6 +52,16 @@ public final class BenchmarkMetrics {
     this.maxOutputTokensPerS = maxOutputTokensPerS;
     this.maxConcurrentRequests = maxConcurrentRequests;
     this.outputLens = outputLens;
+    this.ttfc = ttfc;
+  }
+
+  /**
+   * Time to the first answer chunk, after the reasoning (our addition, not vLLM's): present
+   * only when at least one successful request streamed {@code reasoning_content} or
+   * {@code reasoning}; requests that never got to the answer have no TTFC and are left out.
+   */
+  public java.util.Optional<Distribution> ttfc() {
+    return java.util.Optional.ofNullable(ttfc);
   }
 
   /** A count per second; 0 for a zero-length run (vLLM would divide by zero). */
@@ -190,29 +202,37 @@ public final class BenchmarkMetrics {
       return OptionalDouble.empty();
     }
     String body = key.substring(0, key.length() - 3);
+    if (ttfc != null && body.endsWith("_" + TTFC_KEY)) {
+      return statistic(ttfc, body.substring(0, body.length() - TTFC_KEY.length() - 1));
+    }
     for (Metric m : Metric.values()) {
       String suffix = "_" + m.key();
       if (!body.endsWith(suffix)) {
         continue;
       }
-      String stat = body.substring(0, body.length() - suffix.length());
-      Distribution d = distribution(m);
-      switch (stat) {
-        case "mean":
-          return OptionalDouble.of(d.mean());
-        case "median":
-          return OptionalDouble.of(d.median());
-        case "std":
-          return OptionalDouble.of(d.std());
-        default:
-          for (PercentileValue p : d.percentiles()) {
-            if (stat.equals("p" + p.word())) {
-              return OptionalDouble.of(p.valueMs());
-            }
-          }
-          return OptionalDouble.empty();
-      }
+      return statistic(distribution(m), body.substring(0, body.length() - suffix.length()));
     }
     return OptionalDouble.empty();
+  }
+
+  /** Key word of the TTFC figures: {@code mean_ttfc_ms}, {@code p99_ttfc_ms}, ... */
+  public static final String TTFC_KEY = "ttfc";
+
+  private static OptionalDouble statistic(Distribution d, String stat) {
+    switch (stat) {
+      case "mean":
+        return OptionalDouble.of(d.mean());
+      case "median":
+        return OptionalDouble.of(d.median());
+      case "std":
+        return OptionalDouble.of(d.std());
+      default:
+        for (PercentileValue p : d.percentiles()) {
+          if (stat.equals("p" + p.word())) {
+            return OptionalDouble.of(p.valueMs());
+          }
+        }
+        return OptionalDouble.empty();
+    }
   }
 }

@@ -116,6 +116,9 @@ public final class MetricsCalculator {
     double[] tpots = new double[completed];
     int[] itlMicros = new int[(int) itlTotal];
     int[] successIdx = new int[completed];
+    double[] ttfcs = new double[completed];
+    int ttfcCount = 0;
+    boolean reasoning = false;
     int c = 0;
     int tpotCount = 0;
     int itlCount = 0;
@@ -150,6 +153,10 @@ public final class MetricsCalculator {
       for (int k = 0; k + 1 < chunks.length; k++) {
         itlMicros[itlCount++] = chunks[k + 1] - chunks[k];
       }
+      reasoning |= r.reasoningChunks() > 0;
+      if (r.ttfcNanos() >= 0) {
+        ttfcs[ttfcCount++] = r.ttfcNanos() / 1e9;
+      }
       ttfts[c] = ttft;
       e2els[c] = latency;
       successIdx[c++] = i;
@@ -162,7 +169,8 @@ public final class MetricsCalculator {
         Stats.ofSeconds(tpots, tpotCount, percentiles),
         Stats.ofMicros(itlMicros, itlCount, percentiles),
         Stats.ofSeconds(e2els, completed, percentiles),
-        peak[0], (int) peak[1], outputLens);
+        peak[0], (int) peak[1], outputLens,
+        reasoning ? Stats.ofSeconds(ttfcs, ttfcCount, percentiles) : null);
   }
 
   /**
@@ -232,7 +240,7 @@ public final class MetricsCalculator {
     Distribution empty = Stats.ofSeconds(new double[0], 0, percentiles);
     return new BenchmarkMetrics(TaskType.EMBEDDING, completed, n - completed, totalInput, 0, dur,
         null, 0, empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles), 0.0, 0,
-        new int[n]);
+        new int[n], null);
   }
 
   /** Immutable builder: every call returns a new builder. */

@@ -29,6 +29,10 @@ import java.util.Objects;
  * @param generatedText    concatenated text of all content chunks; null when not kept
  * @param requestId        the {@code x-request-id} it was sent with; null when unknown. It is
  *                         how a record is matched with the server's own logs.
+ * @param ttfcNanos        first chunk carrying answer text (not reasoning) minus start; -1
+ *                         when none arrived
+ * @param reasoningChunks  content chunks that carried reasoning text ({@code reasoning_content}
+ *                         or {@code reasoning}); they count for TTFT and ITL as any other
  */
 public record RequestRecord(
     String name,
@@ -45,11 +49,23 @@ public record RequestRecord(
     boolean success,
     String error,
     String generatedText,
-    String requestId) {
+    String requestId,
+    long ttfcNanos,
+    int reasoningChunks) {
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(chunkMicros, "chunkMicros");
+  }
+
+  /** A record of a model that did not reason: no reasoning chunk, TTFC not tracked. */
+  public RequestRecord(String name, long scheduledNanos, long startNanos, long ttftNanos,
+      long latencyNanos, long endNanos, int[] chunkMicros, int promptTokens,
+      int usagePromptTokens, int outputTokens, int httpStatus, boolean success, String error,
+      String generatedText, String requestId) {
+    this(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos, chunkMicros,
+        promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, generatedText,
+        requestId, -1, 0);
   }
 
   /** A record without a request id. */
@@ -76,6 +92,11 @@ public record RequestRecord(
     return ttftNanos / 1_000_000.0;
   }
 
+  /** Time to the first answer (non-reasoning) chunk; meaningful when {@code ttfcNanos >= 0}. */
+  public double ttfcMillis() {
+    return ttfcNanos / 1_000_000.0;
+  }
+
   public double latencyMillis() {
     return latencyNanos / 1_000_000.0;
   }
@@ -89,6 +110,6 @@ public record RequestRecord(
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
-        requestId);
+        requestId, ttfcNanos, reasoningChunks);
   }
 }

@@ -8,6 +8,7 @@ import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.WarmUp;
 import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
@@ -52,6 +53,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   private final HttpHeaders baseHeaders;
   private final Set<String> endpointTypes = ConcurrentHashMap.newKeySet();
+  private final Set<TaskType> taskTypes = ConcurrentHashMap.newKeySet();
   private final ArrivalClock arrivalClock;
   private final SlotPacer pacer;
   private final ConcurrencyLimiter limiter;
@@ -67,7 +69,7 @@ public final class LlmComponents implements ProtocolComponents {
         Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()),
         new ClientConfig(protocol.target(), protocol.connectTimeout(),
             protocol.firstTokenTimeout(), protocol.idleTimeout(), protocol.requestTimeout(),
-            protocol.keepAliveTimeout()));
+            protocol.keepAliveTimeout(), protocol.insecureTls()));
     HttpHeaders headers = new DefaultHttpHeaders();
     protocol.headers().forEach(headers::add);
     if (protocol.apiKey() != null) {
@@ -179,7 +181,28 @@ public final class LlmComponents implements ProtocolComponents {
 
   /** Records that a request of this endpoint type ({@code completions}, {@code chat}) exists. */
   public void registerEndpointType(String type) {
+    registerEndpointType(type, TaskType.GENERATION);
+  }
+
+  /**
+   * Records a request kind and its metric set. One run has one metric set, as in vLLM:
+   * generation and pooling requests (embeddings, rerank) cannot share a protocol.
+   *
+   * @throws IllegalStateException when the run already has requests of the other set
+   */
+  public synchronized void registerEndpointType(String type, TaskType task) {
+    if (!taskTypes.isEmpty() && !taskTypes.contains(task)) {
+      throw new IllegalStateException("request kind '" + type + "' is a " + describe(task)
+          + " request but this protocol already has " + describe(taskTypes.iterator().next())
+          + " requests (" + String.join(", ", endpointTypes) + "); results have one metric "
+          + "set per run, as in vLLM: give each its own simulation");
+    }
+    taskTypes.add(task);
     endpointTypes.add(type);
+  }
+
+  private static String describe(TaskType task) {
+    return task == TaskType.GENERATION ? "generation" : "pooling (embeddings/rerank)";
   }
 
   /** Gate in front of sending: bounded by the max concurrency, else a no-op. */
@@ -201,7 +224,9 @@ public final class LlmComponents implements ProtocolComponents {
   public RunInfo runInfo() {
     Instant arrivalStart = arrivalClock != null && arrivalClock.isStarted()
         ? arrivalClock.startInstant() : null;
-    return ResultMetadata.of(protocol, endpointTypes, arrivalStart, ZoneId.systemDefault());
+    return ResultMetadata.of(protocol, endpointTypes, arrivalStart, ZoneId.systemDefault())
+        .toBuilder().taskType(taskTypes.contains(TaskType.EMBEDDING)
+            ? TaskType.EMBEDDING : TaskType.GENERATION).build();
   }
 
   /**

@@ -34,14 +34,16 @@ public final class LlmProtocol implements Protocol {
   private final ArrivalProfile arrivals;
   private final Integer maxConcurrency;
   private final WarmUpOptions warmUp;
+  private final boolean insecureTls;
 
   LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp) {
+      WarmUpOptions warmUp, boolean insecureTls) {
     this.target = target;
+    this.insecureTls = insecureTls;
     this.model = model;
     this.servedModelName = servedModelName;
     this.backend = backend;
@@ -141,6 +143,11 @@ public final class LlmProtocol implements Protocol {
 
   public Duration keepAliveTimeout() {
     return keepAliveTimeout;
+  }
+
+  /** Whether any TLS certificate is accepted ({@link LlmProtocolBuilder#insecureTls()}). */
+  public boolean insecureTls() {
+    return insecureTls;
   }
 
   @Override

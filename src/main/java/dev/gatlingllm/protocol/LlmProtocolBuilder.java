@@ -46,6 +46,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private Duration idleTimeout = Duration.ofMinutes(2);
   private Duration requestTimeout = Duration.ofMinutes(10);
   private Duration keepAliveTimeout = Duration.ofSeconds(4);
+  private boolean insecureTls;
   private Function<String, String> environment = System::getenv;
   private ResultOptions results = ResultOptions.defaults();
   private ToIntFunction<String> tokenCounter;
@@ -71,6 +72,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     b.idleTimeout = idleTimeout;
     b.requestTimeout = requestTimeout;
     b.keepAliveTimeout = keepAliveTimeout;
+    b.insecureTls = insecureTls;
     b.environment = environment;
     b.results = results;
     b.tokenCounter = tokenCounter;
@@ -281,6 +283,18 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
+  /**
+   * Accepts any TLS certificate, self-signed and expired ones included, and skips the host
+   * name check: for a test server with a self-signed certificate. Off by default, where such
+   * a server fails every request with {@code TLS handshake failed: ...}. The traffic is still
+   * encrypted, but no longer authenticated: never use it across a network you do not trust.
+   */
+  public LlmProtocolBuilder insecureTls() {
+    LlmProtocolBuilder b = copy();
+    b.insecureTls = true;
+    return b;
+  }
+
   /** Where environment variables are read from; for tests. */
   LlmProtocolBuilder environment(Function<String, String> env) {
     LlmProtocolBuilder b = copy();
@@ -330,7 +344,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     }
     return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap, warmUp);
+        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap, warmUp, insecureTls);
   }
 
   private static String requireText(String what, String value) {

@@ -15,17 +15,24 @@ final class ResultMetadata {
   private ResultMetadata() {}
 
   /**
-   * @param endpointTypes the request kinds the run used ({@code completions}, {@code chat})
+   * @param endpointTypes the request kinds the run used ({@code completions}, {@code chat},
+   *                      or the vLLM backend name of the other kinds)
    * @param arrivalStart  the wall-clock start of the arrival schedule; null when no user was
    *                      paced
    * @param zone          the zone of the {@code rps_change_events} timestamps
    */
   static RunInfo of(LlmProtocol protocol, Set<String> endpointTypes, Instant arrivalStart,
       ZoneId zone) {
-    boolean chatOnly = endpointTypes.equals(Set.of("chat"));
+    // One kind of request: its vLLM backend name; completions (and mixes) keep the label.
+    String only = endpointTypes.size() == 1 ? endpointTypes.iterator().next() : "completions";
+    String endpointType = switch (only) {
+      case "completions" -> protocol.backend();
+      case "chat" -> "openai-chat";
+      default -> only;
+    };
     RunInfo.Builder info = RunInfo.builder(protocol.model())
         .backend(protocol.backend())
-        .endpointType(chatOnly ? "openai-chat" : protocol.backend())
+        .endpointType(endpointType)
         .tokenizerId(protocol.tokenizerId())
         .maxConcurrency(protocol.maxConcurrency().orElse(null));
     if (protocol.arrivals().isPresent()) {

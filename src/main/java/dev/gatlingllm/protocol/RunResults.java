@@ -9,6 +9,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,6 +20,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -44,6 +49,8 @@ public final class RunResults {
   private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
   private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
   private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
+  private static final DateTimeFormatter FOLDER_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT);
 
   private RunResults() {}
 
@@ -57,16 +64,44 @@ public final class RunResults {
       LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
       return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
     }
-    LlmComponents run = current.get();
+    Path runFolder = locateRunFolder(simulationClass).orElse(null);
+    if (runFolder == null) {
+      LOG.warn("Gatling run folder of {} not found (set -D{}=<results folder>); "
+          + "writing results to the working directory", simulationClass.getSimpleName(),
+          RESULTS_FOLDER_PROPERTY);
+    }
+    return writeRun(current.get(), runFolder, true);
+  }
+
+  /**
+   * Writes the results of a run whose simulation never called {@code LlmDsl.writeResults}:
+   * when the next run starts in this JVM, or at exit. The run folder is the newest one that
+   * Gatling had started by the time the run registered. A failure is logged; it does not
+   * change the exit status, since nobody asked for the file.
+   */
+  static void writeForgotten(LlmComponents run, long registeredAtMillis, boolean atExit) {
+    Path folder = registeredAtMillis < 0 ? null : runFolderStartedBy(registeredAtMillis).orElse(null);
+    String warning = "the simulation did not call LlmDsl.writeResults(this) in after(): "
+        + "writing its results now, into " + (folder == null ? "the working directory" : folder);
+    if (atExit) {
+      // The logging framework may already be shut down by its own exit hook.
+      System.err.println("gatling-llm: " + warning);
+      System.err.flush();
+    } else {
+      LOG.warn(warning);
+    }
+    writeRun(run, folder, false);
+  }
+
+  /** Makes sure a run never reported by its simulation is written when the JVM exits. */
+  static void writeForgottenAtExit() {
+    installExitHook();
+  }
+
+  private static ReportOutcome writeRun(LlmComponents run, Path runFolder, boolean failBuild) {
     // the rule the goodput rows followed during the run
     OutputTokens tokenCounter = run.outputTokens();
     try {
-      Path runFolder = locateRunFolder(simulationClass).orElse(null);
-      if (runFolder == null) {
-        LOG.warn("Gatling run folder of {} not found (set -D{}=<results folder>); "
-            + "writing results to the working directory", simulationClass.getSimpleName(),
-            RESULTS_FOLDER_PROPERTY);
-      }
       ResultOptions options = run.protocol().results();
       ResultOptions quiet = options.toBuilder().printSummary(false).build();
       long start = run.benchmarkStartNanos();
@@ -82,10 +117,11 @@ public final class RunResults {
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText()));
       }
-      return outcome.ok() ? outcome : failBuildAtExit(outcome);
+      return outcome.ok() || !failBuild ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
       LOG.error("writing the results failed: {}", e.toString(), e);
-      return failBuildAtExit(new ReportOutcome(null, null, null, null, e.toString()));
+      ReportOutcome failed = new ReportOutcome(null, null, null, null, e.toString());
+      return failBuild ? failBuildAtExit(failed) : failed;
     } finally {
       tokenCounter.close();
       run.client().close();
@@ -131,6 +167,8 @@ public final class RunResults {
   }
 
   private static void atExit() {
+    LlmRun.takeUnreported()
+        .ifPresent(run -> writeForgotten(run, LlmRun.registeredAt(run), true));
     printPendingSummary();
     String failure = RESULTS_FAILURE.get();
     if (failure != null) {
@@ -172,6 +210,44 @@ public final class RunResults {
       }
     }
     return best;
+  }
+
+  /**
+   * The run folder (of any simulation) with the latest start time, as Gatling writes it into
+   * the folder's name ({@code -yyyyMMddHHmmssSSS}), that is not after {@code epochMillis}.
+   */
+  static Optional<Path> runFolderStartedBy(long epochMillis) {
+    Optional<Path> best = Optional.empty();
+    long bestStart = Long.MIN_VALUE;
+    for (Path root : candidateRoots()) {
+      try (Stream<Path> children = Files.list(root)) {
+        for (Path p : (Iterable<Path>) children::iterator) {
+          long started = folderStartMillis(p);
+          if (started != Long.MIN_VALUE && started <= epochMillis && started > bestStart
+              && Files.isRegularFile(p.resolve("simulation.log"))) {
+            best = Optional.of(p);
+            bestStart = started;
+          }
+        }
+      } catch (IOException e) {
+        // not a folder we can read: try the next candidate
+      }
+    }
+    return best;
+  }
+
+  /** The start time in a run folder's name, epoch ms in this JVM's zone; MIN_VALUE if none. */
+  static long folderStartMillis(Path folder) {
+    Matcher m = RUN_SUFFIX.matcher(folder.getFileName().toString());
+    if (!m.find() || m.group().length() != 18) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      return LocalDateTime.parse(m.group().substring(1), FOLDER_TIME)
+          .atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
+    } catch (DateTimeParseException e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   private static boolean isRunFolder(Path p, String prefix) {

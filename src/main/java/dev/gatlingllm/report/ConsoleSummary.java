@@ -67,6 +67,15 @@ final class ConsoleSummary {
         line(out, "P" + p.word() + " " + metric.label() + " (ms):", p.valueMs());
       }
     }
+    // Reasoning runs only (not in vLLM's summary): when the answer itself began.
+    m.ttfc().ifPresent(d -> {
+      out.append(PyFormat.center("Time to First Content Token", 50, '-')).append('\n');
+      line(out, "Mean TTFC (ms):", d.mean());
+      line(out, "Median TTFC (ms):", d.median());
+      for (PercentileValue p : d.percentiles()) {
+        line(out, "P" + p.word() + " TTFC (ms):", p.valueMs());
+      }
+    });
     out.append("=".repeat(50)).append('\n');
     return out.toString();
   }

@@ -92,6 +92,16 @@ final class ResultDocument {
         doc.put("p" + p.word() + "_" + metric.key() + "_ms", p.valueMs());
       }
     }
+    // Our addition for reasoning models, absent otherwise so that other runs keep vLLM's keys.
+    m.ttfc().ifPresent(d -> {
+      String key = BenchmarkMetrics.TTFC_KEY;
+      doc.put("mean_" + key + "_ms", d.mean());
+      doc.put("median_" + key + "_ms", d.median());
+      doc.put("std_" + key + "_ms", d.std());
+      for (PercentileValue p : d.percentiles()) {
+        doc.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
+      }
+    });
     doc.putAll(run.extras());
     return doc;
   }

@@ -18,8 +18,17 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,17 +48,22 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   /** Null unless the chunk log is on. */
   private final ChunkLog chunkLog;
   private final long startedEpochSeconds;
+  /** Null unless requests are recorded. */
+  private final Queue<RecordedRequest> recorded;
   private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
   /** Arrival time of each pending request, in the same order, when the chunk log is on. */
   private final ArrayDeque<Long> pendingNanos = new ArrayDeque<>();
   private Generation current;
+  /** The pending answer of a pooling request; null when none is being handled. */
+  private ScheduledFuture<?> pooling;
   /** When the request being handled arrived (chunk log only). */
   private long receivedNanos;
   private boolean draining;
   private boolean closing;
 
   ConnectionHandler(SimulatorConfig config, ServerState state, TimerLateness lateness,
-      ChunkLog chunkLog, long startedEpochSeconds) {
+      ChunkLog chunkLog, long startedEpochSeconds, Queue<RecordedRequest> recorded) {
+    this.recorded = recorded;
     this.config = config;
     this.state = state;
     this.lateness = lateness;
@@ -68,11 +82,26 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       ctx.close();
       return;
     }
+    if (recorded != null) {
+      recorded.add(record(request));
+    }
     pending.add(request);
     if (chunkLog != null) {
       pendingNanos.add(System.nanoTime());
     }
     drain(ctx);
+  }
+
+  private static RecordedRequest record(FullHttpRequest request) {
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (Map.Entry<String, String> h : request.headers()) {
+      headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+          .add(h.getValue());
+    }
+    headers.replaceAll((k, v) -> List.copyOf(v));
+    return new RecordedRequest(request.method().name(),
+        new QueryStringDecoder(request.uri()).path(), Collections.unmodifiableMap(headers),
+        ByteBufUtil.getBytes(request.content()));
   }
 
   @Override
@@ -81,6 +110,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (current != null) {
       current.abort();
       current = null;
+    }
+    if (pooling != null) {
+      pooling.cancel(false);
+      pooling = null;
+      state.depart();
     }
     pending.forEach(FullHttpRequest::release);
     pending.clear();
@@ -103,7 +137,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     draining = true;
     try {
-      while (current == null && !closing && !pending.isEmpty()) {
+      while (current == null && pooling == null && !closing && !pending.isEmpty()) {
         FullHttpRequest request = pending.poll();
         receivedNanos = chunkLog == null ? 0 : pendingNanos.poll();
         try {
@@ -130,6 +164,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       case "/v1/completions", "/v1/chat/completions" -> {
         if (method.equals(HttpMethod.POST)) {
           generate(ctx, request, path.equals("/v1/chat/completions"), keepAlive);
+        } else {
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+        }
+      }
+      case "/v1/embeddings", "/embeddings", "/pooling", "/v1/rerank", "/rerank" -> {
+        if (method.equals(HttpMethod.POST)) {
+          pool(ctx, request, path.endsWith("rerank"), keepAlive);
+        } else {
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+        }
+      }
+      case "/v1/audio/transcriptions", "/v1/audio/translations" -> {
+        if (method.equals(HttpMethod.POST)) {
+          generate(ctx, request, true, keepAlive);
         } else {
           sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
         }
@@ -166,8 +214,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       boolean keepAlive) {
     GenerationRequest request;
     try {
-      request = GenerationRequest.parse(chat, http.content(), config.model(),
-          config.defaultMaxTokens());
+      request = new QueryStringDecoder(http.uri()).path().startsWith("/v1/audio/")
+          ? AudioRequest.parse(http, config.model(), config.defaultMaxTokens())
+          : GenerationRequest.parse(chat, http.content(), config.model(),
+              config.defaultMaxTokens());
     } catch (ApiError e) {
       sendError(ctx, e.status(), e.type(), e.getMessage(), keepAlive);
       return;
@@ -188,6 +238,45 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         keepAlive, () -> generationDone(ctx, keepAlive, logEntry));
     current.logTo(logEntry);
     current.begin();
+  }
+
+  /**
+   * An embeddings or rerank request: one JSON answer after the TTFT (plus the prefill cost of
+   * its tokens), no slot of the generation queue. The connection answers nothing else
+   * meanwhile, as for a generation.
+   */
+  private void pool(ChannelHandlerContext ctx, FullHttpRequest http, boolean rerank,
+      boolean keepAlive) {
+    PoolingRequest request;
+    try {
+      request = rerank ? PoolingRequest.rerank(http.content(), config.model())
+          : PoolingRequest.embeddings(http.content(), config.model());
+    } catch (ApiError e) {
+      sendError(ctx, e.status(), e.type(), e.getMessage(), keepAlive);
+      return;
+    }
+    long number = state.arrive();
+    if (config.faultsFor(number).contains(Fault.HTTP_ERROR)) {
+      state.countFault(Fault.HTTP_ERROR);
+      state.depart();
+      sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
+          "Simulated internal server error (fault injection)", keepAlive);
+      return;
+    }
+    String body = rerank
+        ? ResponseText.rerank(number, config.model(), request.documents(), request.promptTokens())
+        : ResponseText.embeddings(number, config.model(), request.promptTokens());
+    long delay = Jitter.of(config, number).apply(config.ttft().toNanos()
+        + config.prefillPerToken().toNanos() * request.promptTokens());
+    pooling = ctx.executor().schedule(() -> {
+      pooling = null;
+      state.depart();
+      send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(), body,
+          keepAlive);
+      if (keepAlive) {
+        drain(ctx);
+      }
+    }, delay, TimeUnit.NANOSECONDS);
   }
 
   private void generationDone(ChannelHandlerContext ctx, boolean keepAlive,

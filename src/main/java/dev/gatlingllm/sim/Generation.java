@@ -169,7 +169,10 @@ final class Generation {
     int from = j * k;
     int to = Math.min(from + k, request.maxTokens());
     boolean last = nextChunk == chunks;
-    String event = text.contentEvent(SimTokens.range(from, to), last);
+    boolean thinking = request.chat() && from < config.reasoningTokens();
+    String event = thinking
+        ? text.reasoningEvent(SimTokens.range(from, to), config.reasoningField(), last)
+        : text.contentEvent(SimTokens.range(from, to), last);
     if (j == 0 && request.chat()) {
       event = text.roleEvent() + event;
     }

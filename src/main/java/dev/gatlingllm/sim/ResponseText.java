@@ -36,6 +36,36 @@ final class ResponseText {
         + ",\"usage\":null}\n\n";
   }
 
+  /** One SSE chat event carrying reasoning text in {@code field} instead of content. */
+  String reasoningEvent(String text, String field, boolean last) {
+    String finish = last ? "\"length\"" : "null";
+    return "data: " + head + "\"choices\":[{\"index\":0,\"delta\":{\"" + field + "\":\"" + text
+        + "\"},\"logprobs\":null,\"finish_reason\":" + finish
+        + (last ? ",\"stop_reason\":null" : "") + "}]}\n\n";
+  }
+
+  /** vLLM's embeddings answer: one small vector, and the usage its benchmark reads. */
+  static String embeddings(long number, String model, int promptTokens) {
+    return "{\"id\":\"embd-" + number + "\",\"object\":\"list\",\"created\":"
+        + System.currentTimeMillis() / 1000 + ",\"model\":" + quote(model)
+        + ",\"data\":[{\"index\":0,\"object\":\"embedding\",\"embedding\":"
+        + "[0.125,-0.25,0.5,0.0625]}],\"usage\":{\"prompt_tokens\":" + promptTokens
+        + ",\"total_tokens\":" + promptTokens + ",\"completion_tokens\":0,"
+        + "\"prompt_tokens_details\":null}}";
+  }
+
+  /** vLLM's rerank answer: a score per document, best first. */
+  static String rerank(long number, String model, int documents, int promptTokens) {
+    StringBuilder results = new StringBuilder();
+    for (int i = 0; i < documents; i++) {
+      results.append(i == 0 ? "" : ",").append("{\"index\":").append(i)
+          .append(",\"relevance_score\":").append(1.0 / (i + 2)).append('}');
+    }
+    return "{\"id\":\"rerank-" + number + "\",\"model\":" + quote(model) + ",\"usage\":"
+        + "{\"prompt_tokens\":" + promptTokens + ",\"total_tokens\":" + promptTokens + "},"
+        + "\"results\":[" + results + "]}";
+  }
+
   /** The chat event vLLM sends before the first content: the assistant role, empty content. */
   String roleEvent() {
     return "data: " + head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","

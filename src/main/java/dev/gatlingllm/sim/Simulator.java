@@ -22,13 +22,19 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An embedded server that behaves like vLLM's OpenAI-compatible server, for testing load
  * generators without a GPU: {@code POST /v1/completions}, {@code POST /v1/chat/completions}
- * (streaming and not), {@code GET /v1/models}, {@code GET /health}, {@code GET /metrics}.
+ * (streaming and not, text or multimodal content parts, optionally reasoning first),
+ * {@code POST /v1/embeddings} (and Infinity's {@code /embeddings}, vLLM's {@code /pooling}),
+ * {@code POST /v1/rerank} (and {@code /rerank}), {@code POST /v1/audio/transcriptions} and
+ * {@code /v1/audio/translations} (multipart upload, streamed answer), {@code GET /v1/models},
+ * {@code GET /health}, {@code GET /metrics}.
  * Timing, output and injected faults follow {@link SimulatorConfig}; the output text
  * follows {@link SimTokens}.
  *
@@ -58,10 +64,12 @@ public final class Simulator implements AutoCloseable {
   private final SimulatorConfig.Transport transport;
   private final int port;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Queue<RecordedRequest> recorded;
 
   private Simulator(SimulatorConfig config, EventLoopGroup group, Channel serverChannel,
       ChannelGroup connections, ServerState state, TimerLateness lateness,
-      SimulatorConfig.Transport transport) {
+      SimulatorConfig.Transport transport, Queue<RecordedRequest> recorded) {
+    this.recorded = recorded;
     this.config = config;
     this.group = group;
     this.serverChannel = serverChannel;
@@ -92,6 +100,7 @@ public final class Simulator implements AutoCloseable {
     ServerState state = new ServerState(config.maxRunning());
     TimerLateness lateness = new TimerLateness();
     ChunkLog chunkLog = config.chunkLog() ? new ChunkLog() : null;
+    Queue<RecordedRequest> recorded = config.recordRequests() ? new ConcurrentLinkedQueue<>() : null;
     long started = System.currentTimeMillis() / 1000;
     try {
       Channel channel = new ServerBootstrap()
@@ -106,13 +115,14 @@ public final class Simulator implements AutoCloseable {
               ch.pipeline().addLast(
                   new HttpServerCodec(),
                   new HttpObjectAggregator(MAX_BODY_BYTES),
-                  new ConnectionHandler(config, state, lateness, chunkLog, started));
+                  new ConnectionHandler(config, state, lateness, chunkLog, started, recorded));
             }
           })
           .bind(new InetSocketAddress(config.host(), config.port()))
           .syncUninterruptibly()
           .channel();
-      return new Simulator(config, group, channel, connections, state, lateness, transport);
+      return new Simulator(config, group, channel, connections, state, lateness, transport,
+          recorded);
     } catch (Exception e) {
       // bind() failures arrive as checked exceptions rethrown without being declared.
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -164,6 +174,20 @@ public final class Simulator implements AutoCloseable {
    */
   public long requestsReceived() {
     return state.snapshot().received();
+  }
+
+  /**
+   * Every request received so far, in arrival order, when {@link
+   * SimulatorConfig#recordRequests()} is on.
+   *
+   * @throws IllegalStateException when recording is off
+   */
+  public List<RecordedRequest> recordedRequests() {
+    if (recorded == null) {
+      throw new IllegalStateException("requests are not recorded: build the simulator with "
+          + "SimulatorConfig.builder().recordRequests(true)");
+    }
+    return List.copyOf(recorded);
   }
 
   /** Generation requests received and not finished right now, queued ones included. */

@@ -64,6 +64,9 @@ public final class SimulatorConfig {
   private final int ioThreads;
   private final Transport transport;
   private final boolean chunkLog;
+  private final int reasoningTokens;
+  private final String reasoningField;
+  private final boolean recordRequests;
 
   private SimulatorConfig(Builder b) {
     host = b.host;
@@ -85,6 +88,9 @@ public final class SimulatorConfig {
     stallDuration = b.stallDuration;
     ioThreads = b.ioThreads;
     transport = b.transport;
+    reasoningTokens = b.reasoningTokens;
+    reasoningField = b.reasoningField;
+    recordRequests = b.recordRequests;
   }
 
   /** A builder holding the defaults. */
@@ -291,6 +297,30 @@ public final class SimulatorConfig {
     return transport;
   }
 
+  /**
+   * Reasoning mode: the first this many output tokens of a streamed chat answer are
+   * thinking, sent in {@link #reasoningField()} instead of {@code content} (a chunk is
+   * reasoning when its first token is). They count in {@code max_tokens} and in
+   * {@code usage.completion_tokens}, as a reasoning model's do. Default 0: no reasoning.
+   */
+  public int reasoningTokens() {
+    return reasoningTokens;
+  }
+
+  /** The delta field of reasoning text: {@code reasoning_content} (default) or {@code reasoning}. */
+  public String reasoningField() {
+    return reasoningField;
+  }
+
+  /**
+   * Whether the server keeps every request it receives (method, path, headers, body) for
+   * {@link Simulator#recordedRequests()}, so tests can compare them field by field. Default
+   * off: a long run would keep every body.
+   */
+  public boolean recordRequests() {
+    return recordRequests;
+  }
+
   @Override
   public String toString() {
     return "SimulatorConfig{host=" + host + ", port=" + port + ", model=" + model
@@ -300,7 +330,8 @@ public final class SimulatorConfig {
         + ", seed=" + seed + ", errorRate=" + errorRate + ", disconnectRate=" + disconnectRate
         + ", inBandErrorRate=" + inBandErrorRate + ", stallRate=" + stallRate
         + ", stallDuration=" + stallDuration + ", ioThreads=" + ioThreads
-        + ", transport=" + transport + "}";
+        + ", transport=" + transport + ", reasoningTokens=" + reasoningTokens
+        + ", reasoningField=" + reasoningField + ", recordRequests=" + recordRequests + "}";
   }
 
   /**
@@ -328,6 +359,9 @@ public final class SimulatorConfig {
     private int ioThreads = 1;
     private Transport transport = Transport.AUTO;
     private boolean chunkLog;
+    private int reasoningTokens;
+    private String reasoningField = "reasoning_content";
+    private boolean recordRequests;
 
     private Builder() {}
 
@@ -351,6 +385,9 @@ public final class SimulatorConfig {
       stallDuration = c.stallDuration;
       ioThreads = c.ioThreads;
       transport = c.transport;
+      reasoningTokens = c.reasoningTokens;
+      reasoningField = c.reasoningField;
+      recordRequests = c.recordRequests;
     }
 
     private Builder copy() {
@@ -374,6 +411,30 @@ public final class SimulatorConfig {
       b.stallDuration = stallDuration;
       b.ioThreads = ioThreads;
       b.transport = transport;
+      b.reasoningTokens = reasoningTokens;
+      b.reasoningField = reasoningField;
+      b.recordRequests = recordRequests;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#reasoningTokens()}. */
+    public Builder reasoningTokens(int value) {
+      Builder b = copy();
+      b.reasoningTokens = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#reasoningField()}. */
+    public Builder reasoningField(String value) {
+      Builder b = copy();
+      b.reasoningField = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#recordRequests()}. */
+    public Builder recordRequests(boolean value) {
+      Builder b = copy();
+      b.recordRequests = value;
       return b;
     }
 
@@ -535,6 +596,10 @@ public final class SimulatorConfig {
       checkRate("stallRate", stallRate);
       require(ioThreads >= 1 && ioThreads <= 64, "ioThreads must be in 1..64, got " + ioThreads);
       require(transport != null, "transport must be one of AUTO, NIO, EPOLL, got null");
+      require(reasoningTokens >= 0 && reasoningTokens <= MAX_OUTPUT_TOKENS,
+          "reasoningTokens must be in 0.." + MAX_OUTPUT_TOKENS + ", got " + reasoningTokens);
+      require("reasoning_content".equals(reasoningField) || "reasoning".equals(reasoningField),
+          "reasoningField must be reasoning_content or reasoning, got '" + reasoningField + "'");
       return new SimulatorConfig(this);
     }
 
@@ -561,7 +626,7 @@ public final class SimulatorConfig {
         "--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token", "--itl-ms",
         "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
         "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate",
-        "--stall-ms", "--io-threads", "--transport");
+        "--stall-ms", "--io-threads", "--transport", "--reasoning-tokens", "--reasoning-field");
 
     static final String USAGE = String.join("\n",
         "Usage: java -cp <classpath> dev.gatlingllm.sim.Main [options]",
@@ -586,6 +651,9 @@ public final class SimulatorConfig {
         "  --stall-ms MS               length of a pause (default 1000)",
         "  --io-threads N              event-loop threads (default 1)",
         "  --transport auto|nio|epoll  network transport (default auto)",
+        "  --reasoning-tokens N        first N output tokens of a streamed chat answer are",
+        "                              reasoning, not content (default 0)",
+        "  --reasoning-field NAME      reasoning_content (default) or reasoning",
         "  --chunk-log                 keep each streamed request's receive and chunk write",
         "                              times, served (and cleared) by GET /debug/chunk-log",
         "  --help                      print this help and exit",
@@ -611,6 +679,8 @@ public final class SimulatorConfig {
         case "--stall-ms": return b.stallDuration(duration(flag, value, 1_000_000));
         case "--io-threads": return b.ioThreads(integer(flag, value));
         case "--transport": return b.transport(transport(flag, value));
+        case "--reasoning-tokens": return b.reasoningTokens(integer(flag, value));
+        case "--reasoning-field": return b.reasoningField(value);
         default: throw new IllegalArgumentException("unknown option '" + flag + "'");
       }
     }

@@ -177,11 +177,17 @@ class RequestActionInAGatlingContextTest {
           h.session());
       Session next = h.awaitPassedOn();
       assertTrue(next.isFailed());
-      ActionHarness.Row crash = h.rows("gen").get(0);
-      assertTrue(crash.crash());
-      assertTrue(crash.message().startsWith("prompt: "), crash.message());
-      assertTrue(crash.message().contains("missing"), crash.message());
+      // A failed request, not a bare crash line: assertions and the result JSON count it.
+      ActionHarness.Row row = h.rows("gen").get(0);
+      assertFalse(row.crash());
+      assertEquals("KO", row.status());
+      assertTrue(row.message().startsWith("prompt: "), row.message());
+      assertTrue(row.message().contains("missing"), row.message());
       assertEquals(0, server.received().size(), "nothing was sent");
+      RequestRecord record = h.components.store().snapshot().record(0);
+      assertFalse(record.success());
+      assertTrue(record.error().contains("missing"), record.error());
+      assertEquals(-1, record.ttftNanos(), "no token ever came");
     }
   }
 
@@ -192,7 +198,11 @@ class RequestActionInAGatlingContextTest {
       h.execute(action(h, LlmRequestBuilder.completions("gen").prompt("p").maxTokens("#{n}")),
           h.session("n", 0));
       assertTrue(h.awaitPassedOn().isFailed());
-      assertEquals("maxTokens must be >= 1, got 0", h.rows("gen").get(0).message());
+      // Gatling's errors table gets the digits folded; the record keeps the whole message.
+      assertEquals("maxTokens must be >= #, got #", h.rows("gen").get(0).message());
+      assertEquals("KO", h.rows("gen").get(0).status());
+      assertEquals("maxTokens must be >= 1, got 0",
+          h.components.store().snapshot().record(0).error());
       h.execute(action(h, LlmRequestBuilder.completions("ok").prompt("p").maxTokens("#{n}")),
           h.session("n", 1));
       assertFalse(h.awaitPassedOn().isFailed(), "1 is a valid maximum");
@@ -207,9 +217,11 @@ class RequestActionInAGatlingContextTest {
         throw new IllegalStateException("bug in the user's function");
       })), h.session());
       assertTrue(h.awaitPassedOn().isFailed());
-      ActionHarness.Row crash = h.rows("gen").get(0);
-      assertTrue(crash.crash());
-      assertEquals("crashed: IllegalStateException", crash.message());
+      ActionHarness.Row row = h.rows("gen").get(0);
+      assertEquals("KO", row.status());
+      assertEquals("crashed: IllegalStateException", row.message());
+      assertEquals("crashed: IllegalStateException",
+          h.components.store().snapshot().record(0).error());
     }
   }
 

@@ -13,9 +13,10 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -48,7 +49,13 @@ public final class CannedHttpServer implements AutoCloseable {
   /** Sends {@code rawResponse}, waiting {@code pauseMillis} after its first {@code pauseAt} bytes. */
   private CannedHttpServer(String rawResponse, int pauseAt, long pauseMillis,
       boolean closeAfterResponse) {
-    this.response = rawResponse.getBytes(StandardCharsets.UTF_8);
+    this(rawResponse.getBytes(StandardCharsets.UTF_8), pauseAt, pauseMillis, closeAfterResponse,
+        null);
+  }
+
+  private CannedHttpServer(byte[] rawResponse, int pauseAt, long pauseMillis,
+      boolean closeAfterResponse, SslContext tls) {
+    this.response = rawResponse;
     this.pauseAt = pauseAt;
     this.pauseMillis = pauseMillis;
     this.closeAfterResponse = closeAfterResponse;
@@ -58,6 +65,9 @@ public final class CannedHttpServer implements AutoCloseable {
           protected void initChannel(SocketChannel ch) {
             int id = connections.incrementAndGet();
             ch.closeFuture().addListener(f -> closedConnections.incrementAndGet());
+            if (tls != null) {
+              ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+            }
             ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
                 new SimpleChannelInboundHandler<FullHttpRequest>() {
                   @Override
@@ -107,6 +117,17 @@ public final class CannedHttpServer implements AutoCloseable {
   public static CannedHttpServer raw(String raw, boolean closeAfterResponse) {
     return new CannedHttpServer(raw, raw.getBytes(StandardCharsets.UTF_8).length, 0,
         closeAfterResponse);
+  }
+
+  /** {@link #raw} with bytes that need not be UTF-8 (compressed bodies, broken text). */
+  public static CannedHttpServer rawBytes(byte[] raw, boolean closeAfterResponse) {
+    return new CannedHttpServer(raw, raw.length, 0, closeAfterResponse, null);
+  }
+
+  /** A TLS server that streams {@code sse} with the certificate of {@code tls}. */
+  public static CannedHttpServer streamingOverTls(String sse, SslContext tls) {
+    byte[] all = (SSE_HEAD + chunk(sse) + "0\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+    return new CannedHttpServer(all, all.length, 0, false, tls);
   }
 
   /** A server that answers {@code raw} only after {@code delayMillis}. */

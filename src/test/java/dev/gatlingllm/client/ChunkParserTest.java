@@ -44,8 +44,19 @@ class ChunkParserTest {
   }
 
   @Test
-  void reasoningContentIsText() throws IOException {
-    assertEquals("think", parse("{\"choices\":[{\"delta\":{\"reasoning_content\":\"think\"}}]}").text);
+  void reasoningIsFlaggedButIsNotAnswerText() throws IOException {
+    ChunkFields old = parse("{\"choices\":[{\"delta\":{\"reasoning_content\":\"think\"}}]}");
+    assertTrue(old.hasChoices, "a reasoning chunk counts for TTFT and ITL");
+    assertTrue(old.reasoning);
+    assertNull(old.text, "vLLM's generated_text keeps content only");
+    ChunkFields renamed = parse("{\"choices\":[{\"delta\":{\"reasoning\":\"hmm\","
+        + "\"content\":null}}]}");
+    assertTrue(renamed.reasoning, "vLLM's newer field name");
+    assertNull(renamed.text);
+    ChunkFields answer = parse("{\"choices\":[{\"delta\":{\"reasoning_content\":\"\","
+        + "\"content\":\"Yes\"}}]}");
+    assertFalse(answer.reasoning, "empty reasoning text is no reasoning");
+    assertEquals("Yes", answer.text);
   }
 
   @Test

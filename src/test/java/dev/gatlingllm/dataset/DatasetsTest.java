@@ -116,8 +116,8 @@ class DatasetsTest {
     assertTrue(noPath.getMessage().contains("needs --dataset-path"), noPath.getMessage());
 
     IllegalArgumentException name = assertThrows(IllegalArgumentException.class,
-        () -> Datasets.fromArgs("--dataset-name", "random-mm"));
-    assertTrue(name.getMessage().contains("'random-mm'")
+        () -> Datasets.fromArgs("--dataset-name", "random-nm"));
+    assertTrue(name.getMessage().contains("'random-nm'")
         && name.getMessage().contains("prefix_repetition"), name.getMessage());
 
     IllegalArgumentException number = assertThrows(IllegalArgumentException.class,

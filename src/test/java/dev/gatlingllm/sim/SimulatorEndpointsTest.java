@@ -97,7 +97,7 @@ class SimulatorEndpointsTest {
   @Test
   void unknownPathsAndWrongMethodsGetFastApisAnswers() {
     try (TestClient c = new TestClient(sim.port())) {
-      Response missing = c.get("/v1/embeddings");
+      Response missing = c.get("/v1/no-such-endpoint");
       assertEquals(404, missing.status());
       assertEquals("{\"detail\":\"Not Found\"}", missing.body());
       Response wrongMethod = c.get("/v1/completions");

@@ -1,0 +1,178 @@
+package dev.gatlingllm.action;
+
+import io.gatling.javaapi.core.ActionBuilder;
+import io.gatling.javaapi.core.Session;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One streamed transcription or translation, as vLLM's {@code openai-audio} backend sends it:
+ * a {@code multipart/form-data} upload of the audio file with the fields {@code model},
+ * {@code max_completion_tokens}, {@code stream}, {@code language},
+ * {@code stream_include_usage} and {@code stream_continuous_usage_stats}; the answer streams
+ * like chat and is timed like chat. Immutable.
+ *
+ * <pre>{@code
+ * exec(LlmDsl.audio("transcribe").fromDataset())             // ASR datasets: #{audio}
+ * exec(LlmDsl.audio("translate").translations().audio(s -> wavBytes).maxTokens(64))
+ * }</pre>
+ */
+public final class AudioRequestBuilder implements ActionBuilder, Cloneable {
+
+  private final String name;
+  private String path = "/v1/audio/transcriptions";
+  private SessionValue<byte[]> audio;
+  private String fileName = "audio.wav";
+  private String contentType = "audio/wav";
+  private String language = "en";
+  private SessionValue<Integer> maxTokens;
+  private SessionValue<Integer> promptTokens;
+  private SessionValue<String> requestId;
+  private Boolean ignoreEos;
+  private Map<String, Object> extraFields = Map.of();
+  private String saveTextAs;
+
+  AudioRequestBuilder(String name) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("request name must not be empty");
+    }
+    this.name = name;
+  }
+
+  /** A transcription request (see {@code LlmDsl.audio}). */
+  public static AudioRequestBuilder of(String name) {
+    return new AudioRequestBuilder(name);
+  }
+
+  private AudioRequestBuilder copy(Consumer<AudioRequestBuilder> change) {
+    try {
+      AudioRequestBuilder b = (AudioRequestBuilder) clone();
+      change.accept(b);
+      return b;
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** {@code /v1/audio/transcriptions} (the default). */
+  public AudioRequestBuilder transcriptions() {
+    return copy(b -> b.path = "/v1/audio/transcriptions");
+  }
+
+  /** {@code /v1/audio/translations}. */
+  public AudioRequestBuilder translations() {
+    return copy(b -> b.path = "/v1/audio/translations");
+  }
+
+  /** Another path; vLLM requires it to end with transcriptions or translations. */
+  public AudioRequestBuilder endpoint(String endpointPath) {
+    if (endpointPath == null || !endpointPath.startsWith("/")) {
+      throw new IllegalArgumentException("endpoint must start with '/', got " + endpointPath);
+    }
+    return copy(b -> b.path = endpointPath);
+  }
+
+  /** The audio file's bytes (a WAV file unless {@link #file} says otherwise), e.g. "#{audio}". */
+  public AudioRequestBuilder audio(String el) {
+    SessionValue<byte[]> v = SessionValue.el("audio", el, byte[].class);
+    return copy(b -> b.audio = v);
+  }
+
+  public AudioRequestBuilder audio(Function<Session, byte[]> f) {
+    SessionValue<byte[]> v = SessionValue.function("audio", f);
+    return copy(b -> b.audio = v);
+  }
+
+  /**
+   * The upload's file name and content type; default {@code audio.wav}, {@code audio/wav},
+   * what vLLM sends for decoded dataset audio.
+   */
+  public AudioRequestBuilder file(String name, String type) {
+    if (name == null || name.isBlank() || name.contains("\"") || type == null || type.isBlank()) {
+      throw new IllegalArgumentException("file name and type must be non-empty (and the name "
+          + "without quotes), got '" + name + "', '" + type + "'");
+    }
+    return copy(b -> {
+      b.fileName = name;
+      b.contentType = type;
+    });
+  }
+
+  /** The {@code language} field; vLLM always sends {@code en}. */
+  public AudioRequestBuilder language(String code) {
+    if (code == null || code.isBlank()) {
+      throw new IllegalArgumentException("language must not be empty");
+    }
+    return copy(b -> b.language = code);
+  }
+
+  /** {@code max_completion_tokens}, e.g. {@code "#{output_len}"}. */
+  public AudioRequestBuilder maxTokens(int tokens) {
+    if (tokens < 1) {
+      throw new IllegalArgumentException("maxTokens must be >= 1, got " + tokens);
+    }
+    return copy(b -> b.maxTokens = SessionValue.constant(tokens));
+  }
+
+  public AudioRequestBuilder maxTokens(String el) {
+    SessionValue<Integer> v = SessionValue.el("maxTokens", el, Integer.class);
+    return copy(b -> b.maxTokens = v);
+  }
+
+  public AudioRequestBuilder promptTokens(String el) {
+    SessionValue<Integer> v = SessionValue.el("promptTokens", el, Integer.class);
+    return copy(b -> b.promptTokens = v);
+  }
+
+  /** Audio {@code "#{audio}"}, {@code "#{prompt_len}"} and {@code "#{output_len}"}. */
+  public AudioRequestBuilder fromDataset() {
+    return audio("#{audio}").promptTokens("#{prompt_len}").maxTokens("#{output_len}");
+  }
+
+  public AudioRequestBuilder ignoreEos(boolean ignore) {
+    return copy(b -> b.ignoreEos = ignore);
+  }
+
+  /** Adds a form field (vLLM's {@code --extra-body}); the value is sent as Python prints it. */
+  public AudioRequestBuilder extraBody(String field, Object value) {
+    if (field == null || field.isBlank() || field.equals("file")) {
+      throw new IllegalArgumentException("extraBody field must be a non-empty name other than "
+          + "'file', got '" + field + "'");
+    }
+    Objects.requireNonNull(value, () -> "extraBody value of '" + field + "'");
+    Map<String, Object> fields = new LinkedHashMap<>(extraFields);
+    fields.put(field, value);
+    Map<String, Object> frozen = java.util.Collections.unmodifiableMap(fields);
+    return copy(b -> b.extraFields = frozen);
+  }
+
+  public AudioRequestBuilder requestId(String textOrEl) {
+    SessionValue<String> v = SessionValue.el("requestId", textOrEl, String.class);
+    return copy(b -> b.requestId = v);
+  }
+
+  /** Saves the transcript in the session under this attribute. */
+  public AudioRequestBuilder saveTextAs(String attribute) {
+    if (attribute == null || attribute.isBlank()) {
+      throw new IllegalArgumentException("saveTextAs attribute must not be empty");
+    }
+    return copy(b -> b.saveTextAs = attribute);
+  }
+
+  AudioTemplate template() {
+    if (audio == null) {
+      throw new IllegalArgumentException("request '" + name + "': audio(...) is required");
+    }
+    return new AudioTemplate(name, path, audio, fileName, contentType, language, maxTokens,
+        promptTokens, requestId, ignoreEos, extraFields, saveTextAs);
+  }
+
+  @Override
+  public io.gatling.core.action.builder.ActionBuilder asScala() {
+    AudioTemplate template = template();
+    return LlmActions.scala((ctx, next) -> new LlmRequestAction(template, ctx, next));
+  }
+}

@@ -1,0 +1,109 @@
+package dev.gatlingllm.sim;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+
+/**
+ * The parts of an embeddings, pooling or rerank body the simulator acts on: how many prompt
+ * tokens (by the {@link SimTokens} rule) and, for rerank, how many documents.
+ */
+record PoolingRequest(int promptTokens, int documents) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** {@code /v1/embeddings}, {@code /embeddings} (Infinity) and {@code /pooling}. */
+  static PoolingRequest embeddings(ByteBuf body, String model) throws ApiError {
+    JsonNode root = read(body, model);
+    JsonNode input = root.get("input");
+    JsonNode messages = root.get("messages");
+    if (input != null && !input.isNull()) {
+      return new PoolingRequest(inputTokens(input), 0);
+    }
+    if (messages != null && messages.isArray() && !messages.isEmpty()) {
+      int total = 0;
+      for (JsonNode m : messages) {
+        total += contentTokens(m.get("content"));
+      }
+      return new PoolingRequest(total, 0);
+    }
+    throw ApiError.badRequest("input or messages is required");
+  }
+
+  /** {@code /v1/rerank} and {@code /rerank}. */
+  static PoolingRequest rerank(ByteBuf body, String model) throws ApiError {
+    JsonNode root = read(body, model);
+    JsonNode query = root.get("query");
+    JsonNode documents = root.get("documents");
+    if (query == null || !query.isTextual()) {
+      throw ApiError.badRequest("query must be a string");
+    }
+    if (documents == null || !documents.isArray() || documents.isEmpty()) {
+      throw ApiError.badRequest("documents must be a non-empty list");
+    }
+    int total = 0;
+    for (JsonNode d : documents) {
+      if (!d.isTextual()) {
+        throw ApiError.badRequest("documents must be strings");
+      }
+      // a cross-encoder sees the query once per document
+      total += SimTokens.countPromptTokens(query.textValue())
+          + SimTokens.countPromptTokens(d.textValue());
+    }
+    return new PoolingRequest(total, documents.size());
+  }
+
+  private static JsonNode read(ByteBuf body, String model) throws ApiError {
+    JsonNode root;
+    try {
+      root = JSON.readTree(new ByteBufInputStream(body.duplicate()));
+    } catch (JacksonException e) {
+      throw ApiError.badRequest("Invalid JSON in request body: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw ApiError.badRequest("Unreadable request body: " + e.getMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw ApiError.badRequest("Request body must be a JSON object");
+    }
+    JsonNode requested = root.get("model");
+    if (requested != null && requested.isTextual() && !requested.textValue().equals(model)) {
+      throw ApiError.modelNotFound(requested.textValue());
+    }
+    return root;
+  }
+
+  private static int inputTokens(JsonNode input) throws ApiError {
+    if (input.isTextual()) {
+      return SimTokens.countPromptTokens(input.textValue());
+    }
+    if (input.isArray()) {
+      int total = 0;
+      for (JsonNode e : input) {
+        total += e.isTextual() ? SimTokens.countPromptTokens(e.textValue()) : 1;
+      }
+      return total;
+    }
+    throw ApiError.badRequest("input must be a string or a list");
+  }
+
+  private static int contentTokens(JsonNode content) {
+    if (content == null || content.isNull()) {
+      return 0;
+    }
+    if (content.isTextual()) {
+      return SimTokens.countPromptTokens(content.textValue());
+    }
+    int total = 0;
+    for (JsonNode part : content) {
+      if ("text".equals(part.path("type").asText())) {
+        total += SimTokens.countPromptTokens(part.path("text").asText());
+      } else {
+        total += 1; // an image or other media counts as one placeholder token here
+      }
+    }
+    return total;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.gatlingllm.action;
+
+import static dev.gatlingllm.LlmDsl.chat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import io.gatling.core.action.Action;
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A reasoning model over the wire: its reasoning chunks count for TTFT and ITL (as vLLM
+ * counts every chunk with choices), and TTFC is when the answer began, which the simulator's
+ * schedule fixes: {@code reasoningTokens} ITLs after the first chunk.
+ */
+@Timeout(60)
+class ReasoningStreamTest {
+
+  private static final int REASONING = 4;
+  private static final int MAX_TOKENS = 7;
+  private static final long ITL_MS = 25;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"reasoning_content", "reasoning"})
+  void reasoningChunksSetTtftAndTheAnswerSetsTtfc(String field) throws Exception {
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(ITL_MS)).reasoningTokens(REASONING).reasoningField(field).build());
+         ActionHarness h = new ActionHarness(new LlmProtocolBuilder().baseUrl(sim.baseUrl())
+             .model("sim-model").noWarmUp()
+             .results(ResultOptions.builder().saveResult(false).printSummary(false))
+             .protocol())) {
+      Action action = chat("think").prompt("why").maxTokens(MAX_TOKENS).asScala()
+          .build(h.ctx, h.next);
+      // the first request of a JVM reads its first chunk late (class loading); time the second
+      h.execute(action, h.session());
+      h.awaitPassedOn();
+      h.execute(action, h.session());
+      h.awaitPassedOn();
+      RequestRecord r = h.components.store().snapshot().record(1);
+      assertTrue(r.success(), r.error());
+      assertEquals(REASONING, r.reasoningChunks());
+      // the role chunk and the first reasoning chunk go out together; then one per token
+      assertEquals(MAX_TOKENS, r.itlCount(), "every chunk with choices is timed");
+      double answerAfterMs = (r.ttfcNanos() - r.ttftNanos()) / 1e6;
+      double expected = REASONING * ITL_MS;
+      assertTrue(answerAfterMs >= expected - 2 && answerAfterMs <= expected + 40,
+          "TTFC - TTFT = " + answerAfterMs + " ms, the server waited " + expected + " ms; "
+              + java.util.Arrays.toString(r.chunkMicros()));
+      // the answer text leaves the thinking out, as vLLM's generated_text does
+      StringBuilder answer = new StringBuilder();
+      for (int i = REASONING; i < MAX_TOKENS; i++) {
+        answer.append(SimTokens.token(i));
+      }
+      assertEquals(answer.toString(), h.components.store().snapshot().text(1));
+    }
+  }
+}

@@ -1,0 +1,222 @@
+package dev.gatlingllm.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.metrics.RequestRecord;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.GZIPOutputStream;
+import javax.net.ssl.KeyManagerFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fault matrix of the reliability issue, at the client: each cell is a server that
+ * misbehaves in one way, over a real socket, and what the request becomes (success with the
+ * right tokens, or a failure whose message names the problem).
+ */
+class FaultMatrixTest {
+
+  private static final String EVENTS = "data: {\"choices\":[{\"text\":\"Hel\"}]}\n\n"
+      + "data: {\"choices\":[{\"text\":\"lo\"}],\"usage\":{\"prompt_tokens\":4,"
+      + "\"completion_tokens\":2}}\n\n"
+      + "data: [DONE]\n\n";
+
+  private EventLoopGroup group;
+  private EventLoop loop;
+
+  @BeforeEach
+  void startLoop() {
+    group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    loop = group.next();
+  }
+
+  @AfterEach
+  void stopLoop() {
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  private static LlmClient client(String baseUrl, boolean insecureTls) {
+    return new LlmClient(NioSocketChannel::new, new ClientConfig(Target.parse(baseUrl),
+        Duration.ofSeconds(2), Duration.ZERO, Duration.ofSeconds(3), Duration.ofSeconds(10),
+        Duration.ofSeconds(4), insecureTls));
+  }
+
+  private RequestRecord send(LlmClient client) throws Exception {
+    LlmRequest request = new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),
+        "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8), 4, LlmRequest.NOT_SCHEDULED);
+    CompletableFuture<RequestRecord> done = new CompletableFuture<>();
+    loop.execute(() -> client.send(loop, request, done::complete));
+    return done.get(15, TimeUnit.SECONDS);
+  }
+
+  private RequestRecord against(CannedHttpServer server) throws Exception {
+    try (server; LlmClient client = client(server.baseUrl(), false)) {
+      return send(client);
+    }
+  }
+
+  private static void assertHello(RequestRecord r) {
+    assertTrue(r.success(), r.error());
+    assertEquals("Hello", r.generatedText());
+    assertEquals(2, r.outputTokens());
+    assertEquals(2, r.chunkMicros().length);
+  }
+
+  @Test
+  void http10WithTheBodyEndingAtTheClose() throws Exception {
+    assertHello(against(CannedHttpServer.raw("HTTP/1.0 200 OK\r\n"
+        + "content-type: text/event-stream\r\n\r\n" + EVENTS, true)));
+  }
+
+  @Test
+  void contentLengthInsteadOfChunked() throws Exception {
+    int length = EVENTS.getBytes(StandardCharsets.UTF_8).length;
+    assertHello(against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/event-stream\r\ncontent-length: " + length + "\r\n\r\n" + EVENTS,
+        false)));
+  }
+
+  @Test
+  void connectionCloseAfterEachResponseIsNotReused() throws Exception {
+    int length = EVENTS.getBytes(StandardCharsets.UTF_8).length;
+    try (CannedHttpServer server = CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/event-stream\r\nconnection: close\r\ncontent-length: " + length
+        + "\r\n\r\n" + EVENTS, true);
+         LlmClient client = client(server.baseUrl(), false)) {
+      assertHello(send(client));
+      assertHello(send(client));
+      assertEquals(2, server.connections(), "a closed connection is not reused");
+    }
+  }
+
+  @Test
+  void aStreamWithoutDoneEndsWithTheBody() throws Exception {
+    String noDone = EVENTS.replace("data: [DONE]\n\n", "");
+    assertHello(against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+        + Integer.toHexString(noDone.length()) + "\r\n" + noDone + "\r\n0\r\n\r\n", false)));
+  }
+
+  @Test
+  void aGzipEncodedStreamIsDecoded() throws Exception {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
+      gz.write(EVENTS.getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] body = zipped.toByteArray();
+    byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+        + "content-encoding: gzip\r\ncontent-length: " + body.length + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    byte[] all = new byte[head.length + body.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(body, 0, all, head.length, body.length);
+    assertHello(against(CannedHttpServer.rawBytes(all, false)));
+  }
+
+  @Test
+  void aDeflateEncodedStreamIsDecodedToo() throws Exception {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (DeflaterOutputStream z = new DeflaterOutputStream(zipped)) {
+      z.write(EVENTS.getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] body = zipped.toByteArray();
+    byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+        + "content-encoding: deflate\r\ncontent-length: " + body.length + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    byte[] all = new byte[head.length + body.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(body, 0, all, head.length, body.length);
+    assertHello(against(CannedHttpServer.rawBytes(all, false)));
+  }
+
+  @Test
+  void anEncodingTheClientCannotReadFailsAndNamesIt() throws Exception {
+    RequestRecord r = against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/event-stream\r\ncontent-encoding: br\r\n\r\nxx", true));
+    assertFalse(r.success());
+    assertEquals("unsupported content-encoding: br", r.error());
+  }
+
+  @Test
+  void invalidUtf8InTheTextFailsTheRequestAsMalformed() throws Exception {
+    byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    byte[] event = "data: {\"choices\":[{\"text\":\"\u00ff\u00fe\"}]}\n\n"
+        .getBytes(StandardCharsets.ISO_8859_1); // 0xFF 0xFE: never valid UTF-8
+    byte[] all = new byte[head.length + event.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(event, 0, all, head.length, event.length);
+    RequestRecord r = against(CannedHttpServer.rawBytes(all, true));
+    assertFalse(r.success());
+    assertTrue(r.error().startsWith("malformed JSON chunk: "), r.error());
+    assertTrue(r.error().toLowerCase().contains("utf-8"), r.error());
+  }
+
+  @Test
+  void oneTenMegabyteEventIsReadWhole() throws Exception {
+    String big = "x".repeat(10 * 1024 * 1024);
+    String events = "data: {\"choices\":[{\"text\":\"" + big + "\"}]}\n\ndata: [DONE]\n\n";
+    RequestRecord r = against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/event-stream\r\n\r\n" + events, true));
+    assertTrue(r.success(), r.error());
+    assertEquals(big.length(), r.generatedText().length());
+  }
+
+  @Test
+  void aTwoHundredWithAnHtmlPageFailsAndSaysWhatCame() throws Exception {
+    RequestRecord r = against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/html\r\ncontent-length: 24\r\n\r\n<html>maintenance</html>",
+        false));
+    assertFalse(r.success());
+    assertTrue(r.error().contains("text/html"), r.error());
+  }
+
+  @Test
+  void aRedirectIsNotFollowedAndNamesWhereItPoints() throws Exception {
+    RequestRecord r = against(CannedHttpServer.raw("HTTP/1.1 307 Temporary Redirect\r\n"
+        + "location: http://127.0.0.1:1/v1/completions\r\ncontent-length: 0\r\n\r\n", false));
+    assertFalse(r.success());
+    assertTrue(r.error().startsWith("HTTP 307"), r.error());
+    assertTrue(r.error().contains("http://127.0.0.1:1/v1/completions"), r.error());
+  }
+
+  @Test
+  void aSelfSignedCertificateIsRefusedByDefaultAndAcceptedWhenAskedFor() throws Exception {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = getClass().getResourceAsStream("/tls/self-signed.p12")) {
+      store.load(in, "changeit".toCharArray());
+    }
+    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keys.init(store, "changeit".toCharArray());
+    SslContext tls = SslContextBuilder.forServer(keys).build();
+    try (CannedHttpServer server = CannedHttpServer.streamingOverTls(EVENTS, tls)) {
+      String url = "https://127.0.0.1:" + server.port();
+      try (LlmClient strict = client(url, false)) {
+        RequestRecord refused = send(strict);
+        assertFalse(refused.success());
+        assertTrue(refused.error().startsWith("TLS handshake failed"), refused.error());
+      }
+      try (LlmClient trusting = client(url, true)) {
+        assertHello(send(trusting));
+      }
+    }
+  }
+}

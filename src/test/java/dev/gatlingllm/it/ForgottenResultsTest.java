@@ -1,0 +1,99 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A simulation that never calls {@code LlmDsl.writeResults(this)} still gets its result JSON,
+ * in its own run folder: when the next run starts in the same JVM, or when the JVM exits
+ * (the way {@code gatling:test} runs it: one forked JVM per run). {@link ItSimulation} has no
+ * {@code after()}.
+ */
+@Timeout(180)
+class ForgottenResultsTest {
+
+  @TempDir
+  Path work;
+
+  @Test
+  void theNextRunInTheSameJvmWritesTheForgottenRunsResultsIntoItsOwnFolder() throws Exception {
+    Path results = work.resolve("results");
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
+      Map<String, String> properties = new HashMap<>(Map.of(
+          ItSimulation.BASE_URL, simulator.baseUrl(),
+          ItSimulation.USERS, "3",
+          "llm.resultsFolder", results.toString()));
+      GatlingRunner.Result forgetful = GatlingRunner.run(ItSimulation.class, results, properties);
+      assertEquals(0, forgetful.exitCode());
+      assertEquals(List.of(), jsonFiles(forgetful.runFolder()), "nothing written yet");
+
+      properties.put(ItSimulation.USERS, "2");
+      GatlingRunner.Result next = GatlingRunner.run(ItSimulation.class, results, properties);
+      assertEquals(0, next.exitCode());
+      List<Path> written = jsonFiles(forgetful.runFolder());
+      assertEquals(1, written.size(), "the first run's JSON, in the first run's folder");
+      assertEquals(3, new ObjectMapper().readTree(written.get(0).toFile()).get("completed")
+          .asInt());
+      assertEquals(List.of(), jsonFiles(next.runFolder()), "the second run is not done yet");
+    }
+  }
+
+  @Test
+  void theJvmWritesThemAtExitWhenNothingElseDid() throws Exception {
+    Path results = Files.createDirectories(work.resolve("results"));
+    Path output = work.resolve("gatling.out");
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
+      Process gatling = new ProcessBuilder(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "--add-opens=java.base/java.lang=ALL-UNNAMED",
+          "-cp", System.getProperty("java.class.path"),
+          "-D" + ItSimulation.BASE_URL + "=" + simulator.baseUrl(),
+          "-D" + ItSimulation.USERS + "=4",
+          "-Dllm.resultsFolder=" + results,
+          "io.gatling.app.Gatling",
+          "--simulation", ItSimulation.class.getName(),
+          "--results-folder", results.toString(),
+          "--launcher", "maven", "--build-tool-version", "test")
+          .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+      assertTrue(gatling.waitFor(150, TimeUnit.SECONDS), "Gatling did not finish");
+      String log = Files.readString(output);
+      assertEquals(0, gatling.exitValue(), log);
+      assertTrue(log.contains("did not call LlmDsl.writeResults(this)"), log);
+      assertTrue(log.contains("Serving Benchmark Result"), "vLLM's summary is printed: " + log);
+      Path runFolder;
+      try (Stream<Path> folders = Files.list(results)) {
+        runFolder = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+      }
+      List<Path> written = jsonFiles(runFolder);
+      assertEquals(1, written.size(), log);
+      JsonNode doc = new ObjectMapper().readTree(written.get(0).toFile());
+      assertEquals(4, doc.get("completed").asInt());
+      assertTrue(Files.exists(runFolder.resolve("index.html")), "Gatling's report too");
+    }
+  }
+
+  private static List<Path> jsonFiles(Path runFolder) throws IOException {
+    try (Stream<Path> files = Files.list(runFolder)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".json")).toList();
+    }
+  }
+}
