@@ -26,6 +26,8 @@ public final class BenchFlags {
   static final String SERVE = "serve";
   static final String SAMPLING = "sampling parameters";
   static final String DATASET = "dataset";
+  private static final String RANDOM_MM = "the random-mm dataset needs multimodal chat "
+      + "requests, not mapped by the ready simulation yet";
 
   /** Every flag, in the order of the help. */
   public static final List<Flag> ALL = List.of(
@@ -107,8 +109,9 @@ public final class BenchFlags {
       flag("repetition-penalty", ONE, "None", SAMPLING, "sent as `repetition_penalty`; "
           + "completions send 1.0 when unset, as vLLM's do"),
       flag("dataset-name", ONE, "random", DATASET, "`random`, `sharegpt`, `sonnet`, "
-          + "`burstgpt`, `custom`, `prefix_repetition`, `hf`", PARTIAL, "vLLM's other "
-          + "datasets (multimodal, rerank, spec_bench...) are refused by name"),
+          + "`burstgpt`, `custom`, `prefix_repetition`, `hf`", PARTIAL, "`random-mm` and "
+          + "`random-rerank` need multimodal chat or rerank requests, not mapped by the "
+          + "ready simulation yet; vLLM's other datasets are refused by name"),
       flag("dataset-path", ONE, "None", DATASET, "dataset file, or hub id for `hf`"),
       flag("num-prompts", ONE, "1000", DATASET, "requests in the run"),
       flag("seed", ONE, "0", DATASET, "seeds the sampling, the arrivals and the LoRA choice"),
@@ -124,6 +127,17 @@ public final class BenchFlags {
       flag("random-prefix-len", ONE, "0", DATASET, "random: shared prefix tokens"),
       flag("random-batch-size", ONE, "1", DATASET, "random: 1", PARTIAL, "other values "
           + "batch prompts for embedding backends, not mapped here"),
+      flag("random-mm-base-items-per-request", ONE, "1", DATASET, "random-mm: "
+          + "multimodal items per request", REFUSED, RANDOM_MM),
+      flag("random-mm-num-mm-items-range-ratio", ONE, "0.0", DATASET, "random-mm: item "
+          + "count range", REFUSED, RANDOM_MM),
+      flag("random-mm-limit-mm-per-prompt", ONE, "{\"image\": 255, \"video\": 1}", DATASET,
+          "random-mm: most items of each kind", REFUSED, RANDOM_MM),
+      flag("random-mm-bucket-config", ONE, "{(256, 256, 1): 0.5, (720, 1280, 1): 0.5, (720, 1280, 16): 0.0}",
+          DATASET, "random-mm: item sizes and their probabilities", REFUSED, RANDOM_MM),
+      flag("no-reranker", SWITCH, "False", DATASET, "random-rerank: the model is an "
+          + "embedding model", REFUSED, "the random-rerank dataset needs rerank requests, "
+          + "not mapped by the ready simulation yet"),
       flag("sharegpt-output-len", ONE, "None", DATASET, "sharegpt: output tokens instead of "
           + "the conversation's"),
       flag("sonnet-input-len", ONE, "550", DATASET, "sonnet: prompt tokens"),

@@ -66,6 +66,11 @@ public final class BenchPlan {
         + "KEY=VALUE format.");
     this.results = results(args);
     this.warmUps = warmUps(args);
+    String datasetName = args.value("dataset-name").orElseThrow();
+    if (datasetName.equals("random-mm") || datasetName.equals("random-rerank")) {
+      throw new IllegalArgumentException("--dataset-name " + datasetName + " is not supported: "
+          + BenchFlags.find("--dataset-name").orElseThrow().note());
+    }
     this.datasetFlags = datasetFlags(args);
     this.dataset = Datasets.fromFlags(datasetFlags);
     checkArrivals();

@@ -216,4 +216,14 @@ class BenchPlanTest {
         plan("--model m --header authorization=Basic\\ abc")
             .controlHeaders(Map.of("OPENAI_API_KEY", "sk-1")::get), "the user's header wins");
   }
+
+  @Test
+  void datasetsThatNeedUnmappedRequestsAreRefusedWithTheReason() {
+    assertTrue(error("--model m --dataset-name random-mm").contains("needs multimodal chat or "
+        + "rerank requests, not mapped by the ready simulation yet"));
+    assertTrue(error("--model m --dataset-name random-rerank").startsWith("--dataset-name "
+        + "random-rerank is not supported"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> plan("--model m --no-reranker"))
+        .getMessage().contains("rerank requests"));
+  }
 }
