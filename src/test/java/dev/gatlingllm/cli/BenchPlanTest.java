@@ -219,7 +219,7 @@ class BenchPlanTest {
 
   @Test
   void datasetsThatNeedUnmappedRequestsAreRefusedWithTheReason() {
-    assertTrue(error("--model m --dataset-name random-mm").contains("needs multimodal chat or "
+    assertTrue(error("--model m --dataset-name random-mm").contains("need multimodal chat or "
         + "rerank requests, not mapped by the ready simulation yet"));
     assertTrue(error("--model m --dataset-name random-rerank").startsWith("--dataset-name "
         + "random-rerank is not supported"));
