@@ -224,6 +224,48 @@ def blazedit(rng):
     return rows
 
 
+SPEC_BENCH_CATEGORIES = ["writing", "roleplay", "reasoning", "math", "coding", "extraction",
+                         "stem", "humanities", "translation", "summarization", "qa",
+                         "math_reasoning", "rag"]
+
+
+def spec_bench(rng):
+    """Spec-Bench question.jsonl layout: question_id, category, turns (one or two)."""
+    rows = []
+    for i in range(39):
+        category = SPEC_BENCH_CATEGORIES[i % len(SPEC_BENCH_CATEGORIES)]
+        turns = [question(rng)]
+        if category in ("writing", "roleplay", "reasoning", "math", "coding", "extraction",
+                        "stem", "humanities"):
+            turns.append("Now answer again in one short paragraph.")
+        rows.append({"question_id": 81 + i, "category": category, "turns": turns})
+    return rows
+
+
+def mlperf(rng):
+    """mgoin/mlperf-inference-llama*-data layout: system_prompt, question, output."""
+    systems = ["You are a helpful assistant.", "Answer as briefly as you can.",
+               "You are an expert who explains step by step."]
+    return [{"system_prompt": rng.choice(systems), "question": question(rng),
+             "output": paragraph(rng, rng.randint(1, 12))} for _ in range(20)]
+
+
+def zeta(rng):
+    """zed-industries/zeta layout: events, input, output (editable region markers)."""
+    rows = []
+    for i in range(15):
+        name = rng.choice(["total", "count", "mean", "merge", "parse"])
+        code = CODE.format(name=name, op=rng.choice([">", "<"]), k=rng.randint(0, 9),
+                           m=rng.randint(2, 5))
+        events = "User edited file: \"src/lib.py\":\n```diff\n-    x = 1\n+    x = 2\n```"
+        region = "<|editable_region_start|>\n" + code + "<|editable_region_end|>"
+        rows.append({"events": events,
+                     "input": "```src/lib.py\n<|start_of_file|>\n" + region + "\n```",
+                     "output": "```src/lib.py\n<|start_of_file|>\n"
+                               + region.replace("items", "values") + "\n```"})
+    return rows
+
+
 def write_jsonl(path, rows):
     with open(path, "w", encoding="utf-8") as f:
         for row in rows:
@@ -250,6 +292,12 @@ def main():
     write_jsonl(os.path.join(HERE, "hf", "aimo_sample.jsonl"), aimo(rng))
     write_jsonl(os.path.join(HERE, "hf", "mtbench_sample.jsonl"), mtbench(rng))
     write_jsonl(os.path.join(HERE, "hf", "blazedit_sample.jsonl"), blazedit(rng))
+    # added later, with their own seed so the files above keep their bytes
+    rng = random.Random(20261123)
+    os.makedirs(os.path.join(HERE, "spec_bench"), exist_ok=True)
+    write_jsonl(os.path.join(HERE, "spec_bench", "spec_bench_sample.jsonl"), spec_bench(rng))
+    write_jsonl(os.path.join(HERE, "hf", "mlperf_sample.jsonl"), mlperf(rng))
+    write_jsonl(os.path.join(HERE, "hf", "zeta_sample.jsonl"), zeta(rng))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.cli.Backends;
 import dev.gatlingllm.cli.BenchFlags;
+import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -49,6 +50,21 @@ class ReadmeTest {
         .filter(name -> !name.equals("protocol"))   // Gatling's side of the builder
         .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(options, listed);
+  }
+
+  @Test
+  void datasetsTableHasARowPerDatasetAndNamesEveryFlag() throws IOException {
+    String datasets = section("## Datasets");
+    Set<String> rows = new TreeSet<>();
+    Matcher m = Pattern.compile("(?m)^\\| `(\\w[\\w-]*)`").matcher(datasets);
+    while (m.find()) {
+      rows.add(m.group(1));
+    }
+    assertEquals(new TreeSet<>(Datasets.NAMES), rows);
+    Set<String> missing = Datasets.FLAGS.stream()
+        .filter(flag -> !datasets.contains("`--" + flag + "`"))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(Set.of(), missing, "dataset flags the README does not name");
   }
 
   @Test

@@ -109,7 +109,7 @@ public final class BenchFlags {
       flag("repetition-penalty", ONE, "None", SAMPLING, "sent as `repetition_penalty`; "
           + "completions send 1.0 when unset, as vLLM's do"),
       flag("dataset-name", ONE, "random", DATASET, "`random`, `sharegpt`, `sonnet`, "
-          + "`burstgpt`, `custom`, `prefix_repetition`, `hf`", PARTIAL, "`random-mm` and "
+          + "`burstgpt`, `custom`, `prefix_repetition`, `hf`, `spec_bench`", PARTIAL, "`random-mm` and "
           + "`random-rerank` need multimodal chat or rerank requests, not mapped by the "
           + "ready simulation yet; vLLM's other datasets are refused by name"),
       flag("dataset-path", ONE, "None", DATASET, "dataset file, or hub id for `hf`"),
@@ -154,6 +154,8 @@ public final class BenchFlags {
           + "distinct prefixes"),
       flag("prefix-repetition-output-len", ONE, "128", DATASET, "prefix_repetition: output "
           + "tokens"),
+      flag("spec-bench-output-len", ONE, "256", DATASET, "spec_bench: output tokens"),
+      flag("spec-bench-category", ONE, "None", DATASET, "spec_bench: only this category"),
       flag("hf-subset", ONE, "None", DATASET, "hf: subset"),
       flag("hf-split", ONE, "None", DATASET, "hf: split"),
       flag("hf-name", ONE, "None", DATASET, "hf: hub id of a local copy (picks its reader)"),

@@ -15,7 +15,8 @@ package dev.gatlingllm.dataset;
 public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     implements DatasetSpec
     permits RandomDataset, ShareGptDataset, SonnetDataset, BurstGptDataset, CustomDataset,
-        PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset {
+        PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset,
+        SpecBenchDataset {
 
   final Common common;
 

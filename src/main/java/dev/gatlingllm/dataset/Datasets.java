@@ -28,7 +28,7 @@ public final class Datasets {
 
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
-      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank");
+      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench");
 
   /** {@code --dataset-name} when none is given, as in current vLLM. */
   public static final String DEFAULT_NAME = "random";
@@ -56,7 +56,8 @@ public final class Datasets {
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
           "random-mm-bucket-config"),
       "random-rerank", Set.of("random-input-len", "random-range-ratio", "random-batch-size",
-          "no-reranker"));
+          "no-reranker"),
+      "spec_bench", Set.of("spec-bench-output-len", "spec-bench-category"));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -106,6 +107,11 @@ public final class Datasets {
   /** A random query with random documents, for rerank ({@code random-rerank}). */
   public static RandomRerankDataset randomRerank() {
     return new RandomRerankDataset();
+  }
+
+  /** Spec-Bench questions from its JSON Lines file ({@code spec_bench}). */
+  public static SpecBenchDataset specBench(Path file) {
+    return new SpecBenchDataset(file);
   }
 
   /** A Hugging Face dataset by hub id, or a local Parquet/JSON/JSONL file ({@code hf}). */
@@ -173,7 +179,7 @@ public final class Datasets {
     List<String> foreign = new ArrayList<>();
     for (String key : flags.keySet()) {
       if (!COMMON_FLAGS.contains(key) && !OWN_FLAGS.get(name).contains(key)) {
-        foreign.add("--" + key + " (" + owner(key) + ")");
+        foreign.add("--" + key + " (" + owners(key) + ")");
       }
     }
     if (!foreign.isEmpty()) {
@@ -259,6 +265,12 @@ public final class Datasets {
         spec = f.has("random-batch-size") ? rerank.batchSize(f.integer("random-batch-size"))
             : rerank;
         break;
+      case "spec_bench":
+        SpecBenchDataset specBench = specBench(needPath(name, path))
+            .category(f.string("spec-bench-category"));
+        spec = f.has("spec-bench-output-len")
+            ? specBench.outputLen(f.integer("spec-bench-output-len")) : specBench;
+        break;
       default:
         if (path == null) {
           throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset "
@@ -294,6 +306,10 @@ public final class Datasets {
         @SuppressWarnings("unchecked")
         B all = (B) custom.allPrompts();
         out = all;
+      } else if (n <= 0 && out instanceof SpecBenchDataset specBench) {
+        @SuppressWarnings("unchecked")
+        B all = (B) specBench.allPrompts();
+        out = all;
       } else {
         out = out.numPrompts(n);
       }
@@ -319,9 +335,14 @@ public final class Datasets {
     return Path.of(path);
   }
 
-  private static String owner(String flag) {
-    return OWN_FLAGS.entrySet().stream().filter(e -> e.getValue().contains(flag))
-        .map(Map.Entry::getKey).findFirst().orElse("?") + " dataset";
+  /** The datasets that accept {@code flag}, e.g. "random, random-mm or random-rerank". */
+  private static String owners(String flag) {
+    List<String> names = OWN_FLAGS.entrySet().stream()
+        .filter(e -> e.getValue().contains(flag)).map(Map.Entry::getKey).sorted().toList();
+    String last = names.get(names.size() - 1);
+    return (names.size() == 1 ? last
+        : String.join(", ", names.subList(0, names.size() - 1)) + " or " + last)
+        + (names.size() == 1 ? " dataset" : " datasets");
   }
 
   private static String normalize(String flag) {

@@ -12,18 +12,28 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Text datasets from the Hugging Face Hub or local files ({@code --dataset-name hf}), mapped
- * to prompts the way vLLM maps the datasets it knows:
+ * Datasets from the Hugging Face Hub or local files ({@code --dataset-name hf}), mapped to
+ * prompts the way vLLM maps the datasets it knows:
  *
  * <table>
  *   <caption>Supported datasets</caption>
  *   <tr><th>ids</th><th>columns</th><th>prompt</th><th>output length</th></tr>
  *   <tr><td>Aeala/ShareGPT_Vicuna_unfiltered</td><td>conversations</td><td>first turn</td>
  *       <td>tokens of the second turn, pruned like ShareGPT</td></tr>
+ *   <tr><td>lmms-lab/LLaVA-OneVision-Data</td><td>conversations, image</td>
+ *       <td>first turn + the image</td><td>as ShareGPT</td></tr>
+ *   <tr><td>lmarena-ai/VisionArena-Chat, lmarena-ai/vision-arena-bench-v0.1</td>
+ *       <td>conversation (or turns), images</td><td>first message + first image</td>
+ *       <td>128</td></tr>
+ *   <tr><td>yale-nlp/MMVU (split validation)</td><td>question, choices, video</td>
+ *       <td>question and "A.choice" list + the video</td><td>128</td></tr>
+ *   <tr><td>Lin-Chen/MMStar (split val)</td><td>question, image</td>
+ *       <td>question before "Options:" + the image</td><td>128</td></tr>
  *   <tr><td>likaixin/InstructCoder</td><td>input, instruction</td>
  *       <td>code, instruction, "output only the code"</td><td>200</td></tr>
  *   <tr><td>AI-MO/aimo-validation-aime, AI-MO/NuminaMath-1.5, AI-MO/NuminaMath-CoT</td>
@@ -33,20 +43,37 @@ import java.util.stream.Stream;
  *   <tr><td>vdaita/edit_5k_char, vdaita/edit_10k_char</td>
  *       <td>code, change_request, norm_distance</td><td>code edit request</td>
  *       <td>4000; rows outside the distance range are skipped</td></tr>
+ *   <tr><td>zed-industries/zeta</td><td>events, input, output</td>
+ *       <td>next-edit prompt of the edits and the excerpt</td>
+ *       <td>tokens of the output from its editable-region marker</td></tr>
+ *   <tr><td>openslr/librispeech_asr, facebook/voxpopuli, LIUM/tedlium, edinburghcstr/ami,
+ *       speechcolab/gigaspeech, kensho/spgispeech</td><td>audio</td>
+ *       <td>Whisper's transcription preamble + the clip as WAV; clips over 30 s skipped</td>
+ *       <td>128</td></tr>
+ *   <tr><td>mgoin/mlperf-inference-llama2-data, mgoin/mlperf-inference-llama3.1-data</td>
+ *       <td>system_prompt, question, output</td><td>system prompt, blank line, question</td>
+ *       <td>tokens of the output (no special tokens); pruned like ShareGPT, even with an
+ *       override</td></tr>
  * </table>
+ *
+ * <p>Images and videos go to the feeder key {@value HfKind#MM_CONTENT} as OpenAI chat content
+ * parts (images re-encoded as JPEG data URLs, like {@code random-mm}); ASR clips go to
+ * {@value HfKind#AUDIO} as WAV bytes, for {@code LlmDsl.audio(..).fromDataset()}.
  *
  * <p>The source is {@code --dataset-path}: an existing local {@code .parquet}, {@code .jsonl}
  * or {@code .json} file (or a folder of them), or else a hub dataset id, whose Parquet files
- * for {@link #subset} and {@link #split} are downloaded once through {@link HubClient}. For a
- * local file the mapping comes from {@link #hfName}, or from the columns the file has. An id
- * not in the table is refused with the list of supported ones. Rows are shuffled with the seed
- * (unless {@link #disableShuffle}), taken until {@link #numPrompts} are usable, and repeated
- * at random when there are too few (unless {@link #noOversample}). {@link #outputLen} replaces
- * every output length and turns pruning off. No chat template is applied (see
- * {@link CustomDataset}).
+ * for {@link #subset} and {@link #split} (default: the split vLLM reads for that dataset) are
+ * downloaded once through {@link HubClient}. For a local file the mapping comes from
+ * {@link #hfName}, or from the columns the file has. An id not in the table is refused with
+ * the list of supported ones. Rows are shuffled with the seed (unless
+ * {@link #disableShuffle}), taken until {@link #numPrompts} are usable, and repeated at random
+ * when there are too few (unless {@link #noOversample}). {@link #outputLen} replaces every
+ * output length and turns pruning off (except for MLPerf, as in vLLM). No chat template is
+ * applied (see {@link CustomDataset}).
  */
 public final class HfDataset extends DatasetBuilder<HfDataset> {
 
+  /** The hub split most datasets are read from (MMVU and MMStar have their own). */
   public static final String DEFAULT_SPLIT = "train";
   public static final String DEFAULT_SUBSET = "default";
 
@@ -88,7 +115,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
         maxDistance, hub);
   }
 
-  /** Split on the hub ({@code --hf-split}, default "train"). */
+  /** Split on the hub ({@code --hf-split}; default the dataset's, "train" for most). */
   public HfDataset split(String name) {
     return new HfDataset(common, path, subset, blankToNull(name), hfName, outputLen,
         minDistance, maxDistance, hub);
@@ -166,16 +193,21 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
       }
       kind = known(hfName != null ? hfName : path);
       HubClient client = hub != null ? hub : HubClient.fromEnvironment();
+      String hubSplit = split != null ? split : kind.defaultSplit();
       files = client.datasetParquetFiles(path, subset != null ? subset : DEFAULT_SUBSET,
-          split != null ? split : DEFAULT_SPLIT);
-      source = path + " (" + (subset != null ? subset : DEFAULT_SUBSET) + "/"
-          + (split != null ? split : DEFAULT_SPLIT) + ")";
+          hubSplit);
+      source = path + " (" + (subset != null ? subset : DEFAULT_SUBSET) + "/" + hubSplit + ")";
     }
 
     List<HfKind.Candidate> candidates = new ArrayList<>();
+    List<String> wanted = new ArrayList<>(kind.columns());
+    wanted.addAll(kind.optionalColumns());
     for (Path file : files) {
-      rows(file, kind.columns(), row -> {
-        HfKind.Candidate c = kind.candidate(row);
+      int[] rowNumber = {0};
+      rows(file, wanted, row -> {
+        rowNumber[0]++;
+        HfKind.Candidate c = kind.candidate(row, "hf dataset file " + file + " row "
+            + rowNumber[0]);
         if (c != null) {
           candidates.add(c);
         }
@@ -189,42 +221,62 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
       Sampling.shuffle(candidates, common.seed());
     }
     List<SampleRequest> requests = new ArrayList<>();
-    int skipped = 0;
+    Map<String, Integer> skipped = new TreeMap<>();
     for (HfKind.Candidate c : candidates) {
       if (requests.size() >= common.numPrompts()) {
         break;
       }
+      if (c.skipped() != null) {
+        skipped.merge(c.skipped(), 1, Integer::sum);
+        continue;
+      }
       if (kind == HfKind.BLAZEDIT && (c.distance() < minDistance || c.distance() > maxDistance)) {
-        skipped++;
+        skipped.merge("norm_distance outside [" + minDistance + ", " + maxDistance + "]", 1,
+            Integer::sum);
         continue;
       }
       int promptLen = tokenizer.countWithSpecialTokens(c.prompt());
-      int output;
-      if (outputLen != null) {
-        output = outputLen;
-      } else if (kind.prunes()) {
-        output = tokenizer.countWithSpecialTokens(c.reply());
-        if (!Sampling.isValidSequence(promptLen, output, 4, kind.maxPromptLen(),
-            kind.maxTotalLen(), false)) {
-          skipped++;
-          continue;
-        }
-      } else {
-        output = kind.defaultOutputLen();
+      Integer output = outputLength(kind, c, promptLen, tokenizer);
+      if (output == null) {
+        skipped.merge("prompt under 4 or over " + kind.maxPromptLen() + " tokens, reply under "
+            + "4, or total over " + kind.maxTotalLen(), 1, Integer::sum);
+        continue;
       }
       requests.add(new SampleRequest(c.prompt(), promptLen, output,
-          common.id(requests.size())));
+          common.id(requests.size()), c.extras().get()));
     }
     if (requests.isEmpty()) {
       throw new DatasetException("hf dataset " + source + ": all " + candidates.size()
-          + " rows were filtered out (" + (kind == HfKind.BLAZEDIT
-          ? "none has norm_distance in [" + minDistance + ", " + maxDistance + "]"
-          : "prompt under 4 or over " + kind.maxPromptLen() + " tokens, reply under 4, or total "
-              + "over " + kind.maxTotalLen()) + "); nothing is left to sample");
+          + " rows were filtered out (" + skipped + "); nothing is left to sample");
     }
     int copies = Sampling.oversample(requests, common, "hf dataset " + source);
+    int filtered = skipped.values().stream().mapToInt(Integer::intValue).sum();
     return Sampling.done(name(), requests, kind.label() + " from " + source + ", "
-        + candidates.size() + " rows, " + skipped + " filtered, " + copies + " repeated");
+        + candidates.size() + " rows, " + filtered + " filtered"
+        + (skipped.isEmpty() ? "" : " " + skipped) + ", " + copies + " repeated");
+  }
+
+  /** The request's output length under the kind's rule, or null when vLLM prunes the row. */
+  private Integer outputLength(HfKind kind, HfKind.Candidate c, int promptLen,
+      Tokenizer tokenizer) {
+    switch (kind.output()) {
+      case FIXED:
+        return outputLen != null ? outputLen : kind.defaultOutputLen();
+      case REPLY_UNPRUNED:
+        return outputLen != null ? outputLen
+            : Math.max(1, tokenizer.countWithSpecialTokens(c.reply()));
+      case REPLY_CHECKED:
+        int output = outputLen != null ? outputLen : tokenizer.count(c.reply());
+        return Sampling.isValidSequence(promptLen, output, 4, kind.maxPromptLen(),
+            kind.maxTotalLen(), false) ? output : null;
+      default:
+        if (outputLen != null) {
+          return outputLen;
+        }
+        int reply = tokenizer.countWithSpecialTokens(c.reply());
+        return Sampling.isValidSequence(promptLen, reply, 4, kind.maxPromptLen(),
+            kind.maxTotalLen(), false) ? reply : null;
+    }
   }
 
   private static HfKind known(String id) {

@@ -1,33 +1,50 @@
 package dev.gatlingllm.dataset;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.PrimitiveIterator;
+import java.util.Queue;
 import java.util.function.Consumer;
-import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.bytes.ByteBufferAllocator;
-import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.compression.CompressionCodecFactory;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.crypto.FileDecryptionProperties;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.Util;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetMetricsCallback;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -39,24 +56,29 @@ import org.apache.parquet.schema.Type;
  * Reads the rows of a local Parquet file as plain Java values: strings, numbers, booleans,
  * {@code List}s for LIST columns and {@code Map}s for structs and MAP columns.
  *
- * <p>parquet-java is used for the format, without Hadoop: the file is opened through
- * {@link LocalInputFile}, pages are decompressed by {@link PlainCodecs}, and the read options
- * are made by calling {@link ParquetReadOptions}' own constructor, because its public builder
- * creates the Hadoop codec factory unconditionally (the same approach Elasticsearch takes).
- * That constructor is not public API: this class is written against parquet-java 1.18 and
- * fails with a clear message if the signature ever changes.
+ * <p>Only public parquet-java API is used, and no Hadoop: the footer is decoded by
+ * {@link ParquetMetadataConverter}, each requested column chunk is read from the file with a
+ * {@link FileChannel}, its page headers are decoded by parquet-format's {@link Util}, pages are
+ * decompressed by {@link PlainCodecs}, and the pages are handed to parquet-column's record
+ * assembly ({@link ColumnIOFactory}) through a small {@link PageReadStore}. parquet-java's own
+ * {@code ParquetFileReader} is not used: every public way to configure it builds Hadoop's
+ * codec factory and filter classes, which would need the Hadoop jars.
  */
 final class ParquetRows {
 
-  private static final MethodHandle OPTIONS = optionsConstructor();
+  private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
+  private static final ParquetMetadataConverter CONVERTER = new ParquetMetadataConverter();
 
   private ParquetRows() {}
 
   /** Names of the file's top-level columns. */
   static List<String> columns(Path file) {
-    try (ParquetFileReader reader = open(file)) {
-      return reader.getFooter().getFileMetaData().getSchema().getFields().stream()
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      return footer(channel).getFileMetaData().getSchema().getFields().stream()
           .map(Type::getName).toList();
+    } catch (DatasetException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw unreadable(file, e);
     }
@@ -67,8 +89,9 @@ final class ParquetRows {
    * when {@code columns} is empty); only those columns are read from disk.
    */
   static void read(Path file, Collection<String> columns, Consumer<Map<String, Object>> sink) {
-    try (ParquetFileReader reader = open(file)) {
-      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ParquetMetadata footer = footer(channel);
+      MessageType schema = footer.getFileMetaData().getSchema();
       MessageType requested = schema;
       if (!columns.isEmpty()) {
         List<Type> fields = new ArrayList<>();
@@ -78,14 +101,13 @@ final class ParquetRows {
           }
         }
         requested = new MessageType(schema.getName(), fields);
-        reader.setRequestedSchema(requested);
       }
       ColumnIOFactory io = new ColumnIOFactory();
-      PageReadStore pages;
-      while ((pages = reader.readNextRowGroup()) != null) {
+      for (BlockMetaData block : footer.getBlocks()) {
+        RowGroup pages = new RowGroup(channel, block, requested);
         RecordReader<Group> records = io.getColumnIO(requested, schema)
             .getRecordReader(pages, new GroupRecordConverter(requested));
-        for (long i = 0; i < pages.getRowCount(); i++) {
+        for (long i = 0; i < block.getRowCount(); i++) {
           sink.accept(struct(records.read()));
         }
       }
@@ -96,41 +118,175 @@ final class ParquetRows {
     }
   }
 
-  private static ParquetFileReader open(Path file) throws IOException {
-    ParquetReadOptions options;
-    try {
-      options = (ParquetReadOptions) OPTIONS.invokeExact(
-          false, false, false, false, false, false, false, false, false,
-          FilterCompat.NOOP, ParquetMetadataConverter.NO_FILTER,
-          (CompressionCodecFactory) new PlainCodecs(),
-          (ByteBufferAllocator) new HeapByteBufferAllocator(), 8 << 20,
-          (Map<String, String>) new HashMap<String, String>(),
-          (FileDecryptionProperties) null, (ParquetMetricsCallback) null,
-          (ParquetConfiguration) new PlainParquetConfiguration());
-    } catch (Throwable e) {
-      throw new IllegalStateException("Cannot create Parquet read options", e);
+  /** The file's metadata, from the footer: {@code <metadata> <4-byte length> PAR1}. */
+  private static ParquetMetadata footer(FileChannel channel) throws IOException {
+    long size = channel.size();
+    if (size < 12) {
+      throw new IOException("the file has " + size + " bytes, too short for Parquet");
     }
-    return new ParquetFileReader(new LocalInputFile(file), options);
+    ByteBuffer tail = readAt(channel, size - 8, 8).order(ByteOrder.LITTLE_ENDIAN);
+    byte[] magic = new byte[4];
+    tail.position(4);
+    tail.get(magic);
+    if (Arrays.equals(magic, ENCRYPTED_MAGIC)) {
+      throw new IOException("the file is encrypted, which is not supported");
+    }
+    if (!Arrays.equals(magic, MAGIC)) {
+      throw new IOException("no Parquet magic number at the end of the file");
+    }
+    int length = tail.getInt(0);
+    if (length <= 0 || length > size - 12) {
+      throw new IOException("footer length " + length + " does not fit in the file");
+    }
+    ByteBuffer meta = readAt(channel, size - 8 - length, length);
+    return CONVERTER.readParquetMetadata(new ByteArrayInputStream(meta.array()),
+        ParquetMetadataConverter.NO_FILTER);
   }
 
-  private static MethodHandle optionsConstructor() {
-    MethodType type = MethodType.methodType(void.class, boolean.class, boolean.class,
-        boolean.class, boolean.class, boolean.class, boolean.class, boolean.class, boolean.class,
-        boolean.class, FilterCompat.Filter.class, ParquetMetadataConverter.MetadataFilter.class,
-        CompressionCodecFactory.class, ByteBufferAllocator.class, int.class, Map.class,
-        FileDecryptionProperties.class, ParquetMetricsCallback.class, ParquetConfiguration.class);
-    try {
-      return MethodHandles.privateLookupIn(ParquetReadOptions.class, MethodHandles.lookup())
-          .findConstructor(ParquetReadOptions.class, type);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new ExceptionInInitializerError(new IllegalStateException("This parquet-hadoop "
-          + "version has no ParquetReadOptions constructor " + type + "; gatling-llm reads "
-          + "Parquet with parquet-hadoop 1.18.x", e));
+  private static ByteBuffer readAt(FileChannel channel, long position, int length)
+      throws IOException {
+    if (position < 0 || position + length > channel.size()) {
+      throw new IOException("byte range " + position + "+" + length + " lies outside the file");
+    }
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
+        throw new IOException("unexpected end of file at " + (position + buffer.position()));
+      }
+    }
+    return buffer.flip();
+  }
+
+  /** The pages of one row group's requested columns, decoded on demand, column by column. */
+  private static final class RowGroup implements PageReadStore {
+    private final FileChannel channel;
+    private final BlockMetaData block;
+    private final Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
+
+    RowGroup(FileChannel channel, BlockMetaData block, MessageType requested) {
+      this.channel = channel;
+      this.block = block;
+      for (ColumnChunkMetaData chunk : block.getColumns()) {
+        chunks.put(chunk.getPath(), chunk);
+      }
+      for (ColumnDescriptor column : requested.getColumns()) {
+        if (!chunks.containsKey(ColumnPath.get(column.getPath()))) {
+          throw new DatasetException("Parquet row group has no data for column "
+              + String.join(".", column.getPath()));
+        }
+      }
+    }
+
+    @Override
+    public PageReader getPageReader(ColumnDescriptor descriptor) {
+      ColumnChunkMetaData chunk = chunks.get(ColumnPath.get(descriptor.getPath()));
+      try {
+        return pages(chunk, descriptor);
+      } catch (IOException e) {
+        throw new IllegalStateException("column " + chunk.getPath() + ": " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public long getRowCount() {
+      return block.getRowCount();
+    }
+
+    @Override
+    public Optional<PrimitiveIterator.OfLong> getRowIndexes() {
+      return Optional.empty();
+    }
+
+    private PageReader pages(ColumnChunkMetaData chunk, ColumnDescriptor descriptor)
+        throws IOException {
+      long size = chunk.getTotalSize();
+      if (size > Integer.MAX_VALUE - 16) {
+        throw new IOException("column chunk of " + size + " bytes is too large");
+      }
+      ByteBuffer bytes = readAt(channel, chunk.getStartingPos(), (int) size);
+      InputStream in = new ByteArrayInputStream(bytes.array());
+      BytesInputDecompressor codec = new PlainCodecs().getDecompressor(chunk.getCodec());
+      Statistics<?> noStats = Statistics.noopStats(descriptor.getPrimitiveType());
+      DictionaryPage dictionary = null;
+      Queue<DataPage> data = new ArrayDeque<>();
+      long values = 0;
+      while (values < chunk.getValueCount()) {
+        PageHeader header = Util.readPageHeader(in);
+        int compressed = header.getCompressed_page_size();
+        int uncompressed = header.getUncompressed_page_size();
+        byte[] body = in.readNBytes(compressed);
+        if (body.length != compressed) {
+          throw new IOException("page of " + compressed + " bytes runs past the column chunk");
+        }
+        switch (header.getType()) {
+          case DICTIONARY_PAGE:
+            dictionary = new DictionaryPage(codec.decompress(BytesInput.from(body), uncompressed),
+                header.getDictionary_page_header().getNum_values(),
+                encoding(header.getDictionary_page_header().getEncoding()));
+            break;
+          case DATA_PAGE:
+            DataPageHeader v1 = header.getData_page_header();
+            data.add(new DataPageV1(codec.decompress(BytesInput.from(body), uncompressed),
+                v1.getNum_values(), uncompressed, noStats,
+                encoding(v1.getRepetition_level_encoding()),
+                encoding(v1.getDefinition_level_encoding()), encoding(v1.getEncoding())));
+            values += v1.getNum_values();
+            break;
+          case DATA_PAGE_V2:
+            data.add(pageV2(header, body, codec, noStats));
+            values += header.getData_page_header_v2().getNum_values();
+            break;
+          default:
+            // index and bloom filter pages carry nothing the rows need
+        }
+      }
+      DictionaryPage dict = dictionary;
+      long total = values;
+      return new PageReader() {
+        @Override
+        public DictionaryPage readDictionaryPage() {
+          return dict;
+        }
+
+        @Override
+        public long getTotalValueCount() {
+          return total;
+        }
+
+        @Override
+        public DataPage readPage() {
+          return data.poll();
+        }
+      };
+    }
+
+    /** In a V2 page the levels come first and are never compressed; the values may be. */
+    private static DataPage pageV2(PageHeader header, byte[] body, BytesInputDecompressor codec,
+        Statistics<?> stats) throws IOException {
+      DataPageHeaderV2 v2 = header.getData_page_header_v2();
+      int rl = v2.getRepetition_levels_byte_length();
+      int dl = v2.getDefinition_levels_byte_length();
+      if (rl < 0 || dl < 0 || rl + dl > body.length) {
+        throw new IOException("V2 page levels of " + (rl + dl) + " bytes exceed the page");
+      }
+      BytesInput values = BytesInput.from(body, rl + dl, body.length - rl - dl);
+      int valuesSize = header.getUncompressed_page_size() - rl - dl;
+      if (v2.isIs_compressed()) {
+        values = codec.decompress(values, valuesSize);
+      }
+      return DataPageV2.uncompressed(v2.getNum_rows(), v2.getNum_nulls(), v2.getNum_values(),
+          BytesInput.from(body, 0, rl), BytesInput.from(body, rl, dl),
+          encoding(v2.getEncoding()), values, stats);
+    }
+
+    private static Encoding encoding(org.apache.parquet.format.Encoding encoding) {
+      return CONVERTER.getEncoding(encoding);
     }
   }
 
   private static DatasetException unreadable(Path file, Exception e) {
-    String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    String why = e instanceof NoSuchFileException ? "no such file"
+        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     return new DatasetException("Cannot read Parquet file " + file + ": " + why, e);
   }
 
@@ -218,10 +374,21 @@ final class ParquetRows {
         return group.getBoolean(field, index);
       case BINARY:
       case FIXED_LEN_BYTE_ARRAY:
-        // text columns; binary ones are not used by any dataset mapping
-        return group.getBinary(field, index).toStringUsingUTF8();
+        return binary(group.getBinary(field, index).getBytes(), type);
       default:
         return group.getValueToString(field, index);
     }
+  }
+
+  /**
+   * Text columns become strings; raw byte columns (images and audio in Hugging Face exports,
+   * which have no STRING annotation) stay bytes.
+   */
+  private static Object binary(byte[] bytes, PrimitiveType type) {
+    LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+    boolean text = annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+        || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation
+        || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation;
+    return text ? new String(bytes, StandardCharsets.UTF_8) : bytes;
   }
 }

@@ -12,11 +12,23 @@ import org.junit.jupiter.api.Test;
 
 class ChunkParserTest {
 
+  /**
+   * Jackson's reading of {@code json}; the fast path ({@link ChunkParser#parse}, which tries
+   * {@link ChunkScanner} first) must read it the same way.
+   */
   private static ChunkFields parse(String json) throws IOException {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     ChunkFields fields = new ChunkFields();
-    ChunkParser.parse(bytes, bytes.length, fields);
+    ChunkParser.parseWithJackson(bytes, bytes.length, fields);
+    ChunkFields fast = new ChunkFields();
+    ChunkParser.parse(bytes, bytes.length, fast);
+    assertEquals(describe(fields), describe(fast), json);
     return fields;
+  }
+
+  private static String describe(ChunkFields f) {
+    return f.hasChoices + "|" + f.text + "|" + f.reasoning + "|" + f.finishReason + "|"
+        + f.completionTokens + "|" + f.promptTokens + "|" + f.error;
   }
 
   @Test
@@ -124,5 +136,14 @@ class ChunkParserTest {
     for (String bad : new String[] {"{\"choices\":[", "not json", "[1,2]", "{\"a\":1} trailing", ""}) {
       assertThrows(IOException.class, () -> parse(bad), bad);
     }
+  }
+
+  @Test
+  void aBodyTheFastPathGivesUpOnStillFailsWithJacksonsWords() {
+    byte[] bytes = "{\"choices\":[{\"text\":\"a\"}]} trailing".getBytes(StandardCharsets.UTF_8);
+    IOException e = assertThrows(IOException.class,
+        () -> ChunkParser.parse(bytes, bytes.length, new ChunkFields()));
+    assertTrue(e.getMessage().contains("trailing") || e.getMessage().contains("Unrecognized"),
+        e.getMessage());
   }
 }

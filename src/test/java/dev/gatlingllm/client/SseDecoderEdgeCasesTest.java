@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -182,5 +183,32 @@ class SseDecoderEdgeCasesTest {
     feed("data: a\n\n: comment\n", 1);
     decoder.endOfStream(2);
     assertEquals(List.of("a"), events);
+  }
+
+  private void feedBuf(String text, long nanos) {
+    decoder.feed(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8)), nanos);
+  }
+
+  @Test
+  void aCrEndingOneReadAndTheLfStartingTheNextAreOneLineEnd() {
+    // Were the LF taken for a second line end, the blank line would cut the event in two.
+    feedBuf("data: a\r", 1);
+    feedBuf("\ndata: b\r\n\r\n", 2);
+    assertEquals(List.of("a\nb"), events);
+  }
+
+  @Test
+  void anEmptyReadKeepsAPendingCrLfPair() {
+    feed("data: a\r", 1);
+    decoder.feed(new byte[] {'\n'}, 0, 0, 2); // nothing read, whatever lies in the array
+    feed("\ndata: b\n\n", 3);
+    assertEquals(List.of("a\nb"), events);
+  }
+
+  @Test
+  void aReadLargerThanTheScratchBufferIsReadWhole() {
+    String big = repeat('x', 5000);
+    feedBuf("data: " + big + "\n\ndata: " + big + "y\n\n", 1);
+    assertEquals(List.of(big, big + "y"), events);
   }
 }

@@ -111,6 +111,15 @@ class DatasetsTest {
     assertTrue(foreign.getMessage().contains("--sonnet-input-len (sonnet dataset)"),
         foreign.getMessage());
 
+    // a flag several datasets share names all of them, not one picked at random
+    IllegalArgumentException shared = assertThrows(IllegalArgumentException.class,
+        () -> Datasets.fromArgs("--dataset-name", "sharegpt", "--dataset-path", "x.json",
+            "--random-input-len", "100", "--random-output-len", "5"));
+    assertTrue(shared.getMessage().contains(
+        "--random-input-len (random, random-mm or random-rerank datasets)")
+        && shared.getMessage().contains("--random-output-len (random or random-mm datasets)"),
+        shared.getMessage());
+
     IllegalArgumentException noPath = assertThrows(IllegalArgumentException.class,
         () -> Datasets.fromArgs("--dataset-name", "sharegpt"));
     assertTrue(noPath.getMessage().contains("needs --dataset-path"), noPath.getMessage());

@@ -12,12 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -28,6 +27,7 @@ import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -68,12 +68,30 @@ public final class ParquetTestFiles {
   /** Writes {@code rows}; the schema comes from the keys and value types seen in them. */
   static void write(Path out, List<Map<String, Object>> rows, CompressionCodecName codec)
       throws IOException {
+    write(out, rows, codec, Layout.DEFAULT);
+  }
+
+  /**
+   * How pages and row groups are cut: {@link #DEFAULT} is what Hugging Face exports look like
+   * (V1 pages, one row group for small files); {@link #SMALL_V2} writes V2 data pages, a few
+   * rows per page and many row groups, to exercise the reader's page and row-group walking.
+   */
+  enum Layout { DEFAULT, SMALL_V2 }
+
+  static void write(Path out, List<Map<String, Object>> rows, CompressionCodecName codec,
+      Layout layout) throws IOException {
     MessageType schema = schema(rows);
     Files.deleteIfExists(out);
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-    try (ParquetWriter<Group> writer = builder(out).withType(schema)
+    ExampleParquetWriter.Builder builder = builder(out).withType(schema)
         .withCodecFactory(new WriteCodecs()).withCompressionCodec(codec)
-        .withDictionaryEncoding(true).build()) {
+        .withDictionaryEncoding(true);
+    if (layout == Layout.SMALL_V2) {
+      builder = builder.withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
+          .withPageRowCountLimit(3).withMinRowCountForPageSizeCheck(1).withRowGroupSize(16L << 10)
+          .withPageSize(512);
+    }
+    try (ParquetWriter<Group> writer = builder.build()) {
       for (Map<String, Object> row : rows) {
         Group group = groups.newGroup();
         row.forEach((name, value) -> add(group, name, value));
@@ -99,51 +117,67 @@ public final class ParquetTestFiles {
     }
   }
 
+  /**
+   * The schema of all rows: a column's type is merged over every row's value, so a struct
+   * gets every key any row has, and a list's element type every key any element has.
+   */
   private static MessageType schema(List<Map<String, Object>> rows) {
-    Map<String, Object> examples = new LinkedHashMap<>();
-    Map<String, Set<String>> structKeys = new LinkedHashMap<>();
+    Map<String, Object> merged = new LinkedHashMap<>();
     for (Map<String, Object> row : rows) {
-      row.forEach((k, v) -> {
-        if (v != null) {
-          examples.putIfAbsent(k, v);
-        }
-        if (v instanceof List<?> list) {
-          for (Object e : list) {
-            if (e instanceof Map<?, ?> m) {
-              m.keySet().forEach(key -> structKeys.computeIfAbsent(k, x -> new LinkedHashSet<>())
-                  .add(String.valueOf(key)));
-            }
-          }
-        }
-      });
+      row.forEach((k, v) -> merged.put(k, merge(merged.get(k), v)));
     }
     Types.MessageTypeBuilder message = Types.buildMessage();
-    examples.forEach((name, value) -> message.addField(field(name, value,
-        structKeys.getOrDefault(name, Set.of()))));
+    merged.forEach((name, example) -> message.addField(field(name, example)));
     return message.named("schema");
   }
 
-  private static Type field(String name, Object example, Set<String> structKeys) {
-    if (example instanceof List<?> list) {
-      Object first = "";
+  /** A value that has every shape of {@code a} and {@code b} (null stands for "unknown"). */
+  @SuppressWarnings("unchecked")
+  private static Object merge(Object a, Object b) {
+    if (a == null) {
+      return mergeInto(b);
+    }
+    if (b == null) {
+      return a;
+    }
+    if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
+      Map<String, Object> out = new LinkedHashMap<>((Map<String, Object>) ma);
+      mb.forEach((k, v) -> out.put(String.valueOf(k), merge(out.get(String.valueOf(k)), v)));
+      return out;
+    }
+    if (a instanceof List<?> la && b instanceof List<?> lb) {
+      Object element = la.isEmpty() ? null : la.get(0);
+      for (Object e : lb) {
+        element = merge(element, e);
+      }
+      return element == null ? List.of() : List.of(element);
+    }
+    return a;
+  }
+
+  private static Object mergeInto(Object value) {
+    if (value instanceof List<?> list) {
+      Object element = null;
       for (Object e : list) {
-        if (e != null) {
-          first = e;
-          break;
-        }
+        element = merge(element, e);
       }
-      Type element;
-      if (first instanceof Map<?, ?>) {
-        Types.GroupBuilder<org.apache.parquet.schema.GroupType> struct = Types.optionalGroup();
-        for (String key : structKeys) {
-          struct.addField(Types.optional(PrimitiveTypeName.BINARY)
-              .as(LogicalTypeAnnotation.stringType()).named(key));
-        }
-        element = struct.named("element");
-      } else {
-        element = scalar("element", first);
-      }
-      return Types.optionalList().element(element).named(name);
+      return element == null ? List.of() : List.of(element);
+    }
+    if (value instanceof Map<?, ?>) {
+      return merge(new LinkedHashMap<String, Object>(), value);
+    }
+    return value;
+  }
+
+  private static Type field(String name, Object example) {
+    if (example instanceof List<?> list) {
+      Object element = list.isEmpty() ? "" : list.get(0);
+      return Types.optionalList().element(field("element", element)).named(name);
+    }
+    if (example instanceof Map<?, ?> map) {
+      Types.GroupBuilder<org.apache.parquet.schema.GroupType> struct = Types.optionalGroup();
+      map.forEach((k, v) -> struct.addField(field(String.valueOf(k), v == null ? "" : v)));
+      return struct.named(name);
     }
     return scalar(name, example);
   }
@@ -158,6 +192,10 @@ public final class ParquetTestFiles {
     if (example instanceof Boolean) {
       return Types.optional(PrimitiveTypeName.BOOLEAN).named(name);
     }
+    if (example instanceof byte[]) {
+      // raw bytes, as Hugging Face stores Image and Audio features: no STRING annotation
+      return Types.optional(PrimitiveTypeName.BINARY).named(name);
+    }
     return Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType())
         .named(name);
   }
@@ -170,33 +208,28 @@ public final class ParquetTestFiles {
       Group listGroup = group.addGroup(name);
       for (Object element : list) {
         Group entry = listGroup.addGroup("list");
-        if (element instanceof Map<?, ?> map) {
-          Group struct = entry.addGroup("element");
-          map.forEach((k, v) -> {
-            if (v != null) {
-              struct.append(String.valueOf(k), String.valueOf(v));
-            }
-          });
-        } else if (element != null) {
-          appendScalar(entry, "element", element);
-        }
+        add(entry, "element", element);
       }
       return;
     }
-    appendScalar(group, name, value);
-  }
-
-  private static void appendScalar(Group group, String name, Object value) {
+    if (value instanceof Map<?, ?> map) {
+      Group struct = group.addGroup(name);
+      map.forEach((k, v) -> add(struct, String.valueOf(k), v));
+      return;
+    }
     if (value instanceof Integer || value instanceof Long) {
       group.append(name, ((Number) value).longValue());
     } else if (value instanceof Number n) {
       group.append(name, n.doubleValue());
     } else if (value instanceof Boolean b) {
       group.append(name, b);
+    } else if (value instanceof byte[] bytes) {
+      group.append(name, Binary.fromConstantByteArray(bytes));
     } else {
       group.append(name, String.valueOf(value));
     }
   }
+
 
   /** Page compression for the writer, in pure Java. */
   private static final class WriteCodecs implements CompressionCodecFactory {

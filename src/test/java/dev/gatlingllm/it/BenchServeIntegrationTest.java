@@ -139,6 +139,9 @@ class BenchServeIntegrationTest {
             + "datasets/hf/sharegpt_vicuna_sample.parquet --hf-name "
             + "Aeala/ShareGPT_Vicuna_unfiltered --hf-output-len 6 --num-prompts 10 "
             + "--request-rate 100", 10, "openai-100.0qps-sim-model"),
+        arguments("--dataset-name spec_bench --dataset-path "
+            + "datasets/spec_bench/spec_bench_sample.jsonl --spec-bench-output-len 6 "
+            + "--num-prompts 8 --request-rate 100", 8, "openai-100.0qps-sim-model"),
         arguments("--backend sglang " + random + "--ramp-up-strategy linear "
             + "--ramp-up-start-rps 20 --ramp-up-end-rps 60 --num-prompts 12", 12,
             "sglang-ramp-up-linear-20qps-60qps-sim-model"),

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.simulations.datasets.AsrSimulation;
 import dev.gatlingllm.simulations.datasets.BurstGptSimulation;
 import dev.gatlingllm.simulations.datasets.CustomSimulation;
 import dev.gatlingllm.simulations.datasets.HfParquetSimulation;
@@ -16,6 +17,8 @@ import dev.gatlingllm.simulations.datasets.PrefixRepetitionSimulation;
 import dev.gatlingllm.simulations.datasets.RandomSimulation;
 import dev.gatlingllm.simulations.datasets.ShareGptSimulation;
 import dev.gatlingllm.simulations.datasets.SonnetSimulation;
+import dev.gatlingllm.simulations.datasets.SpecBenchSimulation;
+import dev.gatlingllm.simulations.datasets.VisionArenaSimulation;
 import dev.gatlingllm.simulations.datasets.VllmFlagsSimulation;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.io.IOException;
@@ -68,7 +71,12 @@ class DatasetExamplesIntegrationTest {
         arguments(PrefixRepetitionSimulation.class, PrefixRepetitionSimulation.DATASET, 40,
             "prefix_repetition"),
         arguments(HfParquetSimulation.class, HfParquetSimulation.DATASET, 30, "hf"),
-        arguments(VllmFlagsSimulation.class, VllmFlagsSimulation.DATASET, 40, "random"));
+        arguments(VllmFlagsSimulation.class, VllmFlagsSimulation.DATASET, 40, "random"),
+        // the 3 summarization questions of the sample
+        arguments(SpecBenchSimulation.class, SpecBenchSimulation.DATASET, 3, "spec_bench"),
+        arguments(VisionArenaSimulation.class, VisionArenaSimulation.DATASET, 12,
+            "visionarena"),
+        arguments(AsrSimulation.class, AsrSimulation.DATASET, 6, "asr"));
   }
 
   @ParameterizedTest(name = "{0}")
