@@ -62,14 +62,12 @@ final class ChunkScanner {
       c.expect('{');
       if (!c.consumeIf('}')) {
         do {
-          int nameStart = c.nameStart();
-          int nameEnd = c.nameEnd(nameStart);
-          c.colon();
-          if (c.is(nameStart, nameEnd, CHOICES)) {
+          c.member();
+          if (c.nameIs(CHOICES)) {
             readChoices(c, out);
-          } else if (c.is(nameStart, nameEnd, USAGE)) {
+          } else if (c.nameIs(USAGE)) {
             readUsage(c, out);
-          } else if (c.is(nameStart, nameEnd, ERROR)) {
+          } else if (c.nameIs(ERROR)) {
             out.error = readError(c);
           } else {
             c.skipValue(1);
@@ -113,14 +111,12 @@ final class ChunkScanner {
       return;
     }
     do {
-      int nameStart = c.nameStart();
-      int nameEnd = c.nameEnd(nameStart);
-      c.colon();
-      if (c.is(nameStart, nameEnd, TEXT)) {
+      c.member();
+      if (c.nameIs(TEXT)) {
         out.appendText(c.stringOrNull(3));
-      } else if (c.is(nameStart, nameEnd, DELTA) || c.is(nameStart, nameEnd, MESSAGE)) {
+      } else if (c.nameIs(DELTA) || c.nameIs(MESSAGE)) {
         readMessage(c, out);
-      } else if (c.is(nameStart, nameEnd, FINISH_REASON)) {
+      } else if (c.nameIs(FINISH_REASON)) {
         out.finishReason = c.stringOrNull(3);
       } else {
         c.skipValue(3);
@@ -138,13 +134,10 @@ final class ChunkScanner {
       return;
     }
     do {
-      int nameStart = c.nameStart();
-      int nameEnd = c.nameEnd(nameStart);
-      c.colon();
-      if (c.is(nameStart, nameEnd, CONTENT)) {
+      c.member();
+      if (c.nameIs(CONTENT)) {
         out.appendText(c.stringOrNull(4));
-      } else if (c.is(nameStart, nameEnd, REASONING_CONTENT)
-          || c.is(nameStart, nameEnd, REASONING)) {
+      } else if (c.nameIs(REASONING_CONTENT) || c.nameIs(REASONING)) {
         String thought = c.stringOrNull(4);
         out.reasoning |= thought != null && !thought.isEmpty();
       } else {
@@ -163,11 +156,9 @@ final class ChunkScanner {
       return;
     }
     do {
-      int nameStart = c.nameStart();
-      int nameEnd = c.nameEnd(nameStart);
-      c.colon();
-      boolean completion = c.is(nameStart, nameEnd, COMPLETION_TOKENS);
-      if (completion || c.is(nameStart, nameEnd, PROMPT_TOKENS)) {
+      c.member();
+      boolean completion = c.nameIs(COMPLETION_TOKENS);
+      if (completion || c.nameIs(PROMPT_TOKENS)) {
         int value = c.intOrMinValue();
         if (value != Integer.MIN_VALUE) {
           if (completion) {
@@ -200,10 +191,8 @@ final class ChunkScanner {
     String message = null;
     if (!c.consumeIf('}')) {
       do {
-        int nameStart = c.nameStart();
-        int nameEnd = c.nameEnd(nameStart);
-        c.colon();
-        if (c.is(nameStart, nameEnd, MESSAGE) && c.peekValue() == '"') {
+        c.member();
+        if (c.nameIs(MESSAGE) && c.peekValue() == '"') {
           message = c.stringOrNull(3);
         } else {
           c.skipValue(3);
@@ -276,6 +265,21 @@ final class ChunkScanner {
 
     void colon() {
       expect(':');
+    }
+
+    /** Where the current member's name starts and ends; set by {@link #member()}. */
+    int nameFrom;
+    int nameTo;
+
+    /** Reads a member's name and its colon; the value is next. */
+    void member() {
+      nameFrom = nameStart();
+      nameTo = nameEnd(nameFrom);
+      colon();
+    }
+
+    boolean nameIs(byte[] name) {
+      return is(nameFrom, nameTo, name);
     }
 
     /** Position of a member name's first byte, after its opening quote. */

@@ -174,13 +174,48 @@ public final class MetricsCalculator {
   }
 
   /**
-   * Peak output tokens per second and peak concurrent requests over 1-second buckets from
-   * the first successful start: each content chunk (at start + ttft + Σ itl, summed in that
-   * order as vLLM does) counts in its bucket, each request in every bucket it spans.
+   * Peak output tokens per second and peak concurrent requests: the maxima of
+   * {@link #peakBuckets}.
    */
   private static double[] peaks(RecordSource src, int[] successIdx, long origin) {
+    PeakBuckets b = peakBuckets(src, successIdx, origin);
+    long maxTokens = 0;
+    int maxRunning = 0;
+    for (int k = 0; k < b.tokens().length; k++) {
+      maxTokens = Math.max(maxTokens, b.tokens()[k]);
+      maxRunning = Math.max(maxRunning, b.running()[k]);
+    }
+    return new double[] {maxTokens, maxRunning};
+  }
+
+  /**
+   * The 1-second buckets vLLM takes its peaks over, from the first successful start: content
+   * chunks per bucket (each at start + ttft + Σ itl, summed in that order as vLLM does) and
+   * successful requests active during each bucket. The LLM report charts these very arrays,
+   * so its over-time view and the result's peaks cannot disagree.
+   *
+   * @param t0Seconds first successful start, seconds after the origin (0 when none succeeded)
+   */
+  public record PeakBuckets(double t0Seconds, long[] tokens, int[] running) {}
+
+  /** {@link PeakBuckets} of the successful requests of {@code src}. */
+  public static PeakBuckets peakBuckets(RecordSource src, long origin) {
+    int n = 0;
+    for (int i = 0; i < src.size(); i++) {
+      n += src.record(i).success() ? 1 : 0;
+    }
+    int[] idx = new int[n];
+    for (int i = 0, c = 0; i < src.size(); i++) {
+      if (src.record(i).success()) {
+        idx[c++] = i;
+      }
+    }
+    return peakBuckets(src, idx, origin);
+  }
+
+  private static PeakBuckets peakBuckets(RecordSource src, int[] successIdx, long origin) {
     if (successIdx.length == 0) {
-      return new double[] {0.0, 0};
+      return new PeakBuckets(0, new long[0], new int[0]);
     }
     double t0 = Double.POSITIVE_INFINITY;
     double tEnd = Double.NEGATIVE_INFINITY;
@@ -207,15 +242,13 @@ public final class MetricsCalculator {
       running[first]++;
       running[last + 1]--;
     }
-    long maxTokens = 0;
-    int maxRunning = 0;
+    int[] active = new int[buckets];
     int now = 0;
     for (int b = 0; b < buckets; b++) {
-      maxTokens = Math.max(maxTokens, tokens[b]);
       now += running[b];
-      maxRunning = Math.max(maxRunning, now);
+      active[b] = now;
     }
-    return new double[] {maxTokens, maxRunning};
+    return new PeakBuckets(t0, tokens, active);
   }
 
   private static void count(long[] tokens, double offset) {

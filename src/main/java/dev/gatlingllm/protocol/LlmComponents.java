@@ -12,6 +12,8 @@ import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
+import dev.gatlingllm.servermetrics.ServerMetricsScraper;
+import dev.gatlingllm.servermetrics.ServerSeries;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.config.NettyConfiguration;
 import io.gatling.core.protocol.ProtocolComponents;
@@ -21,10 +23,13 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,6 +63,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final SlotPacer pacer;
   private final ConcurrencyLimiter limiter;
   private final AtomicBoolean warmedUp = new AtomicBoolean();
+  /** Scrapes the server's metrics from the first send on; null before it or when off. */
+  private volatile ServerMetricsScraper serverMetrics;
   /** Measures the client's own distortion from the first send on; null before it. */
   private volatile SelfCheck selfCheck;
 
@@ -133,6 +140,8 @@ public final class LlmComponents implements ProtocolComponents {
     if (selfCheck == null) {
       SelfCheck started = SelfCheck.start(core.eventLoopGroup());
       client.onWritten(started::recordWrite);
+      protocol.serverMetrics().ifPresent(uri -> serverMetrics = ServerMetricsScraper.start(uri,
+          headerMap(), Duration.ofSeconds(1)));
       selfCheck = started;
     }
     return selfCheck;
@@ -146,6 +155,19 @@ public final class LlmComponents implements ProtocolComponents {
     }
     client.onWritten(nanos -> { });
     return check.stop();
+  }
+
+  /** Stops scraping the server's metrics and gives the series; null when it never started. */
+  public ServerSeries stopServerMetrics() {
+    ServerMetricsScraper scraper = serverMetrics;
+    return scraper == null ? null : scraper.stop();
+  }
+
+  /** The user's headers and the authorization, for the metrics endpoint. */
+  private Map<String, String> headerMap() {
+    Map<String, String> out = new LinkedHashMap<>();
+    baseHeaders.forEach(e -> out.put(e.getKey(), e.getValue()));
+    return out;
   }
 
   public CoreComponents core() {

@@ -4,6 +4,7 @@ import dev.gatlingllm.client.Target;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.report.ResultOptions;
 import io.gatling.core.protocol.Protocol;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,7 @@ public final class LlmProtocol implements Protocol {
   private final ArrivalProfile arrivals;
   private final Integer maxConcurrency;
   private final WarmUpOptions warmUp;
+  private final URI serverMetrics;
   private final boolean insecureTls;
 
   LlmProtocol(Target target, String model, String servedModelName, String backend,
@@ -41,7 +43,7 @@ public final class LlmProtocol implements Protocol {
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp, boolean insecureTls) {
+      WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls) {
     this.target = target;
     this.insecureTls = insecureTls;
     this.model = model;
@@ -61,6 +63,12 @@ public final class LlmProtocol implements Protocol {
     this.arrivals = arrivals;
     this.maxConcurrency = maxConcurrency;
     this.warmUp = warmUp;
+    this.serverMetrics = serverMetrics;
+  }
+
+  /** The Prometheus endpoint scraped during the run, when there is one. */
+  public Optional<URI> serverMetrics() {
+    return Optional.ofNullable(serverMetrics);
   }
 
   /** Warm-up requests before the run. */

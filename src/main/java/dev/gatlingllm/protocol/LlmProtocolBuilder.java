@@ -4,6 +4,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.report.ResultOptions;
 import io.gatling.javaapi.core.ProtocolBuilder;
+import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -54,6 +55,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   private ArrivalProfile arrivals;
   private Integer maxConcurrency;
   private WarmUpOptions warmUp = WarmUpOptions.auto();
+  /** Null: vLLM's {@code /metrics} when the backend is {@code vllm}; "" turns scraping off. */
+  private String serverMetrics;
 
   public LlmProtocolBuilder() {}
 
@@ -80,6 +83,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     b.arrivals = arrivals;
     b.maxConcurrency = maxConcurrency;
     b.warmUp = warmUp;
+    b.serverMetrics = serverMetrics;
     return b;
   }
 
@@ -295,6 +299,30 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
+  /**
+   * Scrapes the server's Prometheus metrics every second during the run (requests running and
+   * waiting, KV-cache usage, prefix-cache hits) for the LLM report and the result JSON's
+   * {@code server_metrics}. {@code pathOrUrl} is a path on the base URL's host
+   * ({@code /metrics}) or a whole URL. On by default at {@code /metrics} for the {@code vllm}
+   * backend; a 404 turns it off with one log line.
+   */
+  public LlmProtocolBuilder serverMetrics(String pathOrUrl) {
+    String value = requireText("serverMetrics", pathOrUrl).trim();
+    if (!value.startsWith("/")) {
+      Target.parse(value);
+    }
+    LlmProtocolBuilder b = copy();
+    b.serverMetrics = value;
+    return b;
+  }
+
+  /** No scraping of the server's metrics. */
+  public LlmProtocolBuilder noServerMetrics() {
+    LlmProtocolBuilder b = copy();
+    b.serverMetrics = "";
+    return b;
+  }
+
   /** Where environment variables are read from; for tests. */
   LlmProtocolBuilder environment(Function<String, String> env) {
     LlmProtocolBuilder b = copy();
@@ -342,9 +370,25 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       }
       cap = fromProfile;
     }
-    return new LlmProtocol(Target.parse(baseUrl), model, servedModelName, backend, key,
+    Target target = Target.parse(baseUrl);
+    return new LlmProtocol(target, model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap, warmUp, insecureTls);
+        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap, warmUp,
+        serverMetricsUri(target), insecureTls);
+  }
+
+  private URI serverMetricsUri(Target target) {
+    String value = serverMetrics != null ? serverMetrics
+        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "";
+    if (value.isEmpty()) {
+      return null;
+    }
+    if (!value.startsWith("/")) {
+      return URI.create(value);
+    }
+    String host = target.host().contains(":") ? "[" + target.host() + "]" : target.host();
+    return URI.create((target.tls() ? "https://" : "http://") + host + ":"
+        + target.port() + value);
   }
 
   private static String requireText(String what, String value) {

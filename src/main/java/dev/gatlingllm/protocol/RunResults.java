@@ -5,6 +5,7 @@ import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunReporter;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
+import dev.gatlingllm.servermetrics.ServerSeries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,11 +112,18 @@ public final class RunResults {
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
       }
+      ServerSeries server = run.stopServerMetrics();
+      if (server != null) {
+        info = info.toBuilder().extra(ServerSeries.KEY,
+            server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
+      }
       ReportOutcome outcome = start < 0
           ? RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter)
           : RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter, start);
       if (options.printSummary() && outcome.summary() != null) {
-        printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText()));
+        printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
+            + (outcome.htmlReport() == null ? ""
+                : "LLM report: " + outcome.htmlReport().toAbsolutePath().toUri() + "\n"));
       }
       return outcome.ok() || !failBuild ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
@@ -128,6 +136,10 @@ public final class RunResults {
       run.store().close();
       LlmRun.clear(run);
     }
+  }
+
+  private static long firstSampleNanos(ServerSeries server) {
+    return server.samples().isEmpty() ? 0 : server.samples().get(0).nanos();
   }
 
   /**

@@ -12,9 +12,22 @@ import java.nio.file.Path;
  * @param pytorchFile the pytorch-format file written; null when not asked, empty or failed
  * @param summary     the console summary text; null when the metrics are missing
  * @param error       what went wrong (already logged); null when every step succeeded
+ * @param htmlReport  the LLM report written ({@code llm-report.html}); null when off or failed
+ *                    (a failed report is logged but does not fail the outcome)
  */
 public record ReportOutcome(BenchmarkMetrics metrics, Path resultFile, Path pytorchFile,
-    String summary, String error) {
+    String summary, String error, Path htmlReport) {
+
+  /** An outcome without an HTML report. */
+  public ReportOutcome(BenchmarkMetrics metrics, Path resultFile, Path pytorchFile,
+      String summary, String error) {
+    this(metrics, resultFile, pytorchFile, summary, error, null);
+  }
+
+  /** This outcome with the HTML report that was written. */
+  ReportOutcome withHtmlReport(Path report) {
+    return new ReportOutcome(metrics, resultFile, pytorchFile, summary, error, report);
+  }
 
   /** True when every step succeeded. */
   public boolean ok() {

@@ -43,6 +43,8 @@ public final class ResultOptions {
   private final GoodputSlo goodput;
   private final boolean pytorch;
   private final boolean printSummary;
+  private final boolean htmlReport;
+  private final double[] timelineThresholdsMs;
 
   private ResultOptions(Builder b) {
     this.saveResult = b.saveResult;
@@ -57,6 +59,8 @@ public final class ResultOptions {
     this.goodput = b.goodput;
     this.pytorch = b.pytorch;
     this.printSummary = b.printSummary;
+    this.htmlReport = b.htmlReport;
+    this.timelineThresholdsMs = b.timelineThresholdsMs.clone();
   }
 
   /** Save the result JSON in the run folder, percentile 99, no SLOs. */
@@ -135,6 +139,16 @@ public final class ResultOptions {
     return printSummary;
   }
 
+  /** Whether {@code llm-report.html} is written beside the results (default true). */
+  public boolean htmlReport() {
+    return htmlReport;
+  }
+
+  /** ITL colour thresholds of the report's request timeline, ms, ascending (25, 50). */
+  public double[] timelineThresholdsMs() {
+    return timelineThresholdsMs.clone();
+  }
+
   /** A builder starting from these options. */
   public Builder toBuilder() {
     Builder b = new Builder();
@@ -150,6 +164,8 @@ public final class ResultOptions {
     b.goodput = goodput;
     b.pytorch = pytorch;
     b.printSummary = printSummary;
+    b.htmlReport = htmlReport;
+    b.timelineThresholdsMs = timelineThresholdsMs.clone();
     return b;
   }
 
@@ -168,6 +184,8 @@ public final class ResultOptions {
     private GoodputSlo goodput = GoodputSlo.none();
     private boolean pytorch;
     private boolean printSummary = true;
+    private boolean htmlReport = true;
+    private double[] timelineThresholdsMs = ReportData.DEFAULT_THRESHOLDS_MS.clone();
 
     private Builder() {}
 
@@ -320,6 +338,36 @@ public final class ResultOptions {
     public Builder printSummary(boolean printSummary) {
       Builder b = copy();
       b.printSummary = printSummary;
+      return b;
+    }
+
+    /**
+     * Write the LLM report {@code llm-report.html} into the run folder when the results are
+     * written (default true).
+     */
+    public Builder htmlReport(boolean htmlReport) {
+      Builder b = copy();
+      b.htmlReport = htmlReport;
+      return b;
+    }
+
+    /**
+     * ITL thresholds (ms) that colour the report's request timeline, as vLLM's
+     * {@code --timeline-itl-thresholds}: default 25 and 50.
+     */
+    public Builder timelineItlThresholds(double... thresholdsMs) {
+      if (thresholdsMs.length == 0) {
+        throw new IllegalArgumentException("timelineItlThresholds needs at least one threshold");
+      }
+      for (int i = 0; i < thresholdsMs.length; i++) {
+        if (!(thresholdsMs[i] > 0) || Double.isInfinite(thresholdsMs[i])
+            || (i > 0 && thresholdsMs[i] <= thresholdsMs[i - 1])) {
+          throw new IllegalArgumentException("timelineItlThresholds must be positive and "
+              + "ascending, got " + java.util.Arrays.toString(thresholdsMs));
+        }
+      }
+      Builder b = copy();
+      b.timelineThresholdsMs = thresholdsMs.clone();
       return b;
     }
 

@@ -108,10 +108,46 @@ public final class RunReporter {
     } catch (Throwable t) {
       return failed("Could not render the console summary", t, computed.metrics(), null, null);
     }
-    if (!options.saveResult() && !options.append()) {
-      return new ReportOutcome(computed.metrics(), null, null, summary, null);
+    String date = LocalDateTime.now(clock).format(DATE);
+    ReportOutcome outcome = !options.saveResult() && !options.append()
+        ? new ReportOutcome(computed.metrics(), null, null, summary, null)
+        : writeFiles(run, options, computed, runFolder, date, summary);
+    // a report is a file: written when the results are (saveResult(false) writes nothing)
+    if (!options.htmlReport() || outcome.metrics() == null
+        || (!options.saveResult() && !options.append())) {
+      return outcome;
     }
-    return writeFiles(run, options, computed, runFolder, clock, summary);
+    Path report = writeHtmlReport(run, options, computed, runFolder, outcome.resultFile(), date);
+    if (report != null && options.printSummary()) {
+      console.println("LLM report: " + report.toAbsolutePath().toUri());
+      console.flush();
+    }
+    return outcome.withHtmlReport(report);
+  }
+
+  /**
+   * {@code llm-report.html} in the run folder (else beside the result file, else the working
+   * directory), from the same figures as the result JSON. A report that cannot be written is
+   * logged and left out: the result JSON is what the build depends on.
+   */
+  private static Path writeHtmlReport(RunInfo run, ResultOptions options, Computed computed,
+      Path runFolder, Path resultFile, String date) {
+    Path dir = runFolder != null ? runFolder
+        : resultFile != null && resultFile.toAbsolutePath().getParent() != null
+            ? resultFile.toAbsolutePath().getParent() : Path.of("");
+    Path file = dir.resolve(LlmReport.FILE_NAME);
+    try {
+      LinkedHashMap<String, Object> doc = ResultDocument.build(run,
+          options.toBuilder().detailed(false).build(), computed.metrics(), computed.requests(),
+          computed.origin(), date);
+      LlmReport.write(file, doc, computed.requests(), computed.metrics(), computed.origin(),
+          options);
+      LOG.info("Wrote the LLM report to {}", file);
+      return file;
+    } catch (Throwable t) {
+      LOG.error("Could not write the LLM report {}: {}", file, t.toString(), t);
+      return null;
+    }
   }
 
   /** The requests in start order, their metrics, and the origin of their start times. */
@@ -141,8 +177,7 @@ public final class RunReporter {
 
   /** The result JSON, and the pytorch file when asked. */
   private static ReportOutcome writeFiles(RunInfo run, ResultOptions options, Computed computed,
-      Path runFolder, Clock clock, String summary) {
-    String date = LocalDateTime.now(clock).format(DATE);
+      Path runFolder, String date, String summary) {
     Path resultFile = null;
     boolean written = false;
     try {

@@ -231,6 +231,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           "Simulated internal server error (fault injection)", keepAlive);
       return;
     }
+    state.lookUpPrefix(request);
     String requestId = http.headers().get("x-request-id");
     ChunkLog.Entry logEntry = chunkLog == null || !request.stream()
         ? null : new ChunkLog.Entry(requestId, receivedNanos);

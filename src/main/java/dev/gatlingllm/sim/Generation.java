@@ -111,6 +111,11 @@ final class Generation {
     }
   }
 
+  /** Tokens this request holds in the KV cache while it runs: its prompt and whole output. */
+  long kvTokens() {
+    return (long) request.promptTokens() + request.maxTokens();
+  }
+
   /** Starts a generation that waited in the queue; called from whichever loop freed the slot. */
   void startFromQueue() {
     ctx.executor().execute(this::admitted);

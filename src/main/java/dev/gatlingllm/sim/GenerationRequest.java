@@ -17,9 +17,17 @@ import java.io.IOException;
  * @param includeUsage {@code stream_options.include_usage: true}
  * @param promptTokens prompt length by the {@link SimTokens} rule
  * @param maxTokens    output length
+ * @param promptText   the prompt as sent (chat: the messages' JSON), for the prefix cache;
+ *                     empty when there is none (audio)
  */
 record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
-    int maxTokens) {
+    int maxTokens, String promptText) {
+
+  /** A request without prompt text (nothing for the prefix cache to match). */
+  GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
+      int maxTokens) {
+    this(chat, stream, includeUsage, promptTokens, maxTokens, "");
+  }
 
   static final int MAX_TOKENS_LIMIT = 1_000_000;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,7 +64,9 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
     int prompt = chat ? chatPromptTokens(root) : completionPromptTokens(root);
     String maxField = chat && present(root, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
     int maxTokens = present(root, maxField) ? maxTokens(root.get(maxField), maxField) : defaultMaxTokens;
-    return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens);
+    JsonNode promptNode = root.get(chat ? "messages" : "prompt");
+    String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
+    return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens, promptText);
   }
 
   private static JsonNode readJson(ByteBuf body) throws ApiError {

@@ -2,7 +2,8 @@ package dev.gatlingllm.sim;
 
 /**
  * The Prometheus text exposition of {@code GET /metrics}: the simulator's own counters,
- * plus vLLM's two queue gauges under their vLLM names so dashboards built for vLLM work.
+ * plus vLLM's queue, KV-cache and prefix-cache metrics under their vLLM names (V1, and the
+ * V0 {@code gpu_cache_usage_perc}) so that dashboards and scrapers built for vLLM work.
  */
 final class MetricsText {
 
@@ -41,7 +42,31 @@ final class MetricsText {
         .append("# HELP vllm:num_requests_waiting Number of requests waiting to be processed.\n")
         .append("# TYPE vllm:num_requests_waiting gauge\n")
         .append("vllm:num_requests_waiting").append(label).append(' ').append(s.waiting()).append('\n');
+    // vLLM V1's name, then the V0 name older servers and dashboards still use
+    gauge(sb, "vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", label,
+        s.kvCacheUsage());
+    gauge(sb, "vllm:gpu_cache_usage_perc", "GPU KV-cache usage. 1 means 100 percent usage.",
+        label, s.kvCacheUsage());
+    counter(sb, "vllm:prefix_cache_queries", "Prefix cache queries, in terms of number of "
+        + "queried tokens.", label, s.prefixQueries());
+    counter(sb, "vllm:prefix_cache_hits", "Prefix cache hits, in terms of number of cached "
+        + "tokens.", label, s.prefixHits());
     return sb.toString();
+  }
+
+  private static void gauge(StringBuilder sb, String name, String help, String label,
+      double value) {
+    sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
+        .append("# TYPE ").append(name).append(" gauge\n")
+        .append(name).append(label).append(' ').append(value).append('\n');
+  }
+
+  /** A counter as the Prometheus client writes it: the family name, samples with _total. */
+  private static void counter(StringBuilder sb, String name, String help, String label,
+      long value) {
+    sb.append("# HELP ").append(name).append("_total ").append(help).append('\n')
+        .append("# TYPE ").append(name).append("_total counter\n")
+        .append(name).append("_total").append(label).append(' ').append(value).append('\n');
   }
 
   private static void metric(StringBuilder sb, String name, String type, String help, Object value) {

@@ -23,6 +23,9 @@ final class ServerState {
   private int running;
   private int maxRunning;
   private final long[] faults = new long[Fault.values().length];
+  private final PrefixCache prefixCache = new PrefixCache();
+  /** Tokens reserved by running requests (prompt + max output), for the KV-cache gauge. */
+  private long kvTokens;
 
   /** Paths of the profiler calls received, in order. */
   private final List<String> profilerCalls = new ArrayList<>();
@@ -73,6 +76,7 @@ final class ServerState {
       return null;
     }
     g.holdsSlot = false;
+    kvTokens -= g.kvTokens();
     running--;
     Iterator<Generation> it = waiting.iterator();
     if (!it.hasNext()) {
@@ -86,8 +90,14 @@ final class ServerState {
 
   private void takeSlot(Generation g) {
     g.holdsSlot = true;
+    kvTokens += g.kvTokens();
     running++;
     maxRunning = Math.max(maxRunning, running);
+  }
+
+  /** The prefix cache sees a prompt that was admitted for generation. */
+  synchronized void lookUpPrefix(GenerationRequest request) {
+    prefixCache.lookup(request.promptText(), request.promptTokens());
   }
 
   synchronized void countFault(Fault kind) {
@@ -107,12 +117,20 @@ final class ServerState {
 
   synchronized Snapshot snapshot() {
     return new Snapshot(received, inFlight, maxInFlight, running, maxRunning, waiting.size(),
-        faults.clone());
+        faults.clone(), Math.min(1.0, (double) kvTokens / KV_CACHE_TOKENS),
+        prefixCache.queries(), prefixCache.hits());
   }
+
+  /**
+   * The simulated KV cache's size in tokens: the usage gauge is the prompt and output tokens
+   * reserved by running requests over this (a GPU of a few tens of GB holds about this much
+   * for an 8B model).
+   */
+  static final long KV_CACHE_TOKENS = 131_072;
 
   /** A consistent copy of the counters. */
   record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
-      int waiting, long[] faults) {
+      int waiting, long[] faults, double kvCacheUsage, long prefixQueries, long prefixHits) {
 
     long faults(Fault kind) {
       return faults[kind.ordinal()];

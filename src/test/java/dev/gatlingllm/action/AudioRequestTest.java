@@ -52,7 +52,7 @@ class AudioRequestTest {
   void theUploadCarriesTheFileThenVllmsFieldsAndTheStreamIsTimedLikeChat() throws Exception {
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().recordRequests(true)
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(2)).build());
-         ActionHarness h = new ActionHarness(new LlmProtocolBuilder().baseUrl(sim.baseUrl())
+         ActionHarness h = new ActionHarness(new LlmProtocolBuilder().baseUrl(sim.baseUrl()).noServerMetrics()
              .model("sim-model").noWarmUp().requestIdPrefix("asr-")
              .results(ResultOptions.builder().saveResult(false).printSummary(false))
              .protocol())) {

@@ -67,7 +67,7 @@ class BackendRequestsTest {
   /** Runs one request of {@code builder} for a user with these attributes. */
   private static Sent send(ActionBuilder builder, Object... attributes) throws Exception {
     int before = sim.recordedRequests().size();
-    LlmProtocol protocol = ProtocolTestSupport.withEnvironment(new LlmProtocolBuilder()
+    LlmProtocol protocol = ProtocolTestSupport.withEnvironment(new LlmProtocolBuilder().noServerMetrics()
             .baseUrl(sim.baseUrl()).model("sim-model").noWarmUp().requestIdPrefix("emb-")
             .results(ResultOptions.builder().saveResult(false).printSummary(false)),
         Map.of("OPENAI_API_KEY", KEY)).protocol();

@@ -33,7 +33,7 @@ class ReasoningStreamTest {
   void reasoningChunksSetTtftAndTheAnswerSetsTtfc(String field) throws Exception {
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(ITL_MS)).reasoningTokens(REASONING).reasoningField(field).build());
-         ActionHarness h = new ActionHarness(new LlmProtocolBuilder().baseUrl(sim.baseUrl())
+         ActionHarness h = new ActionHarness(new LlmProtocolBuilder().baseUrl(sim.baseUrl()).noServerMetrics()
              .model("sim-model").noWarmUp()
              .results(ResultOptions.builder().saveResult(false).printSummary(false))
              .protocol())) {

@@ -42,6 +42,7 @@ class RequestActionInAGatlingContextTest {
       results = results.goodput(goodput);
     }
     return new LlmProtocolBuilder().baseUrl(baseUrl).model("org/served-model").noWarmUp()
+        .noServerMetrics()
         .requestIdPrefix("req-").results(results).protocol();
   }
 

@@ -38,7 +38,8 @@ class RequestActionTimingAndLimitsTest {
     if (goodput != null) {
       results = results.goodput(goodput);
     }
-    return new LlmProtocolBuilder().baseUrl(baseUrl).model("m").noWarmUp().results(results);
+    return new LlmProtocolBuilder().baseUrl(baseUrl).model("m").noWarmUp().noServerMetrics()
+        .results(results);
   }
 
   private static Action gen(ActionHarness h) {

@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.DeflaterOutputStream;
@@ -121,14 +122,7 @@ class FaultMatrixTest {
     try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
       gz.write(EVENTS.getBytes(StandardCharsets.UTF_8));
     }
-    byte[] body = zipped.toByteArray();
-    byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-        + "content-encoding: gzip\r\ncontent-length: " + body.length + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
-    byte[] all = new byte[head.length + body.length];
-    System.arraycopy(head, 0, all, 0, head.length);
-    System.arraycopy(body, 0, all, head.length, body.length);
-    assertHello(against(CannedHttpServer.rawBytes(all, false)));
+    assertHello(against(CannedHttpServer.rawBytes(encodedStream("gzip", zipped), false)));
   }
 
   @Test
@@ -137,14 +131,17 @@ class FaultMatrixTest {
     try (DeflaterOutputStream z = new DeflaterOutputStream(zipped)) {
       z.write(EVENTS.getBytes(StandardCharsets.UTF_8));
     }
-    byte[] body = zipped.toByteArray();
+    assertHello(against(CannedHttpServer.rawBytes(encodedStream("deflate", zipped), false)));
+  }
+
+  /** An event-stream response whose body is {@code body}, sent with that content-encoding. */
+  private static byte[] encodedStream(String encoding, ByteArrayOutputStream body) {
     byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-        + "content-encoding: deflate\r\ncontent-length: " + body.length + "\r\n\r\n")
+        + "content-encoding: " + encoding + "\r\ncontent-length: " + body.size() + "\r\n\r\n")
         .getBytes(StandardCharsets.US_ASCII);
-    byte[] all = new byte[head.length + body.length];
-    System.arraycopy(head, 0, all, 0, head.length);
-    System.arraycopy(body, 0, all, head.length, body.length);
-    assertHello(against(CannedHttpServer.rawBytes(all, false)));
+    byte[] all = Arrays.copyOf(head, head.length + body.size());
+    System.arraycopy(body.toByteArray(), 0, all, head.length, body.size());
+    return all;
   }
 
   @Test

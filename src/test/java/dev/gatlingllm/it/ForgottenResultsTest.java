@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,21 +61,11 @@ class ForgottenResultsTest {
     Path output = work.resolve("gatling.out");
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
-      Process gatling = new ProcessBuilder(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "--add-opens=java.base/java.lang=ALL-UNNAMED",
-          "-cp", System.getProperty("java.class.path"),
-          "-D" + ItSimulation.BASE_URL + "=" + simulator.baseUrl(),
-          "-D" + ItSimulation.USERS + "=4",
-          "-Dllm.resultsFolder=" + results,
-          "io.gatling.app.Gatling",
-          "--simulation", ItSimulation.class.getName(),
-          "--results-folder", results.toString(),
-          "--launcher", "maven", "--build-tool-version", "test")
-          .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-      assertTrue(gatling.waitFor(150, TimeUnit.SECONDS), "Gatling did not finish");
-      String log = Files.readString(output);
-      assertEquals(0, gatling.exitValue(), log);
+      ForkedGatling.Result run = ForkedGatling.run(ItSimulation.class, results, Map.of(
+          ItSimulation.BASE_URL, simulator.baseUrl(),
+          ItSimulation.USERS, "4"), output);
+      String log = run.output();
+      assertEquals(0, run.exitCode(), log);
       assertTrue(log.contains("did not call LlmDsl.writeResults(this)"), log);
       assertTrue(log.contains("Serving Benchmark Result"), "vLLM's summary is printed: " + log);
       Path runFolder;

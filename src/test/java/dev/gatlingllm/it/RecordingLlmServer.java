@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
  * lower-cased names, JSON body) and accepts any model name, so that what the benchmark sends
  * can be compared field by field with what vLLM sends. Streams {@code max_tokens} (chat:
  * {@code max_completion_tokens}) one-token chunks and a usage event; answers the profiler
- * endpoints with 200.
+ * endpoints with 200, and GET requests (the plugin's {@code /metrics} scrape) with 404, unrecorded.
  */
 final class RecordingLlmServer implements AutoCloseable {
 
@@ -56,6 +56,12 @@ final class RecordingLlmServer implements AutoCloseable {
   }
 
   private void answer(HttpExchange exchange) throws IOException {
+    if (exchange.getRequestMethod().equals("GET")) {
+      // no Prometheus /metrics here: the plugin's scraper stops at the 404
+      exchange.sendResponseHeaders(404, -1);
+      exchange.close();
+      return;
+    }
     Map<String, String> headers = new TreeMap<>();
     exchange.getRequestHeaders().forEach((name, values) ->
         headers.put(name.toLowerCase(), String.join(",", values)));

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -36,24 +37,13 @@ class ResultFailureExitTest {
     Path output = work.resolve("gatling.out");
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
-      Process gatling = new ProcessBuilder(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "--add-opens=java.base/java.lang=ALL-UNNAMED",
-          // surefire's class path (a manifest-only jar, which the child reads the same way)
-          "-cp", System.getProperty("java.class.path"),
-          "-D" + ResultsItSimulation.BASE_URL + "=" + simulator.baseUrl(),
-          "-D" + ResultsItSimulation.USERS + "=3",
-          "-D" + ResultsItSimulation.RESULT_DIR + "=" + occupied,
-          "-Dllm.resultsFolder=" + results,
-          "io.gatling.app.Gatling",
-          "--simulation", ResultsItSimulation.class.getName(),
-          "--results-folder", results.toString(),
-          "--launcher", "maven", "--build-tool-version", "test")
-          .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-      assertTrue(gatling.waitFor(150, TimeUnit.SECONDS), "Gatling did not finish");
-      String log = Files.readString(output);
+      ForkedGatling.Result run = ForkedGatling.run(ResultsItSimulation.class, results, Map.of(
+          ResultsItSimulation.BASE_URL, simulator.baseUrl(),
+          ResultsItSimulation.USERS, "3",
+          ResultsItSimulation.RESULT_DIR, occupied.toString()), output);
+      String log = run.output();
 
-      assertEquals(3, gatling.exitValue(), log);
+      assertEquals(3, run.exitCode(), log);
       assertTrue(log.contains("the benchmark result was not written"), log);
       Path runFolder = onlyRunFolder(results);
       assertTrue(Files.exists(runFolder.resolve("index.html")), "the HTML report is still there");

@@ -24,6 +24,10 @@ public class ResultsItSimulation extends Simulation {
   static final String MIN_GOODPUT_PERCENT = "it.minGoodputPercent";
   /** Where the result JSON goes instead of the run folder. */
   static final String RESULT_DIR = "it.resultDir";
+  /** A header sent with every request (name:value), e.g. a secret that must not be written. */
+  static final String HEADER = "it.header";
+  /** The protocol's serverMetrics(...) path. */
+  static final String SERVER_METRICS = "it.serverMetrics";
 
   {
     String goodput = System.getProperty(GOODPUT);
@@ -35,15 +39,23 @@ public class ResultsItSimulation extends Simulation {
     if (System.getProperty(RESULT_DIR) != null) {
       options = options.resultDir(Path.of(System.getProperty(RESULT_DIR)));
     }
+    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("org/sim-model")
+        .servedModelName("sim-model")
+        .results(options);
+    if (System.getProperty(HEADER) != null) {
+      String[] header = System.getProperty(HEADER).split(":", 2);
+      protocol = protocol.header(header[0], header[1]);
+    }
+    if (System.getProperty(SERVER_METRICS) != null) {
+      protocol = protocol.serverMetrics(System.getProperty(SERVER_METRICS));
+    }
     var setUp = setUp(scenario("results")
             .exec(completions("gen")
                 .prompt(s -> "word ".repeat(1 + (int) (s.userId() % 7)))
                 .promptTokens(s -> 1 + (int) (s.userId() % 7))
                 .maxTokens(s -> 4 + (int) (s.userId() % 5)))
             .injectOpen(rampUsers(Integer.getInteger(USERS, 30)).during(Duration.ofSeconds(1))))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("org/sim-model")
-            .servedModelName("sim-model")
-            .results(options));
+        .protocols(protocol);
     if (System.getProperty(MIN_GOODPUT_PERCENT) != null) {
       setUp.assertions(details("gen goodput").successfulRequests().percent()
           .gte(Double.parseDouble(System.getProperty(MIN_GOODPUT_PERCENT))));

@@ -112,4 +112,18 @@ class LlmProtocolBuilderTest {
     assertThrows(IllegalArgumentException.class,
         () -> base(Map.of()).arrivals(capped).maxConcurrency(8).protocol());
   }
+
+  @Test
+  void serverMetricsAreScrapedAtTheRootOfTheHostForTheVllmBackendOnly() {
+    LlmProtocolBuilder b = base(Map.of()).baseUrl("https://gpu-box:8443/v1");
+    assertEquals(java.net.URI.create("https://gpu-box:8443/metrics"),
+        b.protocol().serverMetrics().orElseThrow(), "the path prefix is the API's, not /metrics'");
+    assertTrue(b.backend("openai").protocol().serverMetrics().isEmpty(), "off for other labels");
+    assertEquals(java.net.URI.create("http://prom:9090/federate"), b.backend("sglang")
+        .serverMetrics("http://prom:9090/federate").protocol().serverMetrics().orElseThrow());
+    assertEquals(java.net.URI.create("https://gpu-box:8443/stats"),
+        b.serverMetrics("/stats").protocol().serverMetrics().orElseThrow());
+    assertTrue(b.noServerMetrics().protocol().serverMetrics().isEmpty());
+    assertThrows(IllegalArgumentException.class, () -> b.serverMetrics("ftp://x/metrics"));
+  }
 }

@@ -1,0 +1,140 @@
+package dev.gatlingllm.servermetrics;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scrapes a Prometheus endpoint (vLLM's {@code /metrics}) at a fixed interval during the run,
+ * on one daemon thread of its own: never on Gatling's event loops, so a slow or silent server
+ * delays no token timestamp. A 404 stops it with one log line (the server has no such
+ * endpoint); other failures are logged once and counted. Headers (authorization included)
+ * are sent but never logged or written.
+ */
+public final class ServerMetricsScraper {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServerMetricsScraper.class);
+  /** Bodies beyond this are cut: a vLLM exposition is tens of kB. */
+  private static final int MAX_BODY = 8 << 20;
+
+  private final URI endpoint;
+  private final Map<String, String> headers;
+  private final Duration interval;
+  private final ScheduledExecutorService thread;
+  private final List<ServerSample> samples = new ArrayList<>();
+  private int failed;
+  private String status = "ok";
+  private boolean warned;
+
+  private ServerMetricsScraper(URI endpoint, Map<String, String> headers, Duration interval) {
+    this.endpoint = endpoint;
+    this.headers = Map.copyOf(headers);
+    this.interval = interval;
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gatling-llm-server-metrics");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Starts scraping now and then every {@code interval}. */
+  public static ServerMetricsScraper start(URI endpoint, Map<String, String> headers,
+      Duration interval) {
+    ServerMetricsScraper s = new ServerMetricsScraper(endpoint, headers, interval);
+    s.thread.scheduleAtFixedRate(s::scrape, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+    return s;
+  }
+
+  /** Stops (waiting for a scrape under way) and hands back what was scraped. */
+  public ServerSeries stop() {
+    thread.shutdown();
+    try {
+      thread.awaitTermination(interval.toMillis() + 2_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    thread.shutdownNow();
+    synchronized (this) {
+      return new ServerSeries(publicEndpoint(endpoint), interval.toNanos() / 1e9, samples,
+          failed, status);
+    }
+  }
+
+  /** The endpoint as written in the results: no user info, query or fragment. */
+  static String publicEndpoint(URI uri) {
+    return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
+        + (uri.getRawPath() == null ? "" : uri.getRawPath());
+  }
+
+  private void scrape() {
+    HttpURLConnection c = null;
+    try {
+      c = (HttpURLConnection) endpoint.toURL().openConnection();
+      int timeout = (int) Math.max(200, interval.toMillis() * 9 / 10);
+      c.setConnectTimeout(timeout);
+      c.setReadTimeout(timeout);
+      c.setRequestProperty("Accept", "text/plain");
+      headers.forEach(c::setRequestProperty);
+      int code = c.getResponseCode();
+      if (code == 404) {
+        disable("disabled: HTTP 404");
+        LOG.info("server metrics: {} answered 404, not scraping it (llm().noServerMetrics() "
+            + "turns this off)", publicEndpoint(endpoint));
+        return;
+      }
+      if (code != 200) {
+        failure("HTTP " + code);
+        return;
+      }
+      String body;
+      try (InputStream in = c.getInputStream()) {
+        body = new String(in.readNBytes(MAX_BODY), StandardCharsets.UTF_8);
+      }
+      ServerSample sample = ServerSample.of(System.nanoTime(), body);
+      if (sample.empty()) {
+        disable("disabled: no vLLM metric in the answer");
+        LOG.info("server metrics: {} has none of vLLM's metrics, not scraping it",
+            publicEndpoint(endpoint));
+        return;
+      }
+      synchronized (this) {
+        samples.add(sample);
+        status = "ok";
+      }
+    } catch (IOException | RuntimeException e) {
+      failure(e.getClass().getSimpleName() + ": " + e.getMessage());
+    } finally {
+      if (c != null) {
+        c.disconnect();
+      }
+    }
+  }
+
+  private synchronized void disable(String why) {
+    status = why;
+    thread.shutdown();
+  }
+
+  private synchronized void failure(String what) {
+    failed++;
+    if (!warned) {
+      warned = true;
+      LOG.warn("server metrics: scraping {} failed ({}); will keep trying every {} ms",
+          publicEndpoint(endpoint), what, interval.toMillis());
+    }
+    if (samples.isEmpty()) {
+      status = "no answer: " + what;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// The comparison page: several runs' figures side by side, their charts overlaid.
+LLM.run(function (d, app) {
+  var el = LLM.el, num = LLM.num, runs = d.runs, C = LLM.COLORS;
+  var HEADLINE = [['completed', 'Successful requests'], ['failed', 'Failed requests'], ['duration', 'Benchmark duration (s)'],
+    ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
+    ['request_throughput', 'Request throughput (req/s)'], ['request_goodput', 'Request goodput (req/s)'],
+    ['output_throughput', 'Output token throughput (tok/s)'], ['max_output_tokens_per_s', 'Peak output token throughput (tok/s)'],
+    ['max_concurrent_requests', 'Peak concurrent requests'], ['total_token_throughput', 'Total token throughput (tok/s)']];
+  var LOWER_IS_BETTER = /(_ms$|^failed$|^duration$)/, NEUTRAL = /^total_(input|output)_tokens$/;
+
+  var s = LLM.section(app, 'Runs', 'The first run is the baseline: differences are the other runs against it (red: worse, green: better).');
+  var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { text: 'source' })])]);
+  runs.forEach(function (r, i) {
+    var box = el('i'); box.style.cssText = 'display:inline-block;width:10px;height:10px;margin-right:6px;background:' + C[i % C.length];
+    t.appendChild(el('tr', {}, [el('td', { text: String(i + 1) }), el('td', {}, [box, document.createTextNode(r.name)]), el('td', { text: String(r.result.date) }),
+      el('td', { text: String(r.result.request_rate) }), el('td', { text: r.result.max_concurrency === null ? '—' : String(r.result.max_concurrency) }), el('td', { cls: 'reason', text: r.source })]));
+  });
+  s.appendChild(t);
+
+  var rows = HEADLINE.filter(function (h) { return runs.some(function (r) { return h[0] in r.result; }); });
+  LLM.METRICS.forEach(function (m) {
+    var seen = {};
+    runs.forEach(function (r) { LLM.statKeys(r.result, m[0]).forEach(function (k) { seen[k] = 1; }); });
+    Object.keys(seen).forEach(function (k) { rows.push([k, k.replace('_' + m[0] + '_ms', '').replace(/^p/, 'P') + ' ' + m[1] + ' (ms)']); });
+  });
+  var hs = LLM.section(app, 'Headline figures', 'Values of each run\'s result JSON.');
+  var head = [el('th', { text: 'figure' })];
+  runs.forEach(function (r, i) { head.push(el('th', { text: '#' + (i + 1) })); if (i > 0) { head.push(el('th', { text: 'Δ #' + (i + 1) + ' vs #1' })); } });
+  var ht = el('table', {}, [el('tr', {}, head)]);
+  rows.forEach(function (row) {
+    var k = row[0], base = runs[0].result[k], tr = el('tr', {}, [el('td', { text: row[1] })]);
+    runs.forEach(function (r, i) {
+      var v = r.result[k];
+      tr.appendChild(el('td', { 'data-run': String(i), 'data-key': k, text: v === undefined ? '—' : num(v) }));
+      if (i === 0) { return; }
+      var cell = el('td');
+      if (typeof v === 'number' && typeof base === 'number') {
+        var diff = v - base, pct = base !== 0 ? ' (' + (diff >= 0 ? '+' : '') + num(100 * diff / Math.abs(base), 1) + ' %)' : '';
+        cell.textContent = (diff >= 0 ? '+' : '') + num(diff) + pct;
+        if (diff !== 0 && !NEUTRAL.test(k)) { var worse = LOWER_IS_BETTER.test(k) ? diff > 0 : diff < 0; cell.className = worse ? 'pos' : 'neg'; }
+      } else { cell.textContent = '—'; }
+      tr.appendChild(cell);
+    });
+    ht.appendChild(tr);
+  });
+  hs.appendChild(ht);
+
+  var charted = runs.filter(function (r) { return r.hist; });
+  if (charted.length < runs.length) {
+    app.appendChild(el('p', { cls: 'note', text: (runs.length - charted.length) + ' run(s) have figures only (a result JSON without per-request arrays and without its report): they are in the table, not in the charts.' }));
+  }
+  function color(r) { return C[runs.indexOf(r) % C.length]; }
+
+  var ds = LLM.section(app, 'Distributions, overlaid', 'Share of each run\'s samples per bin (each run keeps its own bins).');
+  var dg = el('div', { cls: 'grid' });
+  ds.appendChild(dg);
+  LLM.METRICS.concat([['input_len', 'Input', 'Input length (tokens)'], ['output_len', 'Output', 'Output length (tokens)']]).forEach(function (m) {
+    var series = charted.filter(function (r) { return r.hist[m[0]] && r.hist[m[0]].count; }).map(function (r) {
+      var h = r.hist[m[0]];
+      return { name: r.name, type: 'line', step: 'middle', showSymbol: h.counts.length === 1, itemStyle: { color: color(r) },
+        data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, Math.round(10000 * b[1] / h.count) / 100]; }) };
+    });
+    if (!series.length) { return; }
+    LLM.chart(dg, 'cmp-hist-' + m[0], { title: LLM.title(m[2] + (/_len$/.test(m[0]) ? '' : ' (ms)')), legend: { top: 22, type: 'scroll' },
+      xAxis: { type: 'value', min: 'dataMin' }, yAxis: { type: 'value', name: '% of samples' }, series: series });
+  });
+
+  var withTime = charted.filter(function (r) { return r.overTime && r.overTime.time.length; });
+  if (withTime.length) {
+    var os = LLM.section(app, 'Over time, overlaid', 'Seconds after each run\'s benchmark start, one-second buckets.');
+    var og = el('div', { cls: 'grid' });
+    os.appendChild(og);
+    [['chunks', 'Output tokens per second', 'tok/s'], ['running', 'Requests in flight', 'requests']].forEach(function (c) {
+      LLM.chart(og, 'cmp-over-' + (c[0] === 'chunks' ? 'tokens' : c[0]), { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: c[2] },
+        series: withTime.map(function (r) { var o = r.overTime; return { name: r.name, type: 'line', step: 'start', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].map(function (v, i) { return [o.time[i], v]; }) }; }) });
+    });
+    [['ttft', 'TTFT p90 by second (ms)'], ['itl', 'ITL p90 by second (ms)']].forEach(function (c) {
+      var series = withTime.filter(function (r) { return r.overTime[c[0]]; }).map(function (r) { var o = r.overTime; return { name: r.name, type: 'line', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].p90.map(function (v, i) { return [o.time[i], v]; }) }; });
+      if (series.length) { LLM.chart(og, 'cmp-over-' + c[0], { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: 'ms' }, series: series }); }
+    });
+  }
+
+  var withServer = runs.filter(function (r) { return r.result.server_metrics && r.result.server_metrics.time_s.length; });
+  if (withServer.length) {
+    var ss = LLM.section(app, 'Server metrics, overlaid', 'Scraped from each server\'s Prometheus endpoint during its run.');
+    var sg = el('div', { cls: 'grid' });
+    ss.appendChild(sg);
+    [['num_requests_running', 'Requests running on the server', 'cmp-server-running', 1], ['num_requests_waiting', 'Requests waiting on the server', 'cmp-server-waiting', 1], ['kv_cache_usage_perc', 'KV-cache usage (%)', 'cmp-server-kv', 100]].forEach(function (c) {
+      LLM.chart(sg, c[2], { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value' },
+        series: withServer.map(function (r) { var m = r.result.server_metrics; return { name: r.name, type: 'line', showSymbol: false, itemStyle: { color: color(r) }, data: m[c[0]].map(function (v, i) { return [m.time_s[i], v === null ? null : Math.round(v * c[3] * 100) / 100]; }) }; }) });
+    });
+  }
+});

@@ -1,0 +1,219 @@
+// The run report: draws the data the plugin embedded in #llm-data.
+LLM.run(function (d, app) {
+  var el = LLM.el, num = LLM.num, R = d.result;
+  var HEADLINE = [
+    ['completed', 'Successful requests'], ['failed', 'Failed requests'], ['duration', 'Benchmark duration (s)'],
+    ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
+    ['request_throughput', 'Request throughput (req/s)'], ['request_goodput', 'Request goodput (req/s)'],
+    ['output_throughput', 'Output token throughput (tok/s)'], ['max_output_tokens_per_s', 'Peak output token throughput (tok/s)'],
+    ['max_concurrent_requests', 'Peak concurrent requests'], ['total_token_throughput', 'Total token throughput (tok/s)']];
+  var SETTINGS = ['model_id', 'tokenizer_id', 'backend', 'endpoint_type', 'label', 'num_prompts', 'request_rate', 'burstiness',
+    'max_concurrency', 'ramp_up_strategy', 'ramp_up_start_rps', 'ramp_up_end_rps', 'seed', 'date'];
+  var known = {};
+  HEADLINE.forEach(function (h) { known[h[0]] = 1; });
+  SETTINGS.forEach(function (k) { known[k] = 1; });
+  ['client_self_check', 'server_metrics', 'rps_change_events', 'arrival_replay'].forEach(function (k) { known[k] = 1; });
+
+  var total = (R.completed || 0) + (R.failed || 0);
+  if (total === 0) {
+    app.appendChild(el('div', { cls: 'banner bad', text: 'No request was recorded in this run.' }));
+  } else if (!R.completed) {
+    app.appendChild(el('div', { cls: 'banner bad', text: 'Every request failed (' + num(R.failed) + ' of ' + num(total) + '). The reasons are below; no latency was measured.' }));
+  } else if (R.failed) {
+    app.appendChild(el('div', { cls: 'banner bad', text: num(R.failed) + ' of ' + num(total) + ' requests failed; they count in no latency figure.' }));
+  }
+
+  // Headline figures and settings, the result JSON's own values
+  var top = LLM.section(app, 'Headline figures', 'The values of the result JSON, as vLLM\'s summary prints them.');
+  var wrap = el('div', { cls: 'tables' });
+  top.appendChild(wrap);
+  var t1 = el('table', {}, [el('tr', {}, [el('th', { text: 'figure' }), el('th', { text: 'value' })])]);
+  HEADLINE.forEach(function (h) {
+    if (!(h[0] in R)) { return; }
+    t1.appendChild(el('tr', {}, [el('td', { text: h[1] }), el('td', { 'data-key': h[0], text: R[h[0]] === null ? 'no SLO set' : num(R[h[0]]) })]));
+  });
+  wrap.appendChild(t1);
+  var stats = [];
+  LLM.METRICS.forEach(function (m) { var keys = LLM.statKeys(R, m[0]); if (keys.length) { stats.push([m, keys]); } });
+  if (stats.length) {
+    var cols = stats[0][1].map(function (k) { return k.replace('_' + stats[0][0][0] + '_ms', ''); });
+    var t2 = el('table', {}, [el('tr', {}, [el('th', { text: 'ms' })].concat(cols.map(function (c) { return el('th', { text: c }); })))]);
+    stats.forEach(function (s) {
+      var row = el('tr', {}, [el('td', { text: s[0][1] })]);
+      cols.forEach(function (c) { var k = c + '_' + s[0][0] + '_ms'; row.appendChild(el('td', { 'data-key': k, text: k in R ? num(R[k]) : '—' })); });
+      t2.appendChild(row);
+    });
+    wrap.appendChild(t2);
+  }
+  var t3 = el('table', {}, [el('tr', {}, [el('th', { text: 'setting' }), el('th', { text: 'value' })])]);
+  SETTINGS.concat(Object.keys(R).filter(function (k) { return !known[k] && !/_ms$/.test(k) && typeof R[k] !== 'object'; })).forEach(function (k) {
+    if (k in R && R[k] !== null) { t3.appendChild(el('tr', {}, [el('td', { text: k }), el('td', { 'data-key': k, text: String(R[k]) })])); }
+  });
+  var slos = Object.keys(d.slos || {});
+  t3.appendChild(el('tr', {}, [el('td', { text: 'goodput SLOs' }), el('td', { text: slos.length ? slos.map(function (k) { return k + ' ≤ ' + d.slos[k] + ' ms'; }).join(', ') : 'none' })]));
+  if (R.arrival_replay) { t3.appendChild(el('tr', {}, [el('td', { text: 'arrival replay' }), el('td', { text: JSON.stringify(R.arrival_replay) })])); }
+  wrap.appendChild(t3);
+
+  // Over time
+  var ot = d.overTime;
+  if (ot && ot.time.length) {
+    var s = LLM.section(app, 'Over time', 'One-second buckets on the grid vLLM takes its peaks over: from the first successful start (' + num(ot.t0, 3) + ' s after the benchmark start). Output tokens are content chunks, as vLLM counts them for its peak; in flight counts the successful requests active during each second.');
+    var g = el('div', { cls: 'grid' });
+    s.appendChild(g);
+    function x() { return { type: 'value', name: 's', min: 'dataMin', max: 'dataMax' }; }
+    function pts(arr) { return arr.map(function (v, i) { return [ot.time[i], v]; }); }
+    LLM.chart(g, 'over-tokens', { title: LLM.title('Output tokens per second and requests in flight'), legend: { top: 22 }, xAxis: x(),
+      yAxis: [{ type: 'value', name: 'tok/s' }, { type: 'value', name: 'requests' }],
+      series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false },
+        { name: 'in flight', type: 'line', step: 'start', yAxisIndex: 1, data: pts(ot.running), showSymbol: false }] });
+    var reqSeries = [{ name: 'started', type: 'bar', data: pts(ot.started) }, { name: 'completed', type: 'bar', data: pts(ot.completed) }];
+    Object.keys(ot.failed).forEach(function (r) { reqSeries.push({ name: 'failed: ' + r, type: 'bar', data: pts(ot.failed[r]), itemStyle: { color: '#b42318' } }); });
+    LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: { top: 22, type: 'scroll' }, xAxis: x(), yAxis: { type: 'value', name: 'req/s' }, series: reqSeries });
+    ['ttft', 'itl'].forEach(function (m) {
+      var p = ot[m];
+      var has = Object.keys(p).some(function (k) { return p[k].some(function (v) { return v !== null; }); });
+      if (!has) { return; }
+      LLM.chart(g, 'over-' + m, { title: LLM.title((m === 'ttft' ? 'TTFT by the second the request started' : 'ITL by the second the token arrived') + ' (ms)'), legend: { top: 22 }, xAxis: x(), yAxis: { type: 'value', name: 'ms' },
+        series: Object.keys(p).map(function (k) { return { name: k, type: 'line', data: pts(p[k]), showSymbol: false, connectNulls: false }; }) });
+    });
+  }
+
+  // Server metrics
+  var sm = R.server_metrics;
+  if (sm) {
+    var ss = LLM.section(app, 'Server metrics', 'Scraped from ' + sm.endpoint + ' every ' + sm.interval_s + ' s during the run (status: ' + sm.status + ', ' + sm.failed_scrapes + ' failed scrapes). Times are seconds after the benchmark start; the client\'s requests in flight are drawn beside the server\'s.');
+    if (!sm.time_s.length) {
+      LLM.empty(ss, 'No sample: ' + sm.status);
+    } else {
+      var sg = el('div', { cls: 'grid' });
+      ss.appendChild(sg);
+      function spts(arr) { return arr.map(function (v, i) { return [sm.time_s[i], v]; }); }
+      var queue = [{ name: 'server running', type: 'line', data: spts(sm.num_requests_running), showSymbol: false },
+        { name: 'server waiting', type: 'line', data: spts(sm.num_requests_waiting), showSymbol: false }];
+      if (ot && ot.time.length) { queue.push({ name: 'client in flight', type: 'line', step: 'start', data: ot.running.map(function (v, i) { return [ot.time[i], v]; }), showSymbol: false, lineStyle: { type: 'dashed' } }); }
+      LLM.chart(sg, 'server-queue', { title: LLM.title('Requests running and waiting on the server'), legend: { top: 22 }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: 'requests' }, series: queue });
+      function pct(arr) { return arr.map(function (v) { return v === null ? null : Math.round(v * 10000) / 100; }); }
+      LLM.chart(sg, 'server-cache', { title: LLM.title('KV-cache usage and prefix-cache hit rate (%)'), legend: { top: 22 }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: '%', min: 0, max: 100 },
+        series: [{ name: 'KV-cache usage', type: 'line', data: spts(pct(sm.kv_cache_usage_perc)), showSymbol: false },
+          { name: 'prefix-cache hit rate', type: 'line', data: spts(pct(sm.prefix_cache_hit_rate)), showSymbol: false, connectNulls: false }] });
+    }
+  }
+
+  // Distributions
+  var H = d.hist || {};
+  var ds = LLM.section(app, 'Distributions', 'Successful requests. Equal bins up to the 99.9th percentile; when values lie above it, the last bar holds them too. Dashed lines: the mean, median and percentiles of the result JSON.');
+  var dg = el('div', { cls: 'grid' });
+  ds.appendChild(dg);
+  LLM.METRICS.forEach(function (m) {
+    var h = H[m[0]];
+    if (!h) { return; }
+    if (!h.count) { LLM.empty(dg, m[2] + ': no sample'); return; }
+    var marks = LLM.statKeys(R, m[0]).filter(function (k) { return k.indexOf('std_') !== 0; }).map(function (k, i) {
+      return { name: k.replace('_' + m[0] + '_ms', ''), value: R[k], color: LLM.COLORS[(i + 3) % LLM.COLORS.length] };
+    });
+    LLM.chart(dg, 'hist-' + m[0], { title: LLM.title(m[2] + ' (ms)', num(h.count) + ' samples' + (h.overflow ? ', last bar: ≥ ' + num(h.lo + (h.counts.length - 1) * h.width) + ' ms, max ' + num(h.max) : '')),
+      tooltip: { trigger: 'axis' }, xAxis: { type: 'value', name: 'ms', min: 'dataMin' }, yAxis: { type: 'value', name: 'count' },
+      series: [{ name: m[1], type: 'bar', barWidth: '90%', data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), markLine: LLM.markers(marks) }] });
+  });
+  [['input_len', 'Input length (tokens), all requests'], ['output_len', 'Output length (tokens), successful requests']].forEach(function (p) {
+    var h = H[p[0]];
+    if (!h) { return; }
+    if (!h.count) { LLM.empty(dg, p[1] + ': no sample'); return; }
+    LLM.chart(dg, 'hist-' + p[0], { title: LLM.title(p[1], num(h.count) + ' requests'), xAxis: { type: 'value', name: 'tokens', min: 'dataMin' }, yAxis: { type: 'value', name: 'requests' },
+      series: [{ type: 'bar', barWidth: '90%', data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), itemStyle: { color: p[0] === 'input_len' ? '#7a4cc2' : '#0e8a9e' } }] });
+  });
+
+  // Request timeline
+  var tl = d.timeline;
+  if (tl && tl.rows.length) {
+    var th = tl.thresholds;
+    var ts = LLM.section(app, 'Request timeline', 'One row per request in start order: its TTFT, then its inter-token latencies coloured by the thresholds ' + th.join(' / ') + ' ms. Drawn on a canvas, every request' + (tl.every > 1 ? ' — except that this run is large: every ' + tl.every + 'th request is drawn' : '') + ' (' + num(tl.rows.length) + ' rows). Hover for a request\'s figures.');
+    var classes = [['TTFT', '#2e6bd8']];
+    var itlColors = ['#22a06b', '#f0a020', '#d1372b', '#7a1d14'];
+    for (var c = 0; c <= th.length; c++) {
+      classes.push(['ITL ' + (c === 0 ? '< ' + th[0] : c === th.length ? '≥ ' + th[c - 1] : th[c - 1] + '–' + th[c]) + ' ms', itlColors[Math.min(c, 3)]]);
+    }
+    classes.push(['failed', '#98a2b3']);
+    ts.appendChild(el('div', { cls: 'legend' }, classes.map(function (k) { var i = el('i'); i.style.background = k[1]; return el('span', {}, [i, document.createTextNode(k[0])]); })));
+    var box = el('div', { cls: 'timeline-wrap', id: 'timeline', 'data-chart': 'canvas' });
+    ts.appendChild(box);
+    drawTimeline(box, tl, classes, itlColors);
+  }
+
+  // Goodput
+  if (d.goodput) {
+    var gs = LLM.section(app, 'Goodput', 'Share of all requests meeting each SLO on its own, and all of them (failed requests meet none). Request goodput: ' + num(R.request_goodput) + ' req/s.');
+    var gt = el('table', {}, [el('tr', {}, [el('th', { text: 'SLO' }), el('th', { text: 'requests meeting it' }), el('th', { text: 'share' })])]);
+    d.goodput.forEach(function (row) { gt.appendChild(el('tr', {}, [el('td', { text: row.slo }), el('td', { 'data-good': row.slo, text: num(row.good) }), el('td', { text: num(row.share, 1) + ' %' })])); });
+    gs.appendChild(gt);
+    LLM.chart(gs, 'goodput', { title: LLM.title('Requests meeting the SLOs (%)'), grid: { left: 140, right: 40, top: 40, bottom: 30 }, xAxis: { type: 'value', max: 100 }, yAxis: { type: 'category', data: d.goodput.map(function (r) { return r.slo; }) },
+      series: [{ type: 'bar', data: d.goodput.map(function (r) { return Math.round(r.share * 10) / 10; }), label: { show: true, position: 'right', formatter: '{c} %' } }] }, 60 + 36 * d.goodput.length);
+  }
+
+  // Client self-check
+  var sc = R.client_self_check;
+  if (sc) {
+    var cs = LLM.section(app, 'Client self-check', 'How much the load generator itself may have distorted the timings, measured during the run.');
+    var ct = el('table', {}, [el('tr', {}, [el('th', { text: 'figure' }), el('th', { text: 'value' })])]);
+    (function flat(prefix, o) {
+      Object.keys(o).forEach(function (k) {
+        var v = o[k], name = prefix ? prefix + '.' + k : k;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) { flat(name, v); } else { ct.appendChild(el('tr', {}, [el('td', { text: name }), el('td', { text: Array.isArray(v) ? v.join('; ') : num(v) })])); }
+      });
+    })('', sc);
+    cs.appendChild(ct);
+  }
+
+  // Failures
+  var fs = LLM.section(app, 'Failures by reason', d.failures.length ? 'Numbers inside a reason are replaced by # so that alike failures count together.' : 'No request failed.');
+  if (d.failures.length) {
+    var ft = el('table', {}, [el('tr', {}, [el('th', { text: 'reason' }), el('th', { text: 'requests' })])]);
+    d.failures.forEach(function (f) { ft.appendChild(el('tr', {}, [el('td', { cls: 'reason', text: f.reason }), el('td', { 'data-failures': f.reason, text: num(f.count) })])); });
+    fs.appendChild(ft);
+  }
+
+  function drawTimeline(box, tl, classes, itlColors) {
+    var rows = tl.rows, n = rows.length;
+    var lo = Infinity, hi = -Infinity;
+    rows.forEach(function (r) {
+      var end = r[0] + (r[1] < 0 ? r[2] : r[1]);
+      for (var k = 2; r[1] >= 0 && k < r.length; k += 2) { end += r[k + 1]; }
+      lo = Math.min(lo, r[0]); hi = Math.max(hi, end);
+    });
+    if (!(hi > lo)) { hi = lo + 1; }
+    var width = Math.max(600, (box.parentNode.clientWidth || 1200) - 34), axis = 28, left = 8;
+    var rowH = n <= 150 ? 5 : n <= 600 ? 2 : 1;
+    var height = Math.max(120, Math.min(900, n * rowH)) + axis;
+    var cv = el('canvas', { width: width, height: height });
+    box.appendChild(cv);
+    var tip = el('div', { cls: 'tip' });
+    box.appendChild(tip);
+    var g = cv.getContext('2d'), plotH = height - axis, perRow = plotH / n, scale = (width - 2 * left) / (hi - lo);
+    function X(ms) { return left + (ms - lo) * scale; }
+    g.fillStyle = '#fff'; g.fillRect(0, 0, width, height);
+    for (var i = 0; i < n; i++) {
+      var r = rows[i], y = i * perRow, h = Math.max(1, perRow * 0.8);
+      if (r[1] < 0) { g.fillStyle = classes[classes.length - 1][1]; g.fillRect(X(r[0]), y, Math.max(1, r[2] * scale), h); continue; }
+      var t = r[0];
+      g.fillStyle = classes[0][1]; g.fillRect(X(t), y, Math.max(1, r[1] * scale), h); t += r[1];
+      for (var k = 2; k < r.length; k += 2) { g.fillStyle = itlColors[Math.min(r[k], 3)]; g.fillRect(X(t), y, Math.max(0.5, r[k + 1] * scale), h); t += r[k + 1]; }
+    }
+    g.fillStyle = '#1d2330'; g.font = '11px system-ui, sans-serif'; g.fillRect(left, plotH + 1, width - 2 * left, 1);
+    var span = (hi - lo) / 1000, step = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600].find(function (s) { return span / s <= 10; }) || 1200;
+    for (var s = Math.ceil(lo / 1000 / step) * step; s * 1000 <= hi; s += step) {
+      var xx = X(s * 1000); g.fillRect(xx, plotH + 1, 1, 5); g.fillText((Math.round(s * 10) / 10) + ' s', xx + 2, plotH + 16);
+    }
+    cv.addEventListener('mousemove', function (ev) {
+      var rect = cv.getBoundingClientRect(), i = Math.floor((ev.clientY - rect.top) / perRow);
+      if (i < 0 || i >= n) { tip.style.display = 'none'; return; }
+      var r = rows[i], text = 'request #' + (i * tl.every) + ' · start ' + num(r[0] / 1000, 3) + ' s';
+      if (r[1] < 0) { text += ' · failed after ' + num(r[2], 1) + ' ms'; } else {
+        var itl = 0; for (var k = 2; k < r.length; k += 2) { itl += r[k + 1]; }
+        text += ' · TTFT ' + num(r[1], 1) + ' ms · E2EL ' + num(r[1] + itl, 1) + ' ms';
+      }
+      tip.textContent = text; tip.style.display = 'block'; tip.style.left = Math.min(ev.clientX - rect.left + 12, width - 360) + 'px'; tip.style.top = (ev.clientY - rect.top + 12) + 'px';
+    });
+    cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+    LLM.register('timeline', box);
+  }
+});

@@ -1,0 +1,42 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a simulation in a JVM of its own, from Gatling's real main class, as
+ * {@code gatling:test} forks it: for what only happens at a JVM's exit (exit status, exit
+ * hooks).
+ */
+final class ForkedGatling {
+
+  record Result(int exitCode, String output) {}
+
+  private ForkedGatling() {}
+
+  static Result run(Class<?> simulation, Path results, Map<String, String> properties,
+      Path output) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        // surefire's class path (a manifest-only jar, which the child reads the same way)
+        "-cp", System.getProperty("java.class.path")));
+    properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+    command.addAll(List.of("-Dllm.resultsFolder=" + results,
+        "io.gatling.app.Gatling",
+        "--simulation", simulation.getName(),
+        "--results-folder", results.toString(),
+        "--launcher", "maven", "--build-tool-version", "test"));
+    Process gatling = new ProcessBuilder(command)
+        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    assertTrue(gatling.waitFor(150, TimeUnit.SECONDS), "Gatling did not finish");
+    return new Result(gatling.exitValue(), Files.readString(output));
+  }
+}
