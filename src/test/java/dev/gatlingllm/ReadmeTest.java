@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.cli.Backends;
+import dev.gatlingllm.cli.BenchFlags;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import java.io.IOException;
@@ -75,5 +77,21 @@ class ReadmeTest {
     assertTrue(arrivals.contains("between " + lead + " s and " + latest + " s before"),
         "the arrival section states the plan's " + lead + "-" + latest + " s lead");
     assertFalse(arrivals.contains("about a second early"), "one statement, not two");
+  }
+
+  @Test
+  void benchServeFlagTableIsTheOneInTheCode() throws IOException {
+    String flags = section("### Flags");
+    assertTrue(flags.contains(BenchFlags.markdownTable()),
+        "README's flag table differs from BenchFlags.markdownTable(); paste it again:\n"
+            + BenchFlags.markdownTable());
+  }
+
+  @Test
+  void benchServeBackendTableIsTheOneInTheCode() throws IOException {
+    String backends = section("### Backends");
+    assertTrue(backends.contains(Backends.markdownTable()),
+        "README's backend table differs from Backends.markdownTable(); paste it again:\n"
+            + Backends.markdownTable());
   }
 }

@@ -57,7 +57,9 @@ final class GenerationTemplate implements RequestTemplate {
     if (maxTokens != null && maxTokens < 1) {
       throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
     }
-    return new Body(RequestBodies.build(spec, model, prompt, messages, maxTokens), Body.JSON);
+    String requestModel = spec.model() != null ? spec.model().resolve(session) : model;
+    return new Body(RequestBodies.build(spec, requestModel, prompt, messages, maxTokens),
+        Body.JSON);
   }
 
   @Override

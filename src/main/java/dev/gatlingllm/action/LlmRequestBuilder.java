@@ -48,6 +48,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
   private boolean stream = true;
   private String saveTextAs;
   private SessionValue<String> requestId;
+  private SessionValue<String> model;
+  private Integer logprobs;
   private SessionValue<Object> multiModal;
 
   LlmRequestBuilder(Endpoint endpoint, String name) {
@@ -89,6 +91,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
     b.stream = stream;
     b.saveTextAs = saveTextAs;
     b.requestId = requestId;
+    b.model = model;
+    b.logprobs = logprobs;
     b.multiModal = multiModal;
     change.accept(b);
     return b;
@@ -263,6 +267,30 @@ public final class LlmRequestBuilder implements ActionBuilder {
   }
 
   /**
+   * The {@code model} field of this request instead of the protocol's model (or served name),
+   * e.g. {@code "#{lora}"} to spread requests over LoRA adapters as vLLM's
+   * {@code --lora-modules} does. The result file still names the protocol's model.
+   */
+  public LlmRequestBuilder model(String textOrEl) {
+    SessionValue<String> v = SessionValue.el("model", textOrEl, String.class);
+    return copy(b -> b.model = v);
+  }
+
+  public LlmRequestBuilder model(Function<Session, String> f) {
+    SessionValue<String> v = SessionValue.function("model", f);
+    return copy(b -> b.model = v);
+  }
+
+  /** Completions only: log-probabilities of this many top tokens per token ({@code logprobs}). */
+  public LlmRequestBuilder logprobs(int topTokens) {
+    if (endpoint != Endpoint.COMPLETIONS) {
+      throw new IllegalArgumentException("logprobs(...) is only for completions requests");
+    }
+    requireAtLeast("logprobs", topTokens, 0);
+    return copy(b -> b.logprobs = topTokens);
+  }
+
+  /**
    * Chat only: images, video or audio sent after the prompt in the user message, as vLLM's
    * {@code openai-chat} backend does for multimodal datasets. The value is one OpenAI content
    * part ({@code {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,..."}}},
@@ -289,7 +317,7 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
         promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
-        requestId, multiModal);
+        requestId, model, logprobs, multiModal);
   }
 
   @Override

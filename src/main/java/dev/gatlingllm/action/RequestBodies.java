@@ -25,6 +25,7 @@ final class RequestBodies {
     if (maxTokens != null) {
       body.put(spec.endpoint().maxTokensField, maxTokens);
     }
+    putIfSet(body, "logprobs", spec.logprobs());
     // Greedy decoding unless asked otherwise, as `vllm bench serve` does.
     body.put("temperature", spec.temperature() != null ? spec.temperature() : 0.0);
     putIfSet(body, "top_p", spec.topP());

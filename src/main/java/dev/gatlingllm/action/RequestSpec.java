@@ -28,6 +28,8 @@ record RequestSpec(
     boolean stream,
     String saveTextAs,
     SessionValue<String> requestId,
+    SessionValue<String> model,
+    Integer logprobs,
     SessionValue<Object> multiModal) {
 
   /** The two OpenAI endpoints we speak. */

@@ -190,6 +190,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           sendDetail(ctx, HttpResponseStatus.NOT_FOUND, keepAlive);
         }
       }
+      case "/start_profile", "/stop_profile" -> {
+        // vLLM's server answers 200 when started with a profiler directory; nothing to do here
+        if (method.equals(HttpMethod.POST)) {
+          state.profilerCall(path);
+          send(ctx, HttpResponseStatus.OK, null, "", keepAlive);
+        } else {
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+        }
+      }
       case "/v1/models", "/health", "/metrics" -> {
         if (method.equals(HttpMethod.GET)) {
           sendInfo(ctx, path, keepAlive);

@@ -1,8 +1,10 @@
 package dev.gatlingllm.sim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
  * Everything shared between connections: the admission of requests into at most
@@ -25,8 +27,19 @@ final class ServerState {
   /** Tokens reserved by running requests (prompt + max output), for the KV-cache gauge. */
   private long kvTokens;
 
+  /** Paths of the profiler calls received, in order. */
+  private final List<String> profilerCalls = new ArrayList<>();
+
   ServerState(int slots) {
     this.slots = slots;
+  }
+
+  synchronized void profilerCall(String path) {
+    profilerCalls.add(path);
+  }
+
+  synchronized List<String> profilerCalls() {
+    return List.copyOf(profilerCalls);
   }
 
   /** A valid generation request arrived: returns its 0-based arrival number. */

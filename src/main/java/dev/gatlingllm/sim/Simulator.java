@@ -215,6 +215,11 @@ public final class Simulator implements AutoCloseable {
     return state.snapshot().waiting();
   }
 
+  /** Paths of the profiler calls ({@code /start_profile}, {@code /stop_profile}) received, in order. */
+  public List<String> profilerCalls() {
+    return state.profilerCalls();
+  }
+
   /** Faults of {@code kind} actually applied (a client that left early avoids its fault). */
   public long faultsInjected(Fault kind) {
     return state.snapshot().faults(kind);

@@ -1,0 +1,423 @@
+package dev.gatlingllm.cli;
+
+import static dev.gatlingllm.LlmDsl.chat;
+import static dev.gatlingllm.LlmDsl.completions;
+import static dev.gatlingllm.LlmDsl.llm;
+
+import dev.gatlingllm.action.LlmRequestBuilder;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.RampUpStrategy;
+import dev.gatlingllm.client.Target;
+import dev.gatlingllm.dataset.DatasetSpec;
+import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.report.ResultOptions;
+import io.gatling.javaapi.core.Session;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What a {@code vllm bench serve} command line asks for, checked as a whole and mapped onto
+ * the DSL: the protocol, the request, the arrival profile, the result options, the dataset.
+ * Everything that can be wrong with the flags fails in {@link #of}, before anything is loaded
+ * or sent.
+ */
+public final class BenchPlan {
+
+  /** Session attribute holding the LoRA module of a request. */
+  static final String LORA_ATTRIBUTE = "lora_module";
+
+  private final BenchArgs args;
+  private final Backends.Backend backend;
+  private final String baseUrl;
+  private final String endpoint;
+  private final String model;
+  private final Map<String, String> headers;
+  private final ResultOptions results;
+  private final DatasetSpec dataset;
+  private final Integer warmUps;
+  private final Map<String, String> datasetFlags;
+
+  private BenchPlan(BenchArgs args) {
+    this.args = args;
+    this.model = args.value("model").orElseThrow(() -> new IllegalArgumentException(
+        "--model is required (the model id the server serves; it also names the result file)"));
+    this.backend = Backends.resolve(args.value("backend").orElseThrow());
+    String mode = args.value("tokenizer-mode").orElseThrow();
+    if (!mode.equals("auto")) {
+      throw new IllegalArgumentException("--tokenizer-mode " + mode + " is not supported: "
+          + BenchFlags.find("--tokenizer-mode").orElseThrow().note());
+    }
+    this.baseUrl = stripSlash(args.value("base-url").orElseGet(() -> "http://"
+        + args.value("host").orElseThrow() + ":" + args.integer("port").orElseThrow()));
+    flagged("base-url", () -> Target.parse(baseUrl));
+    this.endpoint = endpoint(args, backend);
+    if (args.has("logprobs") && backend.request() == Backends.Request.CHAT) {
+      throw new IllegalArgumentException("--logprobs is not supported with --backend "
+          + backend.name() + ": " + BenchFlags.find("--logprobs").orElseThrow().note());
+    }
+    this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
+        + "KEY=VALUE format.");
+    this.results = results(args);
+    this.warmUps = warmUps(args);
+    String datasetName = args.value("dataset-name").orElseThrow();
+    if (datasetName.equals("random-mm") || datasetName.equals("random-rerank")) {
+      throw new IllegalArgumentException("--dataset-name " + datasetName + " is not supported: "
+          + BenchFlags.find("--dataset-name").orElseThrow().note());
+    }
+    this.datasetFlags = datasetFlags(args);
+    this.dataset = Datasets.fromFlags(datasetFlags);
+    checkArrivals();
+    // every protocol and request option, checked once now with its flag's name
+    protocol();
+    request();
+  }
+
+  /**
+   * Checks the whole command line.
+   *
+   * @throws IllegalArgumentException naming the flag and what is wrong
+   */
+  public static BenchPlan of(BenchArgs args) {
+    return new BenchPlan(args);
+  }
+
+  private static String endpoint(BenchArgs args, Backends.Backend backend) {
+    boolean chat = backend.request() == Backends.Request.CHAT;
+    String path = args.has("endpoint") ? args.value("endpoint").orElseThrow()
+        : chat ? "/v1/chat/completions" : args.value("endpoint").orElseThrow();
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException("--endpoint must start with '/', got '" + path + "'");
+    }
+    // vLLM checks the URL the same way before it sends anything
+    if (chat && !path.endsWith("chat/completions")) {
+      throw new IllegalArgumentException("--endpoint " + path + " with --backend "
+          + backend.name() + ": the OpenAI Chat Completions API URL must end with "
+          + "'chat/completions' (as vLLM requires)");
+    }
+    if (!chat && !path.endsWith("completions")) {
+      throw new IllegalArgumentException("--endpoint " + path + " with --backend "
+          + backend.name() + ": the OpenAI Completions API URL must end with 'completions' "
+          + "(as vLLM requires)");
+    }
+    return path;
+  }
+
+  private static ResultOptions results(BenchArgs args) {
+    ResultOptions.Builder b = ResultOptions.builder()
+        .saveResult(args.on("save-result"))
+        .append(args.on("append-result"))
+        .detailed(args.on("save-detailed"))
+        // vLLM writes the pytorch file only when this variable is set
+        .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
+    ResultOptions.Builder start = b;
+    b = flagged("percentile-metrics",
+        () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
+    ResultOptions.Builder withMetrics = b;
+    b = flagged("metric-percentiles",
+        () -> withMetrics.metricPercentiles(args.value("metric-percentiles").orElseThrow()));
+    if (args.has("label")) {
+      b = b.label(args.value("label").orElseThrow());
+    }
+    if (!args.values("metadata").isEmpty()) {
+      ResultOptions.Builder current = b;
+      b = flagged("metadata",
+          () -> current.metadataPairs(args.values("metadata").toArray(new String[0])));
+    }
+    if (args.has("result-dir")) {
+      ResultOptions.Builder current = b;
+      b = flagged("result-dir", () -> current.resultDir(args.value("result-dir").orElseThrow()));
+    }
+    if (args.has("result-filename")) {
+      ResultOptions.Builder current = b;
+      b = flagged("result-filename",
+          () -> current.resultFilename(args.value("result-filename").orElseThrow()));
+    }
+    if (args.has("goodput")) {
+      ResultOptions.Builder current = b;
+      b = flagged("goodput", () -> current.goodput(String.join(" ", args.values("goodput"))));
+    }
+    return b.build();
+  }
+
+  /** vLLM's {@code --num-warmups}; null for {@code auto} (the plugin's own warm-up). */
+  private static Integer warmUps(BenchArgs args) {
+    String v = args.value("num-warmups").orElseThrow().strip();
+    if (v.equals("auto")) {
+      return null;
+    }
+    int n = args.integer("num-warmups").orElseThrow();
+    if (n < 0) {
+      throw new IllegalArgumentException("--num-warmups must be >= 0 (or auto), got " + n);
+    }
+    return n;
+  }
+
+  /**
+   * The dataset flags for {@link Datasets#fromFlags}: those given, plus vLLM's defaults of
+   * the ones whose default differs from the dataset builders' own.
+   */
+  private static Map<String, String> datasetFlags(BenchArgs args) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    for (String name : List.of("dataset-name", "num-prompts", "seed", "request-id-prefix")) {
+      flags.put(name, args.value(name).orElseThrow());
+    }
+    args.given().forEach((name, values) -> {
+      if (Datasets.FLAGS.contains(name)) {
+        Flag flag = BenchFlags.find("--" + name).orElseThrow();
+        flags.put(name, flag.arity() == Flag.Arity.SWITCH ? "true" : values.get(0));
+      }
+    });
+    return flags;
+  }
+
+  private void checkArrivals() {
+    if (args.has("max-concurrency") && args.integer("max-concurrency").orElseThrow() < 1) {
+      throw new IllegalArgumentException("--max-concurrency must be >= 1, got "
+          + args.integer("max-concurrency").orElseThrow());
+    }
+    flagged("arrival flags", () -> arrivals(1));
+    if (args.has("lora-modules")) {
+      for (String module : args.values("lora-modules")) {
+        if (module.isBlank()) {
+          throw new IllegalArgumentException("--lora-modules: a module name is empty");
+        }
+      }
+    }
+    int timeout = readyCheckTimeoutSec();
+    if (timeout < 0) {
+      throw new IllegalArgumentException("--ready-check-timeout-sec must be >= 0, got "
+          + timeout);
+    }
+  }
+
+  /** The arrival profile for the sampled number of requests, with vLLM's rules. */
+  public ArrivalProfile arrivals(int numPrompts) {
+    ArrivalProfile.Builder b = ArrivalProfile.builder().numPrompts(numPrompts)
+        .seed(args.integer("seed").orElseThrow())
+        .burstiness(args.decimal("burstiness").orElseThrow());
+    double rate = args.decimal("request-rate").orElseThrow();
+    if (args.has("ramp-up-strategy")) {
+      if (!Double.isInfinite(rate)) {
+        throw new IllegalArgumentException("When using ramp-up, do not specify "
+            + "--request-rate: the ramp-up flags set the rate. Remove --request-rate " + rate);
+      }
+      if (!args.has("ramp-up-start-rps") || !args.has("ramp-up-end-rps")) {
+        throw new IllegalArgumentException("When using --ramp-up-strategy, both "
+            + "--ramp-up-start-rps and --ramp-up-end-rps must be specified");
+      }
+      b = b.rampUp(RampUpStrategy.fromCliName(args.value("ramp-up-strategy").orElseThrow()),
+          args.integer("ramp-up-start-rps").orElseThrow(),
+          args.integer("ramp-up-end-rps").orElseThrow());
+    } else {
+      if (args.has("ramp-up-start-rps") || args.has("ramp-up-end-rps")) {
+        throw new IllegalArgumentException("--ramp-up-start-rps and --ramp-up-end-rps need "
+            + "--ramp-up-strategy linear or exponential");
+      }
+      b = b.requestRate(rate);
+    }
+    if (args.has("max-concurrency")) {
+      b = b.maxConcurrency(args.integer("max-concurrency").orElseThrow());
+    }
+    return b.build();
+  }
+
+  /** The protocol: server, model, headers, warm-up, results. No tokenizer yet. */
+  public LlmProtocolBuilder protocol() {
+    LlmProtocolBuilder p = llm().baseUrl(baseUrl).model(model)
+        .backend(backend.name())
+        .requestIdPrefix(args.value("request-id-prefix").orElseThrow())
+        .results(results);
+    if (args.has("served-model-name")) {
+      p = p.servedModelName(args.value("served-model-name").orElseThrow());
+    }
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      LlmProtocolBuilder current = p;
+      p = flagged("header", () -> current.header(h.getKey(), h.getValue()));
+    }
+    if (warmUps != null) {
+      p = warmUps == 0 ? p.noWarmUp() : p.warmUp(warmUps);
+    }
+    return p;
+  }
+
+  /** The request every user sends, with the dataset's attributes and the sampling flags. */
+  public LlmRequestBuilder request() {
+    boolean chat = backend.request() == Backends.Request.CHAT;
+    LlmRequestBuilder r = chat
+        // vLLM sends the prompt as one text part of the user message
+        ? chat("chat").messages(userTextPart()).promptTokens("#{prompt_len}")
+            .maxTokens("#{output_len}")
+        : completions("completions").fromDataset();
+    r = r.endpoint(endpoint).requestId("#{request_id}");
+    if (args.on("ignore-eos")) {
+      r = r.ignoreEos(true);
+    }
+    if (args.has("logprobs")) {
+      int n = args.integer("logprobs").orElseThrow();
+      LlmRequestBuilder current = r;
+      r = flagged("logprobs", () -> current.logprobs(n));
+    }
+    if (args.has("lora-modules")) {
+      r = r.model("#{" + LORA_ATTRIBUTE + "}");
+    }
+    r = sampling(r, "temperature", LlmRequestBuilder::temperature);
+    r = sampling(r, "top-p", LlmRequestBuilder::topP);
+    r = sampling(r, "min-p", LlmRequestBuilder::minP);
+    r = sampling(r, "frequency-penalty", LlmRequestBuilder::frequencyPenalty);
+    r = sampling(r, "presence-penalty", LlmRequestBuilder::presencePenalty);
+    r = sampling(r, "repetition-penalty", LlmRequestBuilder::repetitionPenalty);
+    if (!chat && !args.has("repetition-penalty")) {
+      // vLLM's completions request always carries it (1.0, the server's default too)
+      r = r.repetitionPenalty(1.0);
+    }
+    if (args.has("top-k")) {
+      int k = args.integer("top-k").orElseThrow();
+      LlmRequestBuilder current = r;
+      r = flagged("top-k", () -> current.topK(k));
+    }
+    return r;
+  }
+
+  private static Function<Session, List<Map<String, Object>>> userTextPart() {
+    return session -> List.of(Map.of("role", "user", "content",
+        List.of(Map.of("type", "text", "text", session.getString("prompt")))));
+  }
+
+  private LlmRequestBuilder sampling(LlmRequestBuilder r, String flag,
+      BiFunction<LlmRequestBuilder, Double, LlmRequestBuilder> set) {
+    if (!args.has(flag)) {
+      return r;
+    }
+    double v = args.decimal(flag).orElseThrow();
+    return flagged(flag, () -> set.apply(r, v));
+  }
+
+  /**
+   * One LoRA module per request, drawn at random with the run's seed (vLLM draws them with
+   * Python's generator, so the same seed picks other modules there); empty without
+   * {@code --lora-modules}.
+   */
+  public List<String> loraChoices(int requests) {
+    List<String> modules = args.values("lora-modules");
+    if (modules.isEmpty()) {
+      return List.of();
+    }
+    Random random = new Random(args.integer("seed").orElseThrow());
+    List<String> picks = new ArrayList<>(requests);
+    for (int i = 0; i < requests; i++) {
+      picks.add(modules.get(random.nextInt(modules.size())));
+    }
+    return picks;
+  }
+
+  public DatasetSpec dataset() {
+    return dataset;
+  }
+
+  public Backends.Backend backend() {
+    return backend;
+  }
+
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  public String endpoint() {
+    return endpoint;
+  }
+
+  public String model() {
+    return model;
+  }
+
+  /** Value of the {@code model} field: the served name when set, else the model. */
+  public String requestModelName() {
+    return args.value("served-model-name").orElse(model);
+  }
+
+  /** vLLM's {@code tokenizer_id}: the tokenizer flag, else the model. */
+  public String tokenizerId() {
+    return args.value("tokenizer").orElse(model);
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /**
+   * Headers of the ready check and profiler calls: the user's, and the bearer key from
+   * {@code OPENAI_API_KEY} unless the user set an Authorization header, as the run's requests
+   * have them.
+   */
+  public Map<String, String> controlHeaders(Function<String, String> environment) {
+    Map<String, String> out = new LinkedHashMap<>(headers);
+    String key = environment.apply("OPENAI_API_KEY");
+    boolean userAuthorization = out.keySet().stream()
+        .anyMatch(k -> k.equalsIgnoreCase("authorization"));
+    if (key != null && !key.isBlank() && !userAuthorization) {
+      out.put("Authorization", "Bearer " + key.strip());
+    }
+    return out;
+  }
+
+  public ResultOptions results() {
+    return results;
+  }
+
+  /** vLLM's {@code --num-warmups}, or null for the plugin's own warm-up ({@code auto}). */
+  public Integer warmUps() {
+    return warmUps;
+  }
+
+  public Map<String, String> datasetFlags() {
+    return datasetFlags;
+  }
+
+  public int readyCheckTimeoutSec() {
+    return args.integer("ready-check-timeout-sec").orElseThrow();
+  }
+
+  public boolean profile() {
+    return args.on("profile");
+  }
+
+  public boolean progressBar() {
+    return !args.on("disable-tqdm");
+  }
+
+  public BenchArgs args() {
+    return args;
+  }
+
+  private static Map<String, String> pairs(String flag, List<String> items, String format) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String item : items) {
+      int eq = item.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException("--" + flag + " '" + item + "': " + format);
+      }
+      out.put(item.substring(0, eq).strip(), item.substring(eq + 1).strip());
+    }
+    return out;
+  }
+
+  /** Runs a DSL call, naming the flag in its error message. */
+  private static <T> T flagged(String flag, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--" + flag + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}

@@ -1,0 +1,235 @@
+package dev.gatlingllm.cli;
+
+import static dev.gatlingllm.LlmDsl.awaitArrival;
+import static dev.gatlingllm.LlmDsl.injection;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.listFeeder;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+
+import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.tokenizer.Tokenizer;
+import io.gatling.javaapi.core.Simulation;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code vllm bench serve} as a Gatling simulation: the same flags, run procedure, console
+ * summary and result file, plus Gatling's report.
+ *
+ * <pre>
+ * ./mvnw gatling:test -Dgatling.simulationClass=dev.gatlingllm.cli.BenchServe \
+ *   -Dllm.args="--backend openai-chat --base-url http://127.0.0.1:8000 --model m \
+ *               --dataset-name random --request-rate 20 --num-prompts 500 --save-result"
+ * </pre>
+ *
+ * <p>Arguments come from {@code -Dllm.args} (split like a shell) and {@code -Dllm.argsFile}
+ * (one flag per line), see {@link CommandLine}; {@code --help} prints every flag. The run
+ * follows vLLM's order: flags checked, tokenizer and dataset loaded, ready check with the
+ * first prompt, warm-up, profiler start, the measured run with a progress line, profiler
+ * stop, then vLLM's summary and result JSON.
+ */
+public class BenchServe extends Simulation {
+
+  /** Hub ids of the tokenizer that ships inside the plugin jar. */
+  private static final Set<String> SHIPPED_GPT2 = Set.of("gpt2", "openai-community/gpt2");
+
+  private final BenchPlan plan;
+  private final Tokenizer tokenizer;
+  private final Profiler profiler;
+  private final int total;
+  private final boolean measuring;
+  private ProgressLine progress;
+
+  public BenchServe() {
+    BenchArgs args;
+    try {
+      args = BenchArgs.parse(CommandLine.fromSystemProperties());
+    } catch (RuntimeException e) {
+      throw refuse(e);
+    }
+    if (args.help()) {
+      out().print(BenchFlags.help());
+      out().flush();
+      if (CommandLine.forkedByGatlingPlugin()) {
+        // the JVM gatling:test forked for this run: nothing else is in it, and Gatling refuses
+        // a run without requests, so stop here with success, as --help does
+        System.exit(0);
+      }
+      throw new IllegalStateException("--help: the flags were printed; nothing to run");
+    }
+    try {
+      plan = BenchPlan.of(args);
+      tokenizer = loadTokenizer(plan);
+    } catch (RuntimeException e) {
+      throw refuse(e);
+    }
+    Samples samples;
+    try {
+      samples = plan.dataset().sample(tokenizer);
+      if (samples.size() == 0) {
+        throw new IllegalArgumentException("the dataset gave no request to send");
+      }
+    } catch (RuntimeException e) {
+      tokenizer.close();
+      throw refuse(e);
+    }
+    total = samples.size();
+    ArrivalProfile profile = plan.arrivals(total);
+    LlmProtocolBuilder protocol = plan.protocol().arrivals(profile)
+        .tokenCounter(plan.tokenizerId(), tokenizer::count);
+    Map<String, String> headers = plan.controlHeaders(System::getenv);
+    byte[] testBody = TestRequest.body(plan, samples.requests().get(0));
+    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, testBody, out()) : null;
+
+    String notReady = readyCheck(plan, headers, testBody);
+    if (notReady != null) {
+      measuring = false;
+      // Gatling refuses to report a run that lasted 0 ms: the user stays a moment
+      setUp(scenario("bench serve").exec(ReadyCheckFailure.builder(notReady))
+              .pause(Duration.ofMillis(200))
+              .injectOpen(atOnceUsers(1)))
+          .protocols(protocol.noWarmUp())
+          .assertions(details(ReadyCheckFailure.NAME).failedRequests().count().is(0L));
+      return;
+    }
+    measuring = true;
+    printTraffic(profile);
+    setUp(scenario("bench serve")
+            .feed(listFeeder(feederRecords(samples)).queue())
+            .exec(awaitArrival())
+            .exec(plan.request())
+            .injectOpen(injection(profile)))
+        .protocols(protocol);
+  }
+
+  /** The console as it is now (tests replace it). */
+  private static PrintStream out() {
+    return System.out;
+  }
+
+  private static IllegalArgumentException refuse(RuntimeException e) {
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    System.err.println("gatling-llm bench serve: " + message);
+    System.err.flush();
+    return e instanceof IllegalArgumentException iae ? iae
+        : new IllegalArgumentException(message, e);
+  }
+
+  private static Tokenizer loadTokenizer(BenchPlan plan) {
+    String id = plan.tokenizerId();
+    try {
+      // the hub's GPT-2 tokenizer ships in the plugin jar: no download, also offline
+      if (SHIPPED_GPT2.contains(id) && !Files.exists(Path.of(id))) {
+        return Tokenizer.gpt2();
+      }
+      return Tokenizer.resolve(id);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("cannot load the tokenizer '" + id + "'"
+          + (plan.args().has("tokenizer") ? "" : " (vLLM's default: the --model)")
+          + ": " + e.getMessage() + ". Give --tokenizer a tokenizer.json, its folder (such as "
+          + "datasets/tokenizers/gpt2) or a Hugging Face model id", e);
+    }
+  }
+
+  /** @return null when ready (or skipped), else why not */
+  private static String readyCheck(BenchPlan plan, Map<String, String> headers, byte[] body) {
+    int timeout = plan.readyCheckTimeoutSec();
+    if (timeout == 0) {
+      out().println("Skipping endpoint ready check.");
+      return null;
+    }
+    out().println("Starting initial single prompt test run...");
+    HttpHeaders http = new DefaultHttpHeaders();
+    headers.forEach(http::set);
+    ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), plan.endpoint(), http, body,
+        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, out());
+    if (outcome.ready()) {
+      out().println("Initial test run completed. Starting main benchmark run...");
+      return null;
+    }
+    String why = "the endpoint " + plan.baseUrl() + plan.endpoint() + " was not ready within "
+        + timeout + " s (" + outcome.attempts() + " attempts; last error: "
+        + outcome.lastError() + "); check the server and the flags (--model, --endpoint, "
+        + "--base-url)";
+    System.err.println("gatling-llm bench serve: " + why + ". Nothing was measured.");
+    return "not ready within " + timeout + " s: " + outcome.lastError();
+  }
+
+  private static void printTraffic(ArrivalProfile profile) {
+    if (profile.rampUpStrategy().isPresent()) {
+      out().println("Traffic ramp-up strategy: " + profile.rampUpStrategy().get().cliName() + ".");
+      out().println("Will increase RPS from " + profile.rampUpStartRps().getAsInt() + " to "
+          + profile.rampUpEndRps().getAsInt() + " RPS over the duration of the benchmark.");
+    } else {
+      out().println("Traffic request rate: " + PyFormat.repr(profile.requestRate()));
+    }
+    out().println("Burstiness factor: " + PyFormat.repr(profile.burstiness()) + " ("
+        + (profile.burstiness() == 1.0 ? "Poisson process" : "Gamma distribution") + ")");
+    out().println("Maximum request concurrency: " + (profile.maxConcurrency().isPresent()
+        ? profile.maxConcurrency().getAsInt() : "None"));
+  }
+
+  /** The dataset's records, each with its LoRA module when modules were given. */
+  private List<Map<String, Object>> feederRecords(Samples samples) {
+    List<String> lora = plan.loraChoices(samples.size());
+    if (lora.isEmpty()) {
+      return samples.records();
+    }
+    List<Map<String, Object>> records = new ArrayList<>(samples.size());
+    for (int i = 0; i < samples.size(); i++) {
+      Map<String, Object> record = new HashMap<>(samples.records().get(i));
+      record.put(BenchPlan.LORA_ATTRIBUTE, lora.get(i));
+      records.add(record);
+    }
+    return records;
+  }
+
+  /** After the warm-up (done while Gatling built the scenario), before the first user. */
+  @Override
+  public void before() {
+    if (!measuring) {
+      return;
+    }
+    if (profiler != null) {
+      profiler.start();
+    }
+    if (plan.progressBar()) {
+      progress = new ProgressLine(total,
+          () -> LlmRun.current().map(run -> run.store().size()).orElse(0), out(), 5_000);
+    }
+  }
+
+  @Override
+  public void after() {
+    if (plan == null) {
+      return;
+    }
+    try {
+      if (progress != null) {
+        progress.close();
+      }
+      if (profiler != null && measuring) {
+        profiler.stop();
+      }
+    } catch (RuntimeException e) {
+      System.err.println("gatling-llm bench serve: " + e);
+    }
+    LlmDsl.writeResults(this);
+    tokenizer.close();
+  }
+}

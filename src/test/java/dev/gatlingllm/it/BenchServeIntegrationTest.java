@@ -1,0 +1,506 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.BenchPlan;
+import dev.gatlingllm.cli.BenchServe;
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.tokenizer.Tokenizer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Real {@code vllm bench serve} command lines run through {@link BenchServe} in-process: each
+ * must run green and write the result JSON under the name vLLM would give it; what goes on
+ * the wire is compared field by field with what vLLM sends for the same flags.
+ */
+@Timeout(120)
+class BenchServeIntegrationTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String DATE = "-\\d{8}-\\d{6}\\.json";
+  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+      + "--save-result --seed 1 ";
+
+  @TempDir
+  static Path results;
+
+  private static Tokenizer gpt2;
+
+  @BeforeAll
+  static void load() {
+    gpt2 = Tokenizer.gpt2();
+  }
+
+  @AfterAll
+  static void close() {
+    gpt2.close();
+  }
+
+  /** One run: Gatling's exit code and run folder, and what it printed. */
+  private record Run(GatlingRunner.Result result, String console) {
+    JsonNode json() throws IOException {
+      return JSON.readTree(resultFile().toFile());
+    }
+
+    Path resultFile() throws IOException {
+      try (Stream<Path> files = Files.list(result.runFolder())) {
+        List<Path> json = files.filter(p -> p.toString().endsWith(".json")).toList();
+        assertEquals(1, json.size(), "one result JSON in the run folder: " + json);
+        return json.get(0);
+      }
+    }
+  }
+
+  private static Run bench(String args) {
+    PrintStream original = System.out;
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(new Tee(original, copy), true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(new Tee(originalErr, copy), true, StandardCharsets.UTF_8));
+    try {
+      Map<String, String> properties = new HashMap<>();
+      properties.put(CommandLine.ARGS_PROPERTY, args);
+      properties.put("llm.resultsFolder", results.toString());
+      GatlingRunner.Result result = GatlingRunner.run(BenchServe.class, results, properties);
+      return new Run(result, copy.toString(StandardCharsets.UTF_8));
+    } finally {
+      // a run that crashed in-process leaves this thread interrupted; the next run would
+      // then stop at its first wait
+      Thread.interrupted();
+      System.setOut(original);
+      System.setErr(originalErr);
+    }
+  }
+
+  private static Simulator fastSimulator() {
+    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+        .itl(Duration.ofMillis(1)).jitter(0).build());
+  }
+
+  /** Command line (after the common flags), requests, the file name vLLM would write. */
+  static Stream<Arguments> commandLines() {
+    String random = "--random-input-len 48 --random-output-len 6 ";
+    return Stream.of(
+        arguments("--backend openai-chat --dataset-name random --request-rate 100 "
+            + random + "--num-prompts 12", 12, "openai-chat-100.0qps-sim-model"),
+        arguments("--backend vllm --dataset-name sharegpt --dataset-path "
+            + "datasets/sharegpt/sharegpt_sample.json --sharegpt-output-len 6 "
+            + "--request-rate 100 --num-prompts 10", 10, "vllm-100.0qps-sim-model"),
+        arguments("--backend openai --dataset-name sonnet --dataset-path "
+            + "datasets/sonnet/sonnet.txt --sonnet-input-len 120 --sonnet-prefix-len 40 "
+            + "--sonnet-output-len 6 --request-rate 100 --num-prompts 10", 10,
+            "openai-100.0qps-sim-model"),
+        arguments("--dataset-name burstgpt --dataset-path "
+            + "datasets/burstgpt/burstgpt_sample.csv --num-prompts 8 --label burst "
+            + "--request-rate 100", 8, "burst-100.0qps-sim-model"),
+        arguments("--dataset-name custom --dataset-path datasets/custom/custom_sample.jsonl "
+            + "--custom-output-len 6 --num-prompts 10 --request-rate 100", 10,
+            "openai-100.0qps-sim-model"),
+        arguments("--dataset-name prefix_repetition --prefix-repetition-prefix-len 32 "
+            + "--prefix-repetition-suffix-len 16 --prefix-repetition-num-prefixes 2 "
+            + "--prefix-repetition-output-len 6 --num-prompts 10 --request-rate 100", 10,
+            "openai-100.0qps-sim-model"),
+        arguments("--dataset-name hf --dataset-path "
+            + "datasets/hf/sharegpt_vicuna_sample.parquet --hf-name "
+            + "Aeala/ShareGPT_Vicuna_unfiltered --hf-output-len 6 --num-prompts 10 "
+            + "--request-rate 100", 10, "openai-100.0qps-sim-model"),
+        arguments("--dataset-name spec_bench --dataset-path "
+            + "datasets/spec_bench/spec_bench_sample.jsonl --spec-bench-output-len 6 "
+            + "--num-prompts 8 --request-rate 100", 8, "openai-100.0qps-sim-model"),
+        arguments("--backend sglang " + random + "--ramp-up-strategy linear "
+            + "--ramp-up-start-rps 20 --ramp-up-end-rps 60 --num-prompts 12", 12,
+            "sglang-ramp-up-linear-20qps-60qps-sim-model"),
+        arguments(random + "--request-rate inf --max-concurrency 3 --num-prompts 12", 12,
+            "openai-infqps-concurrency3-sim-model"),
+        arguments(random + "--request-rate 80 --burstiness 0.5 --goodput ttft:5000 "
+            + "tpot:1000 e2el:10000 --num-prompts 10 --percentile-metrics ttft,e2el "
+            + "--metric-percentiles 50,99.9", 10, "openai-80.0qps-sim-model"));
+  }
+
+  @ParameterizedTest(name = "{2}: {0}")
+  @MethodSource("commandLines")
+  void commandLineRunsGreenAndWritesVllmsFileName(String line, int requests, String name)
+      throws IOException {
+    String args = COMMON + line;
+    Samples samples = BenchPlan.of(BenchArgs.parse(CommandLine.split(args))).dataset()
+        .sample(gpt2);
+    assertEquals(requests, samples.size());
+    try (Simulator sim = fastSimulator()) {
+      Run run = bench(args + " --base-url " + sim.baseUrl());
+
+      assertEquals(0, run.result().exitCode(), run.console());
+      assertTrue(Files.exists(run.result().file("index.html")), "Gatling's report");
+      String file = run.resultFile().getFileName().toString();
+      assertTrue(Pattern.matches(Pattern.quote(name) + DATE, file), file);
+      JsonNode doc = run.json();
+      assertEquals(requests, doc.get("completed").asInt());
+      assertEquals(0, doc.get("failed").asInt());
+      assertEquals(requests, doc.get("num_prompts").asInt());
+      assertEquals("sim-model", doc.get("model_id").asText());
+      assertEquals("datasets/tokenizers/gpt2", doc.get("tokenizer_id").asText());
+      assertEquals(samples.totalPromptTokens(), doc.get("total_input_tokens").asLong());
+      // the ready check's test request, then the run's; no warm-up by default (vLLM's 0)
+      assertEquals(requests + 1, sim.requestsReceived());
+      assertTrue(run.console().contains("Initial test run completed. Starting main benchmark "
+          + "run..."), run.console());
+    }
+  }
+
+  @Test
+  void goodputBurstinessAndPercentileFlagsReachTheResult() throws IOException {
+    try (Simulator sim = fastSimulator()) {
+      Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 8 "
+          + "--request-rate 80 --burstiness 0.5 --goodput ttft:5000 tpot:1000 "
+          + "--percentile-metrics ttft,e2el --metric-percentiles 50,99.9 --base-url "
+          + sim.baseUrl());
+      JsonNode doc = run.json();
+      assertEquals(0.5, doc.get("burstiness").asDouble());
+      assertEquals(doc.get("request_throughput").asDouble(),
+          doc.get("request_goodput").asDouble(), 1e-9, "every request met the loose SLOs");
+      assertTrue(doc.has("p99.9_e2el_ms") && doc.has("p50_ttft_ms"), doc.toString());
+      assertFalse(doc.has("mean_itl_ms"), "itl was not selected");
+      assertTrue(run.console().contains("Burstiness factor: 0.5 (Gamma distribution)"));
+    }
+  }
+
+  @Test
+  void maxConcurrencyCapsTheRequestsInFlight() {
+    try (Simulator sim = fastSimulator()) {
+      Run run = bench(COMMON + "--random-input-len 32 --random-output-len 30 --num-prompts 12 "
+          + "--request-rate inf --max-concurrency 3 --base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode());
+      assertEquals(3, sim.maxInFlight(), "all at once, three at a time");
+    }
+  }
+
+  @Test
+  void numWarmupsSendsThatManyWarmUpRequestsAfterThePluginsProbe() {
+    try (Simulator sim = fastSimulator()) {
+      Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 6 "
+          + "--num-warmups 4 --base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode());
+      // ready check + probe + 4 warm-ups + 6 measured
+      assertEquals(1 + 1 + 4 + 6, sim.requestsReceived());
+    }
+  }
+
+  @Test
+  void profileStartsTheProfilerBeforeTheRunAndStopsItAfter() throws IOException {
+    try (RecordingLlmServer server = new RecordingLlmServer()) {
+      Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 5 "
+          + "--profile --base-url " + server.baseUrl());
+      assertEquals(0, run.result().exitCode());
+      List<String> paths = server.received().stream()
+          .map(RecordingLlmServer.Received::path).toList();
+      assertEquals(List.of("/v1/completions", "/start_profile", "/v1/completions",
+          "/v1/completions", "/v1/completions", "/v1/completions", "/v1/completions",
+          "/stop_profile"), paths, "ready check, start, the 5 requests, stop");
+      // vLLM's completions body with no sampling flag (logprobs: null is left out, same meaning)
+      for (RecordingLlmServer.Received r : server.received()) {
+        if (r.path().equals("/v1/completions")) {
+          assertEquals(new TreeSet<>(List.of("model", "prompt", "repetition_penalty",
+              "max_tokens", "temperature", "stream", "stream_options")), fields(r.body()));
+          assertEquals(1.0, r.body().get("repetition_penalty").asDouble());
+          assertEquals(0.0, r.body().get("temperature").asDouble());
+        }
+      }
+      assertTrue(run.console().contains("Profiler started"));
+      assertTrue(run.console().contains("Profiler stopped"));
+      assertEquals(5, run.json().get("completed").asInt());
+    }
+  }
+
+  @Test
+  void completionsRequestsCarryExactlyTheFieldsAndHeadersVllmSends() {
+    try (RecordingLlmServer server = new RecordingLlmServer()) {
+      Run run = bench(COMMON + "--backend vllm --random-input-len 32 --random-output-len 5 "
+          + "--num-prompts 4 --ignore-eos --temperature 0.5 --top-p 0.9 --top-k 20 "
+          + "--min-p 0.1 --frequency-penalty 0.1 --presence-penalty 0.2 "
+          + "--repetition-penalty 1.1 --logprobs 2 --served-model-name served "
+          + "--header x-a=1 --header 'x-b=two words' --request-id-prefix rq- --base-url "
+          + server.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      List<RecordingLlmServer.Received> got = server.received();
+      assertEquals(5, got.size(), "ready check + 4");
+      Set<String> ids = new TreeSet<>();
+      for (RecordingLlmServer.Received r : got) {
+        assertEquals("POST", r.method());
+        assertEquals("/v1/completions", r.path());
+        JsonNode b = r.body();
+        assertEquals(new TreeSet<>(List.of("model", "prompt", "max_tokens", "logprobs",
+            "temperature", "top_p", "top_k", "min_p", "frequency_penalty", "presence_penalty",
+            "repetition_penalty", "ignore_eos", "stream", "stream_options")), fields(b));
+        assertEquals("served", b.get("model").asText());
+        assertEquals(5, b.get("max_tokens").asInt());
+        assertEquals(2, b.get("logprobs").asInt());
+        assertEquals(0.5, b.get("temperature").asDouble());
+        assertEquals(0.9, b.get("top_p").asDouble());
+        assertEquals(20, b.get("top_k").asInt());
+        assertEquals(0.1, b.get("min_p").asDouble());
+        assertEquals(0.1, b.get("frequency_penalty").asDouble());
+        assertEquals(0.2, b.get("presence_penalty").asDouble());
+        assertEquals(1.1, b.get("repetition_penalty").asDouble());
+        assertTrue(b.get("ignore_eos").asBoolean());
+        assertTrue(b.get("stream").asBoolean());
+        assertEquals("{\"include_usage\":true}", b.get("stream_options").toString());
+        assertEquals(32, gpt2.count(b.get("prompt").asText()));
+        assertEquals("1", r.header("x-a"));
+        assertEquals("two words", r.header("x-b"));
+        assertEquals("application/json", r.header("content-type"));
+        if (r.header("x-request-id") != null) {
+          ids.add(r.header("x-request-id"));
+        }
+      }
+      assertNull(got.get(0).header("x-request-id"), "vLLM's test request carries no id");
+      assertEquals(Set.of("rq-0", "rq-1", "rq-2", "rq-3"), ids, "the dataset's ids");
+      // the test request is the first prompt, sent as the run sends it
+      assertTrue(got.subList(1, got.size()).stream()
+          .anyMatch(r -> r.body().equals(got.get(0).body())), "test request = a run request");
+    }
+  }
+
+  @Test
+  void chatRequestsSendThePromptAsOneTextPartWithGreedyDefaults() throws IOException {
+    try (RecordingLlmServer server = new RecordingLlmServer()) {
+      Run run = bench(COMMON + "--backend openai-chat --random-input-len 32 "
+          + "--random-output-len 3 --num-prompts 3 --base-url " + server.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      assertEquals(4, server.received().size());
+      for (RecordingLlmServer.Received r : server.received()) {
+        assertEquals("/v1/chat/completions", r.path());
+        JsonNode b = r.body();
+        assertEquals(new TreeSet<>(List.of("model", "messages", "max_completion_tokens",
+            "temperature", "stream", "stream_options")), fields(b));
+        assertEquals("sim-model", b.get("model").asText());
+        assertEquals(0.0, b.get("temperature").asDouble());
+        assertEquals(3, b.get("max_completion_tokens").asInt());
+        JsonNode messages = b.get("messages");
+        assertEquals(1, messages.size());
+        assertEquals("user", messages.get(0).get("role").asText());
+        JsonNode content = messages.get(0).get("content");
+        assertEquals(1, content.size());
+        assertEquals("text", content.get(0).get("type").asText());
+        assertEquals(32, gpt2.count(content.get(0).get("text").asText()));
+      }
+      JsonNode doc = run.json();
+      assertEquals("openai-chat", doc.get("backend").asText());
+      assertEquals("openai-chat", doc.get("endpoint_type").asText());
+    }
+  }
+
+  @Test
+  void loraModulesAreDrawnPerRequestWithTheSeedAndSentAsTheModel() throws IOException {
+    Map<String, Integer> first;
+    try (RecordingLlmServer server = new RecordingLlmServer()) {
+      Run run = bench(COMMON + "--random-input-len 16 --random-output-len 2 --num-prompts 20 "
+          + "--request-rate inf --max-concurrency 1 --lora-modules ada bob cyd --base-url "
+          + server.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      first = modelsById(server);
+      assertEquals(Set.of("ada", "bob", "cyd"), new TreeSet<>(first.values().stream()
+          .map(i -> List.of("ada", "bob", "cyd").get(i)).toList()), "every module is used");
+      assertEquals("sim-model", run.json().get("model_id").asText(), "the file names --model");
+    }
+    try (RecordingLlmServer server = new RecordingLlmServer()) {
+      bench(COMMON + "--random-input-len 16 --random-output-len 2 --num-prompts 20 "
+          + "--request-rate inf --max-concurrency 1 --lora-modules ada bob cyd --base-url "
+          + server.baseUrl());
+      assertEquals(first, modelsById(server), "the same seed picks the same modules");
+    }
+  }
+
+  /** Module index by request id. */
+  private static Map<String, Integer> modelsById(RecordingLlmServer server) {
+    Map<String, Integer> out = new HashMap<>();
+    for (RecordingLlmServer.Received r : server.received()) {
+      String id = r.header("x-request-id");
+      if (id != null) {
+        out.put(id, List.of("ada", "bob", "cyd").indexOf(r.body().get("model").asText()));
+      }
+    }
+    assertEquals(20, out.size());
+    assertFalse(out.containsValue(-1), "only the given modules: " + out);
+    return out;
+  }
+
+  @Test
+  void resultOptionsWriteWhereAndWhatVllmWould() throws IOException {
+    Path dir = results.resolve("custom-dir");
+    String args = "--model org/sim-model --tokenizer datasets/tokenizers/gpt2 "
+        + "--random-input-len 16 --random-output-len 2 --num-prompts 4 --label nightly "
+        + "--result-dir " + dir + " --result-filename 'two runs.json' --append-result "
+        + "--save-detailed --metadata tp=1 'note=two words' --served-model-name sim-model";
+    try (Simulator sim = fastSimulator()) {
+      assertEquals(0, bench(args + " --base-url " + sim.baseUrl()).result().exitCode());
+      assertEquals(0, bench(args + " --base-url " + sim.baseUrl()).result().exitCode());
+    }
+    List<String> lines = Files.readAllLines(dir.resolve("two runs.json"));
+    assertEquals(2, lines.size(), "appended, one JSON per line");
+    JsonNode doc = JSON.readTree(lines.get(1));
+    assertEquals("nightly", doc.get("label").asText());
+    assertEquals("org/sim-model", doc.get("model_id").asText());
+    assertEquals("1", doc.get("tp").asText());
+    assertEquals("two words", doc.get("note").asText());
+    assertEquals(4, doc.get("ttfts").size(), "detailed arrays");
+    assertEquals(4, doc.get("generated_texts").size());
+  }
+
+  @Test
+  void readyCheckWaitsForAServerThatComesUpLate() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    RecordingLlmServer[] late = new RecordingLlmServer[1];
+    Thread starter = new Thread(() -> {
+      try {
+        Thread.sleep(1500);
+        late[0] = new RecordingLlmServer(port);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    starter.start();
+    try {
+      Run run = bench(COMMON + "--random-input-len 16 --random-output-len 2 --num-prompts 3 "
+          + "--ready-check-timeout-sec 60 --port " + port);
+      assertEquals(0, run.result().exitCode(), run.console());
+      assertTrue(run.console().contains("Endpoint not ready (connect failed"), run.console());
+      assertTrue(run.console().contains("Initial test run completed"), run.console());
+      assertEquals(3, run.json().get("completed").asInt());
+    } finally {
+      starter.join();
+      if (late[0] != null) {
+        late[0].close();
+      }
+    }
+  }
+
+  @Test
+  void readyCheckFailsClearlyWithoutHangingWhenTheServerNeverComesUp() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    long start = System.nanoTime();
+    Run run = bench(COMMON + "--random-input-len 16 --random-output-len 2 --num-prompts 3 "
+        + "--ready-check-timeout-sec 2 --base-url http://127.0.0.1:" + port);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertNotEquals(0, run.result().exitCode(), "the build fails");
+    assertTrue(seconds < 30, "gave up after the 2 s timeout, took " + seconds + " s");
+    assertTrue(run.console().contains("was not ready within 2 s"), run.console());
+    assertTrue(Files.exists(run.result().file("index.html")), "Gatling's report is written");
+    String log = Files.readString(run.result().file("simulation.log"), StandardCharsets.ISO_8859_1);
+    assertTrue(log.contains("ready check"), "the KO row names the ready check");
+    JsonNode doc = run.json();
+    assertEquals(0, doc.get("completed").asInt(), "the (empty) result is written too");
+  }
+
+  @Test
+  void aMisspeltFlagStopsTheRunBeforeAnyRequestWithTheNearestFlag() {
+    try (Simulator sim = fastSimulator()) {
+      // in-process Gatling rethrows what the simulation threw; the forked JVM exits non-zero
+      Throwable e = rootCause(assertThrows(Exception.class,
+          () -> bench(COMMON + "--num-prompt 3 --base-url " + sim.baseUrl())));
+      assertTrue(e instanceof IllegalArgumentException, e.toString());
+      assertEquals("unknown flag --num-prompt; did you mean --num-prompts? "
+          + "(-Dllm.args=--help lists every flag)", e.getMessage());
+      assertEquals(0, sim.requestsReceived());
+    }
+  }
+
+  @Test
+  void helpPrintsTheFlagTableAndRunsNothing() {
+    PrintStream original = System.out;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    Throwable e;
+    try {
+      // in the JVM gatling:test forks, the simulation exits with status 0 after printing
+      e = rootCause(assertThrows(Exception.class, () -> bench("--help")));
+    } finally {
+      System.setOut(original);
+    }
+    assertEquals("--help: the flags were printed; nothing to run", e.getMessage());
+    String help = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(help.contains("--ready-check-timeout-sec V"), help);
+    assertTrue(help.contains("refused: tokenizers here are tokenizer.json"), help);
+  }
+
+  private static Throwable rootCause(Throwable t) {
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static Set<String> fields(JsonNode body) {
+    Set<String> names = new TreeSet<>();
+    body.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /** Writes to two streams: the console stays visible while the test reads what it got. */
+  private static final class Tee extends OutputStream {
+    private final OutputStream a;
+    private final OutputStream b;
+
+    Tee(OutputStream a, OutputStream b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+      a.write(c);
+      b.write(c);
+    }
+
+    @Override
+    public void write(byte[] bytes, int off, int len) throws IOException {
+      a.write(bytes, off, len);
+      b.write(bytes, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      a.flush();
+      b.flush();
+    }
+  }
+}
