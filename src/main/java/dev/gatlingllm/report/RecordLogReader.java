@@ -65,6 +65,12 @@ public final class RecordLogReader {
 
   static Contents read(byte[] bytes, String name) {
     byte[] magic = RecordLog.MAGIC;
+    int prefix = Math.min(bytes.length, magic.length);
+    if (bytes.length < magic.length + 1
+        && Arrays.equals(bytes, 0, prefix, magic, 0, prefix)) {
+      throw new IllegalArgumentException(name + " was cut before its header was written ("
+          + bytes.length + " bytes); nothing can be recovered from it");
+    }
     if (bytes.length < magic.length + 1
         || !Arrays.equals(bytes, 0, magic.length, magic, 0, magic.length)) {
       throw new IllegalArgumentException(name + " is not a gatling-llm record log (it does not "

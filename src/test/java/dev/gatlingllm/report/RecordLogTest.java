@@ -232,6 +232,10 @@ class RecordLogTest {
     IllegalArgumentException torn = assertThrows(IllegalArgumentException.class,
         () -> RecordLogReader.read(Arrays.copyOf(headerOnly, 20), "torn.bin"));
     assertTrue(torn.getMessage().contains("header is cut short"), torn.getMessage());
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> RecordLogReader.read(new byte[0], "empty.bin"));
+    assertTrue(empty.getMessage().contains("empty.bin was cut before its header was written"),
+        empty.getMessage());
   }
 
   private Path writeLogIn(String sub, List<RequestRecord> records) throws Exception {
