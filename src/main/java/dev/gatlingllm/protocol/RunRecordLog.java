@@ -3,6 +3,7 @@ package dev.gatlingllm.protocol;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RunSettings;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.LocalDateTime;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a run's record log goes and what it is told: the Gatling run folder that the run
  * started in (it exists, with {@code simulation.log}, when the protocol's components are
- * built), else {@value #FALLBACK_FOLDER}{@code /<yyyyMMddHHmmssSSS>/}. Its settings during
+ * built; the newest one started since this JVM did), else {@value #FALLBACK_FOLDER}{@code /<yyyyMMddHHmmssSSS>/}. Its settings during
  * the run are the run's current ones, dated when the run started; the normal report writes
  * the final ones into its end marker.
  */
@@ -33,7 +34,11 @@ final class RunRecordLog {
   /** Opens the log of {@code run}; null (after an error in the log) when it cannot be. */
   static RecordLog open(LlmComponents run) {
     LocalDateTime started = LocalDateTime.now();
-    Path folder = RunResults.runFolderStartedBy(System.currentTimeMillis()).orElse(null);
+    // A folder started before this JVM is an older run's (a test harness, an IDE run).
+    long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+    Path folder = RunResults.runFolderStartedBy(System.currentTimeMillis())
+        .filter(f -> RunResults.folderStartMillis(f) >= jvmStart - 1_000)
+        .orElse(null);
     if (folder == null) {
       folder = Paths.get(FALLBACK_FOLDER, STAMP.format(started));
       LOG.warn("Gatling run folder not found (set -D{}=<results folder>): the record log goes "
