@@ -143,7 +143,10 @@ public final class RecordLog implements AutoCloseable {
     }
   }
 
-  /** Writes what is queued and closes the file without an end marker (a run that failed). */
+  /**
+   * Writes what is queued and the current settings, and closes the file without an end
+   * marker (a run that failed before its report).
+   */
   @Override
   public void close() {
     stopWriter();
@@ -155,6 +158,7 @@ public final class RecordLog implements AutoCloseable {
       try {
         if (!failed) {
           drain();
+          writeSettings(SETTINGS, settings.get(), Map.of());
           flush();
         }
       } catch (IOException | RuntimeException e) {

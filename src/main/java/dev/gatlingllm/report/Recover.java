@@ -19,7 +19,7 @@ import java.util.function.ToIntFunction;
  * result is dated by the log's last write. A finished log gives the very JSON the run wrote.
  *
  * <pre>
- * ./mvnw -q exec:java -Dexec.mainClass=dev.gatlingllm.report.Recover \
+ * ./mvnw -q compile exec:java -Dexec.mainClass=dev.gatlingllm.report.Recover \
  *     -Dexec.args="target/gatling/mysim-20260101120000123/llm-records.bin"
  * </pre>
  *
