@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 /**
  * Collects the records of one run. {@link #add} is called from several Netty event loops
@@ -33,6 +34,7 @@ public final class RecordStore implements AutoCloseable {
   private long heapTextChars;
   private volatile boolean heapFull;
   private boolean closed;
+  private volatile Consumer<RequestRecord> mirror = r -> { };
 
   /** A store keeping up to {@link #DEFAULT_MAX_HEAP_TEXT_CHARS} on the heap, spilling to the temp dir. */
   public RecordStore() {
@@ -51,6 +53,15 @@ public final class RecordStore implements AutoCloseable {
     this.spill = new TextSpill(Objects.requireNonNull(spillDirectory, "spillDirectory"));
   }
 
+  /**
+   * Hands every record added from now on to {@code sink} too, in the store's order, as it is
+   * added (under the store's lock, on the adding thread: the sink must only queue it). The
+   * run's record log mirrors the store this way.
+   */
+  public void mirrorTo(Consumer<RequestRecord> sink) {
+    mirror = Objects.requireNonNull(sink, "sink");
+  }
+
   /** Adds a finished request. Thread-safe, non-blocking apart from a short lock. */
   public void add(RequestRecord record) {
     Objects.requireNonNull(record, "record");
@@ -61,6 +72,7 @@ public final class RecordStore implements AutoCloseable {
       if (closed) {
         throw new IllegalStateException("RecordStore is closed");
       }
+      mirror.accept(record);
       if (size == records.length) {
         int grown = size + (size >> 1);
         records = Arrays.copyOf(records, grown);

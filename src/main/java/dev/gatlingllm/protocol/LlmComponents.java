@@ -9,6 +9,7 @@ import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.WarmUp;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
@@ -67,6 +68,8 @@ public final class LlmComponents implements ProtocolComponents {
   private volatile ServerMetricsScraper serverMetrics;
   /** Measures the client's own distortion from the first send on; null before it. */
   private volatile SelfCheck selfCheck;
+  /** Every finished request, on disk as it finishes; null when the log could not be created. */
+  private final RecordLog recordLog;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -94,6 +97,10 @@ public final class LlmComponents implements ProtocolComponents {
     if (!protocol.warmUp().enabled()) {
       // the real warm-up's probe does both, with real requests
       warmUpWithoutRequests();
+    }
+    this.recordLog = RunRecordLog.open(this);
+    if (recordLog != null) {
+      store.mirrorTo(recordLog::append);
     }
     LlmRun.register(this);
   }
@@ -184,6 +191,11 @@ public final class LlmComponents implements ProtocolComponents {
 
   public RecordStore store() {
     return store;
+  }
+
+  /** The run's record log, mirroring {@link #store()}; empty when it could not be created. */
+  public Optional<RecordLog> recordLog() {
+    return Optional.ofNullable(recordLog);
   }
 
   /** How output tokens are counted, during the run (goodput rows) and after it. */

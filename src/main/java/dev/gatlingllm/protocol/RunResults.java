@@ -1,9 +1,11 @@
 package dev.gatlingllm.protocol;
 
+import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunReporter;
 import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerSeries;
 import java.io.IOException;
@@ -136,9 +138,12 @@ public final class RunResults {
         info = info.toBuilder().extra(ServerSeries.KEY,
             server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
       }
-      ReportOutcome outcome = start < 0
-          ? RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter)
-          : RunReporter.report(info, run.store(), quiet, runFolder, tokenCounter, start);
+      // One source of truth: the log's end marker holds exactly what this report is made
+      // from, so Recover on the finished log writes this same JSON.
+      RunSettings settings = RunSettings.of(info, options, start);
+      run.recordLog().ifPresent(log -> log.finish(settings));
+      ReportOutcome outcome =
+          RunReporter.report(settings.withOptions(quiet), run.store(), runFolder, tokenCounter);
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
             + (outcome.htmlReport() == null ? ""
@@ -151,6 +156,7 @@ public final class RunResults {
       return failBuild ? failBuildAtExit(failed) : failed;
     } finally {
       tokenCounter.close();
+      run.recordLog().ifPresent(RecordLog::close);
       run.client().close();
       run.store().close();
       LlmRun.clear(run);

@@ -345,6 +345,13 @@ public final class RunInfo {
       return b;
     }
 
+    /** Rate steps exactly as a result JSON held them: how a record log restores them. */
+    Builder rpsChangeEvents(List<Map<String, Object>> events) {
+      Builder b = copy();
+      b.rpsChangeEvents = List.copyOf(events);
+      return b;
+    }
+
     public Builder seed(long seed) {
       Builder b = copy();
       b.seed = seed;

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,6 +74,28 @@ public final class RunReporter {
       Path runFolder, ToIntFunction<String> tokenCounter) {
     return report(run, store, options, runFolder, tokenCounter, OptionalLong.empty(),
         Clock.systemDefaultZone(), System.out);
+  }
+
+  /**
+   * Reports a run from its {@link RunSettings}, dated by their report time: the after-run path
+   * of a simulation and {@link Recover} both report this way, the first from the store, the
+   * second from the record log the store was mirrored to.
+   */
+  public static ReportOutcome report(RunSettings settings, RecordStore store, Path runFolder,
+      ToIntFunction<String> tokenCounter) {
+    return report(settings.run(), store, settings.options(), runFolder, tokenCounter,
+        settings.benchmarkStartNanos(), clockAt(settings), System.out);
+  }
+
+  static ReportOutcome report(RunSettings settings, RecordSource records, Path runFolder,
+      ToIntFunction<String> tokenCounter, PrintStream console) {
+    return report(settings.run(), records, settings.options(), runFolder, tokenCounter,
+        settings.benchmarkStartNanos(), clockAt(settings), console);
+  }
+
+  private static Clock clockAt(RunSettings settings) {
+    ZoneId zone = ZoneId.systemDefault();
+    return Clock.fixed(settings.reportTime().atZone(zone).toInstant(), zone);
   }
 
   static ReportOutcome report(RunInfo run, RecordStore store, ResultOptions options,

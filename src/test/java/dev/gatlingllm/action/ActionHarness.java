@@ -5,6 +5,7 @@ import com.typesafe.scalalogging.Logger$;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.report.RecordLog;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.commons.util.DefaultClock;
@@ -130,6 +131,7 @@ final class ActionHarness implements AutoCloseable {
   @Override
   public void close() {
     components.client().close();
+    components.recordLog().ifPresent(RecordLog::close);
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 

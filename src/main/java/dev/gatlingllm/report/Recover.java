@@ -1,0 +1,201 @@
+package dev.gatlingllm.report;
+
+import dev.gatlingllm.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.function.ToIntFunction;
+
+/**
+ * Rebuilds a run's vLLM result JSON and console summary from its record log
+ * ({@value RecordLog#FILE_NAME} in the Gatling run folder), for a run whose JVM died before it
+ * could write them. A log without its end marker gives a <em>partial</em> result: the JSON
+ * gets {@code "partial": true} and {@code "recovered_records"}, the summary says so, and the
+ * result is dated by the log's last write. A finished log gives the very JSON the run wrote.
+ *
+ * <pre>
+ * ./mvnw -q compile exec:java -Dexec.mainClass=dev.gatlingllm.report.Recover \
+ *     -Dexec.args="target/gatling/mysim-20260101120000123/llm-records.bin"
+ * </pre>
+ *
+ * Options: {@code --out <file.json>} (default: the run's result file name, beside the log;
+ * an existing file is never overwritten), {@code --tokenizer <tokenizer.json, folder or Hugging
+ * Face id>} (counts output tokens of responses without usage; default: the run's tokenizer id,
+ * {@code gpt2} being the shipped one).
+ */
+public final class Recover {
+
+  /** Result JSON key set when the run did not finish. */
+  public static final String PARTIAL_KEY = "partial";
+  /** Result JSON key: how many requests a partial result was computed from. */
+  public static final String RECOVERED_RECORDS_KEY = "recovered_records";
+
+  private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+  private Recover() {}
+
+  /**
+   * What a recovery produced.
+   *
+   * @param outcome      the report: metrics, the result file written, the summary
+   * @param partial      whether the log had no end marker (the run did not finish)
+   * @param records      the requests recovered
+   * @param droppedBytes bytes at the log's end that were not a whole record (a torn write)
+   */
+  public record Recovered(ReportOutcome outcome, boolean partial, int records,
+      long droppedBytes) {}
+
+  public static void main(String[] args) {
+    Path log = null;
+    Path out = null;
+    String tokenizer = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--out" -> out = Path.of(value(args, ++i, "--out"));
+        case "--tokenizer" -> tokenizer = value(args, ++i, "--tokenizer");
+        case "-h", "--help" -> {
+          System.out.println(usage());
+          return;
+        }
+        default -> {
+          if (log != null || args[i].startsWith("--")) {
+            fail("unexpected argument '" + args[i] + "'\n" + usage(), 2);
+          }
+          log = Path.of(args[i]);
+        }
+      }
+    }
+    if (log == null) {
+      fail("no record log given\n" + usage(), 2);
+    }
+    try {
+      Recovered r = recover(log, out, tokenizer == null ? null : counter(tokenizer), System.out);
+      if (!r.outcome().ok()) {
+        fail(r.outcome().error(), 1);
+      }
+      System.out.println("gatling-llm: wrote " + r.outcome().resultFile());
+    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
+      fail(e.getMessage(), 1);
+    }
+  }
+
+  /**
+   * Reads {@code recordLog} and writes its result JSON, printing the summary to
+   * {@code console}.
+   *
+   * @param output       the result file; null = the run's result file name beside the log
+   * @param tokenCounter counts output tokens of responses without usage; null = the run's
+   *                     tokenizer, loaded when first needed
+   * @throws IllegalArgumentException when the file is not a record log (of this version)
+   * @throws IllegalStateException    when the result file exists already
+   * @throws UncheckedIOException     when the log cannot be read
+   */
+  public static Recovered recover(Path recordLog, Path output, ToIntFunction<String> tokenCounter,
+      PrintStream console) {
+    RecordLogReader.Contents contents = RecordLogReader.read(recordLog);
+    RunSettings settings = contents.settings();
+    int count = contents.records().size();
+    boolean partial = !contents.complete();
+    if (partial) {
+      settings = settings.at(lastWrite(recordLog)).withRun(settings.run().toBuilder()
+          .extra(PARTIAL_KEY, true).extra(RECOVERED_RECORDS_KEY, count).build());
+    }
+    Path target = output != null ? output.toAbsolutePath() : recordLog.toAbsolutePath()
+        .resolveSibling(settings.options().resultFilename() != null
+            ? settings.options().resultFilename()
+            : ResultFileName.defaultName(settings.run(), settings.options().label(),
+                settings.reportTime().format(DATE)));
+    if (Files.exists(target)) {
+      throw new IllegalStateException(target + " exists already (the run's own result?): "
+          + "give another file with --out");
+    }
+    settings = settings.withOptions(settings.options().toBuilder()
+        .resultDir(target.getParent()).resultFilename(target.getFileName().toString())
+        .saveResult(true).append(false).printSummary(false).build());
+    if (partial) {
+      console.println("gatling-llm: PARTIAL result: the run did not finish (its record log "
+          + recordLog + " has no end marker); computed from the " + count
+          + " requests recorded before it stopped"
+          + (contents.droppedBytes() > 0 ? ", after dropping a torn last write of "
+              + contents.droppedBytes() + " bytes" : ""));
+    }
+    try (LazyTokenizer lazy = new LazyTokenizer(settings.run().tokenizerId())) {
+      ReportOutcome outcome = RunReporter.report(settings, contents.source(), null,
+          tokenCounter != null ? tokenCounter : lazy, console);
+      if (outcome.summary() != null) {
+        console.print(partial ? outcome.summary() + "PARTIAL: " + count
+            + " requests recovered; requests in flight when the run stopped are missing\n"
+            : outcome.summary());
+        console.flush();
+      }
+      return new Recovered(outcome, partial, count, contents.droppedBytes());
+    }
+  }
+
+  private static LocalDateTime lastWrite(Path file) {
+    try {
+      return LocalDateTime.ofInstant(Files.getLastModifiedTime(file).toInstant(),
+          ZoneId.systemDefault());
+    } catch (IOException e) {
+      return LocalDateTime.now();
+    }
+  }
+
+  private static ToIntFunction<String> counter(String tokenizer) {
+    Tokenizer loaded = Tokenizer.resolve(tokenizer);
+    return loaded::count;
+  }
+
+  /** The run's tokenizer, loaded only if some response needs counting. */
+  private static final class LazyTokenizer implements ToIntFunction<String>, AutoCloseable {
+    private final String id;
+    private Tokenizer tokenizer;
+
+    LazyTokenizer(String id) {
+      this.id = id;
+    }
+
+    @Override
+    public int applyAsInt(String text) {
+      if (tokenizer == null) {
+        try {
+          tokenizer = "gpt2".equals(id) ? Tokenizer.gpt2() : Tokenizer.resolve(id);
+        } catch (RuntimeException e) {
+          throw new IllegalStateException("some responses carried no usage, so their output "
+              + "tokens must be counted with the run's tokenizer '" + id + "', which cannot be "
+              + "loaded (" + e.getMessage() + "): give one with --tokenizer", e);
+        }
+      }
+      return tokenizer.count(text);
+    }
+
+    @Override
+    public void close() {
+      if (tokenizer != null) {
+        tokenizer.close();
+      }
+    }
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      fail(option + " needs a value\n" + usage(), 2);
+    }
+    return args[i];
+  }
+
+  private static String usage() {
+    return "usage: Recover <record log, e.g. target/gatling/<run>/" + RecordLog.FILE_NAME + ">"
+        + " [--out <result.json>] [--tokenizer <tokenizer.json | folder | Hugging Face id>]";
+  }
+
+  private static void fail(String message, int status) {
+    System.err.println("gatling-llm Recover: " + message);
+    System.exit(status);
+  }
+}

@@ -1,0 +1,247 @@
+package dev.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.arrival.RampUpStrategy;
+import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.metrics.TaskType;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The record log's file format: what goes in comes out, and what a crash cuts is dropped. */
+class RecordLogTest {
+
+  @TempDir
+  Path dir;
+
+  static final LocalDateTime STARTED = LocalDateTime.of(2026, 3, 1, 12, 30, 15);
+
+  static RunSettings settings() {
+    Map<String, Object> selfCheck = new LinkedHashMap<>();
+    selfCheck.put("window_ms", 1234.567);
+    selfCheck.put("event_loops", 2);
+    selfCheck.put("cpu_percent_of_one_core", null);
+    selfCheck.put("max_loop_lag_ms_per_loop", List.of(0.25, 3.0));
+    selfCheck.put("big", 1L << 40);
+    return new RunSettings(
+        RunInfo.builder("org/model-7b").backend("vllm").endpointType("openai-chat")
+            .tokenizerId("org/tok").numPrompts(40).requestRate(12.5).burstiness(0.7)
+            .maxConcurrency(8).seed(42).extra("client_self_check", selfCheck).build(),
+        ResultOptions.builder().label("nightly").detailed(true).metadataPairs("tp=2", "v=0.9")
+            .percentileMetrics("ttft,e2el").metricPercentiles("50,99.9")
+            .goodput("ttft:500 e2el:2000").pytorch(true).resultFilename("r.json").build(),
+        OptionalLong.of(123_456_789_012L), STARTED);
+  }
+
+  /** Records covering every field: success, failure, absent values, reasoning, odd texts. */
+  static List<RequestRecord> records() {
+    long t = 9_000_000_000_000L;
+    return List.of(
+        new RequestRecord("gen", t - 5_000, t, 50_123_456, 1_210_000_789, t + 1_300_000_000L - t,
+            new int[] {50_123, 60_200, 70_000, 1_210_000}, 64, 65, 4, 200, true, null,
+            "héllo, wörld 🙂", "benchmark-serving0", 40_000_000, 1),
+        new RequestRecord("gen", t + 10, t + 10, -1, -1, t + 900_000, new int[0], -1, -1, -1, 0,
+            false, "connect failed: connection refused", null, null, -1, 0),
+        new RequestRecord("chat turn 2", t + 7, t + 20, 5, 5, t + 30, new int[] {0}, 3, -1, 0,
+            500, false, "HTTP 500: {\"error\": \"boom\"}\n", "", "id-\u0000-x", -1, 0));
+  }
+
+  private Path writeLog(List<RequestRecord> records, boolean finish) throws Exception {
+    RecordLog log = RecordLog.create(dir, RecordLogTest::settings);
+    records.forEach(log::append);
+    if (finish) {
+      log.finish(settings());
+    } else {
+      log.close();
+    }
+    return log.file();
+  }
+
+  static void assertSameRecord(RequestRecord want, RequestRecord got) {
+    assertEquals(want.withGeneratedText(null).toString().replaceAll("\\[I@\\w+", ""),
+        got.withGeneratedText(null).toString().replaceAll("\\[I@\\w+", ""));
+    assertArrayEquals(want.chunkMicros(), got.chunkMicros());
+    assertEquals(want.generatedText(), got.generatedText());
+  }
+
+  @Test
+  void everyFieldOfEveryRecordAndTheSettingsComeBack() throws Exception {
+    Path file = writeLog(records(), true);
+    assertEquals(RecordLog.FILE_NAME, file.getFileName().toString());
+
+    RecordLogReader.Contents read = RecordLogReader.read(file);
+
+    assertTrue(read.complete());
+    assertEquals(0, read.droppedBytes());
+    assertEquals(records().size(), read.records().size());
+    for (int i = 0; i < records().size(); i++) {
+      assertSameRecord(records().get(i), read.records().get(i));
+    }
+    assertArrayEquals(RunSettingsJson.write(settings(), Map.of()),
+        RunSettingsJson.write(read.settings(), Map.of()));
+    RunInfo run = read.settings().run();
+    assertEquals(12.5, run.requestRate());
+    assertEquals(0.7, run.burstiness());
+    assertEquals(42, run.seed());
+    assertEquals(1L << 40, ((Number) ((Map<?, ?>) run.extras().get("client_self_check"))
+        .get("big")).longValue());
+    assertEquals(OptionalLong.of(123_456_789_012L), read.settings().benchmarkStartNanos());
+    assertEquals(STARTED, read.settings().reportTime());
+    assertEquals(Map.of("ttft", 500.0, "e2el", 2000.0),
+        read.settings().options().goodput().asMap());
+  }
+
+  @Test
+  void rampsReplaysAndUnpacedRunsComeBackToo() {
+    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(20)
+        .rampUp(RampUpStrategy.EXPONENTIAL, 1, 30).build().schedule();
+    List<RunInfo> runs = List.of(
+        RunInfo.builder("m").rampUp("exponential", 1, 30)
+            .rpsChangeEvents(schedule, java.time.Instant.ofEpochSecond(1_700_000_000),
+                java.time.ZoneOffset.UTC).build(),
+        RunInfo.builder("m").replay("trace.csv", 0.5).taskType(TaskType.EMBEDDING).build(),
+        RunInfo.builder("m").build());
+    for (RunInfo run : runs) {
+      RunSettings s = new RunSettings(run, ResultOptions.defaults(), OptionalLong.empty(), STARTED);
+      byte[] json = RunSettingsJson.write(s, Map.of());
+      RunSettings back = RunSettingsJson.read(RunSettingsJson.parse(json));
+      assertArrayEquals(json, RunSettingsJson.write(back, Map.of()), new String(json));
+      assertEquals(run.rpsChangeEvents(), back.run().rpsChangeEvents());
+      assertEquals(run.requestRate(), back.run().requestRate());
+      assertEquals(run.taskType(), back.run().taskType());
+    }
+  }
+
+  @Test
+  void aCutAtAnyByteOfTheLastRecordDropsOnlyThatRecord() throws Exception {
+    byte[] whole = Files.readAllBytes(writeLog(records(), false));
+    byte[] withoutLast = Files.readAllBytes(writeLogIn("fewer", records().subList(0, 2)));
+    int lastStart = withoutLast.length;
+    assertTrue(lastStart < whole.length);
+    for (int cut = lastStart; cut < whole.length; cut++) {
+      RecordLogReader.Contents read = RecordLogReader.read(Arrays.copyOf(whole, cut), "cut");
+      assertEquals(2, read.records().size(), "cut at " + cut);
+      assertFalse(read.complete());
+      assertEquals(cut - lastStart, read.droppedBytes(), "cut at " + cut);
+    }
+    assertEquals(3, RecordLogReader.read(whole, "whole").records().size());
+  }
+
+  @Test
+  void aCutEndMarkerMakesTheLogPartialWithEveryRecord() throws Exception {
+    byte[] whole = Files.readAllBytes(writeLog(records(), true));
+    byte[] unfinished = Files.readAllBytes(writeLogIn("open", records()));
+    for (int cut = unfinished.length; cut < whole.length; cut++) {
+      RecordLogReader.Contents read = RecordLogReader.read(Arrays.copyOf(whole, cut), "cut");
+      assertFalse(read.complete(), "cut at " + cut);
+      assertEquals(3, read.records().size());
+    }
+    assertTrue(RecordLogReader.read(whole, "whole").complete());
+  }
+
+  @Test
+  void bytesThatFailTheirCrcEndTheReading() throws Exception {
+    byte[] bytes = Files.readAllBytes(writeLog(records(), true));
+    byte[] fewer = Files.readAllBytes(writeLogIn("fewer", records().subList(0, 1)));
+    bytes[fewer.length + 7] ^= 0x10; // inside the second record
+    RecordLogReader.Contents read = RecordLogReader.read(bytes, "damaged");
+    assertEquals(1, read.records().size());
+    assertFalse(read.complete());
+    assertEquals(bytes.length - fewer.length, read.droppedBytes());
+  }
+
+  @Test
+  void theLatestSettingsWinAndOnlyChangesAreWritten() throws Exception {
+    AtomicReference<RunSettings> now = new AtomicReference<>(new RunSettings(
+        RunInfo.builder("m").build(), ResultOptions.defaults(), OptionalLong.empty(), STARTED));
+    RecordLog log = RecordLog.create(dir, now::get);
+    Thread.sleep(3 * RecordLog.FLUSH_MILLIS);
+    long unchanged = Files.size(log.file());
+    now.set(now.get().withRun(RunInfo.builder("m").endpointType("openai-chat").build()));
+    Thread.sleep(3 * RecordLog.FLUSH_MILLIS);
+    log.close();
+
+    RecordLogReader.Contents read = RecordLogReader.read(log.file());
+    assertEquals("openai-chat", read.settings().run().endpointType());
+    assertTrue(read.records().isEmpty());
+    assertFalse(read.complete());
+    RecordLogReader.Contents header =
+        RecordLogReader.read(Arrays.copyOf(Files.readAllBytes(log.file()), (int) unchanged), "h");
+    assertEquals("openai", header.settings().run().endpointType(),
+        "nothing but the header while the settings did not change");
+  }
+
+  @Test
+  void recordsReachTheFileWithinAFlushWithoutFinishing() throws Exception {
+    RecordLog log = RecordLog.create(dir, RecordLogTest::settings);
+    records().forEach(log::append);
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (RecordLogReader.read(log.file()).records().size() < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(3, RecordLogReader.read(log.file()).records().size());
+    log.close();
+  }
+
+  @Test
+  void aSecondLogInTheSameFolderGetsItsOwnFile() throws Exception {
+    RecordLog first = RecordLog.create(dir, RecordLogTest::settings);
+    RecordLog second = RecordLog.create(dir, RecordLogTest::settings);
+    assertEquals(dir.resolve("llm-records-2.bin"), second.file());
+    first.close();
+    second.close();
+  }
+
+  @Test
+  void aLogOfAnotherVersionIsRefusedWithTheReason() throws Exception {
+    byte[] bytes = Files.readAllBytes(writeLog(records(), true));
+    bytes[RecordLog.MAGIC.length] = 2;
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RecordLogReader.read(bytes, "old.bin"));
+    assertTrue(e.getMessage().contains("old.bin is a gatling-llm record log of format version 2, "
+        + "but this gatling-llm reads version 1"), e.getMessage());
+  }
+
+  @Test
+  void anythingElseIsRefusedByName() throws Exception {
+    Path notALog = Files.writeString(dir.resolve("simulation.log"), "RUN\tsim\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RecordLogReader.read(notALog));
+    assertTrue(e.getMessage().contains("simulation.log is not a gatling-llm record log"),
+        e.getMessage());
+    UncheckedIOException missing = assertThrows(UncheckedIOException.class,
+        () -> RecordLogReader.read(dir.resolve("nope.bin")));
+    assertTrue(missing.getMessage().contains("no record log at"), missing.getMessage());
+    byte[] headerOnly = Files.readAllBytes(writeLog(List.of(), false));
+    IllegalArgumentException torn = assertThrows(IllegalArgumentException.class,
+        () -> RecordLogReader.read(Arrays.copyOf(headerOnly, 20), "torn.bin"));
+    assertTrue(torn.getMessage().contains("header is cut short"), torn.getMessage());
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> RecordLogReader.read(new byte[0], "empty.bin"));
+    assertTrue(empty.getMessage().contains("empty.bin was cut before its header was written"),
+        empty.getMessage());
+  }
+
+  private Path writeLogIn(String sub, List<RequestRecord> records) throws Exception {
+    RecordLog log = RecordLog.create(dir.resolve(sub), RecordLogTest::settings);
+    records.forEach(log::append);
+    log.close();
+    return log.file();
+  }
+}
