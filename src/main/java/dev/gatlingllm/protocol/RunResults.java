@@ -84,8 +84,7 @@ public final class RunResults {
    */
   static void writeForgotten(LlmComponents run, long registeredAtMillis, boolean atExit) {
     if (run.store().size() == 0) {
-      run.client().close();
-      run.store().close();
+      release(run);
       return; // nothing was ever sent: nothing to lose
     }
     Path folder = registeredAtMillis < 0 ? null : runFolderStartedBy(registeredAtMillis).orElse(null);
@@ -99,8 +98,7 @@ public final class RunResults {
       } else {
         LOG.warn(warning);
       }
-      run.client().close();
-      run.store().close();
+      release(run);
       return;
     }
     String warning = "the simulation did not call LlmDsl.writeResults(this) in after(): "
@@ -113,6 +111,14 @@ public final class RunResults {
       LOG.warn(warning);
     }
     writeRun(run, folder, false);
+  }
+
+  /** Closes what a run holds without reporting it. */
+  private static void release(LlmComponents run) {
+    run.client().close();
+    run.store().close();
+    run.recordLog().ifPresent(RecordLog::close);
+    LlmRun.clear(run);
   }
 
   /** Makes sure a run never reported by its simulation is written when the JVM exits. */
