@@ -36,7 +36,7 @@ final class RunRecordLog {
     LocalDateTime started = LocalDateTime.now();
     // A folder started before this JVM is an older run's (a test harness, an IDE run).
     long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
-    Path folder = RunResults.runFolderStartedBy(System.currentTimeMillis())
+    Path folder = RunResults.runFolderStartedBy(System.currentTimeMillis(), false)
         .filter(f -> RunResults.folderStartMillis(f) >= jvmStart - 1_000)
         .orElse(null);
     if (folder == null) {

@@ -9,6 +9,7 @@ import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerSeries;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -52,6 +53,8 @@ public final class RunResults {
   private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
   private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
   private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
+  /** File systems with coarse modification times (1-2 s) still pass the check. */
+  private static final long MTIME_SLACK_MILLIS = 2_000;
   private static final DateTimeFormatter FOLDER_TIME =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT);
 
@@ -257,9 +260,20 @@ public final class RunResults {
 
   /**
    * The run folder (of any simulation) with the latest start time, as Gatling writes it into
-   * the folder's name ({@code -yyyyMMddHHmmssSSS}), that is not after {@code epochMillis}.
+   * the folder's name ({@code -yyyyMMddHHmmssSSS}), that is not after {@code epochMillis}, and
+   * whose {@code simulation.log} was still written to after it: an older run's folder (from
+   * an earlier build, in the same results folder) is never taken for this run's.
    */
   static Optional<Path> runFolderStartedBy(long epochMillis) {
+    return runFolderStartedBy(epochMillis, true);
+  }
+
+  /**
+   * {@link #runFolderStartedBy(long)}; without {@code writtenSince}, for a run that is only
+   * starting, the folder need only have been started by this JVM.
+   */
+  static Optional<Path> runFolderStartedBy(long epochMillis, boolean writtenSince) {
+    long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
     Optional<Path> best = Optional.empty();
     long bestStart = Long.MIN_VALUE;
     for (Path root : candidateRoots()) {
@@ -267,7 +281,9 @@ public final class RunResults {
         for (Path p : (Iterable<Path>) children::iterator) {
           long started = folderStartMillis(p);
           if (started != Long.MIN_VALUE && started <= epochMillis && started > bestStart
-              && Files.isRegularFile(p.resolve("simulation.log"))) {
+              && started >= jvmStart - MTIME_SLACK_MILLIS
+              && Files.isRegularFile(p.resolve("simulation.log"))
+              && (!writtenSince || modified(p) >= epochMillis - MTIME_SLACK_MILLIS)) {
             best = Optional.of(p);
             bestStart = started;
           }

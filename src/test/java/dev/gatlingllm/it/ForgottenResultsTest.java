@@ -10,7 +10,11 @@ import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +56,40 @@ class ForgottenResultsTest {
       assertEquals(3, new ObjectMapper().readTree(written.get(0).toFile()).get("completed")
           .asInt());
       assertEquals(List.of(), jsonFiles(next.runFolder()), "the second run is not done yet");
+    }
+  }
+
+  @Test
+  void aRunWhoseFolderIsNotFoundWritesNothingIntoAnotherRunsFolder() throws Exception {
+    // Another run's folder, where the plugin looks by default, started in this JVM's lifetime
+    // but not written to since: it must not be taken for this run's (such a folder once
+    // collected other runs' JSON files).
+    Path decoy = Path.of("target", "gatling", "decoysimulation-" + LocalDateTime.now()
+        .minusSeconds(1).format(DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS")));
+    Files.createDirectories(decoy);
+    Path log = Files.writeString(decoy.resolve("simulation.log"), "x");
+    Files.setLastModifiedTime(log, FileTime.from(Instant.now().minusSeconds(30)));
+    Path results = work.resolve("elsewhere");
+    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
+      Map<String, String> properties = Map.of(
+          ItSimulation.BASE_URL, simulator.baseUrl(), ItSimulation.USERS, "2");
+      GatlingRunner.run(ItSimulation.class, results, properties);
+      GatlingRunner.run(ItSimulation.class, results, properties); // writes the first, if it can
+      // No result files. (The record log, placed when the run starts, can still land there
+      // in this in-JVM case: Gatling does not tell a plugin its run folder. docs/reliability.md)
+      try (Stream<Path> files = Files.list(decoy)) {
+        assertEquals(List.of(), files.map(f -> f.getFileName().toString())
+            .filter(n -> n.endsWith(".json") || n.endsWith(".html")).toList(),
+            "no results were written into another run's folder");
+      }
+    } finally {
+      try (Stream<Path> files = Files.list(decoy)) {
+        for (Path f : files.toList()) {
+          Files.delete(f);
+        }
+      }
+      Files.delete(decoy);
     }
   }
 
