@@ -97,8 +97,9 @@ public final class BenchFlags {
           + "Gatling run folder, not the working directory)"),
       flag("result-filename", ONE, "None", SERVE, "result file name instead of vLLM's "
           + "`{label}-{rate}qps[-concurrency{N}]-{model}-{date}.json`"),
-      flag("percentile-metrics", ONE, "ttft,tpot,itl", SERVE, "metrics reported with "
-          + "percentiles: `ttft`, `tpot`, `itl`, `e2el`"),
+      flag("percentile-metrics", ONE, "None", SERVE, "metrics reported with "
+          + "percentiles: `ttft`, `tpot`, `itl`, `e2el`; unset: `ttft,tpot,itl`, and `e2el` "
+          + "for embeddings and rerank (current vLLM's defaults)"),
       flag("metric-percentiles", ONE, "99", SERVE, "comma-separated percentiles"),
       flag("goodput", MANY, "None", SERVE, "SLOs `ttft:ms tpot:ms e2el:ms`; adds "
           + "`request_goodput` and a `<name> goodput` row to Gatling's report (not for "

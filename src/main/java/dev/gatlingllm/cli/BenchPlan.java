@@ -186,9 +186,12 @@ public final class BenchPlan {
         .detailed(args.on("save-detailed"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
-    ResultOptions.Builder start = b;
-    b = flagged("percentile-metrics",
-        () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
+    if (args.has("percentile-metrics")) {
+      // unset, the result takes vLLM's default of its task: ttft,tpot,itl or, pooling, e2el
+      ResultOptions.Builder start = b;
+      b = flagged("percentile-metrics",
+          () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
+    }
     ResultOptions.Builder withMetrics = b;
     b = flagged("metric-percentiles",
         () -> withMetrics.metricPercentiles(args.value("metric-percentiles").orElseThrow()));

@@ -9,6 +9,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.metrics.Metric;
+import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.List;
@@ -57,7 +58,10 @@ class BenchPlanTest {
     assertNull(results.label());
     assertNull(results.resultDir());
     assertNull(results.resultFilename());
-    assertEquals(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL), results.percentileMetrics());
+    assertEquals(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL),
+        results.percentileMetrics(TaskType.GENERATION));
+    assertEquals(List.of(Metric.E2EL), results.percentileMetrics(TaskType.EMBEDDING),
+        "current vLLM's default for pooling");
     assertEquals(99.0, results.metricPercentiles()[0]);
     assertEquals(1, results.metricPercentiles().length);
     assertTrue(results.goodput().isEmpty());
