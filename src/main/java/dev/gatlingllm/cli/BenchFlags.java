@@ -97,9 +97,9 @@ public final class BenchFlags {
           + "Gatling run folder, not the working directory)"),
       flag("result-filename", ONE, "None", SERVE, "result file name instead of vLLM's "
           + "`{label}-{rate}qps[-concurrency{N}]-{model}-{date}.json`"),
-      flag("percentile-metrics", ONE, "None", SERVE, "metrics reported with "
-          + "percentiles: `ttft`, `tpot`, `itl`, `e2el`; unset: `ttft,tpot,itl`, and `e2el` "
-          + "for embeddings and rerank (current vLLM's defaults)"),
+      flag("percentile-metrics", ONE, "ttft,tpot,itl", SERVE, "metrics reported with "
+          + "percentiles: `ttft`, `tpot`, `itl`, `e2el`; unset with embeddings and rerank, "
+          + "`e2el` (current vLLM's default for pooling)"),
       flag("metric-percentiles", ONE, "99", SERVE, "comma-separated percentiles"),
       flag("goodput", MANY, "None", SERVE, "SLOs `ttft:ms tpot:ms e2el:ms`; adds "
           + "`request_goodput` and a `<name> goodput` row to Gatling's report (not for "
@@ -134,8 +134,8 @@ public final class BenchFlags {
       flag("random-range-ratio", ONE, "0.0", DATASET, "random: lengths within ±ratio"),
       flag("random-prefix-len", ONE, "0", DATASET, "random: shared prefix tokens"),
       flag("random-batch-size", ONE, "1", DATASET, "random: 1; random-rerank: documents per "
-          + "request", PARTIAL, "other values with `random` batch prompts for embedding "
-          + "backends, not mapped here"),
+          + "request", PARTIAL, "other values with `random` put several prompts in one "
+          + "embeddings request; the random dataset here samples one prompt per request"),
       flag("random-mm-base-items-per-request", ONE, "1", DATASET, "random-mm: "
           + "multimodal items per request"),
       flag("random-mm-num-mm-items-range-ratio", ONE, "0.0", DATASET, "random-mm: item "
