@@ -53,6 +53,11 @@ final class PoolingTemplate implements RequestTemplate {
       Object prompt = input == null ? "" : input.resolve(session);
       List<Map<String, Object>> media = multiModal == null ? null
           : MultiModal.parts(multiModal.resolve(session));
+      if (media != null && media.isEmpty()) {
+        // vLLM tests the content for truth: no parts is no media (a text row of a dataset
+        // whose other rows have images)
+        media = null;
+      }
       Map<String, Object> b = switch (variant) {
         case OPENAI -> openAi(model, prompt);
         case OPENAI_CHAT -> chat(model, prompt, media, false);

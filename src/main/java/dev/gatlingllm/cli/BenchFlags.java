@@ -26,25 +26,25 @@ public final class BenchFlags {
   static final String SERVE = "serve";
   static final String SAMPLING = "sampling parameters";
   static final String DATASET = "dataset";
-  private static final String RANDOM_MM = "the random-mm dataset needs multimodal chat "
-      + "requests, not mapped by the ready simulation yet";
 
   /** Every flag, in the order of the help. */
   public static final List<Flag> ALL = List.of(
       flag("help", SWITCH, "", SERVE, "prints this table and runs nothing"),
-      flag("backend", ONE, "openai", SERVE, "request kind: `vllm`, `openai` (and `lmdeploy`, "
-          + "`sglang`, `scalellm`, `llama.cpp`, older names for the same request) send "
-          + "completions, `openai-chat` sends chat completions; written as `backend`",
-          PARTIAL, "the other backends vLLM accepts are refused, each with its reason "
-          + "(see Backends)"),
+      flag("backend", ONE, "openai", SERVE, "request kind: completions, chat, audio "
+          + "transcription, embeddings or rerank (see Backends); written as `backend`",
+          PARTIAL, "`tgi`, `tensorrt-llm` and `deepspeed-mii` (gone from current vLLM) are "
+          + "refused with the reason; a dataset the backend cannot send is refused before "
+          + "the run"),
       flag("label", ONE, "None", SERVE, "`label` of the result; prefix of the file name "
           + "(the backend when unset)"),
       flag("base-url", ONE, "None", SERVE, "server root URL; wins over `--host`/`--port`"),
       flag("host", ONE, "127.0.0.1", SERVE, "server host when no `--base-url`"),
       flag("port", ONE, "8000", SERVE, "server port when no `--base-url`"),
-      flag("endpoint", ONE, "/v1/completions", SERVE, "request path; with `openai-chat` and "
-          + "no `--endpoint`, `/v1/chat/completions`", PARTIAL, "a path that does not end "
-          + "with `completions` (chat: `chat/completions`) is refused, as vLLM refuses it"),
+      flag("endpoint", ONE, "/v1/completions", SERVE, "request path; when not given, the "
+          + "backend's usual path (see Backends), the one vLLM's docs pass", PARTIAL, "a path "
+          + "that does not end as the backend's API requires (`completions`, "
+          + "`chat/completions`, `transcriptions`/`translations`, `embeddings`, `rerank`) is "
+          + "refused, as vLLM refuses it"),
       flag("header", MANY, "None", SERVE, "`KEY=VALUE` headers sent with every request; "
           + "repeatable"),
       flag("max-concurrency", ONE, "None", SERVE, "at most N requests in flight; the others "
@@ -64,7 +64,8 @@ public final class BenchFlags {
           + "requests vLLM's benchmark sends stream one greedy or sampled sequence; vLLM "
           + "sends no beam-search field for them either, so the flag cannot have an effect"),
       flag("logprobs", ONE, "None", SERVE, "sent as `logprobs` (completions)", PARTIAL,
-          "with `openai-chat` it is refused: vLLM's chat request does not send it"),
+          "with other backends it is refused: vLLM's chat, audio and pooling requests do not "
+          + "send it"),
       flag("request-rate", ONE, "inf", SERVE, "requests per second, Poisson or gamma "
           + "arrivals; `inf` sends everything at once"),
       flag("burstiness", ONE, "1.0", SERVE, "gamma shape of the gaps (1 = Poisson)"),
@@ -79,11 +80,14 @@ public final class BenchFlags {
       flag("profile", SWITCH, "False", SERVE, "`POST /start_profile` before the measured "
           + "run, `POST /stop_profile` after it"),
       flag("disable-tqdm", SWITCH, "False", SERVE, "no progress line during the run"),
-      flag("ignore-eos", SWITCH, "False", SERVE, "sends `ignore_eos: true`"),
+      flag("ignore-eos", SWITCH, "False", SERVE, "sends `ignore_eos: true` (not with "
+          + "`vllm-rerank`, whose request vLLM sends without it)"),
       flag("request-id-prefix", ONE, "benchmark-serving", SERVE, "`x-request-id` of request "
           + "i is prefix + i (the dataset's numbering, as vLLM)"),
       flag("lora-modules", MANY, "None", SERVE, "one module picked per request at random "
-          + "(seeded by `--seed`), sent as the `model` field"),
+          + "(seeded by `--seed`), sent as the `model` field", PARTIAL, "refused with the audio, "
+          + "embeddings and rerank backends: their requests here take the protocol's model, "
+          + "not one per request"),
       flag("save-result", SWITCH, "False", SERVE, "writes the result JSON"),
       flag("save-detailed", SWITCH, "False", SERVE, "adds per-request arrays to the JSON"),
       flag("append-result", SWITCH, "False", SERVE, "appends the result as one more line "
@@ -94,11 +98,15 @@ public final class BenchFlags {
       flag("result-filename", ONE, "None", SERVE, "result file name instead of vLLM's "
           + "`{label}-{rate}qps[-concurrency{N}]-{model}-{date}.json`"),
       flag("percentile-metrics", ONE, "ttft,tpot,itl", SERVE, "metrics reported with "
-          + "percentiles: `ttft`, `tpot`, `itl`, `e2el`"),
+          + "percentiles: `ttft`, `tpot`, `itl`, `e2el`; unset with embeddings and rerank, "
+          + "`e2el` (current vLLM's default for pooling)"),
       flag("metric-percentiles", ONE, "99", SERVE, "comma-separated percentiles"),
       flag("goodput", MANY, "None", SERVE, "SLOs `ttft:ms tpot:ms e2el:ms`; adds "
-          + "`request_goodput` and a `<name> goodput` row to Gatling's report"),
-      flag("top-p", ONE, "None", SAMPLING, "sent as `top_p` when set"),
+          + "`request_goodput` and a `<name> goodput` row to Gatling's report (not for "
+          + "embeddings and rerank, which vLLM reports without goodput)"),
+      flag("top-p", ONE, "None", SAMPLING, "sent as `top_p` when set; like every "
+          + "sampling flag, not sent with embeddings or rerank (as vLLM) and refused with "
+          + "`openai-audio` (as vLLM)"),
       flag("top-k", ONE, "None", SAMPLING, "sent as `top_k` when set"),
       flag("min-p", ONE, "None", SAMPLING, "sent as `min_p` when set"),
       flag("temperature", ONE, "None (0.0)", SAMPLING, "sent as `temperature`; 0.0 (greedy) "
@@ -109,9 +117,9 @@ public final class BenchFlags {
       flag("repetition-penalty", ONE, "None", SAMPLING, "sent as `repetition_penalty`; "
           + "completions send 1.0 when unset, as vLLM's do"),
       flag("dataset-name", ONE, "random", DATASET, "`random`, `sharegpt`, `sonnet`, "
-          + "`burstgpt`, `custom`, `prefix_repetition`, `hf`, `spec_bench`", PARTIAL, "`random-mm` and "
-          + "`random-rerank` need multimodal chat or rerank requests, not mapped by the "
-          + "ready simulation yet; vLLM's other datasets are refused by name"),
+          + "`burstgpt`, `custom`, `prefix_repetition`, `hf`, `spec_bench`, `random-mm`, "
+          + "`random-rerank`; each only with a backend that can send it (see Backends)",
+          PARTIAL, "vLLM's other dataset names are refused by name"),
       flag("dataset-path", ONE, "None", DATASET, "dataset file, or hub id for `hf`"),
       flag("num-prompts", ONE, "1000", DATASET, "requests in the run"),
       flag("seed", ONE, "0", DATASET, "seeds the sampling, the arrivals and the LoRA choice"),
@@ -125,19 +133,19 @@ public final class BenchFlags {
       flag("random-output-len", ONE, "128", DATASET, "random: output tokens"),
       flag("random-range-ratio", ONE, "0.0", DATASET, "random: lengths within ±ratio"),
       flag("random-prefix-len", ONE, "0", DATASET, "random: shared prefix tokens"),
-      flag("random-batch-size", ONE, "1", DATASET, "random: 1", PARTIAL, "other values "
-          + "batch prompts for embedding backends, not mapped here"),
+      flag("random-batch-size", ONE, "1", DATASET, "random: 1; random-rerank: documents per "
+          + "request", PARTIAL, "other values with `random` put several prompts in one "
+          + "embeddings request; the random dataset here samples one prompt per request"),
       flag("random-mm-base-items-per-request", ONE, "1", DATASET, "random-mm: "
-          + "multimodal items per request", REFUSED, RANDOM_MM),
+          + "multimodal items per request"),
       flag("random-mm-num-mm-items-range-ratio", ONE, "0.0", DATASET, "random-mm: item "
-          + "count range", REFUSED, RANDOM_MM),
+          + "count range"),
       flag("random-mm-limit-mm-per-prompt", ONE, "{\"image\": 255, \"video\": 1}", DATASET,
-          "random-mm: most items of each kind", REFUSED, RANDOM_MM),
+          "random-mm: most items of each kind"),
       flag("random-mm-bucket-config", ONE, "{(256, 256, 1): 0.5, (720, 1280, 1): 0.5, (720, 1280, 16): 0.0}",
-          DATASET, "random-mm: item sizes and their probabilities", REFUSED, RANDOM_MM),
+          DATASET, "random-mm: item sizes and their probabilities"),
       flag("no-reranker", SWITCH, "False", DATASET, "random-rerank: the model is an "
-          + "embedding model", REFUSED, "the random-rerank dataset needs rerank requests, "
-          + "not mapped by the ready simulation yet"),
+          + "embedding model (the query counts as a prompt of its own)"),
       flag("sharegpt-output-len", ONE, "None", DATASET, "sharegpt: output tokens instead of "
           + "the conversation's"),
       flag("sonnet-input-len", ONE, "550", DATASET, "sonnet: prompt tokens"),

@@ -1,17 +1,27 @@
 package dev.gatlingllm.cli;
 
+import static dev.gatlingllm.LlmDsl.audio;
 import static dev.gatlingllm.LlmDsl.chat;
 import static dev.gatlingllm.LlmDsl.completions;
+import static dev.gatlingllm.LlmDsl.embeddings;
 import static dev.gatlingllm.LlmDsl.llm;
+import static dev.gatlingllm.LlmDsl.rerank;
 
+import dev.gatlingllm.action.AudioRequestBuilder;
+import dev.gatlingllm.action.Backends.Backend;
+import dev.gatlingllm.action.Backends.Kind;
+import dev.gatlingllm.action.EmbeddingsRequestBuilder;
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.client.Target;
+import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.report.ResultOptions;
+import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +44,11 @@ public final class BenchPlan {
   static final String LORA_ATTRIBUTE = "lora_module";
 
   private final BenchArgs args;
-  private final Backends.Backend backend;
+  /** The sampling flags; vLLM sends them with completions and chat only. */
+  static final List<String> SAMPLING_FLAGS = List.of("temperature", "top-p", "top-k", "min-p",
+      "frequency-penalty", "presence-penalty", "repetition-penalty");
+
+  private final Backend backend;
   private final String baseUrl;
   private final String endpoint;
   private final String model;
@@ -58,20 +72,19 @@ public final class BenchPlan {
         + args.value("host").orElseThrow() + ":" + args.integer("port").orElseThrow()));
     flagged("base-url", () -> Target.parse(baseUrl));
     this.endpoint = endpoint(args, backend);
-    if (args.has("logprobs") && backend.request() == Backends.Request.CHAT) {
-      throw new IllegalArgumentException("--logprobs is not supported with --backend "
-          + backend.name() + ": " + BenchFlags.find("--logprobs").orElseThrow().note());
-    }
+    checkBackendFlags(args, backend);
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
     this.results = results(args);
     this.warmUps = warmUps(args);
-    String datasetName = args.value("dataset-name").orElseThrow();
-    if (datasetName.equals("random-mm") || datasetName.equals("random-rerank")) {
-      throw new IllegalArgumentException("--dataset-name " + datasetName + " is not supported: "
-          + BenchFlags.find("--dataset-name").orElseThrow().note());
+    boolean generation = backend.kind() == Kind.COMPLETIONS || backend.kind() == Kind.CHAT;
+    if (warmUps != null && warmUps > 0 && !generation) {
+      throw new IllegalArgumentException("--num-warmups " + warmUps + " with --backend "
+          + backend.name() + ": warm-up requests are sent for completions and chat only "
+          + "here; use --num-warmups 0");
     }
     this.datasetFlags = datasetFlags(args);
+    Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     this.dataset = Datasets.fromFlags(datasetFlags);
     checkArrivals();
     // every protocol and request option, checked once now with its flag's name
@@ -88,25 +101,82 @@ public final class BenchPlan {
     return new BenchPlan(args);
   }
 
-  private static String endpoint(BenchArgs args, Backends.Backend backend) {
-    boolean chat = backend.request() == Backends.Request.CHAT;
+  /**
+   * The path: {@code --endpoint}, else the backend's usual one (vLLM's own default is
+   * {@code /v1/completions} whatever the backend, which makes its users pass the path vLLM's
+   * docs give for the others: that path is the default here).
+   */
+  private static String endpoint(BenchArgs args, Backend backend) {
     String path = args.has("endpoint") ? args.value("endpoint").orElseThrow()
-        : chat ? "/v1/chat/completions" : args.value("endpoint").orElseThrow();
+        : backend.defaultEndpoint();
     if (!path.startsWith("/")) {
       throw new IllegalArgumentException("--endpoint must start with '/', got '" + path + "'");
     }
     // vLLM checks the URL the same way before it sends anything
-    if (chat && !path.endsWith("chat/completions")) {
+    List<String> endings = switch (backend.kind()) {
+      case COMPLETIONS -> List.of("completions");
+      case CHAT -> List.of("chat/completions");
+      case AUDIO -> List.of("transcriptions", "translations");
+      case EMBEDDINGS -> List.of(lastSegment(backend.defaultEndpoint()));
+      case RERANK -> List.of("rerank");
+    };
+    if (endings.stream().noneMatch(path::endsWith)) {
       throw new IllegalArgumentException("--endpoint " + path + " with --backend "
-          + backend.name() + ": the OpenAI Chat Completions API URL must end with "
-          + "'chat/completions' (as vLLM requires)");
-    }
-    if (!chat && !path.endsWith("completions")) {
-      throw new IllegalArgumentException("--endpoint " + path + " with --backend "
-          + backend.name() + ": the OpenAI Completions API URL must end with 'completions' "
-          + "(as vLLM requires)");
+          + backend.name() + ": its URL must end with '" + String.join("' or '", endings)
+          + "' (as vLLM requires)");
     }
     return path;
+  }
+
+  private static String lastSegment(String path) {
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  /** Flags vLLM refuses, or cannot send, with this backend. */
+  private static void checkBackendFlags(BenchArgs args, Backend backend) {
+    if (args.has("logprobs") && backend.kind() != Kind.COMPLETIONS) {
+      throw new IllegalArgumentException("--logprobs is not supported with --backend "
+          + backend.name() + ": " + BenchFlags.find("--logprobs").orElseThrow().note());
+    }
+    List<String> sampling = SAMPLING_FLAGS.stream().filter(args::has).toList();
+    if (backend.kind() == Kind.AUDIO && !sampling.isEmpty()) {
+      throw new IllegalArgumentException("--" + String.join(", --", sampling) + " with --backend "
+          + backend.name() + ": sampling parameters are only supported by openai-compatible "
+          + "backends (completions and chat), as vLLM refuses them");
+    }
+    boolean modelPerRequest = backend.kind() == Kind.COMPLETIONS || backend.kind() == Kind.CHAT;
+    if (args.has("lora-modules") && !modelPerRequest) {
+      throw new IllegalArgumentException("--lora-modules is not supported with --backend "
+          + backend.name() + ": " + BenchFlags.find("--lora-modules").orElseThrow().note());
+    }
+  }
+
+  /**
+   * vLLM's dataset/backend rules, for a dataset whose content is known.
+   *
+   * @throws IllegalArgumentException when the backend cannot send it
+   */
+  void checkDataset(DatasetContent content) {
+    Compatibility.check(backend, datasetFlags.get("dataset-name"), content);
+  }
+
+  /**
+   * Flags that are accepted and not sent, as vLLM does with them for this backend: a note
+   * for the console, empty when none.
+   */
+  public List<String> ignoredFlags() {
+    if (!backend.pooling()) {
+      return List.of();
+    }
+    List<String> ignored = new ArrayList<>(SAMPLING_FLAGS.stream().filter(args::has)
+        .map(f -> "--" + f).toList());
+    if (args.on("ignore-eos") && backend.kind() == Kind.RERANK) {
+      ignored.add("--ignore-eos");
+    }
+    if (args.has("goodput")) {
+      ignored.add("--goodput");
+    }
+    return ignored;
   }
 
   private static ResultOptions results(BenchArgs args) {
@@ -116,9 +186,12 @@ public final class BenchPlan {
         .detailed(args.on("save-detailed"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
-    ResultOptions.Builder start = b;
-    b = flagged("percentile-metrics",
-        () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
+    if (args.has("percentile-metrics")) {
+      // unset, the result takes vLLM's default of its task: ttft,tpot,itl or, pooling, e2el
+      ResultOptions.Builder start = b;
+      b = flagged("percentile-metrics",
+          () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
+    }
     ResultOptions.Builder withMetrics = b;
     b = flagged("metric-percentiles",
         () -> withMetrics.metricPercentiles(args.value("metric-percentiles").orElseThrow()));
@@ -247,13 +320,50 @@ public final class BenchPlan {
     return p;
   }
 
-  /** The request every user sends, with the dataset's attributes and the sampling flags. */
-  public LlmRequestBuilder request() {
-    boolean chat = backend.request() == Backends.Request.CHAT;
+  /**
+   * The request every user sends, as vLLM's request function of the backend sends it, with
+   * the dataset's attributes and the flags that apply to it.
+   */
+  public ActionBuilder request() {
+    return switch (backend.kind()) {
+      case COMPLETIONS, CHAT -> generation();
+      case AUDIO -> audioRequest();
+      case EMBEDDINGS -> embeddingsRequest();
+      // vLLM's rerank request sends no flag-dependent field
+      case RERANK -> rerank("rerank").fromDataset().endpoint(endpoint)
+          .requestId("#{request_id}");
+    };
+  }
+
+  private AudioRequestBuilder audioRequest() {
+    AudioRequestBuilder r = audio("audio").fromDataset().endpoint(endpoint)
+        .requestId("#{request_id}");
+    if (args.on("ignore-eos")) {
+      r = r.ignoreEos(true);
+    }
+    // vLLM's greedy default goes in with the extra body, after the standard fields
+    return r.extraBody("temperature", 0.0);
+  }
+
+  private EmbeddingsRequestBuilder embeddingsRequest() {
+    EmbeddingsRequestBuilder r = embeddings("embeddings").variant(backend.embeddingsVariant())
+        .fromDataset().multiModal(BenchPlan::mediaParts).endpoint(endpoint)
+        .requestId("#{request_id}");
+    // vLLM's embeddings requests carry ignore_eos when asked (and no sampling parameter)
+    return args.on("ignore-eos") ? r.extraBody("ignore_eos", true) : r;
+  }
+
+  /** The dataset's images or video; none for a text row. */
+  private static Object mediaParts(Session session) {
+    return session.contains(RandomMultiModalDataset.MM_CONTENT)
+        ? session.get(RandomMultiModalDataset.MM_CONTENT) : List.of();
+  }
+
+  private LlmRequestBuilder generation() {
+    boolean chat = backend.kind() == Kind.CHAT;
     LlmRequestBuilder r = chat
-        // vLLM sends the prompt as one text part of the user message
-        ? chat("chat").messages(userTextPart()).promptTokens("#{prompt_len}")
-            .maxTokens("#{output_len}")
+        // vLLM sends the prompt as a text part of the user message, the media after it
+        ? chat("chat").fromDataset().multiModal(BenchPlan::mediaParts)
         : completions("completions").fromDataset();
     r = r.endpoint(endpoint).requestId("#{request_id}");
     if (args.on("ignore-eos")) {
@@ -283,11 +393,6 @@ public final class BenchPlan {
       r = flagged("top-k", () -> current.topK(k));
     }
     return r;
-  }
-
-  private static Function<Session, List<Map<String, Object>>> userTextPart() {
-    return session -> List.of(Map.of("role", "user", "content",
-        List.of(Map.of("type", "text", "text", session.getString("prompt")))));
   }
 
   private LlmRequestBuilder sampling(LlmRequestBuilder r, String flag,
@@ -321,7 +426,7 @@ public final class BenchPlan {
     return dataset;
   }
 
-  public Backends.Backend backend() {
+  public Backend backend() {
     return backend;
   }
 

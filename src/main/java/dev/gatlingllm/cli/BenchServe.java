@@ -8,7 +8,9 @@ import static io.gatling.javaapi.core.CoreDsl.listFeeder;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -84,6 +86,8 @@ public class BenchServe extends Simulation {
       if (samples.size() == 0) {
         throw new IllegalArgumentException("the dataset gave no request to send");
       }
+      // the flags could not tell for every dataset (a local hf file, ShareGPT rows)
+      plan.checkDataset(DatasetContent.of(samples));
     } catch (RuntimeException e) {
       tokenizer.close();
       throw refuse(e);
@@ -93,10 +97,20 @@ public class BenchServe extends Simulation {
     LlmProtocolBuilder protocol = plan.protocol().arrivals(profile)
         .tokenCounter(plan.tokenizerId(), tokenizer::count);
     Map<String, String> headers = plan.controlHeaders(System::getenv);
-    byte[] testBody = TestRequest.body(plan, samples.requests().get(0));
-    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, testBody, out()) : null;
+    RequestPreview.Rendered test;
+    try {
+      test = TestRequest.of(plan, samples.requests().get(0));
+    } catch (RuntimeException e) {
+      tokenizer.close();
+      throw refuse(e);
+    }
+    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, test, out()) : null;
+    if (!plan.ignoredFlags().isEmpty()) {
+      out().println("Not sent with --backend " + plan.backend().name() + ", as vLLM does not: "
+          + String.join(" ", plan.ignoredFlags()));
+    }
 
-    String notReady = readyCheck(plan, headers, testBody);
+    String notReady = readyCheck(plan, headers, test);
     if (notReady != null) {
       measuring = false;
       // Gatling refuses to report a run that lasted 0 ms: the user stays a moment
@@ -147,7 +161,8 @@ public class BenchServe extends Simulation {
   }
 
   /** @return null when ready (or skipped), else why not */
-  private static String readyCheck(BenchPlan plan, Map<String, String> headers, byte[] body) {
+  private static String readyCheck(BenchPlan plan, Map<String, String> headers,
+      RequestPreview.Rendered test) {
     int timeout = plan.readyCheckTimeoutSec();
     if (timeout == 0) {
       out().println("Skipping endpoint ready check.");
@@ -156,7 +171,7 @@ public class BenchServe extends Simulation {
     out().println("Starting initial single prompt test run...");
     HttpHeaders http = new DefaultHttpHeaders();
     headers.forEach(http::set);
-    ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), plan.endpoint(), http, body,
+    ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), http, test,
         Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, out());
     if (outcome.ready()) {
       out().println("Initial test run completed. Starting main benchmark run...");

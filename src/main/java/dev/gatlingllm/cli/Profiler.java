@@ -1,5 +1,6 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.action.RequestPreview;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -23,15 +24,18 @@ final class Profiler {
   private final String baseUrl;
   private final Map<String, String> headers;
   private final byte[] body;
+  private final String contentType;
   private final PrintStream console;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
       .version(HttpClient.Version.HTTP_1_1).build();
 
   /** @param headers the run's headers, authorization included (never printed) */
-  Profiler(String baseUrl, Map<String, String> headers, byte[] body, PrintStream console) {
+  Profiler(String baseUrl, Map<String, String> headers, RequestPreview.Rendered test,
+      PrintStream console) {
     this.baseUrl = baseUrl;
     this.headers = headers;
-    this.body = body;
+    this.body = test.body();
+    this.contentType = test.contentType();
     this.console = console;
   }
 
@@ -51,7 +55,7 @@ final class Profiler {
 
   private boolean post(String path) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(TIMEOUT).header("Content-Type", "application/json")
+        .timeout(TIMEOUT).header("Content-Type", contentType)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     headers.forEach(request::header);
     try {

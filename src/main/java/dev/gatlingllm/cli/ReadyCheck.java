@@ -1,5 +1,6 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.LlmRequest;
@@ -18,8 +19,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * vLLM's ready check: sends the test request until one succeeds (HTTP 200 and a content
- * chunk, the run's own rule) or the timeout passes, retrying every 5 s; a server that is
+ * vLLM's ready check: sends the test request until one succeeds (the run's own rule: HTTP 200
+ * and a content chunk, or for pooling requests a JSON answer) or the timeout passes, retrying every 5 s; a server that is
  * still starting refuses connections or answers 503 meanwhile. Runs before Gatling starts
  * any user, on a client of its own that is closed when it returns.
  */
@@ -40,7 +41,7 @@ final class ReadyCheck {
 
   private ReadyCheck() {}
 
-  static Outcome await(String baseUrl, String path, HttpHeaders headers, byte[] body,
+  static Outcome await(String baseUrl, HttpHeaders headers, RequestPreview.Rendered request,
       Duration timeout, Duration retryInterval, PrintStream console) {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
@@ -62,8 +63,9 @@ final class ReadyCheck {
         }
         attempts++;
         WarmUpRequests.Outcome out = WarmUpRequests.run(client, List.of(loop),
-            i -> new LlmRequest("ready check", path, new DefaultHttpHeaders().add(headers),
-                body, -1, LlmRequest.NOT_SCHEDULED), 1, 1, Duration.ofNanos(remaining));
+            i -> new LlmRequest("ready check", request.path(), headers(headers, request),
+                request.body(), -1, LlmRequest.NOT_SCHEDULED, request.pooling()), 1, 1,
+            Duration.ofNanos(remaining));
         if (out.finished() && out.failed() == 0) {
           return new Outcome(true, attempts, null, elapsed(start));
         }
@@ -84,6 +86,15 @@ final class ReadyCheck {
       client.close();
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
+  }
+
+  private static HttpHeaders headers(HttpHeaders user, RequestPreview.Rendered request) {
+    HttpHeaders headers = new DefaultHttpHeaders().add(user);
+    // an audio upload is a form; the client sends JSON unless told otherwise
+    if (!request.contentType().equals("application/json")) {
+      headers.set("content-type", request.contentType());
+    }
+    return headers;
   }
 
   private static Duration elapsed(long start) {

@@ -1,11 +1,13 @@
 package dev.gatlingllm.dataset;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -285,6 +287,36 @@ public final class Datasets {
             ? hf.blazeditMaxDistance(f.decimal("blazedit-max-distance")) : hf;
     }
     return common(spec, f);
+  }
+
+  /**
+   * What the requests of the dataset these flags name will carry, when the flags alone tell
+   * (see {@link #fromFlags} for the keys); empty when only the data can tell: a local
+   * {@code hf} file without {@code --hf-name}, a ShareGPT-style hub dataset (rows may hold an
+   * image), or an unknown hub id (refused when loaded). Lets a caller refuse a request kind
+   * that cannot send the dataset before anything is loaded; check {@link DatasetContent#of}
+   * on the samples too.
+   */
+  public static Optional<DatasetContent> declaredContent(Map<String, String> raw) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    raw.forEach((k, v) -> flags.put(normalize(k), v == null ? "" : v.trim()));
+    String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
+    switch (name) {
+      case "random-mm":
+        return Optional.of(DatasetContent.VISUAL);
+      case "random-rerank":
+        return Optional.of(DatasetContent.RERANK);
+      case "hf":
+        String hfName = flags.getOrDefault("hf-name", "");
+        String path = flags.getOrDefault("dataset-path", "");
+        String id = !hfName.isEmpty() ? hfName : path;
+        if (id.isEmpty() || (hfName.isEmpty() && Files.exists(Path.of(path)))) {
+          return Optional.empty();
+        }
+        return HfKind.byId(id).flatMap(HfKind::content);
+      default:
+        return Optional.of(DatasetContent.TEXT);
+    }
   }
 
   /** The text settings random-mm shares with random. */

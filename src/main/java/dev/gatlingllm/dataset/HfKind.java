@@ -325,6 +325,20 @@ enum HfKind {
         || this == VISION_ARENA_BENCH || this == MMVU || this == MMSTAR || this == ASR;
   }
 
+  /**
+   * What this kind's requests carry, when the kind alone decides it; empty for ShareGPT-style
+   * conversations, whose rows may or may not have an image.
+   */
+  Optional<DatasetContent> content() {
+    if (this == CONVERSATION) {
+      return Optional.empty();
+    }
+    if (this == ASR) {
+      return Optional.of(DatasetContent.AUDIO);
+    }
+    return Optional.of(multimodal() ? DatasetContent.VISUAL : DatasetContent.TEXT);
+  }
+
   int maxPromptLen() {
     return maxPromptLen;
   }

@@ -6,13 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.dataset.DatasetContent;
+import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.metrics.Metric;
+import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,7 +58,10 @@ class BenchPlanTest {
     assertNull(results.label());
     assertNull(results.resultDir());
     assertNull(results.resultFilename());
-    assertEquals(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL), results.percentileMetrics());
+    assertEquals(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL),
+        results.percentileMetrics(TaskType.GENERATION));
+    assertEquals(List.of(Metric.E2EL), results.percentileMetrics(TaskType.EMBEDDING),
+        "current vLLM's default for pooling");
     assertEquals(99.0, results.metricPercentiles()[0]);
     assertEquals(1, results.metricPercentiles().length);
     assertTrue(results.goodput().isEmpty());
@@ -95,24 +100,52 @@ class BenchPlanTest {
         error("--model m --tokenizer-mode " + mode));
   }
 
+  /** A dataset each backend can send, so that only the backend is under test. */
+  private static String datasetFor(String backend) {
+    return switch (dev.gatlingllm.action.Backends.resolve(backend).kind()) {
+      case AUDIO -> " --dataset-name hf --dataset-path openslr/librispeech_asr";
+      case RERANK -> " --dataset-name random-rerank";
+      default -> "";
+    };
+  }
+
   @Test
-  void everyBackendVllmKnowsIsMappedOrRefusedWithItsReason() {
-    for (Backends.Backend b : Backends.TABLE.values()) {
-      String line = "--model m --backend " + b.name();
-      if (b.mapped()) {
-        assertEquals(b.name(), plan(line).backend().name());
-      } else {
-        String message = error(line);
-        assertTrue(message.startsWith("--backend " + b.name() + " is refused: "
-            + b.refusal()), message);
-      }
+  void everyBackendVllmKnowsIsServedOrRefusedWithItsReason() {
+    for (String name : dev.gatlingllm.action.Backends.servedNames()) {
+      BenchPlan plan = plan("--model m --backend " + name + datasetFor(name));
+      assertEquals(name, plan.backend().name());
+      assertEquals(plan.backend().defaultEndpoint(), plan.endpoint());
     }
-    assertTrue(error("--model m --backend openai-chatt").contains("is not a backend of "
-        + "vLLM's benchmark"));
-    Set<String> mapped = Backends.TABLE.values().stream().filter(Backends.Backend::mapped)
-        .map(Backends.Backend::name).collect(Collectors.toCollection(TreeSet::new));
-    assertEquals(new TreeSet<>(List.of("vllm", "openai", "openai-chat", "lmdeploy", "sglang",
-        "scalellm", "llama.cpp")), mapped);
+    for (Map.Entry<String, String> refused
+        : dev.gatlingllm.action.Backends.refused().entrySet()) {
+      assertEquals("--backend " + refused.getKey() + " cannot be served: " + refused.getValue(),
+          error("--model m --backend " + refused.getKey()));
+    }
+    assertTrue(error("--model m --backend openai-chatt").startsWith("Unknown --backend "
+        + "'openai-chatt'"));
+    // vLLM's names, and the older names for its completions request
+    assertTrue(dev.gatlingllm.action.Backends.servedNames().containsAll(List.of("vllm",
+        "openai", "openai-chat", "openai-audio", "openai-embeddings", "openai-embeddings-chat",
+        "openai-embeddings-clip", "openai-embeddings-vlm2vec", "infinity-embeddings",
+        "infinity-embeddings-clip", "vllm-rerank", "lmdeploy", "sglang", "scalellm",
+        "llama.cpp")));
+  }
+
+  @Test
+  void eachBackendDefaultsToThePathVllmsDocsGiveIt() {
+    assertEquals("/v1/chat/completions", plan("--model m --backend openai-chat").endpoint());
+    assertEquals("/v1/audio/transcriptions", plan("--model m --backend openai-audio"
+        + datasetFor("openai-audio")).endpoint());
+    assertEquals("/v1/embeddings", plan("--model m --backend openai-embeddings-vlm2vec")
+        .endpoint());
+    assertEquals("/embeddings", plan("--model m --backend infinity-embeddings-clip")
+        .endpoint());
+    assertEquals("/v1/rerank", plan("--model m --backend vllm-rerank"
+        + datasetFor("vllm-rerank")).endpoint());
+    assertEquals("/api/chat/completions",
+        plan("--model m --backend openai-chat --endpoint /api/chat/completions").endpoint());
+    assertEquals("/v1/audio/translations", plan("--model m --backend openai-audio "
+        + "--endpoint /v1/audio/translations" + datasetFor("openai-audio")).endpoint());
   }
 
   @Test
@@ -122,13 +155,48 @@ class BenchPlanTest {
     assertTrue(error("--model m --endpoint /v1/embeddings")
         .contains("must end with 'completions'"));
     assertTrue(error("--model m --endpoint v1/completions").contains("must start with '/'"));
+    assertTrue(error("--model m --backend openai-audio --endpoint /v1/audio/speech"
+        + datasetFor("openai-audio")).contains("must end with 'transcriptions' or "
+        + "'translations'"));
+    assertTrue(error("--model m --backend openai-embeddings --endpoint /v1/completions")
+        .contains("must end with 'embeddings'"));
+    assertTrue(error("--model m --backend vllm-rerank --endpoint /v1/score"
+        + datasetFor("vllm-rerank")).contains("must end with 'rerank'"));
   }
 
   @Test
-  void logprobsWithChatIsRefused() {
-    assertTrue(error("--model m --backend openai-chat --logprobs 2")
-        .contains("vLLM's chat request does not send it"));
+  void logprobsIsRefusedWhereVllmDoesNotSendIt() {
+    for (String backend : List.of("openai-chat", "openai-audio", "openai-embeddings",
+        "vllm-rerank")) {
+      assertTrue(error("--model m --backend " + backend + " --logprobs 2" + datasetFor(backend))
+          .contains("vLLM's chat, audio and pooling requests do not send it"), backend);
+    }
     assertTrue(error("--model m --logprobs -1").startsWith("--logprobs: logprobs must be >= 0"));
+  }
+
+  @Test
+  void samplingFlagsAreRefusedWithAudioAndNotSentWithPooling() {
+    assertEquals("--temperature, --top-k with --backend openai-audio: sampling parameters are "
+        + "only supported by openai-compatible backends (completions and chat), as vLLM "
+        + "refuses them", error("--model m --backend openai-audio --temperature 0.3 --top-k 5"
+        + datasetFor("openai-audio")));
+    BenchPlan embeddings = plan("--model m --backend openai-embeddings --temperature 0.3 "
+        + "--ignore-eos --goodput e2el:100");
+    assertEquals(List.of("--temperature", "--goodput"), embeddings.ignoredFlags());
+    assertEquals(List.of("--ignore-eos"), plan("--model m --backend vllm-rerank --ignore-eos"
+        + datasetFor("vllm-rerank")).ignoredFlags());
+    assertEquals(List.of(), plan("--model m --temperature 0.3").ignoredFlags());
+  }
+
+  @Test
+  void loraModulesAndWarmUpsAreRefusedWhereTheRequestCannotTakeThem() {
+    assertTrue(error("--model m --backend openai-embeddings --lora-modules a b")
+        .startsWith("--lora-modules is not supported with --backend openai-embeddings: "));
+    assertTrue(error("--model m --backend vllm-rerank --num-warmups 2"
+        + datasetFor("vllm-rerank")).contains("warm-up requests are sent for completions and "
+        + "chat only"));
+    assertEquals(0, plan("--model m --backend vllm-rerank --num-warmups 0"
+        + datasetFor("vllm-rerank")).warmUps());
   }
 
   @Test
@@ -218,12 +286,60 @@ class BenchPlanTest {
   }
 
   @Test
-  void datasetsThatNeedUnmappedRequestsAreRefusedWithTheReason() {
-    assertTrue(error("--model m --dataset-name random-mm").contains("need multimodal chat or "
-        + "rerank requests, not mapped by the ready simulation yet"));
-    assertTrue(error("--model m --dataset-name random-rerank").startsWith("--dataset-name "
-        + "random-rerank is not supported"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> plan("--model m --no-reranker"))
-        .getMessage().contains("rerank requests"));
+  void datasetsAreRefusedWithABackendThatCannotSendThem() {
+    assertEquals("--backend openai with --dataset-name random-mm: multi-modal content (images) "
+        + "is only supported on the 'openai-chat' backend, as in vLLM",
+        error("--model m --dataset-name random-mm"));
+    assertTrue(error("--model m --backend openai-embeddings-clip --dataset-name random-mm")
+        .contains("only supported on the 'openai-chat' backend"));
+    assertEquals("--backend openai-chat with --dataset-name random-rerank: the dataset's "
+        + "requests are rerank queries with documents, which only --backend vllm-rerank sends",
+        error("--model m --backend openai-chat --dataset-name random-rerank"));
+    assertTrue(error("--model m --backend vllm-rerank").contains("use --dataset-name "
+        + "random-rerank"));
+    assertTrue(error("--model m --backend vllm-rerank --dataset-name random-mm")
+        .contains("use --dataset-name random-rerank"));
+    assertTrue(error("--model m --backend openai-audio").contains("openai-audio uploads each "
+        + "request's audio clip, and this dataset has text prompts; use an ASR dataset"));
+    assertTrue(error("--model m --backend openai-chat --dataset-name hf --dataset-path "
+        + "openslr/librispeech_asr").contains("only --backend openai-audio uploads"));
+    assertTrue(error("--model m --backend vllm --dataset-name hf --dataset-path "
+        + "lmarena-ai/VisionArena-Chat").contains("completions cannot send"));
+    // a local copy names its hub id with --hf-name
+    assertTrue(error("--model m --dataset-name hf --dataset-path "
+        + "datasets/hf/visionarena_sample.parquet --hf-name lmarena-ai/VisionArena-Chat")
+        .contains("completions cannot send"));
+  }
+
+  @Test
+  void datasetsAreAcceptedWithEveryBackendThatCanSendThem() {
+    plan("--model m --backend openai-chat --dataset-name random-mm");
+    plan("--model m --backend vllm-rerank --dataset-name random-rerank --no-reranker "
+        + "--random-batch-size 4");
+    for (String backend : List.of("openai-chat", "openai-embeddings-clip",
+        "openai-embeddings-vlm2vec", "infinity-embeddings-clip")) {
+      plan("--model m --backend " + backend + " --dataset-name hf --dataset-path "
+          + "yale-nlp/MMVU");
+    }
+    for (String backend : List.of("vllm", "openai-chat", "openai-embeddings",
+        "infinity-embeddings")) {
+      plan("--model m --backend " + backend + " --dataset-name hf --dataset-path "
+          + "likaixin/InstructCoder");
+    }
+  }
+
+  @Test
+  void aLocalFileWhoseContentOnlyItsRowsTellIsCheckedOnTheSamples() {
+    // without --hf-name the reader is picked by the file's columns: known once it is read
+    BenchPlan plan = plan("--model m --backend openai-chat --dataset-name hf --dataset-path "
+        + "datasets/hf/asr_sample.parquet --num-prompts 2");
+    Samples samples;
+    try (Tokenizer gpt2 = Tokenizer.gpt2()) {
+      samples = plan.dataset().sample(gpt2);
+    }
+    assertEquals(DatasetContent.AUDIO, DatasetContent.of(samples));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> plan.checkDataset(DatasetContent.of(samples))).getMessage()
+        .contains("only --backend openai-audio uploads"));
   }
 }

@@ -15,6 +15,7 @@ import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.tokenizer.Tokenizer;
@@ -149,7 +150,44 @@ class BenchServeIntegrationTest {
             "openai-infqps-concurrency3-sim-model"),
         arguments(random + "--request-rate 80 --burstiness 0.5 --goodput ttft:5000 "
             + "tpot:1000 e2el:10000 --num-prompts 10 --percentile-metrics ttft,e2el "
-            + "--metric-percentiles 50,99.9", 10, "openai-80.0qps-sim-model"));
+            + "--metric-percentiles 50,99.9", 10, "openai-80.0qps-sim-model"),
+        // every backend besides completions and chat, each with a dataset it can send
+        arguments("--backend openai-audio --dataset-name hf --dataset-path "
+            + "datasets/hf/asr_sample.parquet --hf-output-len 4 --num-prompts 4 "
+            + "--request-rate 100", 4, "openai-audio-100.0qps-sim-model"),
+        arguments("--backend openai-embeddings " + random + "--num-prompts 6 "
+            + "--request-rate 100", 6, "openai-embeddings-100.0qps-sim-model"),
+        arguments("--backend openai-embeddings-chat --dataset-name sharegpt --dataset-path "
+            + "datasets/sharegpt/sharegpt_sample.json --num-prompts 5 --request-rate 100", 5,
+            "openai-embeddings-chat-100.0qps-sim-model"),
+        arguments("--backend openai-embeddings-clip --dataset-name hf --dataset-path "
+            + "datasets/hf/visionarena_sample.parquet --hf-name lmarena-ai/VisionArena-Chat "
+            + "--num-prompts 4 --request-rate 100", 4,
+            "openai-embeddings-clip-100.0qps-sim-model"),
+        arguments("--backend openai-embeddings-vlm2vec --dataset-name hf --dataset-path "
+            + "datasets/hf/mmstar_sample.parquet --num-prompts 4 --request-rate 100", 4,
+            "openai-embeddings-vlm2vec-100.0qps-sim-model"),
+        arguments("--backend infinity-embeddings --dataset-name custom --dataset-path "
+            + "datasets/custom/custom_sample.jsonl --num-prompts 5 --request-rate 100", 5,
+            "infinity-embeddings-100.0qps-sim-model"),
+        arguments("--backend infinity-embeddings-clip " + random + "--num-prompts 5 "
+            + "--request-rate 100", 5, "infinity-embeddings-clip-100.0qps-sim-model"),
+        arguments("--backend vllm-pooling " + random + "--num-prompts 4 --request-rate 100",
+            4, "vllm-pooling-100.0qps-sim-model"),
+        arguments("--backend vllm-rerank --dataset-name random-rerank --random-input-len 24 "
+            + "--random-batch-size 3 --num-prompts 12 --request-rate 100", 4,
+            "vllm-rerank-100.0qps-sim-model"),
+        // multimodal datasets through chat
+        arguments("--backend openai-chat --dataset-name random-mm --random-input-len 12 "
+            + "--random-output-len 3 --random-mm-bucket-config '{(16, 24, 1): 1.0}' "
+            + "--num-prompts 4 --request-rate 100", 4, "openai-chat-100.0qps-sim-model"),
+        arguments("--backend openai-chat --dataset-name hf --dataset-path "
+            + "datasets/hf/mmvu_sample.parquet --hf-name yale-nlp/MMVU --hf-output-len 4 "
+            + "--num-prompts 4 --label mmvu --request-rate 100", 4, "mmvu-100.0qps-sim-model"),
+        arguments("--backend openai-chat --dataset-name hf --dataset-path "
+            + "datasets/hf/mlperf_sample.parquet --hf-name mgoin/mlperf-inference-llama2-data "
+            + "--hf-output-len 4 --num-prompts 4 --request-rate 100", 4,
+            "openai-chat-100.0qps-sim-model"));
   }
 
   @ParameterizedTest(name = "{2}: {0}")
@@ -157,8 +195,8 @@ class BenchServeIntegrationTest {
   void commandLineRunsGreenAndWritesVllmsFileName(String line, int requests, String name)
       throws IOException {
     String args = COMMON + line;
-    Samples samples = BenchPlan.of(BenchArgs.parse(CommandLine.split(args))).dataset()
-        .sample(gpt2);
+    BenchPlan plan = BenchPlan.of(BenchArgs.parse(CommandLine.split(args)));
+    Samples samples = plan.dataset().sample(gpt2);
     assertEquals(requests, samples.size());
     try (Simulator sim = fastSimulator()) {
       Run run = bench(args + " --base-url " + sim.baseUrl());
@@ -173,7 +211,16 @@ class BenchServeIntegrationTest {
       assertEquals(requests, doc.get("num_prompts").asInt());
       assertEquals("sim-model", doc.get("model_id").asText());
       assertEquals("datasets/tokenizers/gpt2", doc.get("tokenizer_id").asText());
-      assertEquals(samples.totalPromptTokens(), doc.get("total_input_tokens").asLong());
+      if (plan.backend().pooling()) {
+        // vLLM counts the server's prompt tokens for pooling, and reports only E2EL
+        assertTrue(doc.get("total_input_tokens").asLong() > 0, doc.toString());
+        assertTrue(doc.has("mean_e2el_ms") && !doc.has("mean_ttft_ms")
+            && !doc.has("total_output_tokens"), "the pooling metric set: " + doc);
+      } else {
+        assertEquals(samples.totalPromptTokens(), doc.get("total_input_tokens").asLong());
+        assertTrue(doc.has("mean_ttft_ms") && doc.has("total_output_tokens"), doc.toString());
+      }
+      assertEquals(plan.backend().name(), doc.get("backend").asText());
       // the ready check's test request, then the run's; no warm-up by default (vLLM's 0)
       assertEquals(requests + 1, sim.requestsReceived());
       assertTrue(run.console().contains("Initial test run completed. Starting main benchmark "
@@ -321,6 +368,188 @@ class BenchServeIntegrationTest {
       assertEquals("openai-chat", doc.get("backend").asText());
       assertEquals("openai-chat", doc.get("endpoint_type").asText());
     }
+  }
+
+  private static Simulator recordingSimulator() {
+    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+        .itl(Duration.ofMillis(1)).jitter(0).recordRequests(true).build());
+  }
+
+  private static JsonNode json(RecordedRequest r) {
+    try {
+      return JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new AssertionError(r.bodyText(), e);
+    }
+  }
+
+  @Test
+  void embeddingsRequestsCarryExactlyTheFieldsVllmSends() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      // sampling flags are not sent with pooling backends, ignore_eos is (as vLLM)
+      Run run = bench(COMMON + "--backend openai-embeddings --random-input-len 24 "
+          + "--num-prompts 4 --ignore-eos --temperature 0.5 "
+          + "--header x-a=1 --request-id-prefix rq- --base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      assertTrue(run.console().contains("Not sent with --backend openai-embeddings, as vLLM "
+          + "does not: --temperature"), run.console());
+      List<RecordedRequest> got = sim.recordedRequests();
+      assertEquals(5, got.size(), "ready check + 4");
+      Set<String> ids = new TreeSet<>();
+      for (RecordedRequest r : got) {
+        assertEquals("/v1/embeddings", r.path());
+        assertEquals("application/json", r.header("content-type"));
+        assertEquals("1", r.header("x-a"));
+        JsonNode b = json(r);
+        assertEquals(new TreeSet<>(List.of("model", "input", "truncate_prompt_tokens",
+            "ignore_eos")), fields(b));
+        assertEquals("sim-model", b.get("model").asText());
+        assertEquals(24, gpt2.count(b.get("input").asText()));
+        assertEquals(-1, b.get("truncate_prompt_tokens").asInt());
+        assertTrue(b.get("ignore_eos").asBoolean());
+        if (r.header("x-request-id") != null) {
+          ids.add(r.header("x-request-id"));
+        }
+      }
+      assertNull(got.get(0).header("x-request-id"), "vLLM's test request carries no id");
+      assertEquals(Set.of("rq-0", "rq-1", "rq-2", "rq-3"), ids);
+      assertTrue(got.subList(1, got.size()).stream()
+          .anyMatch(r -> json(r).equals(json(got.get(0)))), "test request = a run request");
+      JsonNode doc = run.json();
+      assertEquals("openai-embeddings", doc.get("endpoint_type").asText());
+      assertTrue(doc.has("p99_e2el_ms") && !doc.has("mean_ttft_ms"), doc.toString());
+    }
+  }
+
+  @Test
+  void vlm2vecEmbeddingsSendTheImageFirstWithVlm2vecsInstruction() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      Run run = bench(COMMON + "--backend openai-embeddings-vlm2vec --dataset-name hf "
+          + "--dataset-path datasets/hf/mmstar_sample.parquet --num-prompts 4 --base-url "
+          + sim.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      List<RecordedRequest> got = sim.recordedRequests();
+      assertEquals(5, got.size());
+      for (RecordedRequest r : got) {
+        JsonNode b = json(r);
+        assertEquals(new TreeSet<>(List.of("model", "messages", "truncate_prompt_tokens")),
+            fields(b));
+        JsonNode content = b.get("messages").get(0).get("content");
+        assertEquals(2, content.size());
+        assertEquals("image_url", content.get(0).get("type").asText());
+        assertTrue(content.get(0).get("image_url").get("url").asText()
+            .startsWith("data:image/"), "the row's image, inline");
+        assertEquals("text", content.get(1).get("type").asText());
+        String id = r.header("x-request-id");
+        String text = content.get(1).get("text").asText();
+        if (id == null || (id.charAt(id.length() - 1) - '0') % 2 == 0) {
+          assertEquals("Represent the given image.", text, id);
+        } else {
+          assertTrue(text.startsWith("Represent the given image with the following question: ")
+              && text.length() > 60, text);
+        }
+      }
+    }
+  }
+
+  @Test
+  void rerankRequestsCarryTheQueryAndItsDocumentsAsVllmSendsThem() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      Run run = bench(COMMON + "--backend vllm-rerank --dataset-name random-rerank "
+          + "--random-input-len 24 --random-batch-size 3 --num-prompts 6 --ignore-eos "
+          + "--base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      List<RecordedRequest> got = sim.recordedRequests();
+      assertEquals(3, got.size(), "ready check + 6 documents in requests of 3");
+      for (RecordedRequest r : got) {
+        assertEquals("/v1/rerank", r.path());
+        JsonNode b = json(r);
+        // vLLM's rerank request has no ignore_eos and no extra body
+        assertEquals(new TreeSet<>(List.of("model", "query", "documents",
+            "truncate_prompt_tokens")), fields(b));
+        assertEquals("sim-model", b.get("model").asText());
+        assertTrue(b.get("query").isTextual() && !b.get("query").asText().isEmpty());
+        assertEquals(3, b.get("documents").size());
+        assertEquals(-1, b.get("truncate_prompt_tokens").asInt());
+      }
+      assertEquals(2, run.json().get("completed").asInt());
+    }
+  }
+
+  @Test
+  void audioRequestsUploadTheClipWithVllmsFormFields() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      Run run = bench(COMMON + "--backend openai-audio --dataset-name hf --dataset-path "
+          + "datasets/hf/asr_sample.parquet --hf-output-len 4 --num-prompts 3 --ignore-eos "
+          + "--base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      List<RecordedRequest> got = sim.recordedRequests();
+      assertEquals(4, got.size());
+      for (RecordedRequest r : got) {
+        assertEquals("/v1/audio/transcriptions", r.path());
+        String type = r.header("content-type");
+        assertTrue(type.startsWith("multipart/form-data; boundary="), type);
+        Map<String, String> form = formFields(r.body(), type.substring(type.indexOf('=') + 1));
+        // vLLM's payload in its order, then _update_payload_common: ignore_eos, extra body
+        assertEquals(List.of("file", "model", "max_completion_tokens", "stream", "language",
+            "stream_include_usage", "stream_continuous_usage_stats", "ignore_eos",
+            "temperature"), List.copyOf(form.keySet()));
+        assertTrue(form.get("file").startsWith("RIFF"), "a WAV file");
+        assertEquals("sim-model", form.get("model"));
+        assertEquals("4", form.get("max_completion_tokens"));
+        assertEquals("True", form.get("stream"));
+        assertEquals("en", form.get("language"));
+        assertEquals("True", form.get("stream_include_usage"));
+        assertEquals("True", form.get("stream_continuous_usage_stats"));
+        assertEquals("True", form.get("ignore_eos"));
+        assertEquals("0.0", form.get("temperature"));
+      }
+      JsonNode doc = run.json();
+      assertEquals(3, doc.get("completed").asInt());
+      assertEquals(12, doc.get("total_output_tokens").asInt());
+    }
+  }
+
+  @Test
+  void randomMmChatRequestsSendTheTextPartThenTheImages() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      Run run = bench(COMMON + "--backend openai-chat --dataset-name random-mm "
+          + "--random-input-len 12 --random-output-len 3 --random-mm-base-items-per-request 2 "
+          + "--random-mm-bucket-config '{(16, 24, 1): 1.0}' --num-prompts 3 --base-url "
+          + sim.baseUrl());
+      assertEquals(0, run.result().exitCode(), run.console());
+      for (RecordedRequest r : sim.recordedRequests()) {
+        assertEquals("/v1/chat/completions", r.path());
+        JsonNode b = json(r);
+        assertEquals(new TreeSet<>(List.of("model", "messages", "max_completion_tokens",
+            "temperature", "stream", "stream_options")), fields(b));
+        JsonNode content = b.get("messages").get(0).get("content");
+        assertEquals(3, content.size(), content.toString());
+        assertEquals("text", content.get(0).get("type").asText());
+        assertEquals(12, gpt2.count(content.get(0).get("text").asText()));
+        for (int i = 1; i < 3; i++) {
+          assertEquals("image_url", content.get(i).get("type").asText());
+          assertTrue(content.get(i).get("image_url").get("url").asText()
+              .startsWith("data:image/jpeg;base64,"));
+        }
+      }
+    }
+  }
+
+  /** The parts of a multipart form, by name in order; file contents as ISO-8859-1 text. */
+  private static Map<String, String> formFields(byte[] body, String boundary) {
+    String text = new String(body, StandardCharsets.ISO_8859_1);
+    Map<String, String> fields = new java.util.LinkedHashMap<>();
+    for (String part : text.split("--" + Pattern.quote(boundary))) {
+      int name = part.indexOf("name=\"");
+      if (name < 0) {
+        continue;
+      }
+      String key = part.substring(name + 6, part.indexOf('"', name + 6));
+      int start = part.indexOf("\r\n\r\n") + 4;
+      fields.put(key, part.substring(start, part.length() - 2));
+    }
+    return fields;
   }
 
   @Test
