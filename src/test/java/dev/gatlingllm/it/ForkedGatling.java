@@ -23,6 +23,12 @@ final class ForkedGatling {
 
   static Result run(Class<?> simulation, Path results, Map<String, String> properties,
       Path output) throws IOException, InterruptedException {
+    return run(simulation, results, properties, Map.of(), output);
+  }
+
+  /** {@link #run}, with {@code environment} added to the child's environment. */
+  static Result run(Class<?> simulation, Path results, Map<String, String> properties,
+      Map<String, String> environment, Path output) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--add-opens=java.base/java.lang=ALL-UNNAMED",
@@ -34,8 +40,10 @@ final class ForkedGatling {
         "--simulation", simulation.getName(),
         "--results-folder", results.toString(),
         "--launcher", "maven", "--build-tool-version", "test"));
-    Process gatling = new ProcessBuilder(command)
-        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectErrorStream(true).redirectOutput(output.toFile());
+    builder.environment().putAll(environment);
+    Process gatling = builder.start();
     assertTrue(gatling.waitFor(150, TimeUnit.SECONDS), "Gatling did not finish");
     return new Result(gatling.exitValue(), Files.readString(output));
   }
