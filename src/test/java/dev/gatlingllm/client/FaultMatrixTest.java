@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -213,6 +215,30 @@ class FaultMatrixTest {
       }
       try (LlmClient trusting = client(url, true)) {
         assertHello(send(trusting));
+      }
+    }
+  }
+
+  @Test
+  void aServerRestartFailsNothingItDidNotHaveToAndLaterRequestsUseNewConnections()
+      throws Exception {
+    SimulatorConfig.Builder config = SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+        .itl(Duration.ofMillis(1));
+    Simulator first = Simulator.start(config.build());
+    int port = first.port();
+    try (LlmClient client = client("http://127.0.0.1:" + port, false)) {
+      RequestRecord before = send(client);
+      assertTrue(before.success(), before.error());
+      first.close(); // the kept-alive connection dies with the server
+      RequestRecord down = send(client);
+      assertFalse(down.success());
+      // Refused, or (had the pooled connection's close not been read yet) cut: a reason.
+      assertTrue(down.error().startsWith("connect failed: connection refused")
+          || down.error().startsWith("connection closed before"), down.error());
+      try (Simulator second = Simulator.start(config.port(port).build())) {
+        RequestRecord after = send(client);
+        assertTrue(after.success(), "a new connection to the restarted server: " + after.error());
+        assertEquals(1, second.requestsReceived());
       }
     }
   }
