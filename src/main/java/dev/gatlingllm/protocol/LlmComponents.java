@@ -148,7 +148,7 @@ public final class LlmComponents implements ProtocolComponents {
       SelfCheck started = SelfCheck.start(core.eventLoopGroup());
       client.onWritten(started::recordWrite);
       protocol.serverMetrics().ifPresent(uri -> serverMetrics = ServerMetricsScraper.start(uri,
-          headerMap(), Duration.ofSeconds(1)));
+          headerMap(), Duration.ofSeconds(1), protocol.insecureTls()));
       selfCheck = started;
     }
     return selfCheck;

@@ -1,10 +1,12 @@
 package dev.gatlingllm.servermetrics;
 
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,9 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +41,13 @@ public final class ServerMetricsScraper {
   private int failed;
   private String status = "ok";
   private boolean warned;
+  /** Accept any certificate, as the client does with {@code llm().insecureTls()}. */
+  private final boolean insecureTls;
 
-  private ServerMetricsScraper(URI endpoint, Map<String, String> headers, Duration interval) {
+  private ServerMetricsScraper(URI endpoint, Map<String, String> headers, Duration interval,
+      boolean insecureTls) {
     this.endpoint = endpoint;
+    this.insecureTls = insecureTls;
     this.headers = Map.copyOf(headers);
     this.interval = interval;
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -51,7 +60,16 @@ public final class ServerMetricsScraper {
   /** Starts scraping now and then every {@code interval}. */
   public static ServerMetricsScraper start(URI endpoint, Map<String, String> headers,
       Duration interval) {
-    ServerMetricsScraper s = new ServerMetricsScraper(endpoint, headers, interval);
+    return start(endpoint, headers, interval, false);
+  }
+
+  /**
+   * {@link #start(URI, Map, Duration)}; {@code insecureTls} accepts any certificate and host
+   * name over https, as the run's own requests do with {@code llm().insecureTls()}.
+   */
+  public static ServerMetricsScraper start(URI endpoint, Map<String, String> headers,
+      Duration interval, boolean insecureTls) {
+    ServerMetricsScraper s = new ServerMetricsScraper(endpoint, headers, interval, insecureTls);
     s.thread.scheduleAtFixedRate(s::scrape, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     return s;
   }
@@ -81,6 +99,10 @@ public final class ServerMetricsScraper {
     HttpURLConnection c = null;
     try {
       c = (HttpURLConnection) endpoint.toURL().openConnection();
+      if (insecureTls && c instanceof HttpsURLConnection https) {
+        https.setSSLSocketFactory(TrustAll.FACTORY);
+        https.setHostnameVerifier((host, session) -> true);
+      }
       int timeout = (int) Math.max(200, interval.toMillis() * 9 / 10);
       c.setConnectTimeout(timeout);
       c.setReadTimeout(timeout);
@@ -135,6 +157,21 @@ public final class ServerMetricsScraper {
     }
     if (samples.isEmpty()) {
       status = "no answer: " + what;
+    }
+  }
+
+  /** A TLS socket factory that trusts every certificate; built on first use. */
+  private static final class TrustAll {
+    static final SSLSocketFactory FACTORY = create();
+
+    private static SSLSocketFactory create() {
+      try {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), null);
+        return context.getSocketFactory();
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+      }
     }
   }
 }
