@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntFunction;
 
 /**
  * Transcription and translation uploads. The form's text fields hold what Python's
@@ -127,21 +126,16 @@ final class AudioTemplate implements RequestTemplate {
 
   @Override
   public int promptTokens(Session session) {
-    return promptTokens == null ? -1 : promptTokens.resolve(session);
+    return SessionValue.resolveOr(promptTokens, session, -1);
   }
 
   @Override
   public String requestId(Session session) {
-    return requestId == null ? null : requestId.resolve(session);
+    return SessionValue.resolveOr(requestId, session, null);
   }
 
   @Override
   public String saveTextAs() {
     return saveTextAs;
-  }
-
-  @Override
-  public IntFunction<byte[]> warmUpBody(String model) {
-    return null;
   }
 }

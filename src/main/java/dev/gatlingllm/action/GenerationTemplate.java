@@ -64,12 +64,12 @@ final class GenerationTemplate implements RequestTemplate {
 
   @Override
   public int promptTokens(Session session) {
-    return spec.promptTokens() == null ? -1 : spec.promptTokens().resolve(session);
+    return SessionValue.resolveOr(spec.promptTokens(), session, -1);
   }
 
   @Override
   public String requestId(Session session) {
-    return spec.requestId() == null ? null : spec.requestId().resolve(session);
+    return SessionValue.resolveOr(spec.requestId(), session, null);
   }
 
   @Override

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -203,21 +202,16 @@ final class PoolingTemplate implements RequestTemplate {
 
   @Override
   public int promptTokens(Session session) {
-    return promptTokens == null ? -1 : promptTokens.resolve(session);
+    return SessionValue.resolveOr(promptTokens, session, -1);
   }
 
   @Override
   public String requestId(Session session) {
-    return requestId == null ? null : requestId.resolve(session);
+    return SessionValue.resolveOr(requestId, session, null);
   }
 
   @Override
   public String saveTextAs() {
-    return null;
-  }
-
-  @Override
-  public IntFunction<byte[]> warmUpBody(String model) {
     return null;
   }
 }

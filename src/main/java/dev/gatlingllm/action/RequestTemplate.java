@@ -45,10 +45,12 @@ interface RequestTemplate {
   String saveTextAs();
 
   /**
-   * Warm-up bodies by {@code max_tokens} for the protocol's warm-up, or null when this kind is
-   * not warmed up (the warm-up streams generation requests).
+   * Warm-up bodies by {@code max_tokens} for the protocol's warm-up, or null (the default)
+   * when this kind is not warmed up (the warm-up streams generation requests).
    */
-  IntFunction<byte[]> warmUpBody(String model);
+  default IntFunction<byte[]> warmUpBody(String model) {
+    return null;
+  }
 
   /** A request body and the value of its {@code Content-Type} header. */
   record Body(byte[] bytes, String contentType) {

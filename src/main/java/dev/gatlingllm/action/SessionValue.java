@@ -18,6 +18,11 @@ interface SessionValue<T> {
   /** The value for this session; throws {@link ResolutionException} naming what failed. */
   T resolve(Session session);
 
+  /** {@code value}'s value for this user, or {@code absent} when no value was configured. */
+  static <T> T resolveOr(SessionValue<T> value, Session session, T absent) {
+    return value == null ? absent : value.resolve(session);
+  }
+
   static <T> SessionValue<T> constant(T value) {
     return session -> value;
   }
