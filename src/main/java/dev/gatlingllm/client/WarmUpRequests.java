@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
@@ -46,6 +47,15 @@ public final class WarmUpRequests {
    */
   public static Outcome run(LlmClient client, List<EventLoop> loops, IntFunction<LlmRequest> request,
       int requests, int concurrency, Duration maxWait) {
+    return run(client, loops, request, requests, concurrency, maxWait, r -> { });
+  }
+
+  /**
+   * {@link #run(LlmClient, List, IntFunction, int, int, Duration)}, handing each finished
+   * request's record to {@code onRecord} on its event loop, as a run hands it to its store.
+   */
+  public static Outcome run(LlmClient client, List<EventLoop> loops, IntFunction<LlmRequest> request,
+      int requests, int concurrency, Duration maxWait, Consumer<RequestRecord> onRecord) {
     if (requests <= 0) {
       return new Outcome(0, 0, null, 0, 0, 0, true);
     }
@@ -75,6 +85,7 @@ public final class WarmUpRequests {
             failed.incrementAndGet();
             firstError.compareAndSet(null, r.error());
           }
+          onRecord.accept(r);
           done.countDown();
           stream[0].run();
         });

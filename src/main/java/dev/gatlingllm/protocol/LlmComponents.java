@@ -64,6 +64,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final SlotPacer pacer;
   private final ConcurrencyLimiter limiter;
   private final AtomicBoolean warmedUp = new AtomicBoolean();
+  /** Scrapes of the server's metrics before the run: enough for the JIT to compile them. */
+  private static final int SCRAPER_WARM_UP_SCRAPES = 40;
   /** Scrapes the server's metrics from the first send on; null before it or when off. */
   private volatile ServerMetricsScraper serverMetrics;
   /** Measures the client's own distortion from the first send on; null before it. */
@@ -131,6 +133,9 @@ public final class LlmComponents implements ProtocolComponents {
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id));
     // The self-check starts on the first send, on an event loop: load its JMX classes now.
     SelfCheck.start(core.eventLoopGroup()).stop();
+    // The scraper's first scrapes would compile its HTTP and parsing code inside the run.
+    protocol.serverMetrics().ifPresent(uri -> ServerMetricsScraper.warmUp(uri, headerMap(),
+        protocol.insecureTls(), SCRAPER_WARM_UP_SCRAPES));
     RunWarmUp.collectBeforeTheRun();
   }
 

@@ -4,6 +4,9 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.LlmRequest;
 import dev.gatlingllm.client.WarmUpRequests;
+import dev.gatlingllm.metrics.RecordCodec;
+import dev.gatlingllm.metrics.RecordStore;
+import java.io.ByteArrayOutputStream;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.time.Duration;
@@ -35,9 +38,11 @@ final class RunWarmUp {
   static void run(LlmProtocol protocol, LlmClient client, List<EventLoop> loops, String path,
       IntFunction<byte[]> body, Function<String, HttpHeaders> headers) {
     WarmUpOptions options = protocol.warmUp();
-    byte[] bytes = body.apply(options.maxTokens());
+    // Each request builds its body and headers and encodes its record as a run's request
+    // does, so that code is compiled before the run too, not only the response path.
     IntFunction<LlmRequest> request = i -> new LlmRequest("warm-up", path,
-        headers.apply("warmup-" + i), bytes, -1, LlmRequest.NOT_SCHEDULED);
+        headers.apply("warmup-" + i), body.apply(options.maxTokens()), -1,
+        LlmRequest.NOT_SCHEDULED);
     WarmUpRequests.Outcome probe =
         WarmUpRequests.run(client, loops, request, 1, 1, MAX_WAIT);
     if (!probe.finished() || probe.failed() > 0) {
@@ -51,8 +56,26 @@ final class RunWarmUp {
     int requests = options.requests() >= 0 ? options.requests()
         : autoRequests(concurrency, probe.chunks(), probe.meanNanos());
     IntFunction<LlmRequest> after = i -> request.apply(i + 1);
-    WarmUpRequests.Outcome warm =
-        WarmUpRequests.run(client, loops, after, requests, concurrency, MAX_WAIT);
+    WarmUpRequests.Outcome warm;
+    // The records go where a run's go, a store mirrored to the record log's encoding, but a
+    // throwaway one: the store and the codec are compiled, nothing is kept.
+    RecordStore scratch = new RecordStore();
+    try {
+      ByteArrayOutputStream encoded = new ByteArrayOutputStream();
+      scratch.mirrorTo(r -> {
+        encoded.reset();
+        RecordCodec.encode(r, encoded);
+      });
+      warm = WarmUpRequests.run(client, loops, after, requests, concurrency, MAX_WAIT, r -> {
+        try {
+          scratch.add(r);
+        } catch (IllegalStateException closed) {
+          // a straggler after the wait gave up: nothing to compile it for any more
+        }
+      });
+    } finally {
+      scratch.close();
+    }
     String failures = warm.failed() == 0 ? ""
         : ", " + warm.failed() + " failed (first: " + warm.firstError() + ")";
     LOG.info("warm-up: {} requests at concurrency {} in {} s{}{}; not part of the results",

@@ -41,6 +41,8 @@ public final class ServerMetricsScraper {
   private int failed;
   private String status = "ok";
   private boolean warned;
+  /** Set for the warm-up: nothing is logged. */
+  private boolean quiet;
   /** Accept any certificate, as the client does with {@code llm().insecureTls()}. */
   private final boolean insecureTls;
 
@@ -72,6 +74,26 @@ public final class ServerMetricsScraper {
     ServerMetricsScraper s = new ServerMetricsScraper(endpoint, headers, interval, insecureTls);
     s.thread.scheduleAtFixedRate(s::scrape, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     return s;
+  }
+
+  /**
+   * Scrapes {@code times} times on the calling thread and keeps nothing: run before the
+   * measured window, so the scrapes inside it (on the client's cores) find the HTTP and parsing
+   * code compiled. Stops early, and logs nothing, when the endpoint does not answer with
+   * vLLM's metrics: the run's own scraper then says so once.
+   */
+  public static void warmUp(URI endpoint, Map<String, String> headers, boolean insecureTls,
+      int times) {
+    ServerMetricsScraper s =
+        new ServerMetricsScraper(endpoint, headers, Duration.ofSeconds(1), insecureTls);
+    s.quiet = true;
+    try {
+      for (int i = 0; i < times && s.failed == 0 && s.status.equals("ok"); i++) {
+        s.scrape();
+      }
+    } finally {
+      s.thread.shutdownNow();
+    }
   }
 
   /** Stops (waiting for a scrape under way) and hands back what was scraped. */
@@ -111,8 +133,10 @@ public final class ServerMetricsScraper {
       int code = c.getResponseCode();
       if (code == 404) {
         disable("disabled: HTTP 404");
-        LOG.info("server metrics: {} answered 404, not scraping it (llm().noServerMetrics() "
-            + "turns this off)", publicEndpoint(endpoint));
+        if (!quiet) {
+          LOG.info("server metrics: {} answered 404, not scraping it (llm().noServerMetrics() "
+              + "turns this off)", publicEndpoint(endpoint));
+        }
         return;
       }
       if (code != 200) {
@@ -126,8 +150,10 @@ public final class ServerMetricsScraper {
       ServerSample sample = ServerSample.of(System.nanoTime(), body);
       if (sample.empty()) {
         disable("disabled: no vLLM metric in the answer");
-        LOG.info("server metrics: {} has none of vLLM's metrics, not scraping it",
-            publicEndpoint(endpoint));
+        if (!quiet) {
+          LOG.info("server metrics: {} has none of vLLM's metrics, not scraping it",
+              publicEndpoint(endpoint));
+        }
         return;
       }
       synchronized (this) {
@@ -150,7 +176,7 @@ public final class ServerMetricsScraper {
 
   private synchronized void failure(String what) {
     failed++;
-    if (!warned) {
+    if (!warned && !quiet) {
       warned = true;
       LOG.warn("server metrics: scraping {} failed ({}); will keep trying every {} ms",
           publicEndpoint(endpoint), what, interval.toMillis());
