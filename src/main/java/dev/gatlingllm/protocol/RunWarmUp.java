@@ -76,6 +76,7 @@ final class RunWarmUp {
     } finally {
       scratch.close();
     }
+    closeSomeConnections(client, loops);
     String failures = warm.failed() == 0 ? ""
         : ", " + warm.failed() + " failed (first: " + warm.firstError() + ")";
     LOG.info("warm-up: {} requests at concurrency {} in {} s{}{}; not part of the results",
@@ -83,6 +84,26 @@ final class RunWarmUp {
             (probe.elapsedNanos() + warm.elapsedNanos()) / 1e9), failures,
         warm.finished() ? "" : ", still running after " + MAX_WAIT.toSeconds() + " s");
   }
+
+  /**
+   * Connections close in a run too (idle past the keep-alive timeout, or closed by the
+   * server): open and close a few on each loop, so that path is compiled before the run.
+   * Separate connections: the pool the warm-up filled stays as it is.
+   */
+  private static void closeSomeConnections(LlmClient client, List<EventLoop> loops) {
+    for (int i = 0; i < CLOSES_PER_LOOP; i++) {
+      for (EventLoop loop : loops) {
+        String problem = client.openAndClose(loop);
+        if (problem != null) {
+          LOG.debug("warm-up: could not open a connection to close ({})", problem);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Enough closes for the JIT to compile the close path (it compiles after a handful). */
+  private static final int CLOSES_PER_LOOP = 12;
 
   /**
    * The dataset, the tokenizer and the warm-up leave a young generation full of objects that

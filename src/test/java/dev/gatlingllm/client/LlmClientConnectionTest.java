@@ -152,6 +152,36 @@ class LlmClientConnectionTest {
     assertEquals(1, server.requestPorts.stream().distinct().count(), server.requestPorts.toString());
   }
 
+  /** The warm-up's open-and-close: its own connection, closed, the pool left as it was. */
+  @Test
+  void openAndCloseUsesAConnectionOfItsOwnAndLeavesThePoolAlone() throws Exception {
+    CountingServer server = new CountingServer();
+    LlmClient client = client(server.baseUrl(), Duration.ofSeconds(5), LONG, Duration.ofSeconds(30));
+    assertTrue(send(client, 2).success());
+
+    for (int i = 0; i < 3; i++) {
+      assertEquals(null, client.openAndClose(loop));
+    }
+    await("the three opened connections closed", () -> server.closed.get() == 3);
+    assertEquals(4, server.accepted.get(), "connections opened");
+
+    RequestRecord again = send(client, 2);
+    assertTrue(again.success(), again.error());
+    assertEquals(4, server.accepted.get(), "the request reused the pooled connection");
+    assertEquals(3, server.closed.get());
+  }
+
+  @Test
+  void openAndCloseSaysWhyItCouldNotConnect() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    LlmClient client = client("http://127.0.0.1:" + port, Duration.ofSeconds(5), LONG,
+        Duration.ofSeconds(30));
+    assertEquals("connect failed: connection refused", client.openAndClose(loop));
+  }
+
   @Test
   void aLoopWithoutAnIdleConnectionBorrowsAnotherLoopsInsteadOfConnecting() throws Exception {
     EventLoopGroup second = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
