@@ -39,7 +39,8 @@ final class SweepRunner {
   private final RunLauncher launcher;
   private final Path root;
   private final String timestamp;
-  private final List<Map<String, Object>> records = new ArrayList<>();
+  /** Every run's record by its file: points shared by several SLA searches count once. */
+  private final Map<Path, Map<String, Object>> records = new LinkedHashMap<>();
   private final List<String> failures = new ArrayList<>();
   private final List<SweepOutcome.SlaAnswer> answers = new ArrayList<>();
 
@@ -75,10 +76,7 @@ final class SweepRunner {
       withServer(serve, benches.get(0), needed, server -> {
         for (Map<String, Object> bench : benches) {
           Path point = root.resolve(Params.folderName(serve, bench));
-          List<Map<String, Object>> data = runPoint(server, serve, bench, point);
-          if (data != null) {
-            records.addAll(data);
-          }
+          runPoint(server, serve, bench, point);
         }
       });
     }
@@ -358,7 +356,9 @@ final class SweepRunner {
       out.println("Output file: " + file);
       if (Files.exists(file)) {
         out.println("Found existing results. Skipping.");
-        data.add(Params.readObject(file));
+        Map<String, Object> existing = Params.readObject(file);
+        data.add(existing);
+        records.put(file, existing);
         continue;
       }
       if (config.dryRun()) {
@@ -388,6 +388,7 @@ final class SweepRunner {
       record.put(SweepData.RUN_KEY, root.relativize(runDir).toString());
       write(file, record);
       data.add(record);
+      records.put(file, record);
       out.println("[END BENCHMARK]");
     }
     if (config.dryRun() && data.size() < config.numRuns()) {
@@ -551,18 +552,20 @@ final class SweepRunner {
 
   private SweepOutcome finish(SlaVariable variable) {
     if (!config.dryRun()) {
-      Csv.write(root.resolve("summary.csv"), records);
+      List<Map<String, Object>> all = new ArrayList<>(records.values());
+      Csv.write(root.resolve("summary.csv"), all);
       if (!answers.isEmpty()) {
         write(root.resolve("sla-results.json"), answers);
       }
       try {
-        SweepReport.write(root, records, answers, failures, variable, curveKeys(variable), out);
+        SweepReport.write(root, all, answers, failures, variable, curveKeys(variable), out);
       } catch (RuntimeException e) {
         out.println("The sweep report could not be written: " + e.getMessage());
         failures.add("sweep report: " + e.getMessage());
       }
     }
-    SweepOutcome outcome = new SweepOutcome(root, List.copyOf(records), List.copyOf(answers),
+    SweepOutcome outcome = new SweepOutcome(root, List.copyOf(records.values()),
+        List.copyOf(answers),
         List.copyOf(failures));
     if (!failures.isEmpty()) {
       throw new SweepFailure(failures.size() + " combination(s) failed:\n  - "
