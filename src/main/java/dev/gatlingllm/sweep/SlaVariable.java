@@ -59,6 +59,8 @@ public enum SlaVariable {
       }
     }
     throw new IllegalArgumentException("the run result has no number under '" + key + "'"
-        + (v == null ? "" : " (found " + v + ")") + "; keys: " + run.keySet());
+        + (v == null ? "" : " (found " + v + ")") + ": check the key, or add its metric to "
+        + "--percentile-metrics and its percentile to --metric-percentiles in --bench-args; "
+        + "result keys: " + run.keySet());
   }
 }

@@ -326,6 +326,7 @@ final class SweepRunner {
       }
       kept.add(word);
     }
+    kept = withE2el(kept);
     kept.addAll(List.of("--save-result", "--result-dir", runDir.toAbsolutePath().toString(),
         "--result-filename", ForkedRun.RESULT_FILE));
     try {
@@ -335,6 +336,25 @@ final class SweepRunner {
           + e.getMessage(), e);
     }
     return kept;
+  }
+
+  /**
+   * The flags with {@code e2el} among the percentile metrics: the concurrency estimate needs
+   * {@code mean_e2el_ms} and the default plot {@code p99_e2el_ms}. Pooling backends (whose
+   * default is {@code e2el} alone) are left as they are.
+   */
+  static List<String> withE2el(List<String> args) {
+    BenchArgs parsed = BenchArgs.parse(args);
+    String backend = parsed.value("backend").orElse("openai");
+    if (backend.contains("embed") || backend.contains("rerank")) {
+      return args;
+    }
+    String metrics = parsed.value("percentile-metrics").orElse("ttft,tpot,itl");
+    if (List.of(metrics.split(",")).stream().map(String::strip).anyMatch("e2el"::equals)) {
+      return args;
+    }
+    return new ArrayList<>(Params.overrideBench(args,
+        Map.of("percentile-metrics", metrics + ",e2el")));
   }
 
   /**

@@ -105,7 +105,8 @@ class SweepRunnerTest {
     assertEquals(0, server.calls.size());
     assertTrue(o.records().isEmpty());
     assertTrue(console().contains("Benchmark command: BenchServe --base-url "
-        + "http://127.0.0.1:9 --model m --num-prompts 40 --max-concurrency 3 --save-result"),
+        + "http://127.0.0.1:9 --model m --num-prompts 40 --max-concurrency 3 "
+        + "--percentile-metrics ttft,tpot,itl,e2el --save-result"),
         console());
     assertFalse(Files.exists(o.folder().resolve("summary.csv")));
   }
