@@ -73,8 +73,9 @@ class SweepReportBrowserTest {
         .withSplits(List.of(), List.of(), List.of("random_input_len"), List.of())
         .withScales(true, false), dir.resolve("figs"), "png,svg");
     assertTrue(plots.contains(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg")), "" + plots);
-    assertTrue(Files.readString(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg"))
-        .startsWith("<svg"));
+    String svg = Files.readString(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg"));
+    assertTrue(svg.contains("<svg") && svg.strip().endsWith("</svg>"), svg.substring(0, 200));
+    assertTrue(svg.contains("max_concurrency (log)"), "the log axis is labelled");
     assertDrawn(chromium.open(dir.resolve("figs/plots.html"), 1400, 800), 2);
 
     Sweep.plotPareto(o.folder(), "max_concurrency", null, List.of("max_concurrency"),
