@@ -14,7 +14,7 @@ import java.util.Map;
  * (scripts and styles run inline only, images only from {@code data:}), so a page that tried
  * to load anything from a host would fail loudly instead of quietly needing the network.
  */
-final class HtmlPage {
+public final class HtmlPage {
 
   /** Id of the script element holding the page's data (JSON), which {@link Compare} reads. */
   static final String DATA_ID = "llm-data";
@@ -29,6 +29,16 @@ final class HtmlPage {
    * @param data   the page's data
    */
   static String render(String title, String app, Map<String, Object> data) {
+    return renderScript(title, resource(app), data);
+  }
+
+  /**
+   * A page like {@link #render}, drawn by a script of another package (the sweep pages): the
+   * same skeleton, style, policy, inlined charting library and shared helpers.
+   *
+   * @param appSource the script's text
+   */
+  public static String renderScript(String title, String appSource, Map<String, Object> data) {
     String json;
     try {
       json = JSON.writeValueAsString(data);
@@ -43,7 +53,7 @@ final class HtmlPage {
     }
     Map<String, String> parts = Map.of("title", escape(title), "css", resource("report.css"),
         "data-id", DATA_ID, "data", json, "echarts", charts, "common", resource("common.js"),
-        "app", resource(app));
+        "app", appSource);
     return fill(resource("page.html"), parts);
   }
 

@@ -1,0 +1,222 @@
+package dev.gatlingllm.sweep;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import javax.imageio.ImageIO;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.labels.XYItemLabelGenerator;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
+
+/**
+ * PNG and SVG files of figures, drawn by JFreeChart: a grid of panels per figure, one line
+ * per curve, error bars for the 95 % confidence interval where a point had several runs.
+ */
+final class ChartImages {
+
+  static final int PANEL_WIDTH = 620;
+  static final int PANEL_HEIGHT = 420;
+  private static final int TITLE_HEIGHT = 34;
+  static final Color[] COLORS = {new Color(0x2e6bd8), new Color(0xe07b12),
+      new Color(0x14925d), new Color(0xb42318), new Color(0x7a4cc2), new Color(0x0e8a9e),
+      new Color(0xa15c07), new Color(0x5b6473)};
+
+  static {
+    // charts are drawn off screen, also on machines without a display
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  /** Output formats of the image files. */
+  enum Format {
+    PNG, SVG;
+
+    static List<Format> parse(String text) {
+      List<Format> out = new ArrayList<>();
+      for (String f : PlotSpec.keys(text == null ? "png" : text)) {
+        switch (f.toLowerCase(Locale.ROOT)) {
+          case "png" -> out.add(PNG);
+          case "svg" -> out.add(SVG);
+          case "none" -> {
+            // HTML only
+          }
+          default -> throw new IllegalArgumentException("--format: invalid choice: '" + f
+              + "' (choose from 'png', 'svg', 'png,svg', 'none')");
+        }
+      }
+      return out;
+    }
+
+    String extension() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private ChartImages() {}
+
+  /** Writes a figure as {@code <dir>/<name>.<ext>} per format; returns the files. */
+  static List<Path> write(Figures.Figure figure, Path dir, List<Format> formats) {
+    int cols = Math.max(1, figure.cols().size());
+    int rows = Math.max(1, figure.rows().size());
+    int width = cols * PANEL_WIDTH;
+    int height = rows * PANEL_HEIGHT + TITLE_HEIGHT;
+    Consumer<Graphics2D> draw = g -> {
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, width, height);
+      g.setColor(Color.DARK_GRAY);
+      g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
+      g.drawString(figure.name(), 10, 22);
+      for (Figures.Panel panel : figure.panels()) {
+        int r = Math.max(0, figure.rows().indexOf(panel.row()));
+        int c = Math.max(0, figure.cols().indexOf(panel.col()));
+        chart(figure, panel).draw(g, new Rectangle2D.Double(c * PANEL_WIDTH,
+            TITLE_HEIGHT + r * PANEL_HEIGHT, PANEL_WIDTH, PANEL_HEIGHT));
+      }
+    };
+    return write(dir, figure.name(), width, height, draw, formats);
+  }
+
+  static List<Path> write(Path dir, String name, int width, int height,
+      Consumer<Graphics2D> draw, List<Format> formats) {
+    List<Path> files = new ArrayList<>();
+    try {
+      Files.createDirectories(dir);
+      for (Format format : formats) {
+        Path file = dir.resolve(name + "." + format.extension());
+        if (format == Format.PNG) {
+          BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+          Graphics2D g = image.createGraphics();
+          g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+          g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+              RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+          draw.accept(g);
+          g.dispose();
+          ImageIO.write(image, "png", file.toFile());
+        } else {
+          SvgFile.write(file, width, height, draw);
+        }
+        files.add(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the plot " + name + " into " + dir + ": "
+          + e.getMessage(), e);
+    }
+    return files;
+  }
+
+  private static JFreeChart chart(Figures.Figure figure, Figures.Panel panel) {
+    YIntervalSeriesCollection data = new YIntervalSeriesCollection();
+    for (Figures.Curve curve : panel.curves()) {
+      YIntervalSeries s = new YIntervalSeries(curve.name(), false, true);
+      for (Figures.Point p : curve.points()) {
+        if (figure.logX() && p.x() <= 0 || figure.logY() && p.y().mean() <= 0) {
+          continue; // nothing at or below zero on a log axis
+        }
+        double lo = p.y().hasInterval() ? p.y().ciLow() : p.y().mean();
+        double hi = p.y().hasInterval() ? p.y().ciHigh() : p.y().mean();
+        if (figure.logY() && lo <= 0) {
+          lo = p.y().mean();
+        }
+        s.add(p.x(), p.y().mean(), lo, hi);
+      }
+      data.addSeries(s);
+    }
+    XYErrorRenderer renderer = new XYErrorRenderer();
+    renderer.setDrawXError(false);
+    renderer.setDrawYError(true);
+    renderer.setDefaultLinesVisible(true);
+    renderer.setDefaultShapesVisible(true);
+    renderer.setErrorPaint(null); // bars in each series' colour
+    renderer.setErrorStroke(new BasicStroke(1.2f));
+    renderer.setCapLength(6);
+    for (int i = 0; i < panel.curves().size(); i++) {
+      renderer.setSeriesPaint(i, COLORS[i % COLORS.length]);
+      renderer.setSeriesStroke(i, new BasicStroke(2f));
+    }
+    XYPlot plot = new XYPlot(data, axis(figure.varX(), figure.logX()),
+        axis(figure.varY(), figure.logY()), renderer);
+    style(plot);
+    String title = String.join(" · ", nonEmpty(panel.row(), panel.col()));
+    return new JFreeChart(title.isEmpty() ? null : title,
+        new Font(Font.SANS_SERIF, Font.PLAIN, 13), plot, true);
+  }
+
+  static ValueAxis axis(String label, boolean log) {
+    if (log) {
+      LogAxis a = new LogAxis(label + " (log)");
+      a.setSmallestValue(1e-6);
+      return a;
+    }
+    NumberAxis a = new NumberAxis(label);
+    a.setAutoRangeIncludesZero(false);
+    return a;
+  }
+
+  static void style(XYPlot plot) {
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(new Color(0xdddddd));
+    plot.setRangeGridlinePaint(new Color(0xdddddd));
+  }
+
+  private static List<String> nonEmpty(String... parts) {
+    List<String> out = new ArrayList<>();
+    for (String p : parts) {
+      if (p != null && !p.isEmpty()) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** The Pareto chart: every point, the frontier as a line, frontier points labelled. */
+  static List<Path> writePareto(Pareto.Result pareto, Path dir, List<Format> formats) {
+    XYSeries all = new XYSeries("points", false, true);
+    XYSeries front = new XYSeries("Pareto frontier", false, true);
+    pareto.points().forEach(p -> all.add(p.perUser(), p.perGpu()));
+    pareto.frontier().forEach(p -> front.add(p.perUser(), p.perGpu()));
+    XYSeriesCollection data = new XYSeriesCollection();
+    data.addSeries(all);
+    data.addSeries(front);
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer();
+    renderer.setSeriesLinesVisible(0, false);
+    renderer.setSeriesPaint(0, new Color(0x8a94a6));
+    renderer.setSeriesPaint(1, COLORS[3]);
+    renderer.setSeriesStroke(1, new BasicStroke(2f));
+    XYItemLabelGenerator labels = (dataset, series, item) ->
+        series == 1 ? pareto.frontier().get(item).label() : null;
+    renderer.setSeriesItemLabelGenerator(1, labels);
+    renderer.setSeriesItemLabelsVisible(1, true);
+    XYPlot plot = new XYPlot(data, axis(Pareto.X_LABEL, false), axis(Pareto.Y_LABEL, false),
+        renderer);
+    style(plot);
+    JFreeChart chart = new JFreeChart("Pareto: tokens/s per user vs tokens/s per GPU",
+        new Font(Font.SANS_SERIF, Font.PLAIN, 14), plot, true);
+    int width = 900;
+    int height = 600;
+    return write(dir, "pareto", width, height, g -> {
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, width, height);
+      chart.draw(g, new Rectangle2D.Double(0, 0, width, height));
+    }, formats);
+  }
+}

@@ -1,0 +1,137 @@
+package dev.gatlingllm.sweep;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns run records into figures: filtered, binned, split by figure / row / column / curve,
+ * and each point's repeated runs reduced to mean ± 95 % confidence interval.
+ */
+final class Figures {
+
+  static final double CONFIDENCE = 0.95;
+
+  /** One point of a curve: mean x, y statistics over the point's runs. */
+  record Point(double x, Stats y, String label, List<String> runs) {}
+
+  record Curve(String name, List<Point> points) {}
+
+  /** One panel of a figure. */
+  record Panel(String row, String col, List<Curve> curves) {}
+
+  record Figure(String name, String varX, String varY, boolean logX, boolean logY,
+      List<String> rows, List<String> cols, List<Panel> panels) {
+
+    /** Whether any point has an interval to draw. */
+    boolean hasIntervals() {
+      return panels.stream().flatMap(p -> p.curves().stream())
+          .flatMap(c -> c.points().stream()).anyMatch(p -> p.y().hasInterval());
+    }
+
+    int pointCount() {
+      return panels.stream().flatMap(p -> p.curves().stream()).mapToInt(c -> c.points().size())
+          .sum();
+    }
+  }
+
+  private Figures() {}
+
+  static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec) {
+    List<Map<String, Object>> kept = new ArrayList<>();
+    for (Map<String, Object> r : records) {
+      if (spec.filters().stream().allMatch(f -> f.keeps(r))) {
+        Map<String, Object> copy = new LinkedHashMap<>(r);
+        for (PlotSpec.Bin bin : spec.bins()) {
+          double v = SweepData.number(copy, bin.key());
+          if (!Double.isNaN(v)) {
+            copy.put(bin.key(), bin.apply(v));
+          }
+        }
+        kept.add(copy);
+      }
+    }
+    boolean binnedX = spec.bins().stream().anyMatch(b -> b.key().equals(spec.varX()));
+    Map<String, List<Map<String, Object>>> byFigure = group(kept, spec.figBy());
+    List<Figure> figures = new ArrayList<>();
+    for (Map.Entry<String, List<Map<String, Object>>> fig : byFigure.entrySet()) {
+      Set<String> rows = new LinkedHashSet<>();
+      Set<String> cols = new LinkedHashSet<>();
+      Map<String, Map<String, List<Map<String, Object>>>> cells = new LinkedHashMap<>();
+      for (Map<String, Object> r : fig.getValue()) {
+        String row = label(r, spec.rowBy());
+        String col = label(r, spec.colBy());
+        rows.add(row);
+        cols.add(col);
+        cells.computeIfAbsent(row + "\u0000" + col, k -> new LinkedHashMap<>())
+            .computeIfAbsent(label(r, spec.curveBy()), k -> new ArrayList<>()).add(r);
+      }
+      List<Panel> panels = new ArrayList<>();
+      for (String row : rows) {
+        for (String col : cols) {
+          Map<String, List<Map<String, Object>>> curves = cells.get(row + "\u0000" + col);
+          if (curves == null) {
+            continue;
+          }
+          List<Curve> list = new ArrayList<>();
+          curves.forEach((name, rs) -> list.add(new Curve(name.isEmpty() ? spec.varY() : name,
+              points(rs, spec, binnedX))));
+          panels.add(new Panel(row, col, list));
+        }
+      }
+      String name = fig.getKey().isEmpty() ? spec.varY() + "-vs-" + spec.varX()
+          : "FIGURE-" + fig.getKey();
+      figures.add(new Figure(Params.sanitize(name), spec.varX(), spec.varY(), spec.logX(),
+          spec.logY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
+    }
+    return figures;
+  }
+
+  private static List<Point> points(List<Map<String, Object>> records, PlotSpec spec,
+      boolean binnedX) {
+    Map<String, List<Map<String, Object>>> byPoint = new LinkedHashMap<>();
+    for (Map<String, Object> r : records) {
+      double x = SweepData.number(r, spec.varX());
+      double y = SweepData.number(r, spec.varY());
+      if (!Double.isFinite(x) || !Double.isFinite(y)) {
+        continue;
+      }
+      Object point = r.get(SweepData.POINT_KEY);
+      String key = binnedX || point == null ? Params.text(x) : String.valueOf(point);
+      byPoint.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+    }
+    List<Point> out = new ArrayList<>();
+    byPoint.forEach((key, rs) -> {
+      double[] xs = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varX())).toArray();
+      double[] ys = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varY())).toArray();
+      List<String> runs = rs.stream().map(r -> r.get(SweepData.RUN_KEY))
+          .filter(v -> v != null).map(String::valueOf).toList();
+      out.add(new Point(Stats.of(xs, CONFIDENCE).mean(), Stats.of(ys, CONFIDENCE), key, runs));
+    });
+    out.sort(Comparator.comparingDouble(Point::x));
+    return out;
+  }
+
+  /** Records by the label of their values of {@code keys}, in first-seen order. */
+  static Map<String, List<Map<String, Object>>> group(List<Map<String, Object>> records,
+      List<String> keys) {
+    Map<String, List<Map<String, Object>>> out = new LinkedHashMap<>();
+    for (Map<String, Object> r : records) {
+      out.computeIfAbsent(label(r, keys), k -> new ArrayList<>()).add(r);
+    }
+    return out;
+  }
+
+  /** {@code k=v-k2=v2} of a record's values of {@code keys}; empty without keys. */
+  static String label(Map<String, Object> record, List<String> keys) {
+    List<String> parts = new ArrayList<>();
+    for (String k : keys) {
+      parts.add(k + "=" + SweepData.text(record, k));
+    }
+    return String.join("-", parts);
+  }
+}

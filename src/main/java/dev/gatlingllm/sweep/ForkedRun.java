@@ -1,0 +1,147 @@
+package dev.gatlingllm.sweep;
+
+import dev.gatlingllm.cli.BenchServe;
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.protocol.RunResults;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One benchmark run as a fresh Gatling run in a JVM of its own, started like
+ * {@code gatling:test} starts one: Gatling's main class running {@link BenchServe}, with the
+ * same JVM flags. Every run therefore starts equally cold: no run inherits JIT-compiled code,
+ * loaded classes, a grown heap or warm connection pools from the one before.
+ */
+final class ForkedRun implements RunLauncher {
+
+  /** The result file the drop-in writes inside the run folder. */
+  static final String RESULT_FILE = "result.json";
+  static final String CONSOLE_FILE = "console.log";
+  static final String GATLING_DIR = "gatling";
+
+  private final String classpath;
+  private final List<String> jvmArgs;
+  private final Duration timeout;
+  private final boolean showStdout;
+  private final PrintStream out;
+
+  ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boolean showStdout,
+      PrintStream out) {
+    this.classpath = classpath != null ? classpath : currentClasspath();
+    this.jvmArgs = jvmArgs;
+    this.timeout = timeout;
+    this.showStdout = showStdout;
+    this.out = out;
+  }
+
+  /** The java command of a run (shown by {@code --dry-run} too). */
+  List<String> command(List<String> benchArgs, Path runDir) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmArgs);
+    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(classpath);
+    Path gatling = runDir.resolve(GATLING_DIR).toAbsolutePath();
+    command.add("-D" + CommandLine.ARGS_PROPERTY + "=" + shellJoin(benchArgs));
+    command.add("-D" + RunResults.RESULTS_FOLDER_PROPERTY + "=" + gatling);
+    command.addAll(List.of("io.gatling.app.Gatling", "--simulation", BenchServe.class.getName(),
+        "--results-folder", gatling.toString(), "--launcher", "maven",
+        "--build-tool-version", "sweep"));
+    return command;
+  }
+
+  @Override
+  public Map<String, Object> run(List<String> benchArgs, Path runDir) {
+    Path console = runDir.resolve(CONSOLE_FILE);
+    Process process;
+    try {
+      Files.createDirectories(runDir);
+      process = Processes.start(command(benchArgs, runDir), console, showStdout ? out : null);
+    } catch (IOException e) {
+      throw new SweepFailure("cannot start the benchmark's JVM: " + e.getMessage(), e);
+    }
+    try {
+      boolean done = timeout == null ? waitFor(process, Long.MAX_VALUE)
+          : waitFor(process, timeout.toMillis());
+      if (!done) {
+        Processes.killTree(process.toHandle());
+        throw new SweepFailure("the benchmark run did not finish within " + timeout.toSeconds()
+            + " s (--run-timeout) and was killed; its console: " + console + "\n"
+            + Processes.tail(console, 15));
+      }
+    } catch (InterruptedException e) {
+      Processes.killTree(process.toHandle());
+      Thread.currentThread().interrupt();
+      throw new SweepFailure("interrupted; the benchmark run was killed", e);
+    }
+    Path result = runDir.resolve(RESULT_FILE);
+    if (process.exitValue() != 0 || !Files.isRegularFile(result)) {
+      throw new SweepFailure("the benchmark run failed (exit status " + process.exitValue()
+          + (Files.isRegularFile(result) ? "" : ", no result JSON") + "); its console: "
+          + console + "\n" + Processes.tail(console, 15));
+    }
+    return Params.readObject(result);
+  }
+
+  private static boolean waitFor(Process process, long millis) throws InterruptedException {
+    return process.waitFor(millis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * This JVM's class path: the class loader's when it is a URL class loader (as under
+   * {@code exec:java}, where {@code java.class.path} is Maven's own), else
+   * {@code java.class.path}.
+   */
+  static String currentClasspath() {
+    Set<String> entries = new LinkedHashSet<>();
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    while (loader != null) {
+      if (loader instanceof URLClassLoader urls) {
+        for (URL url : urls.getURLs()) {
+          try {
+            entries.add(Path.of(url.toURI()).toString());
+          } catch (URISyntaxException | IllegalArgumentException e) {
+            // not a file: cannot be on a java command's class path
+          }
+        }
+      }
+      loader = loader.getParent();
+    }
+    String own = System.getProperty("java.class.path", "");
+    boolean hasGatling = entries.stream().anyMatch(e -> e.contains("gatling-app"));
+    if (!hasGatling) {
+      entries.clear();
+    }
+    if (entries.isEmpty()) {
+      return own;
+    }
+    return entries.stream().collect(Collectors.joining(File.pathSeparator));
+  }
+
+  /** Words quoted so that {@link CommandLine#split} gives them back as they are. */
+  static String shellJoin(List<String> words) {
+    return words.stream().map(ForkedRun::quote).collect(Collectors.joining(" "));
+  }
+
+  static String quote(String word) {
+    if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=,+@%-]+")) {
+      return word;
+    }
+    return "'" + word.replace("'", "'\\''") + "'";
+  }
+}

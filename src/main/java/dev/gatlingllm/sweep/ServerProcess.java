@@ -1,0 +1,172 @@
+package dev.gatlingllm.sweep;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server of one server combination ({@code --serve-cmd}): started with its output in a
+ * file, waited for until its health endpoint answers, reset or hooked after each benchmark
+ * run, and stopped with its whole process tree.
+ */
+final class ServerProcess implements AutoCloseable {
+
+  /** How long a stopping server gets between SIGTERM and SIGKILL. */
+  static final long STOP_GRACE_MS = 10_000;
+  private static final long POLL_MS = 250;
+
+  private final List<String> command;
+  private final Process process;
+  private final Path log;
+  private final PrintStream out;
+  private boolean stopped;
+
+  private ServerProcess(List<String> command, Process process, Path log, PrintStream out) {
+    this.command = command;
+    this.process = process;
+    this.log = log;
+    this.out = out;
+  }
+
+  static ServerProcess start(List<String> command, Path log, boolean showStdout,
+      PrintStream out) {
+    try {
+      // as vLLM's sweep does: a vllm server needs it for the cache-reset endpoints
+      return new ServerProcess(command, Processes.start(command,
+          Map.of("VLLM_SERVER_DEV_MODE", "1"), log, showStdout ? out : null), log, out);
+    } catch (IOException e) {
+      throw new SweepFailure("cannot start the server " + command + ": " + e.getMessage(), e);
+    }
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /**
+   * Waits until {@code GET health} answers 2xx. Kills the server's tree and fails when it
+   * exits first or the time runs out.
+   */
+  void awaitReady(URI health, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "no answer yet";
+    while (true) {
+      if (!process.isAlive()) {
+        stopped = true;
+        throw new SweepFailure("the server exited with status " + process.exitValue()
+            + " before it became ready (" + health + "); its output: " + log + "\n"
+            + Processes.tail(log, 15));
+      }
+      try {
+        int status = get(health);
+        if (status / 100 == 2) {
+          return;
+        }
+        last = "HTTP " + status;
+      } catch (IOException e) {
+        last = e.getClass().getSimpleName() + ": " + e.getMessage();
+      }
+      if (System.nanoTime() > deadline) {
+        kill();
+        throw new SweepFailure("the server did not become ready within "
+            + timeout.toSeconds() + " s (--server-ready-timeout): GET " + health
+            + " last gave " + last + "; the server and its child processes were killed; its "
+            + "output: " + log + "\n" + Processes.tail(log, 15));
+      }
+      try {
+        Thread.sleep(POLL_MS);
+      } catch (InterruptedException e) {
+        kill();
+        Thread.currentThread().interrupt();
+        throw new SweepFailure("interrupted while waiting for the server; it was killed", e);
+      }
+    }
+  }
+
+  private static int get(URI uri) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+    c.setConnectTimeout(2_000);
+    c.setReadTimeout(5_000);
+    try {
+      return c.getResponseCode();
+    } finally {
+      c.disconnect();
+    }
+  }
+
+  /**
+   * After a benchmark run: {@code --after-bench-cmd} when given; for a {@code vllm} server
+   * vLLM's cache resets ({@code POST /reset_prefix_cache}, {@code /reset_mm_cache}); other
+   * servers have no known reset, which is said once.
+   */
+  static void afterBench(List<String> afterBenchCmd, List<String> serveCmd, String baseUrl,
+      boolean showStdout, PrintStream out, Path log) {
+    if (!afterBenchCmd.isEmpty()) {
+      try {
+        Process p = Processes.start(afterBenchCmd, log, showStdout ? out : null);
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
+          Processes.killTree(p.toHandle());
+          throw new SweepFailure("--after-bench-cmd did not finish within 10 min: "
+              + afterBenchCmd);
+        }
+        if (p.exitValue() != 0) {
+          throw new SweepFailure("--after-bench-cmd " + afterBenchCmd + " exited with status "
+              + p.exitValue() + "; its output: " + log + "\n" + Processes.tail(log, 10));
+        }
+      } catch (IOException e) {
+        throw new SweepFailure("cannot run --after-bench-cmd " + afterBenchCmd + ": "
+            + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SweepFailure("interrupted in --after-bench-cmd", e);
+      }
+      return;
+    }
+    if (!serveCmd.isEmpty() && serveCmd.get(0).endsWith("vllm")) {
+      out.println("Resetting caches at " + baseUrl);
+      for (String path : List.of("/reset_prefix_cache", "/reset_mm_cache")) {
+        try {
+          HttpURLConnection c = (HttpURLConnection) URI.create(baseUrl + path).toURL()
+              .openConnection();
+          c.setRequestMethod("POST");
+          c.setConnectTimeout(5_000);
+          c.setReadTimeout(60_000);
+          int status = c.getResponseCode();
+          c.disconnect();
+          if (status / 100 != 2) {
+            throw new SweepFailure("POST " + baseUrl + path + " answered HTTP " + status
+                + " (vLLM needs VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or "
+                + "give --after-bench-cmd)");
+          }
+        } catch (IOException e) {
+          throw new SweepFailure("POST " + baseUrl + path + " failed: " + e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  /** Stops the server cleanly (SIGTERM to the tree, SIGKILL after a grace period). */
+  @Override
+  public void close() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    if (!Processes.stopTree(process.toHandle(), STOP_GRACE_MS)) {
+      out.println("The server did not stop within " + STOP_GRACE_MS / 1000 + " s of SIGTERM: "
+          + "killed " + command.get(0) + " and its child processes");
+    }
+  }
+
+  /** Kills the server's tree at once (on failure). */
+  void kill() {
+    stopped = true;
+    Processes.killTree(process.toHandle());
+  }
+}

@@ -1,0 +1,66 @@
+package dev.gatlingllm.sweep;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** What an SLA search or a workload scan varies: a benchmark flag, estimated from a run. */
+public enum SlaVariable {
+  /** {@code --request-rate}; a run's estimate is its request throughput. */
+  REQUEST_RATE("request_rate"),
+  /** {@code --max-concurrency}; a run's estimate is throughput × mean E2EL (Little's law). */
+  MAX_CONCURRENCY("max_concurrency");
+
+  private final String key;
+
+  SlaVariable(String key) {
+    this.key = key;
+  }
+
+  /** The parameter key and result key ({@code request_rate}, {@code max_concurrency}). */
+  public String key() {
+    return key;
+  }
+
+  /** Parses {@code request_rate} or {@code max_concurrency} (dashes allowed). */
+  public static SlaVariable of(String text) {
+    String t = text.strip().toLowerCase(Locale.ROOT).replace('-', '_');
+    for (SlaVariable v : values()) {
+      if (v.key.equals(t)) {
+        return v;
+      }
+    }
+    throw new IllegalArgumentException("--sla-variable: invalid choice: '" + text
+        + "' (choose from 'request_rate', 'max_concurrency')");
+  }
+
+  /**
+   * The value of this variable a finished run stood for, as vLLM estimates it: request
+   * throughput for a rate; throughput × mean E2EL / 1000 (requests in flight on average)
+   * for a concurrency.
+   */
+  public double estimate(Map<String, Object> run) {
+    double throughput = number(run, "request_throughput");
+    if (this == REQUEST_RATE) {
+      return throughput;
+    }
+    return throughput * number(run, "mean_e2el_ms") / 1000;
+  }
+
+  static double number(Map<String, Object> run, String key) {
+    Object v = run.get(key);
+    if (v instanceof Number n) {
+      return n.doubleValue();
+    }
+    if (v instanceof String s) {
+      try {
+        return s.equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(s);
+      } catch (NumberFormatException e) {
+        // falls through to the error below
+      }
+    }
+    throw new IllegalArgumentException("the run result has no number under '" + key + "'"
+        + (v == null ? "" : " (found " + v + ")") + ": check the key, or add its metric to "
+        + "--percentile-metrics and its percentile to --metric-percentiles in --bench-args; "
+        + "result keys: " + run.keySet());
+  }
+}

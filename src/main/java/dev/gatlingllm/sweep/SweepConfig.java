@@ -1,0 +1,325 @@
+package dev.gatlingllm.sweep;
+
+import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.CommandLine;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a sweep runs: the server command (optional) and its combinations, the drop-in's
+ * benchmark flags and their combinations, how often each point runs, and where it all goes.
+ * Immutable; {@link #builder()} makes one, each setter returns a new builder state.
+ */
+public final class SweepConfig {
+
+  /** Gatling's own defaults plus the flags {@code gatling:test} gives the run's JVM (pom.xml). */
+  public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xmx1G", "-Xms1G",
+      "-XX:+AlwaysPreTouch", "-XX:MetaspaceSize=256m", "-XX:TieredStopAtLevel=1",
+      "-XX:+UseParallelGC", "-XX:CompileThresholdScaling=0.1",
+      "-Dio.netty.leakDetection.level=disabled");
+
+  private final List<String> serveCmd;
+  private final List<String> afterBenchCmd;
+  private final boolean showStdout;
+  private final List<String> benchArgs;
+  private final List<Map<String, Object>> serveParams;
+  private final List<Map<String, Object>> benchParams;
+  private final List<Map.Entry<String, String>> linkVars;
+  private final int numRuns;
+  private final Path outputDir;
+  private final String resume;
+  private final boolean dryRun;
+  private final Duration serverReadyTimeout;
+  private final Duration runTimeout;
+  private final List<String> jvmArgs;
+  private final String classpath;
+  private final PrintStream out;
+  private final RunLauncher launcher;
+
+  private SweepConfig(Builder b) {
+    serveCmd = List.copyOf(b.serveCmd);
+    afterBenchCmd = List.copyOf(b.afterBenchCmd);
+    showStdout = b.showStdout;
+    benchArgs = List.copyOf(b.benchArgs);
+    serveParams = List.copyOf(b.serveParams);
+    benchParams = List.copyOf(b.benchParams);
+    linkVars = List.copyOf(b.linkVars);
+    numRuns = b.numRuns;
+    outputDir = b.outputDir;
+    resume = b.resume;
+    dryRun = b.dryRun;
+    serverReadyTimeout = b.serverReadyTimeout;
+    runTimeout = b.runTimeout;
+    jvmArgs = List.copyOf(b.jvmArgs);
+    classpath = b.classpath;
+    out = b.out;
+    launcher = b.launcher;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public List<String> serveCmd() {
+    return serveCmd;
+  }
+
+  public List<String> afterBenchCmd() {
+    return afterBenchCmd;
+  }
+
+  public boolean showStdout() {
+    return showStdout;
+  }
+
+  public List<String> benchArgs() {
+    return benchArgs;
+  }
+
+  public List<Map<String, Object>> serveParams() {
+    return serveParams;
+  }
+
+  public List<Map<String, Object>> benchParams() {
+    return benchParams;
+  }
+
+  public List<Map.Entry<String, String>> linkVars() {
+    return linkVars;
+  }
+
+  public int numRuns() {
+    return numRuns;
+  }
+
+  public Path outputDir() {
+    return outputDir;
+  }
+
+  /** The run folder name to resume (a timestamp under the output dir), or null. */
+  public String resume() {
+    return resume;
+  }
+
+  public boolean dryRun() {
+    return dryRun;
+  }
+
+  public Duration serverReadyTimeout() {
+    return serverReadyTimeout;
+  }
+
+  /** Longest a single benchmark run may take; null: no limit. */
+  public Duration runTimeout() {
+    return runTimeout;
+  }
+
+  public List<String> jvmArgs() {
+    return jvmArgs;
+  }
+
+  /** The class path of each run's JVM; null: this JVM's. */
+  public String classpath() {
+    return classpath;
+  }
+
+  public PrintStream out() {
+    return out;
+  }
+
+  RunLauncher launcher() {
+    return launcher != null ? launcher
+        : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out);
+  }
+
+  /** Builder; see the corresponding {@code sweep serve} flags. */
+  public static final class Builder {
+    private List<String> serveCmd = List.of();
+    private List<String> afterBenchCmd = List.of();
+    private boolean showStdout;
+    private List<String> benchArgs = List.of();
+    private List<Map<String, Object>> serveParams = List.of(Map.of());
+    private List<Map<String, Object>> benchParams = List.of(Map.of());
+    private List<Map.Entry<String, String>> linkVars = List.of();
+    private int numRuns = 3;
+    private Path outputDir = Path.of("results");
+    private String resume;
+    private boolean dryRun;
+    private Duration serverReadyTimeout = Duration.ofSeconds(300);
+    private Duration runTimeout;
+    private List<String> jvmArgs = DEFAULT_JVM_ARGS;
+    private String classpath;
+    private PrintStream out = System.out;
+    private RunLauncher launcher;
+
+    private Builder() {}
+
+    private Builder copy() {
+      Builder b = new Builder();
+      b.serveCmd = serveCmd;
+      b.afterBenchCmd = afterBenchCmd;
+      b.showStdout = showStdout;
+      b.benchArgs = benchArgs;
+      b.serveParams = serveParams;
+      b.benchParams = benchParams;
+      b.linkVars = linkVars;
+      b.numRuns = numRuns;
+      b.outputDir = outputDir;
+      b.resume = resume;
+      b.dryRun = dryRun;
+      b.serverReadyTimeout = serverReadyTimeout;
+      b.runTimeout = runTimeout;
+      b.jvmArgs = jvmArgs;
+      b.classpath = classpath;
+      b.out = out;
+      b.launcher = launcher;
+      return b;
+    }
+
+    /** {@code --serve-cmd}: the server started per server combination (split like a shell). */
+    public Builder serveCmd(String line) {
+      return serveCmd(line == null ? List.of() : CommandLine.split(line));
+    }
+
+    public Builder serveCmd(List<String> words) {
+      Builder b = copy();
+      b.serveCmd = List.copyOf(words);
+      return b;
+    }
+
+    /** {@code --after-bench-cmd}: run after every benchmark run instead of the cache reset. */
+    public Builder afterBenchCmd(String line) {
+      Builder b = copy();
+      b.afterBenchCmd = line == null ? List.of() : CommandLine.split(line);
+      return b;
+    }
+
+    public Builder showStdout(boolean value) {
+      Builder b = copy();
+      b.showStdout = value;
+      return b;
+    }
+
+    /** {@code --bench-args}: the drop-in's flags, as for {@code -Dllm.args}. */
+    public Builder benchArgs(String line) {
+      return benchArgs(CommandLine.split(line == null ? "" : line));
+    }
+
+    public Builder benchArgs(List<String> words) {
+      BenchArgs.parse(words); // bad flags fail here, before any server starts
+      Builder b = copy();
+      b.benchArgs = List.copyOf(words);
+      return b;
+    }
+
+    public Builder serveParams(List<Map<String, Object>> combs) {
+      Builder b = copy();
+      b.serveParams = nonEmpty(combs, "--serve-params");
+      return b;
+    }
+
+    public Builder benchParams(List<Map<String, Object>> combs) {
+      Builder b = copy();
+      b.benchParams = nonEmpty(combs, "--bench-params");
+      return b;
+    }
+
+    /** {@code --link-vars}: {@code serve_key=bench_key,...}. */
+    public Builder linkVars(String text) {
+      Builder b = copy();
+      b.linkVars = Params.parseLinkVars(text);
+      return b;
+    }
+
+    public Builder numRuns(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("`num_runs` should be at least 1.");
+      }
+      Builder b = copy();
+      b.numRuns = value;
+      return b;
+    }
+
+    public Builder outputDir(Path value) {
+      Builder b = copy();
+      b.outputDir = Objects.requireNonNull(value, "outputDir");
+      return b;
+    }
+
+    public Builder resume(String value) {
+      Builder b = copy();
+      b.resume = value == null || value.isBlank() ? null : value;
+      return b;
+    }
+
+    public Builder dryRun(boolean value) {
+      Builder b = copy();
+      b.dryRun = value;
+      return b;
+    }
+
+    public Builder serverReadyTimeout(Duration value) {
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("--server-ready-timeout must be > 0 s, got "
+            + value.toSeconds());
+      }
+      Builder b = copy();
+      b.serverReadyTimeout = value;
+      return b;
+    }
+
+    /** Longest one benchmark run may take (its JVM is killed then); null: no limit. */
+    public Builder runTimeout(Duration value) {
+      if (value != null && (value.isNegative() || value.isZero())) {
+        throw new IllegalArgumentException("--run-timeout must be > 0 s, got "
+            + value.toSeconds());
+      }
+      Builder b = copy();
+      b.runTimeout = value;
+      return b;
+    }
+
+    public Builder jvmArgs(List<String> value) {
+      Builder b = copy();
+      b.jvmArgs = List.copyOf(value);
+      return b;
+    }
+
+    public Builder classpath(String value) {
+      Builder b = copy();
+      b.classpath = value;
+      return b;
+    }
+
+    public Builder out(PrintStream value) {
+      Builder b = copy();
+      b.out = Objects.requireNonNull(value, "out");
+      return b;
+    }
+
+    /** Replaces the forked Gatling runs (tests of the search logic). */
+    Builder launcher(RunLauncher value) {
+      Builder b = copy();
+      b.launcher = value;
+      return b;
+    }
+
+    public SweepConfig build() {
+      return new SweepConfig(this);
+    }
+
+    private static List<Map<String, Object>> nonEmpty(List<Map<String, Object>> combs,
+        String flag) {
+      if (combs.isEmpty()) {
+        throw new IllegalArgumentException(flag + ": the list of combinations is empty; give "
+            + "at least one (an empty object {} runs the command as it is)");
+      }
+      return new ArrayList<>(combs);
+    }
+  }
+}

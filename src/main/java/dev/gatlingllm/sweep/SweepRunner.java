@@ -1,0 +1,598 @@
+package dev.gatlingllm.sweep;
+
+import dev.gatlingllm.cli.BenchArgs;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs the sweeps: the grid ({@code serve}), the SLA search ({@code serve_sla}) and the even
+ * load scan ({@code workload}), each point {@code --num-runs} times, with vLLM's folder
+ * layout: {@code <output>/<timestamp>/SERVE-k=v-...-BENCH-k=v-.../run=N.json}.
+ */
+final class SweepRunner {
+
+  /** The value that stands for an unlimited rate or concurrency in the SLA search (vLLM's). */
+  static final int SLA_INF_VALUE = 65536;
+  static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss",
+      Locale.ROOT);
+  /** The result keys that hold per-request arrays: they stay in the run's own result.json. */
+  private static final Set<String> DETAILED = Set.of("input_lens", "output_lens", "start_times",
+      "ttfts", "itls", "generated_texts", "errors");
+  /** The drop-in's flags the sweep sets for each run itself. */
+  private static final Set<String> RESULT_FLAGS = Set.of("save-result", "result-dir",
+      "result-filename", "append-result");
+
+  private final SweepConfig config;
+  private final PrintStream out;
+  private final RunLauncher launcher;
+  private final Path root;
+  private final String timestamp;
+  /** Every run's record by its file: points shared by several SLA searches count once. */
+  private final Map<Path, Map<String, Object>> records = new LinkedHashMap<>();
+  private final List<String> failures = new ArrayList<>();
+  private final List<SweepOutcome.SlaAnswer> answers = new ArrayList<>();
+
+  SweepRunner(SweepConfig config) {
+    this.config = config;
+    this.out = config.out();
+    this.launcher = config.launcher();
+    this.timestamp = config.resume() != null ? config.resume()
+        : LocalDateTime.now().format(TIMESTAMP);
+    this.root = config.outputDir().resolve(timestamp);
+    if (config.resume() != null && !Files.isDirectory(root)) {
+      throw new IllegalArgumentException("Cannot resume from non-existent directory ("
+          + root + ")");
+    }
+  }
+
+  Path root() {
+    return root;
+  }
+
+  // ---------------------------------------------------------------- serve (grid)
+
+  SweepOutcome serve() {
+    for (Map<String, Object> serve : config.serveParams()) {
+      List<Map<String, Object>> benches = benchesFor(serve);
+      if (benches.isEmpty()) {
+        continue;
+      }
+      boolean needed = false;
+      for (Map<String, Object> bench : benches) {
+        needed |= missingRuns(root.resolve(Params.folderName(serve, bench)));
+      }
+      withServer(serve, benches.get(0), needed, server -> {
+        for (Map<String, Object> bench : benches) {
+          Path point = root.resolve(Params.folderName(serve, bench));
+          runPoint(server, serve, bench, point);
+        }
+      });
+    }
+    return finish(null);
+  }
+
+  // ---------------------------------------------------------------- serve_sla
+
+  SweepOutcome serveSla(List<Map<String, SlaCriterion>> slas, SlaVariable variable) {
+    refuseOverride(variable, "SLA mode");
+    for (Map<String, Object> serve : config.serveParams()) {
+      List<Map<String, Object>> benches = benchesFor(serve);
+      if (benches.isEmpty()) {
+        continue;
+      }
+      boolean needed = false;
+      for (Map<String, Object> bench : benches) {
+        Path base = root.resolve(Params.folderName(serve, bench));
+        for (Map<String, SlaCriterion> sla : slas) {
+          needed |= !Files.exists(slaFile(base, sla));
+        }
+      }
+      withServer(serve, benches.get(0), needed, server -> {
+        for (Map<String, Object> bench : benches) {
+          Path base = root.resolve(Params.folderName(serve, bench));
+          for (Map<String, SlaCriterion> sla : slas) {
+            searchSla(server, serve, bench, sla, variable, base);
+          }
+        }
+      });
+    }
+    return finish(variable);
+  }
+
+  private static Path slaFile(Path base, Map<String, SlaCriterion> sla) {
+    return base.resolve(Params.sanitize("SLA-" + SlaCriterion.format(sla)) + ".json");
+  }
+
+  private void searchSla(Server server, Map<String, Object> serve, Map<String, Object> bench,
+      Map<String, SlaCriterion> sla, SlaVariable variable, Path base) {
+    out.println("[SLA START]");
+    List<String> conditions = new ArrayList<>();
+    sla.forEach((k, c) -> conditions.add(c.format(k)));
+    out.println("SLA criteria: " + String.join(", ", conditions));
+    List<Map<String, Object>> all = new ArrayList<>();
+    List<Map<String, Object>> first = runLoad(server, serve, bench, variable, SLA_INF_VALUE,
+        base);
+    if (first == null) {
+      out.println("Omitting SLA search.");
+      out.println("[SLA END]");
+      return;
+    }
+    all.addAll(first);
+    int init = (int) Math.max(1, Math.ceil(meanEstimate(first, variable)));
+    out.println("Initial " + variable.key() + " to search: " + init + " " + unit(variable)
+        + ".");
+    List<Map<String, Object>> tested = new ArrayList<>();
+    SlaSearch.Result result = SlaSearch.search(init, SLA_INF_VALUE, value -> {
+      out.println("Testing " + variable.key() + ": " + value + " " + unit(variable));
+      List<Map<String, Object>> data = runLoad(server, serve, bench, variable, value, base);
+      all.addAll(data);
+      Map<String, Object> step = new LinkedHashMap<>();
+      step.put("value", value);
+      boolean ok = true;
+      for (Map.Entry<String, SlaCriterion> c : sla.entrySet()) {
+        double mean = meanOf(data, c.getKey());
+        boolean holds = c.getValue().holds(mean);
+        out.println("Validating SLA: " + c.getValue().format(c.getKey() + " = "
+            + String.format(Locale.ROOT, "%.2f", mean)) + " | " + (holds ? "PASSED" : "FAILED"));
+        step.put(c.getKey(), mean);
+        ok &= holds;
+      }
+      out.println(ok ? "SLA criteria are met." : "SLA criteria are not met.");
+      step.put("passed", ok);
+      tested.add(step);
+      return ok;
+    });
+    out.println("Range of " + variable.key() + " to search: [" + result.lowerBound() + ", "
+        + result.upperBound() + "] " + unit(variable) + ".");
+    if (result.value() == 0) {
+      out.println("No " + variable.key() + " meets the SLA (not even 1).");
+    } else {
+      out.println("Maximum " + variable.key() + " for SLA: " + result.value() + " "
+          + unit(variable) + "." + (result.capped() ? " (the SLA held up to the largest value "
+          + "tried, " + SLA_INF_VALUE + ", which stands for unlimited)" : ""));
+    }
+    write(slaFile(base, sla), all);
+    answers.add(new SweepOutcome.SlaAnswer(root.relativize(base).toString(),
+        SlaCriterion.format(sla), variable.key(), result.value(), result.capped(), tested));
+    out.println("[SLA END]");
+  }
+
+  private static String unit(SlaVariable variable) {
+    return variable == SlaVariable.REQUEST_RATE ? "req/s" : "concurrent requests";
+  }
+
+  private List<Map<String, Object>> runLoad(Server server, Map<String, Object> serve,
+      Map<String, Object> bench, SlaVariable variable, Object value, Path base) {
+    Map<String, Object> overrides = new LinkedHashMap<>(bench);
+    overrides.put(variable.key(), value);
+    return runPoint(server, serve, overrides, base.resolve(variable.key() + "="
+        + Params.text(value)));
+  }
+
+  // ---------------------------------------------------------------- workload
+
+  SweepOutcome workload(SlaVariable variable, int iters) {
+    if (iters < 1) {
+      throw new IllegalArgumentException("--workload-iters must be at least 1, got " + iters);
+    }
+    refuseOverride(variable, "workload mode");
+    for (Map<String, Object> serve : config.serveParams()) {
+      List<Map<String, Object>> benches = benchesFor(serve);
+      if (benches.isEmpty()) {
+        continue;
+      }
+      boolean needed = false;
+      for (Map<String, Object> bench : benches) {
+        needed |= !Files.exists(workloadFile(root.resolve(Params.folderName(serve, bench)),
+            variable));
+      }
+      withServer(serve, benches.get(0), needed, server -> {
+        for (Map<String, Object> bench : benches) {
+          scan(server, serve, bench, variable, iters,
+              root.resolve(Params.folderName(serve, bench)));
+        }
+      });
+    }
+    return finish(variable);
+  }
+
+  private static Path workloadFile(Path base, SlaVariable variable) {
+    return base.resolve("WORKLOAD-" + variable.key() + ".json");
+  }
+
+  private void scan(Server server, Map<String, Object> serve, Map<String, Object> bench,
+      SlaVariable variable, int iters, Path base) {
+    out.println("[WORKLOAD START]");
+    Map<String, Object> serial = new LinkedHashMap<>(bench);
+    serial.put("request_rate", "inf");
+    serial.put("max_concurrency", 1);
+    List<Map<String, Object>> low = runPoint(server, serve, serial,
+        base.resolve("max_concurrency=1"));
+    Map<String, Object> burst = new LinkedHashMap<>(bench);
+    burst.put("request_rate", "inf");
+    if (variable == SlaVariable.MAX_CONCURRENCY) {
+      burst.put("max_concurrency", null);
+    }
+    List<Map<String, Object>> high = runPoint(server, serve, burst,
+        base.resolve(variable.key() + "=inf"));
+    if (low == null || high == null) {
+      out.println("Omitting the evenly spaced loads: they are placed from the results of the "
+          + "two runs above.");
+      out.println("[WORKLOAD END]");
+      return;
+    }
+    List<Map<String, Object>> all = new ArrayList<>(low);
+    all.addAll(high);
+    double from = variable == SlaVariable.REQUEST_RATE ? meanEstimate(low, variable) : 1;
+    double to = meanEstimate(high, variable);
+    List<Number> loads = WorkloadScan.points(variable, from, to, iters);
+    out.println("Range of " + variable.key() + " to scan: [" + fmt(from) + ", " + fmt(to) + "] "
+        + unit(variable) + "; points: " + loads);
+    for (Number load : loads) {
+      all.addAll(runLoad(server, serve, bench, variable, load, base));
+    }
+    write(workloadFile(base, variable), all);
+    out.println("[WORKLOAD END]");
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  // ---------------------------------------------------------------- shared
+
+  private void refuseOverride(SlaVariable variable, String mode) {
+    for (Map<String, Object> bench : config.benchParams()) {
+      for (String k : bench.keySet()) {
+        if (k.replace('-', '_').equals(variable.key())) {
+          throw new IllegalArgumentException("You should not override `" + variable.key()
+              + "` in `bench_params` in " + mode + ", since it is supposed to be determined "
+              + "automatically.");
+        }
+      }
+    }
+  }
+
+  private List<Map<String, Object>> benchesFor(Map<String, Object> serve) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> bench : config.benchParams()) {
+      if (Params.linked(serve, bench, config.linkVars())) {
+        out.add(bench);
+      }
+    }
+    if (out.isEmpty()) {
+      this.out.println("Skipping server combination " + serve + ": no benchmark combination "
+          + "matches it on --link-vars");
+    }
+    return out;
+  }
+
+  private boolean missingRuns(Path point) {
+    for (int n = 0; n < config.numRuns(); n++) {
+      if (!Files.exists(runFile(point, n))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Path runFile(Path point, int n) {
+    return point.resolve("run=" + n + ".json");
+  }
+
+  private static double meanEstimate(List<Map<String, Object>> runs, SlaVariable variable) {
+    double sum = 0;
+    for (Map<String, Object> run : runs) {
+      sum += variable.estimate(run);
+    }
+    return sum / runs.size();
+  }
+
+  private static double meanOf(List<Map<String, Object>> runs, String key) {
+    double sum = 0;
+    for (Map<String, Object> run : runs) {
+      sum += SlaVariable.number(run, key);
+    }
+    return sum / runs.size();
+  }
+
+  /** The drop-in's flags of one run: the combination applied, the result flags set. */
+  List<String> benchArgs(Map<String, Object> overrides, Path runDir) {
+    List<String> args = Params.overrideBench(config.benchArgs(), overrides);
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String word = args.get(i);
+      String name = word.startsWith("--") ? word.substring(2).split("=", 2)[0].replace('_', '-')
+          : "";
+      if (RESULT_FLAGS.contains(name)) {
+        boolean hasValue = !word.contains("=") && !name.equals("save-result")
+            && !name.equals("append-result");
+        if (hasValue) {
+          i++;
+        }
+        continue;
+      }
+      kept.add(word);
+    }
+    kept = withE2el(kept);
+    kept.addAll(List.of("--save-result", "--result-dir", runDir.toAbsolutePath().toString(),
+        "--result-filename", ForkedRun.RESULT_FILE));
+    try {
+      BenchArgs.parse(kept);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the benchmark flags with " + overrides + " applied: "
+          + e.getMessage(), e);
+    }
+    return kept;
+  }
+
+  /**
+   * The flags with {@code e2el} among the percentile metrics: the concurrency estimate needs
+   * {@code mean_e2el_ms} and the default plot {@code p99_e2el_ms}. Pooling backends (whose
+   * default is {@code e2el} alone) are left as they are.
+   */
+  static List<String> withE2el(List<String> args) {
+    BenchArgs parsed = BenchArgs.parse(args);
+    String backend = parsed.value("backend").orElse("openai");
+    if (backend.contains("embed") || backend.contains("rerank")) {
+      return args;
+    }
+    String metrics = parsed.value("percentile-metrics").orElse("ttft,tpot,itl");
+    if (List.of(metrics.split(",")).stream().map(String::strip).anyMatch("e2el"::equals)) {
+      return args;
+    }
+    return new ArrayList<>(Params.overrideBench(args,
+        Map.of("percentile-metrics", metrics + ",e2el")));
+  }
+
+  /**
+   * Runs one point {@code --num-runs} times, reusing run files already there.
+   *
+   * @return the runs' records; null after a dry run
+   */
+  private List<Map<String, Object>> runPoint(Server server, Map<String, Object> serve,
+      Map<String, Object> overrides, Path point) {
+    List<Map<String, Object>> data = new ArrayList<>();
+    for (int n = 0; n < config.numRuns(); n++) {
+      Path file = runFile(point, n);
+      Path runDir = point.resolve("run=" + n);
+      List<String> args = benchArgs(overrides, runDir);
+      out.println("[BEGIN BENCHMARK]");
+      out.println("Benchmark overrides: " + overrides);
+      out.println("Run Number: " + n);
+      out.println("Benchmark command: BenchServe " + ForkedRun.shellJoin(args));
+      out.println("Output file: " + file);
+      if (Files.exists(file)) {
+        out.println("Found existing results. Skipping.");
+        Map<String, Object> existing = Params.readObject(file);
+        data.add(existing);
+        records.put(file, existing);
+        continue;
+      }
+      if (config.dryRun()) {
+        out.println("[END BENCHMARK]");
+        continue;
+      }
+      deleteTree(runDir); // what a failed attempt left
+      Map<String, Object> result = launcher.run(args, runDir);
+      server.afterBench();
+      Map<String, Object> record = new LinkedHashMap<>();
+      result.forEach((k, v) -> {
+        if (!DETAILED.contains(k)) {
+          record.put(k, v);
+        }
+      });
+      record.put("run_number", n);
+      record.putAll(withoutName(serve));
+      overrides.forEach((k, v) -> {
+        if (!k.equals(Params.NAME_KEY)) {
+          record.putIfAbsent(k, v);
+        }
+      });
+      if (serve.containsKey(Params.NAME_KEY) || overrides.containsKey(Params.NAME_KEY)) {
+        record.put(Params.NAME_KEY, nameOf(serve, overrides));
+      }
+      record.put(SweepData.POINT_KEY, root.relativize(point).toString());
+      record.put(SweepData.RUN_KEY, root.relativize(runDir).toString());
+      write(file, record);
+      data.add(record);
+      records.put(file, record);
+      out.println("[END BENCHMARK]");
+    }
+    if (config.dryRun() && data.size() < config.numRuns()) {
+      return null;
+    }
+    write(point.resolve("summary.json"), data);
+    return data;
+  }
+
+  private static Map<String, Object> withoutName(Map<String, Object> comb) {
+    Map<String, Object> m = new LinkedHashMap<>(comb);
+    m.remove(Params.NAME_KEY);
+    return m;
+  }
+
+  private static String nameOf(Map<String, Object> serve, Map<String, Object> bench) {
+    List<String> names = new ArrayList<>();
+    if (serve.get(Params.NAME_KEY) != null) {
+      names.add(String.valueOf(serve.get(Params.NAME_KEY)));
+    }
+    if (bench.get(Params.NAME_KEY) != null) {
+      names.add(String.valueOf(bench.get(Params.NAME_KEY)));
+    }
+    return String.join("+", names);
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.delete(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot clear " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  static void write(Path file, Object value) {
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Params.json().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), value);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private interface ServerWork {
+    void run(Server server);
+  }
+
+  /** Starts the combination's server when there is one and it is needed, then the work. */
+  private void withServer(Map<String, Object> serve, Map<String, Object> firstBench,
+      boolean needed, ServerWork work) {
+    Server server = new Server(serve);
+    String name = Params.sanitize(serveName(serve));
+    try {
+      if (!config.serveCmd().isEmpty() && needed) {
+        server.start(firstBench, name);
+      }
+      work.run(server);
+    } catch (SweepFailure e) {
+      server.kill();
+      failures.add(name + ": " + e.getMessage());
+      out.println("FAILED: " + name + ": " + e.getMessage());
+    } finally {
+      server.close();
+    }
+  }
+
+  private static String serveName(Map<String, Object> serve) {
+    StringBuilder s = new StringBuilder("SERVE");
+    serve.forEach((k, v) -> s.append('-').append(k).append('=').append(Params.text(v)));
+    return s.toString();
+  }
+
+  /** The server of one server combination; a no-op without {@code --serve-cmd}. */
+  private final class Server {
+    private final Map<String, Object> serve;
+    private ServerProcess process;
+    private String baseUrl;
+    private Path log;
+    private boolean started;
+
+    Server(Map<String, Object> serve) {
+      this.serve = serve;
+    }
+
+    void start(Map<String, Object> firstBench, String name) {
+      List<String> command = Params.overrideServe(config.serveCmd(), serve);
+      out.println("[BEGIN SERVER]");
+      out.println("Server overrides: " + serve);
+      out.println("Server command: " + ForkedRun.shellJoin(command));
+      started = true;
+      baseUrl = baseUrl(firstBench);
+      log = root.resolve(name + ".server.log");
+      if (config.dryRun()) {
+        return;
+      }
+      process = ServerProcess.start(command, log, config.showStdout(), out);
+      process.awaitReady(URI.create(baseUrl + "/health"), config.serverReadyTimeout());
+      out.println("Server ready: " + baseUrl + " (pid " + process.pid() + ", output in " + log
+          + ")");
+    }
+
+    void afterBench() {
+      if (config.serveCmd().isEmpty() && config.afterBenchCmd().isEmpty()) {
+        return;
+      }
+      ServerProcess.afterBench(config.afterBenchCmd(), config.serveCmd(),
+          baseUrl != null ? baseUrl : baseUrl(Map.of()), config.showStdout(), out,
+          root.resolve("after-bench.log"));
+    }
+
+    void kill() {
+      if (process != null) {
+        process.kill();
+      }
+    }
+
+    void close() {
+      if (process != null) {
+        process.close();
+      }
+      if (started) {
+        out.println("[END SERVER]");
+      }
+    }
+  }
+
+  /** The server's root URL as the benchmark flags give it. */
+  String baseUrl(Map<String, Object> bench) {
+    BenchArgs args = BenchArgs.parse(Params.overrideBench(config.benchArgs(), bench));
+    if (args.has("base-url")) {
+      String url = args.value("base-url").orElseThrow();
+      return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+    return "http://" + args.value("host").orElse("127.0.0.1") + ":"
+        + args.value("port").orElse("8000");
+  }
+
+  /** The keys the combinations vary, but the searched one: one curve per combination. */
+  private List<String> curveKeys(SlaVariable variable) {
+    List<String> keys = new ArrayList<>(Params.keys(config.serveParams()));
+    Params.keys(config.benchParams()).forEach(k -> {
+      if (!keys.contains(k)) {
+        keys.add(k);
+      }
+    });
+    keys.remove(Params.NAME_KEY);
+    if (variable != null) {
+      keys.remove(variable.key());
+    }
+    return keys;
+  }
+
+  private SweepOutcome finish(SlaVariable variable) {
+    if (!config.dryRun()) {
+      List<Map<String, Object>> all = new ArrayList<>(records.values());
+      Csv.write(root.resolve("summary.csv"), all);
+      if (!answers.isEmpty()) {
+        write(root.resolve("sla-results.json"), answers);
+      }
+      try {
+        SweepReport.write(root, all, answers, failures, variable, curveKeys(variable), out);
+      } catch (RuntimeException e) {
+        out.println("The sweep report could not be written: " + e.getMessage());
+        failures.add("sweep report: " + e.getMessage());
+      }
+    }
+    SweepOutcome outcome = new SweepOutcome(root, List.copyOf(records.values()),
+        List.copyOf(answers),
+        List.copyOf(failures));
+    if (!failures.isEmpty()) {
+      throw new SweepFailure(failures.size() + " combination(s) failed:\n  - "
+          + String.join("\n  - ", failures) + "\nThe script was terminated early. Use "
+          + "`--resume " + timestamp + "` to continue the script from its last checkpoint.",
+          outcome);
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.gatlingllm.sweep;
+
+import dev.gatlingllm.cli.BenchArgs;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run launcher that answers from a queueing model instead of running Gatling: a server with
+ * {@code slots} requests running at once, each taking {@code serviceS} seconds, and a TTFT of
+ * {@code ttftMs} plus the queueing wait. Every call is recorded.
+ */
+final class FakeServer implements RunLauncher {
+
+  final int slots;
+  final double serviceS;
+  final double ttftMs;
+  final List<List<String>> calls = new ArrayList<>();
+
+  FakeServer(int slots, double serviceS, double ttftMs) {
+    this.slots = slots;
+    this.serviceS = serviceS;
+    this.ttftMs = ttftMs;
+  }
+
+  /** Saturation rate, requests per second. */
+  double capacity() {
+    return slots / serviceS;
+  }
+
+  @Override
+  public Map<String, Object> run(List<String> benchArgs, Path runDir) {
+    calls.add(benchArgs);
+    BenchArgs args = BenchArgs.parse(benchArgs);
+    double rate = args.decimal("request-rate").orElse(Double.POSITIVE_INFINITY);
+    Integer conc = args.has("max-concurrency") ? args.integer("max-concurrency").get() : null;
+    double offered = conc == null ? rate : Math.min(rate, conc / serviceS);
+    double throughput = Math.min(offered, capacity());
+    double waitMs = offered > capacity()
+        ? (conc != null ? (conc - slots) * serviceS * 1000 / slots : (offered - capacity()) * 50)
+        : 0;
+    double e2el = serviceS * 1000 + waitMs;
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("request_rate", Double.isInfinite(rate) ? "inf" : rate);
+    r.put("max_concurrency", conc);
+    r.put("completed", 40);
+    r.put("failed", 0);
+    r.put("request_throughput", throughput);
+    r.put("output_throughput", throughput * 9);
+    r.put("mean_ttft_ms", ttftMs + waitMs / 2);
+    r.put("p99_ttft_ms", ttftMs + waitMs);
+    r.put("mean_e2el_ms", e2el);
+    r.put("p99_e2el_ms", e2el + waitMs);
+    r.put("ttfts", List.of(0.1, 0.2));
+    return r;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.gatlingllm.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FiguresTest {
+
+  private static Map<String, Object> run(String point, int tp, int conc, double x, double y) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put(SweepData.POINT_KEY, point);
+    r.put("tp", tp);
+    r.put("max_concurrency", conc);
+    r.put("request_throughput", x);
+    r.put("p99_e2el_ms", y);
+    return r;
+  }
+
+  private static List<Map<String, Object>> records() {
+    List<Map<String, Object>> rs = new ArrayList<>();
+    rs.add(run("a", 1, 4, 10, 100));
+    rs.add(run("a", 1, 4, 12, 110));
+    rs.add(run("a", 1, 4, 11, 120));
+    rs.add(run("b", 1, 8, 20, 300));
+    rs.add(run("c", 2, 4, 15, 90));
+    return rs;
+  }
+
+  @Test
+  void runsOfOnePointBecomeMeanWithInterval() {
+    List<Figures.Figure> figs = Figures.build(records(), PlotSpec.defaults()
+        .withSplits(List.of(), List.of(), List.of(), List.of("tp")));
+    assertEquals(1, figs.size());
+    Figures.Figure f = figs.get(0);
+    assertEquals("p99_e2el_ms-vs-request_throughput", f.name());
+    List<Figures.Curve> curves = f.panels().get(0).curves();
+    assertEquals(List.of("tp=1", "tp=2"), curves.stream().map(Figures.Curve::name).toList());
+    Figures.Point a = curves.get(0).points().get(0);
+    assertEquals(11, a.x(), 1e-12);
+    assertEquals(110, a.y().mean(), 1e-12);
+    assertEquals(3, a.y().n());
+    // std 10, t(0.975, 2) = 4.302652729749462, half-width 4.3026527 * 10 / sqrt(3)
+    assertEquals(110 - 24.841377, a.y().ciLow(), 1e-5);
+    assertFalse(curves.get(0).points().get(1).y().hasInterval());
+    assertTrue(f.hasIntervals());
+    assertEquals(3, f.pointCount());
+  }
+
+  @Test
+  void figuresRowsColumnsFiltersAndBins() {
+    PlotSpec spec = PlotSpec.defaults()
+        .withSplits(List.of("tp"), List.of(), List.of("max_concurrency"), List.of())
+        .withFilters(PlotSpec.Filter.parseAll("p99_e2el_ms<200"),
+            PlotSpec.Bin.parseAll("request_throughput%5"));
+    List<Figures.Figure> figs = Figures.build(records(), spec);
+    assertEquals(List.of("FIGURE-tp=1", "FIGURE-tp=2"),
+        figs.stream().map(Figures.Figure::name).toList());
+    // point b (p99 300) is filtered out; a's runs bin to 10, 10, 10 -> one point at x = 10
+    Figures.Figure one = figs.get(0);
+    assertEquals(List.of("max_concurrency=4"), one.cols());
+    Figures.Point p = one.panels().get(0).curves().get(0).points().get(0);
+    assertEquals(10, p.x(), 1e-12);
+    assertEquals(3, p.y().n());
+  }
+
+  @Test
+  void filtersCompareNumbersOrText() {
+    Map<String, Object> r = run("a", 1, 4, 10, 100);
+    r.put("backend", "vllm");
+    assertTrue(PlotSpec.Filter.parse("max_concurrency==4.0").keeps(r));
+    assertTrue(PlotSpec.Filter.parse("backend==vllm").keeps(r));
+    assertTrue(PlotSpec.Filter.parse("backend!=openai").keeps(r));
+    assertFalse(PlotSpec.Filter.parse("max_concurrency>=5").keeps(r));
+    assertTrue(PlotSpec.Filter.parse("max_concurrency<=4").keeps(r));
+    assertEquals(new PlotSpec.Filter("a", "<=", "3"), PlotSpec.Filter.parse("a<=3"));
+  }
+}

@@ -1,0 +1,79 @@
+package dev.gatlingllm.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line refuses bad input before anything starts, naming the problem. */
+class SweepCommandLineTest {
+
+  @TempDir
+  Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Sweep.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void badCommandsFlagsAndValuesAreNamed() {
+    assertEquals(Sweep.USAGE_STATUS, run("sweep_all"));
+    assertTrue(err().contains("argument command: invalid choice: 'sweep_all'"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--model", "m"));
+    assertTrue(err().contains("unrecognized arguments: --model"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--modle m"));
+    assertTrue(err().contains("unknown flag --modle; did you mean --model?"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m",
+        "--num-runs", "0"));
+    assertTrue(err().contains("`num_runs` should be at least 1."), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m",
+        "--bench-params", "{\"a\": 1}"));
+    assertTrue(err().contains("but found item type: <class 'int'>"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve_sla", "--bench-args", "--model m",
+        "--sla-params", "[{\"p99_e2el_ms\": \"=500\"}]"));
+    assertTrue(err().contains("Invalid operator for SLA constraint 'p99_e2el_ms==500'"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve_sla", "--bench-args", "--model m",
+        "--sla-params", "[{\"a\": \"<1\"}]", "--sla-variable", "concurrency"));
+    assertTrue(err().contains("--sla-variable: invalid choice: 'concurrency'"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m",
+        "--serve-params", "[{\"tp\": 2}]"));
+    assertTrue(err().contains("--serve-params varies the server's flags, so it needs "
+        + "--serve-cmd"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("plot", dir.resolve("none").toString()));
+    assertTrue(err().contains("No parameter sweep results under"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("plot", dir.toString(), "--scale-x", "ln"));
+    assertTrue(err().contains("--scale-x: invalid choice: 'ln'"), err());
+  }
+
+  @Test
+  void helpListsTheCommandsAndSucceeds() {
+    assertEquals(0, run("--help"));
+    String help = out.toString(StandardCharsets.UTF_8);
+    for (String c : new String[] {"serve", "serve_sla", "workload", "plot", "plot_pareto",
+        "--link-vars", "--resume", "--dry-run", "--sla-params", "--workload-iters"}) {
+      assertTrue(help.contains(c), c);
+    }
+  }
+
+  @Test
+  void aDryRunFromTheCommandLinePrintsTheCommands() {
+    assertEquals(0, run("serve", "--bench-args", "--base-url http://127.0.0.1:9 --model m",
+        "--bench-params", "[{\"max_concurrency\": 4}]", "--num-runs", "1", "--dry-run",
+        "-o", dir.toString()));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Benchmark command: BenchServe "
+        + "--base-url http://127.0.0.1:9 --model m --max-concurrency 4"), out.toString());
+  }
+}

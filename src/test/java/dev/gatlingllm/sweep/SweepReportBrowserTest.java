@@ -1,0 +1,86 @@
+package dev.gatlingllm.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.report.Chromium;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sweep's pages in headless Chromium with the network cut off, as the LLM report's: no
+ * error, no request, every chart painted. The sweep behind them answers from a queueing model
+ * ({@link FakeServer}), two runs per point so that the error bars are drawn.
+ */
+@Timeout(300)
+class SweepReportBrowserTest {
+
+  private static Chromium chromium;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void findChromium() {
+    Optional<Chromium> found = Chromium.find();
+    Assumptions.assumeTrue(found.isPresent(), "SKIPPED: no Chromium installed (apt-get install "
+        + "chromium, or set CHROMIUM=/path/to/chrome): the sweep pages were not opened");
+    chromium = found.get();
+  }
+
+  private static void assertDrawn(Chromium.Verdict v, int charts) {
+    assertTrue(v.json().get("errors").isEmpty(), "no error, no blocked request: " + v.json());
+    assertEquals(charts, v.json().get("charts").size(), v.json().toString());
+    for (JsonNode c : v.json().get("charts")) {
+      assertTrue(c.get("painted").asLong() > 0, c.get("id").asText() + " drawn: " + v.json());
+    }
+    assertTrue(v.ok(), v.json().toString());
+  }
+
+  @Test
+  void theSweepReportThePlotsAndTheParetoPageDrawOffline() throws Exception {
+    SweepOutcome o = Sweep.serveSla(SweepConfig.builder()
+            .benchArgs("--base-url http://127.0.0.1:9 --model m")
+            .benchParams(Params.parse("[{\"random_input_len\": 128}, "
+                + "{\"random_input_len\": 512}]"))
+            .numRuns(2).outputDir(dir)
+            .out(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+            .launcher(new FakeServer(4, 0.1, 20)).build(),
+        SlaCriterion.parseAll("[{\"p99_ttft_ms\": \"<=60\"}]"), SlaVariable.MAX_CONCURRENCY);
+    Path report = o.folder().resolve("sweep-report.html");
+    String html = Files.readString(report);
+    assertTrue(html.contains("\"answers\":[{\"point\":\"SERVE-BENCH-random_input_len=128\""),
+        "the SLA answers are in the page");
+    // curves of request throughput vs p99 E2EL and mean TTFT, and of the variable vs
+    // throughput and p99 TTFT: four charts
+    assertDrawn(chromium.open(report, 1400, 1000), 4);
+    assertTrue(Files.size(o.folder().resolve("plots/p99_e2el_ms-vs-request_throughput.png"))
+        > 5_000);
+
+    List<Path> plots = Sweep.plot(o.folder(), PlotSpec.defaults()
+        .withAxes("max_concurrency", "p99_ttft_ms")
+        .withSplits(List.of(), List.of(), List.of("random_input_len"), List.of())
+        .withScales(true, false), dir.resolve("figs"), "png,svg");
+    assertTrue(plots.contains(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg")), "" + plots);
+    String svg = Files.readString(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg"));
+    assertTrue(svg.contains("<svg") && svg.strip().endsWith("</svg>"), svg.substring(0, 200));
+    assertTrue(svg.contains("max_concurrency (log)"), "the log axis is labelled");
+    assertDrawn(chromium.open(dir.resolve("figs/plots.html"), 1400, 800), 2);
+
+    Sweep.plotPareto(o.folder(), "max_concurrency", null, List.of("max_concurrency"),
+        dir.resolve("figs"), "png");
+    assertTrue(Files.size(dir.resolve("figs/pareto.png")) > 5_000);
+    assertDrawn(chromium.open(dir.resolve("figs/pareto.html"), 1200, 700), 1);
+  }
+}

@@ -1,0 +1,128 @@
+package dev.gatlingllm.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SLA searches and a workload scan of real Gatling runs (one forked JVM per run) against the
+ * embedded simulator with a knee at a known load. The simulator runs at most M = 2 requests
+ * at once; each takes S = TTFT 50 ms + 8 × ITL 25 ms = 250 ms (9 output tokens). So:
+ * <ul>
+ *   <li>concurrency ≤ 2 never queues (TTFT 50 ms); at 3 the third request waits up to a whole
+ *       service time (p99 TTFT about 300 ms): with {@code p99_ttft_ms <= 200} the answer is 2;
+ *   <li>the capacity is M / S = 8 req/s: below it near-even arrivals ({@code --burstiness
+ *       1000}) do not queue; above it the queue grows through the run, and at 9 req/s the
+ *       last of 24 requests waits about (9 − 8) × 24/9 / 8 s ≈ 330 ms (p99 TTFT about
+ *       380 ms): the answer is 8.
+ * </ul>
+ * The margins (80 ms and more on each side of 200 ms) are above the client's own delays on a
+ * loaded 2-core machine (event-loop lag up to about 70 ms seen). The search must land within
+ * one step (one request, or 1 req/s) of these values.
+ */
+@Timeout(600)
+class SweepSlaIntegrationTest {
+
+  private static final int M = 2;
+  private static Simulator simulator;
+
+  @TempDir
+  Path dir;
+
+  private final ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+  @BeforeAll
+  static void startSimulator() {
+    simulator = Simulator.start(SimulatorConfig.builder().maxRunning(M)
+        .ttft(Duration.ofMillis(50)).itl(Duration.ofMillis(25)).build());
+  }
+
+  @AfterAll
+  static void stopSimulator() {
+    simulator.close();
+  }
+
+  private SweepConfig config() {
+    return SweepConfig.builder()
+        .benchArgs("--base-url " + simulator.baseUrl() + " --model sim-model --tokenizer gpt2 "
+            + "--dataset-name random --random-input-len 16 --random-output-len 9 --ignore-eos "
+            + "--num-prompts 24 --burstiness 1000 --seed 1 --ready-check-timeout-sec 10 "
+            + "--disable-tqdm")
+        .numRuns(1).outputDir(dir).runTimeout(Duration.ofSeconds(240))
+        // lighter than gatling:test's 1 GB pre-touched heap: many short runs on a shared machine
+        .jvmArgs(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC"))
+        .out(new PrintStream(console, true, StandardCharsets.UTF_8)).build();
+  }
+
+  private static final List<Map<String, SlaCriterion>> SLA =
+      SlaCriterion.parseAll("[{\"p99_ttft_ms\": \"<=200\"}]");
+
+  @Test
+  void theConcurrencySearchFindsTheRunningRequestCap() {
+    SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.MAX_CONCURRENCY);
+    int answer = o.answers().get(0).value();
+    assertTrue(Math.abs(answer - M) <= 1, "answer " + answer + ", expected " + M + " ± 1; "
+        + o.answers());
+    assertTrue(Files.exists(o.folder().resolve("SERVE-BENCH/SLA-p99_ttft_ms<=200.00.json")));
+    assertTrue(Files.exists(o.folder().resolve("sweep-report.html")));
+    // each run is a whole Gatling run with its own report
+    Path run = o.folder().resolve("SERVE-BENCH/max_concurrency=" + answer + "/run=0");
+    assertTrue(Files.isRegularFile(run.resolve("result.json")));
+    assertTrue(gatlingIndex(run), "Gatling's report of " + run);
+  }
+
+  @Test
+  void theRateSearchFindsTheCapacity() {
+    SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.REQUEST_RATE);
+    int answer = o.answers().get(0).value();
+    assertTrue(Math.abs(answer - 8) <= 1, "answer " + answer + ", expected 8 ± 1; "
+        + o.answers());
+  }
+
+  @Test
+  void theWorkloadScanShowsTheKnee() {
+    SweepOutcome o = Sweep.workload(config(), SlaVariable.REQUEST_RATE, 3);
+    List<Map<String, Object>> rs = o.records();
+    assertEquals(5, rs.size(), "concurrency 1, everything at once, 3 rates between: " + rs);
+    // concurrency 1: one request at a time, 1 / S = 4 req/s
+    assertEquals(4, SweepData.number(rs.get(0), "request_throughput"), 0.6);
+    // everything at once: the server's capacity, M / S = 8 req/s, behind a long queue
+    Map<String, Object> burst = rs.get(1);
+    assertEquals(8, SweepData.number(burst, "request_throughput"), 1.2);
+    assertTrue(SweepData.number(burst, "p99_ttft_ms") > 1000, "queued: " + burst);
+    // the evenly spaced rates between (about 5, 6, 7 req/s) stay below the knee: no queue
+    List<Map<String, Object>> between = rs.subList(2, 5).stream()
+        .sorted(Comparator.comparingDouble(r -> SweepData.number(r, "request_rate"))).toList();
+    for (Map<String, Object> r : between) {
+      double rate = SweepData.number(r, "request_rate");
+      assertTrue(rate > 4 && rate < 8, "a rate between the ends: " + rate);
+      assertTrue(SweepData.number(r, "p99_ttft_ms") < 200, "no queue below the knee: " + r);
+      assertEquals(rate, SweepData.number(r, "request_throughput"), rate * 0.15);
+    }
+    assertTrue(Files.exists(o.folder().resolve("SERVE-BENCH/WORKLOAD-request_rate.json")));
+  }
+
+  private static boolean gatlingIndex(Path run) {
+    try (var s = Files.list(run.resolve("gatling"))) {
+      return s.anyMatch(p -> Files.isRegularFile(p.resolve("index.html")));
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+}
