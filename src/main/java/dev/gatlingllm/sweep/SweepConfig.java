@@ -20,7 +20,7 @@ public final class SweepConfig {
   /** Gatling's own defaults plus the flags {@code gatling:test} gives the run's JVM (pom.xml). */
   public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xmx1G", "-Xms1G",
       "-XX:+AlwaysPreTouch", "-XX:MetaspaceSize=256m", "-XX:TieredStopAtLevel=1",
-      "-XX:+UseParallelGC", "-XX:CompileThresholdScaling=0.1",
+      "-XX:+UseParallelGC", "-XX:CompileThresholdScaling=0.02",
       "-Dio.netty.leakDetection.level=disabled");
 
   private final List<String> serveCmd;
