@@ -128,7 +128,9 @@ public final class SoakBenchmark {
       if (why != null) {
         return String.format("at %.1f min: %s", s.minutes(), why);
       }
-      if (s.inFlight() < streams * 9 / 10) {
+      // Between a stream's end and its next request it is not in flight; on a starved machine
+      // that gap stretches, so this only catches streams that stopped being re-issued.
+      if (s.inFlight() < streams * 3 / 4) {
         return String.format("at %.1f min only %d of %d streams were open", s.minutes(),
             s.inFlight(), streams);
       }
