@@ -164,7 +164,6 @@ public final class SoakBenchmark {
       LongAdder completed = new LongAdder();
       LongAdder failed = new LongAdder();
       AtomicLong firstRound = new AtomicLong(streams);
-      long stopAt = System.nanoTime() + duration.toNanos();
       Streams streams0 = new Streams(client, body, tokens, completed, failed, errors, firstRound,
           new AtomicBoolean(), new AtomicInteger());
       // Staggered over one stream's length, so that streams end and restart all the time
@@ -179,6 +178,7 @@ public final class SoakBenchmark {
         Thread.sleep(50);
       }
       long t0 = System.nanoTime();
+      long stopAt = t0 + duration.toNanos(); // the duration counts from the first sample
       watchdog.takeMaxStallMillis();
       if (print) {
         System.out.printf("%7s %10s %6s %6s %9s %8s %10s %7s %9s %9s%n", "min", "heap MiB",
