@@ -147,6 +147,32 @@ class FaultMatrixTest {
   }
 
   @Test
+  void aGzipStreamCutMidWayFailsAndEnds() throws Exception {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
+      gz.write(EVENTS.getBytes(StandardCharsets.UTF_8));
+    }
+    int sent = zipped.size() - 6; // no gzip trailer, no last chunk: the server died mid-stream
+    byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+        + "content-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n"
+        + Integer.toHexString(sent) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] all = Arrays.copyOf(head, head.length + sent);
+    System.arraycopy(zipped.toByteArray(), 0, all, head.length, sent);
+    RequestRecord r = against(CannedHttpServer.rawBytes(all, true));
+    assertFalse(r.success(), "a cut stream is not a success");
+    assertEquals("connection closed mid-stream", r.error());
+  }
+
+  @Test
+  void aBodyThatIsNotGzipFailsAndEnds() throws Exception {
+    RequestRecord r = against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
+        + "content-type: text/event-stream\r\ncontent-encoding: gzip\r\n\r\n"
+        + "data: {\"choices\":[{\"text\":\"a\"}]}\n\n", true));
+    assertFalse(r.success());
+    assertTrue(r.error().startsWith("malformed compressed body: "), r.error());
+  }
+
+  @Test
   void anEncodingTheClientCannotReadFailsAndNamesIt() throws Exception {
     RequestRecord r = against(CannedHttpServer.raw("HTTP/1.1 200 OK\r\n"
         + "content-type: text/event-stream\r\ncontent-encoding: br\r\n\r\nxx", true));

@@ -1,0 +1,52 @@
+package dev.gatlingllm.it;
+
+import static dev.gatlingllm.LlmDsl.completions;
+import static dev.gatlingllm.LlmDsl.llm;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+
+import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import io.gatling.javaapi.core.Simulation;
+import java.time.Duration;
+
+/**
+ * One cell of the fault matrix as a whole run ({@link FaultCellsIntegrationTest}): N users at
+ * once, one streamed completion each, against a misbehaving server; Gatling's own assertion
+ * checks the KO count; the results are written after the run.
+ */
+public class FaultCellItSimulation extends Simulation {
+
+  static final String BASE_URL = "cell.baseUrl";
+  static final String USERS = "cell.users";
+  static final String EXPECT_FAILED = "cell.expectFailed";
+  static final String FIRST_TOKEN_TIMEOUT_MS = "cell.firstTokenTimeoutMs";
+  static final String IDLE_TIMEOUT_MS = "cell.idleTimeoutMs";
+  static final String INSECURE_TLS = "cell.insecureTls";
+
+  {
+    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .requestTimeout(Duration.ofSeconds(20));
+    if (System.getProperty(FIRST_TOKEN_TIMEOUT_MS) != null) {
+      protocol = protocol.firstTokenTimeout(Duration.ofMillis(Long.getLong(FIRST_TOKEN_TIMEOUT_MS)));
+    }
+    if (System.getProperty(IDLE_TIMEOUT_MS) != null) {
+      protocol = protocol.idleTimeout(Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_MS)));
+    }
+    if (Boolean.getBoolean(INSECURE_TLS)) {
+      protocol = protocol.insecureTls();
+    }
+    setUp(scenario("cell").exec(completions("completions").prompt("hi").promptTokens(1)
+            .maxTokens(2))
+        .injectOpen(atOnceUsers(Integer.getInteger(USERS, 3))))
+        .protocols(protocol)
+        .assertions(global().failedRequests().count().is(Long.getLong(EXPECT_FAILED, 0)));
+  }
+
+  @Override
+  public void after() {
+    GatlingRunner.capture();
+    LlmDsl.writeResults(this);
+  }
+}
