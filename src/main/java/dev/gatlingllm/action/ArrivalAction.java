@@ -30,6 +30,8 @@ final class ArrivalAction extends LlmAction {
     this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
     this.clock = components.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
         "awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)"));
+    // actions are built last to first: the request's warm-up is done by now
+    components.awaitCommonStart();
   }
 
   @Override

@@ -124,7 +124,7 @@ public class BenchServe extends Simulation {
     measuring = true;
     printTraffic(profile);
     setUp(scenario("bench serve")
-            .feed(listFeeder(feederRecords(samples)).queue())
+            .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())
             .exec(plan.request())
             .injectOpen(injection(profile)))
