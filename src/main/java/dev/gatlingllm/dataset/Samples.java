@@ -103,11 +103,13 @@ public final class Samples {
    * exactly when they sampled the same requests.
    */
   public String digest() {
-    List<String> parts = new ArrayList<>(requests.size() + 1);
+    List<String> parts = new ArrayList<>(4 * requests.size() + 1);
     parts.add(dataset);
     for (SampleRequest r : requests) {
-      parts.add(r.requestId() + "\t" + r.promptLen() + "\t" + r.expectedOutputLen() + "\t"
-          + r.prompt().replace("\n", "\\n"));
+      parts.add(r.requestId());
+      parts.add(Integer.toString(r.promptLen()));
+      parts.add(Integer.toString(r.expectedOutputLen()));
+      parts.add(r.prompt());
     }
     return ScaleOut.digest(parts);
   }

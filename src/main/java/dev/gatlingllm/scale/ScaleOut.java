@@ -128,12 +128,17 @@ public record ScaleOut(InjectorShare share, Optional<Instant> startAt, String cl
     return Optional.ofNullable(datasetDigest);
   }
 
-  /** SHA-256 (hex) of the parts, each followed by a newline. */
+  /**
+   * SHA-256 (hex) of the parts, each written as {@code <UTF-8 length>:<bytes>\n}, so that no
+   * two lists of parts give the same input.
+   */
   public static String digest(Iterable<String> parts) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       for (String part : parts) {
-        sha.update(part.getBytes(StandardCharsets.UTF_8));
+        byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+        sha.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+        sha.update(bytes);
         sha.update((byte) '\n');
       }
       return HexFormat.of().formatHex(sha.digest());
