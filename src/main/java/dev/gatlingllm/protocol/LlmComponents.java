@@ -114,9 +114,6 @@ public final class LlmComponents implements ProtocolComponents {
     this.injector = scale.requested() ? InjectorRun.start(scale, URI.create(protocol.target()
         .toString()), protocol.insecureTls()) : null;
     this.settingsHash = injector == null ? null : settingsHash();
-    if (injector != null) {
-      injector.startNanos().ifPresent(arrivalClock::start);
-    }
     if (!protocol.warmUp().enabled()) {
       // the real warm-up's probe does both, with real requests
       warmUpWithoutRequests();
@@ -231,9 +228,21 @@ public final class LlmComponents implements ProtocolComponents {
    * (the given id, else the protocol's prefix followed by a run-wide counter from 0).
    */
   public HttpHeaders requestHeaders(String requestId) {
-    // on an injector of a scaled-out run, the benchmark's index: ids are unique over all
-    String id = requestId != null ? requestId
-        : protocol.requestIdPrefix() + share.global(requestCounter.getAndIncrement());
+    return requestHeaders(requestId, -1);
+  }
+
+  /**
+   * {@link #requestHeaders(String)}; on an injector of a scaled-out benchmark the id without
+   * a given one is the prefix and {@code slotIndex}, the benchmark's index of the request (its
+   * arrival slot), so that ids are unique over all injectors and name the same request in
+   * every run of the benchmark.
+   *
+   * @param slotIndex the request's index in the benchmark; -1 when it was not paced
+   */
+  public HttpHeaders requestHeaders(String requestId, long slotIndex) {
+    String id = requestId != null ? requestId : protocol.requestIdPrefix()
+        + (injector != null && slotIndex >= 0 ? slotIndex
+            : share.global(requestCounter.getAndIncrement()));
     return new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id);
   }
 
@@ -306,20 +315,23 @@ public final class LlmComponents implements ProtocolComponents {
     parts.add("arrivals=" + protocol.arrivals().map(Object::toString).orElse("none"));
     parts.add("max_concurrency=" + protocol.maxConcurrency().map(String::valueOf).orElse("none"));
     parts.add("injectors=" + share.count());
-    parts.add("start_at=" + ScaleOut.current().startAt().map(Object::toString).orElse("none"));
+    ScaleOut scale = ScaleOut.current();
+    parts.add("start=" + scale.startAt().map(Object::toString)
+        .orElse(scale.barrier().isPresent() ? "barrier" : "none"));
     parts.add("label=" + protocol.results().label());
     parts.add("dataset=" + ScaleOut.dataset().orElse("none"));
     return ScaleOut.digest(parts);
   }
 
   /**
-   * On an injector with a common start ({@code -Dllm.startAt}): waits until shortly before
-   * it. Called while the scenario is built, after the warm-up; a no-op otherwise.
+   * On an injector with a common start ({@code -Dllm.startAt} or {@code -Dllm.startBarrier}):
+   * waits until shortly before it and starts the arrival clock at it. Called while the
+   * scenario is built, after the warm-up; a no-op otherwise.
    */
   public void awaitCommonStart() {
     if (injector != null) {
       injector.awaitStart(InjectionPlan.of(protocol.arrivals().orElseThrow().schedule()).lead()
-          .toNanos());
+          .toNanos(), settingsHash).ifPresent(arrivalClock::start);
     }
   }
 

@@ -27,12 +27,15 @@ public final class InjectorRun {
   private final long anchorNanoTime;
   private final long anchorEpochNanos;
   private final AtomicBoolean waited = new AtomicBoolean();
+  /** The common start on the reference clock: {@code llm.startAt}, or the barrier's. */
+  private volatile Instant start;
 
   InjectorRun(ScaleOut settings, ClockOffset clock, long anchorNanoTime, long anchorEpochNanos) {
     this.settings = settings;
     this.clock = clock;
     this.anchorNanoTime = anchorNanoTime;
     this.anchorEpochNanos = anchorEpochNanos;
+    this.start = settings.startAt().orElse(null);
   }
 
   /**
@@ -76,48 +79,66 @@ public final class InjectorRun {
     return clock;
   }
 
-  /** The common start on this JVM's {@link System#nanoTime()} clock; empty without one. */
+  /** The common start on this JVM's {@link System#nanoTime()} clock; empty while unknown. */
   public OptionalLong startNanos() {
-    if (settings.startAt().isEmpty()) {
+    Instant s = start;
+    if (s == null) {
       return OptionalLong.empty();
     }
-    Instant s = settings.startAt().get();
     long referenceEpoch = s.getEpochSecond() * 1_000_000_000L + s.getNano();
     return OptionalLong.of(referenceEpoch - clock.offsetNanos() - anchorEpochNanos
         + anchorNanoTime);
   }
 
+  /** Now on the reference clock, epoch nanoseconds. */
+  long referenceNow() {
+    return anchorEpochNanos + (System.nanoTime() - anchorNanoTime) + clock.offsetNanos();
+  }
+
   /**
-   * Waits, once, until shortly before the common start, so that users are injected ahead of
-   * it by about {@code leadNanos} plus a second. Called while Gatling builds the scenario.
+   * Once: passes the start barrier when there is one, then waits until shortly before the
+   * common start, so that users are injected ahead of it by about {@code leadNanos} plus a
+   * second. Called while Gatling builds the scenario, after the warm-up.
    *
+   * @return the common start on this JVM's {@link System#nanoTime()} clock; empty without one
    * @throws IllegalArgumentException when the start is too close or past: this injector
    *                                  could not send its first requests on time
    */
-  public void awaitStart(long leadNanos) {
-    OptionalLong start = startNanos();
-    if (start.isEmpty() || !waited.compareAndSet(false, true)) {
-      return;
+  public OptionalLong awaitStart(long leadNanos, String settingsHash) {
+    if (!waited.compareAndSet(false, true)) {
+      return startNanos();
     }
-    long left = start.getAsLong() - System.nanoTime();
+    if (settings.barrier().isPresent()) {
+      LOG.info("injector {}: ready, waiting at the start barrier {}", share(),
+          settings.barrier().get());
+      start = StartBarrier.await(settings.barrier().get(), share(), settingsHash,
+          this::referenceNow, StartBarrier.DEFAULT_TIMEOUT);
+    }
+    OptionalLong startNanos = startNanos();
+    if (startNanos.isEmpty()) {
+      return startNanos;
+    }
+    long left = startNanos.getAsLong() - System.nanoTime();
     if (left < leadNanos) {
-      throw new IllegalArgumentException("-D" + ScaleOut.START_AT_PROPERTY + "="
-          + settings.startAt().get() + " is " + (left < 0 ? "already " + Duration.ofNanos(-left)
-              .toMillis() + " ms past" : "only " + Duration.ofNanos(left).toMillis()
-              + " ms away") + " on injector " + share() + " (after its clock measurement and "
-          + "warm-up): its first requests would be late; give a later start");
+      throw new IllegalArgumentException("the common start " + start + " is " + (left < 0
+          ? "already " + Duration.ofNanos(-left).toMillis() + " ms past"
+          : "only " + Duration.ofNanos(left).toMillis() + " ms away") + " on injector " + share()
+          + " (after its clock measurement and warm-up): its first requests would be late; "
+          + "give a later -D" + ScaleOut.START_AT_PROPERTY + " (or use -D"
+          + ScaleOut.BARRIER_PROPERTY + ")");
     }
-    long wakeAt = start.getAsLong() - leadNanos - START_MARGIN_NANOS;
-    LOG.info("injector {}: waiting {} ms for the common start", share(),
+    long wakeAt = startNanos.getAsLong() - leadNanos - START_MARGIN_NANOS;
+    LOG.info("injector {}: starting at {}, waiting {} ms", share(), start,
         Math.max(0, (wakeAt - System.nanoTime()) / 1_000_000));
     for (long wait = wakeAt - System.nanoTime(); wait > 0; wait = wakeAt - System.nanoTime()) {
       LockSupport.parkNanos(wait);
     }
+    return startNanos;
   }
 
   /** What the record log keeps of this injector, with the benchmark's settings hash. */
   public InjectorFacts facts(String settingsHash) {
-    return new InjectorFacts(share(), settingsHash, settings.startAt().orElse(null), clock,
-        anchorNanoTime, anchorEpochNanos);
+    return new InjectorFacts(share(), settingsHash, start, clock, anchorNanoTime,
+        anchorEpochNanos);
   }
 }

@@ -1,6 +1,7 @@
 package dev.gatlingllm.scale;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -23,6 +24,8 @@ import java.util.Optional;
  * <tr><td>{@code llm.injectors}</td><td>{@code LLM_INJECTORS}</td><td>{@code N}, with
  *     {@code JOB_COMPLETION_INDEX} as {@code K}</td></tr>
  * <tr><td>{@code llm.startAt}</td><td>{@code LLM_START_AT}</td><td>ISO-8601 instant</td></tr>
+ * <tr><td>{@code llm.startBarrier}</td><td>{@code LLM_START_BARRIER}</td><td>a folder all
+ *     injectors share: they start together once all are ready (see {@link StartBarrier})</td></tr>
  * <tr><td>{@code llm.clockOffset}</td><td>{@code LLM_CLOCK_OFFSET}</td><td>{@code date}
  *     (default), {@code local}, or a number of milliseconds</td></tr>
  * <tr><td>{@code llm.clockProbes}</td><td>{@code LLM_CLOCK_PROBES}</td><td>probes of the
@@ -32,17 +35,20 @@ import java.util.Optional;
  * @param share     this injector's share
  * @param startAt   when the arrival schedule's offset 0 is, on the reference clock; empty =
  *                  when this injector's first user arrives (as without scale-out)
+ * @param barrier   a folder shared by the injectors, to start together once all are ready
+ *                  (instead of {@code startAt})
  * @param clock     {@code date}, {@code local} or a number of milliseconds
  * @param probes    probes of the {@code date} measurement
  * @param requested whether any scale-out setting was given (then the run records what the
  *                  merge needs, even as {@code 0/1})
  */
-public record ScaleOut(InjectorShare share, Optional<Instant> startAt, String clock, int probes,
-    boolean requested) {
+public record ScaleOut(InjectorShare share, Optional<Instant> startAt, Optional<Path> barrier,
+    String clock, int probes, boolean requested) {
 
   public static final String INJECTOR_PROPERTY = "llm.injector";
   public static final String INJECTORS_PROPERTY = "llm.injectors";
   public static final String START_AT_PROPERTY = "llm.startAt";
+  public static final String BARRIER_PROPERTY = "llm.startBarrier";
   public static final String CLOCK_PROPERTY = "llm.clockOffset";
   public static final String PROBES_PROPERTY = "llm.clockProbes";
   /** The result JSON / record log key of an injector's scale-out facts. */
@@ -59,6 +65,10 @@ public record ScaleOut(InjectorShare share, Optional<Instant> startAt, String cl
             + "date (measure against the server's Date header), local (trust this machine's "
             + "clock) or a number of milliseconds to add to this machine's clock");
       }
+    }
+    if (startAt.isPresent() && barrier.isPresent()) {
+      throw new IllegalArgumentException("give " + START_AT_PROPERTY + " or " + BARRIER_PROPERTY
+          + ", not both: the start is either an instant or the moment all injectors are ready");
     }
     if (probes < 1) {
       throw new IllegalArgumentException(PROBES_PROPERTY + " must be >= 1, got " + probes);
@@ -89,6 +99,8 @@ public record ScaleOut(InjectorShare share, Optional<Instant> startAt, String cl
             + "ISO-8601 instant such as 2026-11-23T06:30:00Z");
       }
     }
+    String folder = value(props, BARRIER_PROPERTY, env, "LLM_START_BARRIER");
+    Optional<Path> barrier = folder == null ? Optional.empty() : Optional.of(Path.of(folder.trim()));
     String clock = value(props, CLOCK_PROPERTY, env, "LLM_CLOCK_OFFSET");
     String probes = value(props, PROBES_PROPERTY, env, "LLM_CLOCK_PROBES");
     int probeCount;
@@ -97,11 +109,11 @@ public record ScaleOut(InjectorShare share, Optional<Instant> startAt, String cl
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(PROBES_PROPERTY + " '" + probes + "' is not a number");
     }
-    boolean requested = share.isSplit() || startAt.isPresent()
+    boolean requested = share.isSplit() || startAt.isPresent() || barrier.isPresent()
         || value(props, INJECTOR_PROPERTY, env, "LLM_INJECTOR") != null
         || (env.get("JOB_COMPLETION_INDEX") != null
             && value(props, INJECTORS_PROPERTY, env, "LLM_INJECTORS") != null);
-    return new ScaleOut(share, startAt, clock == null ? "date" : clock.trim(), probeCount,
+    return new ScaleOut(share, startAt, barrier, clock == null ? "date" : clock.trim(), probeCount,
         requested);
   }
 

@@ -49,6 +49,16 @@ class ScaleOutTest {
         Map.of("llm.clockProbes", "0"), Map.of())).getMessage().contains(">= 1"));
     assertThrows(IllegalArgumentException.class, () -> ScaleOut.from(
         Map.of("llm.clockProbes", "many"), Map.of()));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ScaleOut.from(
+        Map.of("llm.startAt", "2026-11-23T06:30:00Z", "llm.startBarrier", "/tmp/b"), Map.of()))
+        .getMessage().contains("not both"));
+  }
+
+  @Test
+  void aBarrierFolderAsksForScaleOut() {
+    ScaleOut s = ScaleOut.from(Map.of(), Map.of("LLM_START_BARRIER", "/shared/barrier"));
+    assertTrue(s.requested());
+    assertEquals(java.nio.file.Path.of("/shared/barrier"), s.barrier().orElseThrow());
   }
 
   @Test
