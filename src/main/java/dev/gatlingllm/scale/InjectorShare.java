@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which part of a benchmark one injector sends: of the benchmark's requests {@code 0 .. n-1}
@@ -24,6 +26,7 @@ public record InjectorShare(int index, int count) {
   /** The whole benchmark on one injector. */
   public static final InjectorShare WHOLE = new InjectorShare(0, 1);
 
+  private static final Logger LOG = LoggerFactory.getLogger(InjectorShare.class);
   private static final Pattern K_OF_N = Pattern.compile("\\s*(\\d{1,9})\\s*/\\s*(\\d{1,9})\\s*");
 
   public InjectorShare {
@@ -54,12 +57,13 @@ public record InjectorShare(int index, int count) {
    * The share from the settings: {@code llm.injector=K/N} (system property, else the
    * {@code LLM_INJECTOR} environment variable), else {@code JOB_COMPLETION_INDEX} (set by a
    * Kubernetes Indexed Job) with the count from {@code llm.injectors} or
-   * {@code LLM_INJECTORS}; the whole benchmark when none is set.
+   * {@code LLM_INJECTORS}; the whole benchmark when none is set (and, with a warning, for a
+   * {@code JOB_COMPLETION_INDEX} without a count: the Job may index something else).
    *
    * @param properties system properties
    * @param env        environment variables
-   * @throws IllegalArgumentException when a value is malformed, or an index comes without a
-   *                                  count
+   * @throws IllegalArgumentException when a value is malformed, or a count comes without an
+   *                                  index
    */
   public static InjectorShare from(Map<String, String> properties, Map<String, String> env) {
     String kOfN = first(properties.get(ScaleOut.INJECTOR_PROPERTY), env.get("LLM_INJECTOR"));
@@ -83,10 +87,11 @@ public record InjectorShare(int index, int count) {
       return WHOLE;
     }
     if (count == null) {
-      throw new IllegalArgumentException("JOB_COMPLETION_INDEX=" + index.trim() + " is set (a "
-          + "Kubernetes Indexed Job) but not the number of injectors: set -D"
-          + ScaleOut.INJECTORS_PROPERTY + "=N or the environment variable LLM_INJECTORS to the "
-          + "Job's completions");
+      // an Indexed Job may run other things (a sweep, one point per index): no count, no split
+      LOG.warn("JOB_COMPLETION_INDEX={} is set but not the number of injectors: this pod runs "
+          + "the whole benchmark; to split it, set -D{}=N or LLM_INJECTORS to the Job's "
+          + "completions", index.trim(), ScaleOut.INJECTORS_PROPERTY);
+      return WHOLE;
     }
     int k;
     try {
