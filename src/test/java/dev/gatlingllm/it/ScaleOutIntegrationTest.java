@@ -76,7 +76,7 @@ class ScaleOutIntegrationTest {
       assertTrue(Math.abs(offset) <= r.facts.clock().uncertaintyNanos() + 1_000_000,
           r.facts.clock().describe());
     }
-    assertSameBenchmark(o, 0.2);
+    assertSameBenchmark(o);
   }
 
   @Test
@@ -91,7 +91,7 @@ class ScaleOutIntegrationTest {
     assertEquals(Arrays.toString(want), Arrays.toString(scheduledOffsets(o.single)));
     assertEquals(Arrays.toString(want), Arrays.toString(scheduledOffsets(o.split)));
     assertEquals(3, o.merged.get("max_concurrency").asInt(), "the benchmark's cap, not a share");
-    assertSameBenchmark(o, 0.2);
+    assertSameBenchmark(o);
     // queued behind the cap: requests wait, on one injector as on three
     assertTrue(o.merged.get("duration").asDouble() > 3.0, o.merged.toString());
   }
@@ -161,7 +161,7 @@ class ScaleOutIntegrationTest {
         JSON.readTree(three.outcome().resultFile().toFile()));
   }
 
-  private static void assertSameBenchmark(Outcome o, double tolerance) {
+  private static void assertSameBenchmark(Outcome o) {
     JsonNode one = o.one;
     JsonNode merged = o.merged;
     assertEquals(PROMPTS, merged.get("completed").asInt(), merged.toString());
@@ -171,13 +171,26 @@ class ScaleOutIntegrationTest {
     assertEquals(one.get("total_output_tokens").asLong(),
         merged.get("total_output_tokens").asLong());
     assertEquals(sorted(one.get("input_lens")), sorted(merged.get("input_lens")));
-    for (String key : List.of("duration", "request_throughput", "output_throughput",
-        "median_ttft_ms", "median_itl_ms", "median_e2el_ms", "mean_tpot_ms")) {
+    // timings: per-request medians within 20 %; whole-run figures (which also take in how
+    // punctually each JVM started, on a shared 2-core machine) within 30 %
+    StringBuilder table = new StringBuilder("figure: one injector | three injectors\n");
+    List<String> off = new ArrayList<>();
+    for (String key : List.of("median_ttft_ms", "median_itl_ms", "median_e2el_ms",
+        "mean_tpot_ms", "duration", "request_throughput", "output_throughput")) {
       double a = one.get(key).asDouble();
       double b = merged.get(key).asDouble();
-      assertTrue(Math.abs(a - b) <= tolerance * Math.max(a, b) + 3.0,
-          key + ": one injector " + a + ", three " + b);
+      table.append(key).append(": ").append(a).append(" | ").append(b).append('\n');
+      double tolerance = key.startsWith("median") || key.startsWith("mean") ? 0.2 : 0.3;
+      if (Math.abs(a - b) > tolerance * Math.max(a, b) + 3.0) {
+        off.add(key);
+      }
     }
+    for (Read r : o.split) {
+      table.append("injector ").append(r.facts.share()).append(": self-check ")
+          .append(r.contents.settings().run().extras().get("client_self_check")).append('\n');
+    }
+    System.out.print(table);
+    assertEquals(List.of(), off, table.toString());
     // one common start, and each injector's arrival clock started exactly at it
     Instant start = o.split.get(0).facts.startAt();
     for (Read r : o.split) {

@@ -18,7 +18,8 @@ import io.gatling.javaapi.core.Simulation;
 /**
  * One benchmark, as a user writes it, for the scale-out test: vLLM's random dataset with
  * varied prompt lengths, seeded Poisson arrivals, optionally a max concurrency. Run once
- * whole and once per injector ({@code -Dllm.injector=K/N}): the split is the plugin's.
+ * whole and once per injector ({@code -Dllm.injector=K/N}): the split is the plugin's. With
+ * the default warm-up, as a real injector runs: a cold JVM would send its first requests late.
  */
 public class ScaleOutItSimulation extends Simulation {
 
@@ -45,7 +46,7 @@ public class ScaleOutItSimulation extends Simulation {
             .exec(awaitArrival())
             .exec(completions("gen").fromDataset().ignoreEos(true))
             .injectOpen(injection(arrivals)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model").noWarmUp()
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
             .arrivals(arrivals)
             .results(results().label("scale").detailed(true)
                 .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99")));
