@@ -100,6 +100,9 @@ public final class DateHeaderClock {
           root + " answered without a Date header"));
       return new Sample(sent, received, parseDate(date));
     };
+    // a first request opens the connection and loads the client: its round trip would
+    // otherwise stand for the probes' resolution
+    probe.send();
     return estimate(probe, clock, maxProbes, budget);
   }
 

@@ -171,23 +171,33 @@ class ScaleOutIntegrationTest {
     assertEquals(one.get("total_output_tokens").asLong(),
         merged.get("total_output_tokens").asLong());
     assertEquals(sorted(one.get("input_lens")), sorted(merged.get("input_lens")));
-    // timings: per-request medians within 20 %; whole-run figures (which also take in how
-    // punctually each JVM started, on a shared 2-core machine) within 30 %
+    // Timings within measurement noise: 20 % (per-request medians) or 30 % (the union window)
+    // plus what the client self-checks measured of their own distortion (event-loop lag, late
+    // sends: on a quiet machine a few ms, on a shared and overloaded one much more). The
+    // throughputs are the same token and request totals (equal above) over these windows.
+    double lagMs = 0;
+    double lateMs = 0;
     StringBuilder table = new StringBuilder("figure: one injector | three injectors\n");
+    for (Read r : concat(o.single, o.split)) {
+      JsonNode check = JSON.valueToTree(r.contents.settings().run().extras()
+          .get("client_self_check"));
+      lagMs = Math.max(lagMs, check.get("p99_loop_lag_ms").asDouble());
+      lateMs = Math.max(lateMs, check.get("max_send_lateness_ms").asDouble());
+      table.append("injector ").append(r.facts.share()).append(": p99 loop lag ")
+          .append(check.get("p99_loop_lag_ms")).append(" ms, max send lateness ")
+          .append(check.get("max_send_lateness_ms")).append(" ms\n");
+    }
     List<String> off = new ArrayList<>();
     for (String key : List.of("median_ttft_ms", "median_itl_ms", "median_e2el_ms",
         "mean_tpot_ms", "duration", "request_throughput", "output_throughput")) {
       double a = one.get(key).asDouble();
       double b = merged.get(key).asDouble();
       table.append(key).append(": ").append(a).append(" | ").append(b).append('\n');
-      double tolerance = key.startsWith("median") || key.startsWith("mean") ? 0.2 : 0.3;
-      if (Math.abs(a - b) > tolerance * Math.max(a, b) + 3.0) {
-        off.add(key);
+      double bound = key.equals("duration") ? 0.3 * Math.max(a, b) + 2 * (lagMs + lateMs) / 1e3
+          : 0.2 * Math.max(a, b) + 3.0 + lagMs;
+      if (!key.endsWith("throughput") && Math.abs(a - b) > bound) {
+        off.add(key + " (allowed " + bound + ")");
       }
-    }
-    for (Read r : o.split) {
-      table.append("injector ").append(r.facts.share()).append(": self-check ")
-          .append(r.contents.settings().run().extras().get("client_self_check")).append('\n');
     }
     System.out.print(table);
     assertEquals(List.of(), off, table.toString());
@@ -204,6 +214,12 @@ class ScaleOutIntegrationTest {
       assertEquals(PROMPTS / 3, r.contents.records().size());
       assertTrue(r.contents.complete());
     }
+  }
+
+  private static List<Read> concat(List<Read> a, List<Read> b) {
+    List<Read> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static List<Path> logs(Path root) throws Exception {

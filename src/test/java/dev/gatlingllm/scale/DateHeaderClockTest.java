@@ -121,11 +121,14 @@ class DateHeaderClockTest {
   void measuresTheSimulatorWhichSharesThisMachinesClock() throws IOException {
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().build())) {
       ClockOffset c = DateHeaderClock.measure(URI.create(sim.baseUrl()), false, 4,
-          Duration.ofSeconds(10));
+          Duration.ofSeconds(30));
       // one clock: the true offset is 0, inside the measured interval (up to the clock
       // readings' own microsecond steps)
       assertTrue(Math.abs(c.offsetNanos()) <= c.uncertaintyNanos() + MS, c.toString());
-      assertTrue(c.uncertaintyNanos() < 200 * MS, c.toString());
+      // four probes narrow it to about an eighth of a second (a stalled machine may spend
+      // the budget on fewer)
+      assertTrue(c.probes() < 4 || c.uncertaintyNanos() < 200 * MS, c.toString());
+      assertTrue(c.probes() >= 1 && c.uncertaintyNanos() <= 1_100 * MS, c.toString());
     }
   }
 }
