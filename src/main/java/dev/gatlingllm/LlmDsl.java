@@ -11,6 +11,7 @@ import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.scale.ScaleOut;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.Simulation;
@@ -78,10 +79,12 @@ public final class LlmDsl {
    * The injection steps that bring the profile's users in, each between 0.5 s and 0.51 s
    * ahead of its arrival slot: users are started in 10 ms buckets, so a burst of starts
    * never holds an event loop for long (runs longer than 20 s widen the buckets, keeping at
-   * most 2,000 of them).
+   * most 2,000 of them). On one injector of a scaled-out benchmark ({@code -Dllm.injector=K/N},
+   * see {@link ScaleOut}) only the users of its share.
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
-    return InjectionPlan.of(profile.schedule()).steps().toArray(new OpenInjectionStep[0]);
+    return InjectionPlan.of(ScaleOut.current().share().schedule(profile)).steps()
+        .toArray(new OpenInjectionStep[0]);
   }
 
   /** Holds each user until its slot of the protocol's arrival profile. */

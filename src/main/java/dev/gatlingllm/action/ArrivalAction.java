@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ArrivalAction extends LlmAction {
 
+  /** The benchmark's index of the user's request (its arrival slot), for its request id. */
+  static final String REQUEST_INDEX_ATTRIBUTE = "gatling-llm.requestIndex";
+
   private static final Logger LOG = LoggerFactory.getLogger(ArrivalAction.class);
 
   private final LlmComponents components;
@@ -30,6 +33,8 @@ final class ArrivalAction extends LlmAction {
     this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
     this.clock = components.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
         "awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)"));
+    // actions are built last to first: the request's warm-up is done by now
+    components.awaitCommonStart();
   }
 
   @Override
@@ -44,7 +49,9 @@ final class ArrivalAction extends LlmAction {
       return;
     }
     long due = clock.dueNanos(slot);
+    Session paced = session.set(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE, due)
+        .set(REQUEST_INDEX_ATTRIBUTE, components.share().global(slot));
     components.pacer().awaitSlot(session.eventLoop(), due - LlmRequestAction.PREPARE_LEAD_NANOS,
-        () -> next.$bang(session.set(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE, due)));
+        () -> next.$bang(paced));
   }
 }

@@ -169,7 +169,10 @@ final class LlmRequestAction extends LlmAction {
   }
 
   private LlmRequest buildRequest(Session session) {
-    HttpHeaders headers = components.requestHeaders(spec.requestId(session));
+    Object slot = session.attributes().get(ArrivalAction.REQUEST_INDEX_ATTRIBUTE)
+        .getOrElse(() -> null);
+    HttpHeaders headers = components.requestHeaders(spec.requestId(session),
+        slot instanceof Long index ? index : -1);
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
         headers.get(REQUEST_ID));
     int promptTokens = spec.promptTokens(session);
@@ -241,7 +244,7 @@ final class LlmRequestAction extends LlmAction {
     }
     // The scheduled time belongs to this request only, not to the next ones of the journey.
     Session next = session.logGroupRequestTimings(startMillis, endMillis)
-        .remove(SCHEDULED_NANOS_ATTRIBUTE);
+        .remove(SCHEDULED_NANOS_ATTRIBUTE).remove(ArrivalAction.REQUEST_INDEX_ATTRIBUTE);
     if (!record.success()) {
       next = next.markAsFailed();
     }

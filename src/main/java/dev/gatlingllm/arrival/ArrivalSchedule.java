@@ -113,6 +113,34 @@ public final class ArrivalSchedule {
     return events;
   }
 
+  /**
+   * The arrivals {@code i} with {@code i mod count == index}, at their offsets in this schedule
+   * (from the same start), in order: one injector's share of a benchmark split over
+   * {@code count} injectors. The rate steps stay the whole schedule's.
+   *
+   * @throws IllegalArgumentException when {@code index} is not in {@code 0..count-1}
+   */
+  public ArrivalSchedule share(int index, int count) {
+    if (count < 1 || index < 0 || index >= count) {
+      throw new IllegalArgumentException("share " + index + "/" + count + ": the index must be "
+          + "in 0.." + (count - 1));
+    }
+    if (count == 1) {
+      return this;
+    }
+    int n = offsetsNanos.length;
+    int size = n <= index ? 0 : (n - index - 1) / count + 1;
+    long[] offsets = new long[size];
+    double[] shareRates = rates == null ? null : new double[size];
+    for (int j = 0; j < size; j++) {
+      offsets[j] = offsetsNanos[index + j * count];
+      if (shareRates != null) {
+        shareRates[j] = rates[index + j * count];
+      }
+    }
+    return new ArrivalSchedule(offsets, shareRates, constantRate, rpsChangeEvents);
+  }
+
   /** Number of arrivals. */
   public int size() {
     return offsetsNanos.length;

@@ -15,6 +15,7 @@ import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.Simulation;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -124,7 +125,7 @@ public class BenchServe extends Simulation {
     measuring = true;
     printTraffic(profile);
     setUp(scenario("bench serve")
-            .feed(listFeeder(feederRecords(samples)).queue())
+            .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())
             .exec(plan.request())
             .injectOpen(injection(profile)))
@@ -224,7 +225,8 @@ public class BenchServe extends Simulation {
       profiler.start();
     }
     if (plan.progressBar()) {
-      progress = new ProgressLine(total,
+      // on an injector of a scaled-out benchmark: its share
+      progress = new ProgressLine(ScaleOut.current().share().sizeOf(total),
           () -> LlmRun.current().map(run -> run.store().size()).orElse(0), out(), 5_000);
     }
   }

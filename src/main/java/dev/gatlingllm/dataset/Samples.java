@@ -1,5 +1,7 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.scale.ScaleOut;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -61,12 +63,55 @@ public final class Samples {
    * (no HTML report, no results). Safe to share between virtual users.
    */
   public Iterator<Map<String, Object>> feeder() {
-    return new Feeder(records, false);
+    return new Feeder(forThisInjector(), false);
   }
 
   /** A new feeder that starts over after the last record, for runs longer than the data. */
   public Iterator<Map<String, Object>> circularFeeder() {
-    return new Feeder(records, true);
+    return new Feeder(forThisInjector(), true);
+  }
+
+  /**
+   * The records this JVM sends: all of them, or on one injector of a scaled-out benchmark
+   * ({@code -Dllm.injector=K/N}, see {@link ScaleOut}) the records {@code i} with
+   * {@code i mod N == K}, the same requests its arrival slots are, after noting the whole
+   * sample's {@link #digest()} for the merge's settings check.
+   */
+  public List<Map<String, Object>> forThisInjector() {
+    return forThisInjector(records);
+  }
+
+  /**
+   * {@link #forThisInjector()} of records made from these samples, one per request in the
+   * same order (the feeder records with extra values, for example).
+   */
+  public <T> List<T> forThisInjector(List<T> perRequest) {
+    if (perRequest.size() != requests.size()) {
+      throw new IllegalArgumentException(perRequest.size() + " records for " + requests.size()
+          + " sampled requests: give one per request, in order");
+    }
+    ScaleOut scale = ScaleOut.current();
+    if (!scale.requested()) {
+      return perRequest;
+    }
+    ScaleOut.noteDataset(digest());
+    return scale.share().select(perRequest);
+  }
+
+  /**
+   * SHA-256 over every request's prompt, lengths and id, in order: equal on two machines
+   * exactly when they sampled the same requests.
+   */
+  public String digest() {
+    List<String> parts = new ArrayList<>(4 * requests.size() + 1);
+    parts.add(dataset);
+    for (SampleRequest r : requests) {
+      parts.add(r.requestId());
+      parts.add(Integer.toString(r.promptLen()));
+      parts.add(Integer.toString(r.expectedOutputLen()));
+      parts.add(r.prompt());
+    }
+    return ScaleOut.digest(parts);
   }
 
   /** A supplier of fresh {@link #feeder()}s, for {@code feed(Supplier)}. */

@@ -11,6 +11,9 @@ import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.scale.InjectorRun;
+import dev.gatlingllm.scale.InjectorShare;
+import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerMetricsScraper;
@@ -24,6 +27,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -72,6 +76,12 @@ public final class LlmComponents implements ProtocolComponents {
   private volatile SelfCheck selfCheck;
   /** Every finished request, on disk as it finishes; null when the log could not be created. */
   private final RecordLog recordLog;
+  /** This injector's share of a scaled-out benchmark; the whole one otherwise. */
+  private final InjectorShare share;
+  /** Scale-out state (clock offset, common start); null when no scale-out was asked for. */
+  private final InjectorRun injector;
+  /** See {@link #settingsHash()}; null without scale-out. */
+  private final String settingsHash;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -89,13 +99,23 @@ public final class LlmComponents implements ProtocolComponents {
     }
     this.baseHeaders = headers;
     this.outputTokens = new OutputTokens(protocol.tokenCounter());
+    ScaleOut scale = ScaleOut.current();
+    this.share = scale.share();
+    if (scale.requested() && protocol.arrivals().isEmpty()) {
+      throw new IllegalArgumentException("scale-out (-D" + ScaleOut.INJECTOR_PROPERTY + ", "
+          + "JOB_COMPLETION_INDEX or -D" + ScaleOut.START_AT_PROPERTY + ") splits and starts an "
+          + "arrival schedule: give the protocol one with llm().arrivals(profile)");
+    }
     this.arrivalClock = protocol.arrivals()
-        .map(profile -> InjectionPlan.of(profile.schedule()).newClock())
+        .map(profile -> InjectionPlan.of(share.schedule(profile)).newClock())
         .orElse(null);
     this.pacer = arrivalClock == null ? null : SlotPacer.create();
     this.limiter = protocol.maxConcurrency()
-        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(max))
+        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(share.maxConcurrency(max)))
         .orElse(ConcurrencyLimiter.unlimited());
+    this.injector = scale.requested() ? InjectorRun.start(scale, URI.create(protocol.target()
+        .toString()), protocol.insecureTls()) : null;
+    this.settingsHash = injector == null ? null : settingsHash();
     if (!protocol.warmUp().enabled()) {
       // the real warm-up's probe does both, with real requests
       warmUpWithoutRequests();
@@ -213,8 +233,21 @@ public final class LlmComponents implements ProtocolComponents {
    * (the given id, else the protocol's prefix followed by a run-wide counter from 0).
    */
   public HttpHeaders requestHeaders(String requestId) {
-    String id = requestId != null ? requestId
-        : protocol.requestIdPrefix() + requestCounter.getAndIncrement();
+    return requestHeaders(requestId, -1);
+  }
+
+  /**
+   * {@link #requestHeaders(String)}; on an injector of a scaled-out benchmark the id without
+   * a given one is the prefix and {@code slotIndex}, the benchmark's index of the request (its
+   * arrival slot), so that ids are unique over all injectors and name the same request in
+   * every run of the benchmark.
+   *
+   * @param slotIndex the request's index in the benchmark; -1 when it was not paced
+   */
+  public HttpHeaders requestHeaders(String requestId, long slotIndex) {
+    String id = requestId != null ? requestId : protocol.requestIdPrefix()
+        + (injector != null && slotIndex >= 0 ? slotIndex
+            : share.global(requestCounter.getAndIncrement()));
     return new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id);
   }
 
@@ -263,9 +296,53 @@ public final class LlmComponents implements ProtocolComponents {
   public RunInfo runInfo() {
     Instant arrivalStart = arrivalClock != null && arrivalClock.isStarted()
         ? arrivalClock.startInstant() : null;
-    return ResultMetadata.of(protocol, endpointTypes, arrivalStart, ZoneId.systemDefault())
+    RunInfo.Builder info = ResultMetadata.of(protocol, endpointTypes, arrivalStart,
+            ZoneId.systemDefault())
         .toBuilder().taskType(taskTypes.contains(TaskType.EMBEDDING)
-            ? TaskType.EMBEDDING : TaskType.GENERATION).build();
+            ? TaskType.EMBEDDING : TaskType.GENERATION);
+    if (injector != null) {
+      info = info.extra(ScaleOut.INJECTOR_KEY, injector.facts(settingsHash).toJson());
+    }
+    return info.build();
+  }
+
+  /**
+   * Hash of what makes the benchmark, the same on each of its injectors: model, backend,
+   * tokenizer, arrival profile (rate, burstiness, ramp, seed, count, replay), the whole max
+   * concurrency, the number of injectors, the common start, the label and the digest of the
+   * dataset sample fed through {@code Samples.feeder()}. Not the injector's index.
+   */
+  String settingsHash() {
+    List<String> parts = new ArrayList<>();
+    parts.add("model=" + protocol.model());
+    parts.add("backend=" + protocol.backend());
+    parts.add("tokenizer=" + protocol.tokenizerId());
+    parts.add("arrivals=" + protocol.arrivals().map(Object::toString).orElse("none"));
+    parts.add("max_concurrency=" + protocol.maxConcurrency().map(String::valueOf).orElse("none"));
+    parts.add("injectors=" + share.count());
+    ScaleOut scale = ScaleOut.current();
+    parts.add("start=" + scale.startAt().map(Object::toString)
+        .orElse(scale.barrier().isPresent() ? "barrier" : "none"));
+    parts.add("label=" + protocol.results().label());
+    parts.add("dataset=" + ScaleOut.dataset().orElse("none"));
+    return ScaleOut.digest(parts);
+  }
+
+  /**
+   * On an injector with a common start ({@code -Dllm.startAt} or {@code -Dllm.startBarrier}):
+   * waits until shortly before it and starts the arrival clock at it. Called while the
+   * scenario is built, after the warm-up; a no-op otherwise.
+   */
+  public void awaitCommonStart() {
+    if (injector != null) {
+      injector.awaitStart(InjectionPlan.of(protocol.arrivals().orElseThrow().schedule()).lead()
+          .toNanos(), settingsHash).ifPresent(arrivalClock::start);
+    }
+  }
+
+  /** This injector's share of the benchmark (the whole one without scale-out). */
+  public InjectorShare share() {
+    return share;
   }
 
   /**

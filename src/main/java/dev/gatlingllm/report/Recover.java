@@ -146,13 +146,13 @@ public final class Recover {
     }
   }
 
-  private static ToIntFunction<String> counter(String tokenizer) {
+  static ToIntFunction<String> counter(String tokenizer) {
     Tokenizer loaded = Tokenizer.resolve(tokenizer);
     return loaded::count;
   }
 
   /** The run's tokenizer, loaded only if some response needs counting. */
-  private static final class LazyTokenizer implements ToIntFunction<String>, AutoCloseable {
+  static final class LazyTokenizer implements ToIntFunction<String>, AutoCloseable {
     private final String id;
     private Tokenizer tokenizer;
 

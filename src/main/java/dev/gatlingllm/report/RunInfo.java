@@ -366,6 +366,13 @@ public final class RunInfo {
       return b;
     }
 
+    /** This builder without the extra {@code key} (the merge moves some into a list). */
+    Builder withoutExtra(String key) {
+      Builder b = copy();
+      b.extras.remove(key);
+      return b;
+    }
+
     /** Checks the combination (ramp-up excludes a finite request rate and a replay) and builds. */
     public RunInfo build() {
       if (rampUpStrategy != null && arrivalReplay != null) {

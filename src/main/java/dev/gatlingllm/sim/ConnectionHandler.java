@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -22,6 +23,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -323,6 +325,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     }
     HttpUtil.setContentLength(response, buf.readableBytes());
+    // as uvicorn under vLLM: injectors of a scaled-out run measure their clocks against it
+    response.headers().set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
     if (!keepAlive) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       closing = true;
