@@ -1,5 +1,7 @@
 package dev.gatlingllm.arrival;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -168,5 +170,48 @@ class ArrivalScheduleTest {
         .rampUp(RampUpStrategy.fromCliName(c.get("strategy").asText()), c.get("start").asInt(),
             c.get("end").asInt())
         .seed(17).build().schedule();
+  }
+
+  /**
+   * An injector's share (scale-out): request {@code k + j N} of the whole schedule becomes
+   * request {@code j} of injector {@code k}'s, offset and rate alike, and the shares together
+   * hold every request once.
+   */
+  @Test
+  void aShareTakesEveryNthRequestWithItsOffsetAndRate() {
+    ArrivalSchedule whole = ArrivalProfile.builder().numPrompts(7)
+        .rampUp(RampUpStrategy.LINEAR, 2, 20).seed(3).build().schedule();
+    int[][] expected = {{0, 3, 6}, {1, 4}, {2, 5}};
+    int seen = 0;
+    for (int k = 0; k < 3; k++) {
+      ArrivalSchedule share = whole.share(k, 3);
+      assertEquals(expected[k].length, share.size(), "share " + k);
+      for (int j = 0; j < share.size(); j++) {
+        assertEquals(whole.offsetNanos(expected[k][j]), share.offsetNanos(j));
+        assertEquals(whole.rate(expected[k][j]), share.rate(j));
+        seen++;
+      }
+      assertEquals(whole.rpsChangeEvents(), share.rpsChangeEvents(), "the ramp's events stay");
+    }
+    assertEquals(7, seen);
+    assertSame(whole, whole.share(0, 1), "one injector sends everything");
+
+    ArrivalSchedule constant = ArrivalProfile.builder().numPrompts(2).requestRate(4).seed(1)
+        .build().schedule();
+    assertEquals(0, constant.share(4, 5).size(), "more injectors than requests: nothing");
+    assertEquals(0, constant.share(2, 3).size(), "the injector right after the last request");
+    assertEquals(4.0, constant.share(1, 2).rate(0), "a constant rate stays");
+    assertEquals(constant.offsetNanos(1), constant.share(1, 2).offsetNanos(0));
+  }
+
+  @Test
+  void aShareOutsideTheInjectorsIsRefused() {
+    ArrivalSchedule whole = ArrivalProfile.builder().numPrompts(3).seed(1).build().schedule();
+    for (int[] bad : new int[][] {{3, 3}, {-1, 3}, {0, 0}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> whole.share(bad[0], bad[1]));
+      assertEquals("share " + bad[0] + "/" + bad[1] + ": the index must be in 0.."
+          + (bad[1] - 1), e.getMessage());
+    }
   }
 }
