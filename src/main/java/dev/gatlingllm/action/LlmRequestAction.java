@@ -158,9 +158,8 @@ final class LlmRequestAction extends LlmAction {
    */
   private void failUnbuilt(Session session, String message) {
     long now = System.nanoTime();
-    Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
-    RequestRecord record = new RequestRecord(spec.name(), scheduled instanceof Long l ? l : now,
-        now, -1, -1, now, new int[0], -1, -1, -1, 0, false, message, "");
+    RequestRecord record = new RequestRecord(spec.name(),
+        longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, now), now, -1, -1, now, new int[0], -1, -1, -1, 0, false, message, "");
     try {
       complete(session, record, clock.nowMillis());
     } catch (RuntimeException e) {
@@ -169,23 +168,25 @@ final class LlmRequestAction extends LlmAction {
   }
 
   private LlmRequest buildRequest(Session session) {
-    Object slot = session.attributes().get(ArrivalAction.REQUEST_INDEX_ATTRIBUTE)
-        .getOrElse(() -> null);
     HttpHeaders headers = components.requestHeaders(spec.requestId(session),
-        slot instanceof Long index ? index : -1);
+        longAttribute(session, ArrivalAction.REQUEST_INDEX_ATTRIBUTE, -1));
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
         headers.get(REQUEST_ID));
     int promptTokens = spec.promptTokens(session);
     if (!body.contentType().equals(RequestTemplate.Body.JSON)) {
       headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
     }
-    Object scheduled = session.attributes().get(SCHEDULED_NANOS_ATTRIBUTE).getOrElse(() -> null);
-    long scheduledNanos = scheduled instanceof Long l ? l : LlmRequest.NOT_SCHEDULED;
     return new LlmRequest(spec.name(), spec.path(), headers, body.bytes(), promptTokens,
-        scheduledNanos, spec.taskType() != TaskType.GENERATION);
+        longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED), spec.taskType() != TaskType.GENERATION);
   }
 
   private static final String REQUEST_ID = "x-request-id";
+
+  /** A {@code long} the pacing action left in the session, or {@code otherwise}. */
+  private static long longAttribute(Session session, String name, long otherwise) {
+    Object value = session.attributes().get(name).getOrElse(() -> null);
+    return value instanceof Long l ? l : otherwise;
+  }
 
   /**
    * One pseudo-request per request, OK when it completed within every SLO, so that goodput
