@@ -122,6 +122,24 @@ public final class RecordLog implements AutoCloseable {
    * after this are not written.
    */
   public void finish(RunSettings last) {
+    end(last);
+  }
+
+  /**
+   * Writes what is queued and the current settings, and closes the file without an end
+   * marker (a run that failed before its report).
+   */
+  @Override
+  public void close() {
+    end(null);
+  }
+
+  /**
+   * Stops the writer, writes what is queued and a last settings frame, then closes the file,
+   * once: with {@code last}, the end marker with the record count, forced to the disk;
+   * without (null), the current settings and no end marker.
+   */
+  private void end(RunSettings last) {
     stopWriter();
     synchronized (this) {
       if (finished) {
@@ -131,9 +149,15 @@ public final class RecordLog implements AutoCloseable {
       try {
         if (!failed) {
           drain();
-          writeSettings(END, last, Map.of("records", written));
+          if (last != null) {
+            writeSettings(END, last, Map.of("records", written));
+          } else {
+            writeSettings(SETTINGS, settings.get(), Map.of());
+          }
           flush();
-          channel.force(true);
+          if (last != null) {
+            channel.force(true);
+          }
         }
       } catch (IOException | RuntimeException e) {
         fail(e);
@@ -143,31 +167,6 @@ public final class RecordLog implements AutoCloseable {
     }
   }
 
-  /**
-   * Writes what is queued and the current settings, and closes the file without an end
-   * marker (a run that failed before its report).
-   */
-  @Override
-  public void close() {
-    stopWriter();
-    synchronized (this) {
-      if (finished) {
-        return;
-      }
-      finished = true;
-      try {
-        if (!failed) {
-          drain();
-          writeSettings(SETTINGS, settings.get(), Map.of());
-          flush();
-        }
-      } catch (IOException | RuntimeException e) {
-        fail(e);
-      } finally {
-        closeChannel();
-      }
-    }
-  }
 
   /** Records written to the file so far. */
   public synchronized long written() {
