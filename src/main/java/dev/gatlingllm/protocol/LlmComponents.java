@@ -151,6 +151,11 @@ public final class LlmComponents implements ProtocolComponents {
     core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
     RunWarmUp.run(protocol, client, loops, path, body,
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id));
+    List<String> skipped = GatlingWarmUp.run(core, loops.get(0));
+    if (!skipped.isEmpty()) {
+      LOG.info("warm-up: Gatling's per-request code not warmed ({}); the JIT compiles it during "
+          + "the run's first requests instead", String.join("; ", skipped));
+    }
     // The self-check starts on the first send, on an event loop: load its JMX classes now.
     SelfCheck.start(core.eventLoopGroup()).stop();
     // The scraper's first scrapes would compile its HTTP and parsing code inside the run.
