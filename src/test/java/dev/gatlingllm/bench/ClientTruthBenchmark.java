@@ -63,6 +63,9 @@ public final class ClientTruthBenchmark {
   record Rung(String name, String rate, double burstiness, int maxConcurrency, int numPrompts,
       int outputLen, double[] vllm) {}
 
+  /** Rungs named so run {@link FloorClient} instead of the plugin. */
+  static final String FLOOR = "floor-";
+
   static final List<Rung> RUNGS = List.of(
       new Rung("c16", "inf", 1, 16, 64, 128, new double[] {0.9, 5.1, 8.2, 9}),
       new Rung("c64", "inf", 1, 64, 256, 128, new double[] {0.8, 12.2, 18.0, 15}),
@@ -71,7 +74,10 @@ public final class ClientTruthBenchmark {
       new Rung("c1024", "inf", 1, 1024, 4096, 128, new double[] {53.8, 332.4, 511.4, 98}),
       new Rung("poisson150", "150", 1, 0, 1500, 128, new double[] {4.3, Double.NaN, 14.0, 54}),
       new Rung("gamma100", "100", 0.5, 0, 2000, 16, null),
-      new Rung("poisson1000", "1000", 1, 0, 5000, 16, null));
+      new Rung("poisson1000", "1000", 1, 0, 5000, 16, null),
+      // The machine's floor: the least a client can do (FloorClient), same core, same server.
+      new Rung(FLOOR + "c16", "inf", 1, 16, 64, 128, new double[] {0.9, 5.1, 8.2, 9}),
+      new Rung(FLOOR + "c64", "inf", 1, 64, 256, 128, new double[] {0.8, 12.2, 18.0, 15}));
 
   private ClientTruthBenchmark() {}
 
@@ -125,13 +131,20 @@ public final class ClientTruthBenchmark {
     if (pinned) {
       command.addAll(List.of("taskset", "-c", "1"));
     }
-    command.addAll(List.of("./mvnw", "-B", "gatling:test",
-        "-Dgatling.simulationClass=" + ClientTruthSimulation.class.getName(),
-        "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.rate=" + rung.rate(),
-        "-Dtruth.burstiness=" + rung.burstiness(),
-        "-Dtruth.maxConcurrency=" + rung.maxConcurrency(),
-        "-Dtruth.numPrompts=" + rung.numPrompts(), "-Dtruth.outputLen=" + rung.outputLen(),
-        "-Dtruth.out=" + out));
+    if (rung.name().startsWith(FLOOR)) {
+      command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-cp", testClasspath(), FloorClient.class.getName(), baseUrl,
+          Integer.toString(rung.maxConcurrency()), Integer.toString(rung.numPrompts()),
+          out.toString()));
+    } else {
+      command.addAll(List.of("./mvnw", "-B", "gatling:test",
+          "-Dgatling.simulationClass=" + ClientTruthSimulation.class.getName(),
+          "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.rate=" + rung.rate(),
+          "-Dtruth.burstiness=" + rung.burstiness(),
+          "-Dtruth.maxConcurrency=" + rung.maxConcurrency(),
+          "-Dtruth.numPrompts=" + rung.numPrompts(), "-Dtruth.outputLen=" + rung.outputLen(),
+          "-Dtruth.out=" + out));
+    }
     Path log = DIR.resolve(rung.name() + ".log");
     System.out.printf(Locale.ROOT, "rung %s: %s (log: %s)%n", rung.name(), String.join(" ", command), log);
     Process mvn = new ProcessBuilder(command).redirectErrorStream(true)

@@ -1,0 +1,173 @@
+package dev.gatlingllm.bench;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The floor of {@link ClientTruthBenchmark}: the least a streaming client can do. One thread
+ * blocks in {@code epoll} (a NIO selector) over C connections, stamps every read with
+ * {@link System#nanoTime()}, counts SSE events that carry a token, and sends the next request
+ * when a stream ends. No HTTP decoding beyond finding event boundaries, no JSON, no Gatling.
+ *
+ * <p>Whatever error this client shows is not any client's code: it is the machine (the
+ * kernel's loopback path, and on a virtual machine the time an idle virtual CPU takes to be
+ * woken when data arrives). The benchmark runs it on the same core and against the same
+ * server as the plugin, so the plugin's figures can be read against it.
+ *
+ * <p>Arguments: base URL, concurrency, number of requests, output prefix (writes
+ * {@code <prefix>-client.csv} in {@link ClientTruthSimulation}'s format and
+ * {@code <prefix>.pid}). A warm-up of two rounds at the same concurrency runs first,
+ * unrecorded.
+ */
+public final class FloorClient {
+
+  private static final int OUTPUT_TOKENS = 128;
+  private static final long WALL_LIMIT_NANOS = 300_000_000_000L;
+
+  private final InetSocketAddress server;
+  private final byte[] body;
+  private final List<String> lines = new ArrayList<>();
+
+  private FloorClient(InetSocketAddress server) {
+    this.server = server;
+    this.body = ("{\"model\":\"sim-model\",\"prompt\":\"" + "hello ".repeat(64)
+        + "\",\"max_tokens\":" + OUTPUT_TOKENS + ",\"stream\":true,\"ignore_eos\":true,"
+        + "\"stream_options\":{\"include_usage\":true}}").getBytes(StandardCharsets.UTF_8);
+  }
+
+  public static void main(String[] args) throws IOException {
+    URI base = URI.create(args[0]);
+    int concurrency = Integer.parseInt(args[1]);
+    int requests = Integer.parseInt(args[2]);
+    Path out = Path.of(args[3]);
+    Files.writeString(Path.of(out + ".pid"), Long.toString(ProcessHandle.current().pid()));
+    FloorClient client = new FloorClient(new InetSocketAddress(base.getHost(), base.getPort()));
+    client.run("floor-warmup-", concurrency, 2 * concurrency, false);
+    client.run("floor-", concurrency, requests, true);
+    try (Writer w = Files.newBufferedWriter(Path.of(out + "-client.csv"))) {
+      for (String line : client.lines) {
+        w.write(line);
+        w.write('\n');
+      }
+    }
+  }
+
+  /** One connection's stream in progress. */
+  private static final class Stream {
+    final SocketChannel channel;
+    String id;
+    long start;
+    final long[] chunks = new long[OUTPUT_TOKENS + 8];
+    int count;
+    final StringBuilder pending = new StringBuilder();
+
+    Stream(SocketChannel channel) {
+      this.channel = channel;
+    }
+  }
+
+  private void run(String prefix, int concurrency, int requests, boolean record)
+      throws IOException {
+    long deadline = System.nanoTime() + WALL_LIMIT_NANOS;
+    try (Selector selector = Selector.open()) {
+      int sent = 0;
+      int done = 0;
+      List<Stream> streams = new ArrayList<>();
+      for (int i = 0; i < Math.min(concurrency, requests); i++) {
+        SocketChannel ch = SocketChannel.open(server);
+        ch.configureBlocking(false);
+        Stream s = new Stream(ch);
+        ch.register(selector, SelectionKey.OP_READ, s);
+        streams.add(s);
+      }
+      for (Stream s : streams) {
+        send(s, prefix + sent++);
+      }
+      ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+      while (done < requests) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("floor client: " + done + " of " + requests
+              + " requests in " + WALL_LIMIT_NANOS / 1_000_000_000L + " s");
+        }
+        selector.select(1_000);
+        for (SelectionKey key : selector.selectedKeys()) {
+          long now = System.nanoTime();
+          Stream s = (Stream) key.attachment();
+          buf.clear();
+          if (s.channel.read(buf) < 0) {
+            throw new IllegalStateException("the server closed a connection");
+          }
+          s.pending.append(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1));
+          if (events(s, now)) {
+            done++;
+            if (record) {
+              lines.add(line(s));
+            }
+            if (sent < requests) {
+              send(s, prefix + sent++);
+            }
+          }
+        }
+        selector.selectedKeys().clear();
+      }
+      for (Stream s : streams) {
+        s.channel.close();
+      }
+    }
+  }
+
+  /** Takes the complete events off the stream's buffer; true once it saw {@code [DONE]}. */
+  private static boolean events(Stream s, long now) {
+    int end;
+    while ((end = s.pending.indexOf("\n\n")) >= 0) {
+      String event = s.pending.substring(0, end);
+      s.pending.delete(0, end + 2);
+      if (event.contains("\"text\"") && !event.contains("\"choices\":[]")
+          && !event.contains("\"choices\": []") && s.count < s.chunks.length) {
+        s.chunks[s.count++] = now;
+      }
+      if (event.contains("[DONE]")) {
+        s.pending.setLength(0);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void send(Stream s, String id) throws IOException {
+    s.id = id;
+    s.count = 0;
+    s.pending.setLength(0);
+    String head = "POST /v1/completions HTTP/1.1\r\nHost: " + server.getHostString() + "\r\n"
+        + "Content-Type: application/json\r\nx-request-id: " + id + "\r\nContent-Length: "
+        + body.length + "\r\n\r\n";
+    ByteBuffer request = ByteBuffer.allocate(head.length() + body.length);
+    request.put(head.getBytes(StandardCharsets.ISO_8859_1)).put(body).flip();
+    s.start = System.nanoTime();
+    while (request.hasRemaining()) {
+      s.channel.write(request);
+    }
+  }
+
+  /** id, scheduled, start, TTFT ns, success, chunk offsets in µs: the plugin rungs' format. */
+  private static String line(Stream s) {
+    StringBuilder b = new StringBuilder().append(s.id).append(',').append(s.start).append(',')
+        .append(s.start).append(',').append(s.count == 0 ? -1 : s.chunks[0] - s.start)
+        .append(',').append(s.count > 0).append(',');
+    for (int i = 0; i < s.count; i++) {
+      b.append(i == 0 ? "" : ";").append((s.chunks[i] - s.start) / 1_000);
+    }
+    return b.toString();
+  }
+}
