@@ -27,6 +27,7 @@ public class ScaleOutItSimulation extends Simulation {
   static final String NUM_PROMPTS = "it.numPrompts";
   static final String RATE = "it.rate";
   static final String MAX_CONCURRENCY = "it.maxConcurrency";
+  static final String SEED = "it.seed";
 
   {
     int n = Integer.getInteger(NUM_PROMPTS, 60);
@@ -35,7 +36,7 @@ public class ScaleOutItSimulation extends Simulation {
       prompts = Datasets.random().inputLen(64).rangeRatio(0.5).outputLen(8).numPrompts(n)
           .seed(3).sample(gpt2);
     }
-    ArrivalProfile.Builder profile = arrivals().numPrompts(n).seed(30)
+    ArrivalProfile.Builder profile = arrivals().numPrompts(n).seed(Long.getLong(SEED, 30))
         .requestRate(Double.parseDouble(System.getProperty(RATE, "20")));
     if (Integer.getInteger(MAX_CONCURRENCY) != null) {
       profile = profile.maxConcurrency(Integer.getInteger(MAX_CONCURRENCY));

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -35,6 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The margins (80 ms and more on each side of 200 ms) are above the client's own delays on a
  * loaded 2-core machine (event-loop lag up to about 70 ms seen). The search must land within
  * one step (one request, or 1 req/s) of these values.
+ *
+ * <p>Every run is a JVM of its own (about 4 s of start-up and report on top of the run), so
+ * the concurrency search and the workload scan share one sweep folder, as a user resuming it
+ * with another mode would: the scan's first run (concurrency 1, everything sent at once) is
+ * the search's own concurrency-1 point, found and not run again.
  */
 @Timeout(600)
 class SweepSlaIntegrationTest {
@@ -58,7 +62,11 @@ class SweepSlaIntegrationTest {
     simulator.close();
   }
 
-  private SweepConfig config() {
+  private String console() {
+    return console.toString(StandardCharsets.UTF_8);
+  }
+
+  private SweepConfig.Builder builder() {
     return SweepConfig.builder()
         .benchArgs("--base-url " + simulator.baseUrl() + " --model sim-model --tokenizer gpt2 "
             + "--dataset-name random --random-input-len 16 --random-output-len 9 --ignore-eos "
@@ -67,14 +75,18 @@ class SweepSlaIntegrationTest {
         .numRuns(1).outputDir(dir).runTimeout(Duration.ofSeconds(240))
         // lighter than gatling:test's 1 GB pre-touched heap: many short runs on a shared machine
         .jvmArgs(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC"))
-        .out(new PrintStream(console, true, StandardCharsets.UTF_8)).build();
+        .out(new PrintStream(console, true, StandardCharsets.UTF_8));
+  }
+
+  private SweepConfig config() {
+    return builder().build();
   }
 
   private static final List<Map<String, SlaCriterion>> SLA =
       SlaCriterion.parseAll("[{\"p99_ttft_ms\": \"<=200\"}]");
 
   @Test
-  void theConcurrencySearchFindsTheRunningRequestCap() {
+  void theConcurrencySearchFindsTheRunningRequestCapAndTheScanInItsFolderShowsTheKnee() {
     SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.MAX_CONCURRENCY);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - M) <= 1, "answer " + answer + ", expected " + M + " ± 1; "
@@ -85,6 +97,34 @@ class SweepSlaIntegrationTest {
     Path run = o.folder().resolve("SERVE-BENCH/max_concurrency=" + answer + "/run=0");
     assertTrue(Files.isRegularFile(run.resolve("result.json")));
     assertTrue(gatlingIndex(run), "Gatling's report of " + run);
+
+    // the workload scan of the rate, resumed into the same folder
+    console.reset();
+    SweepOutcome w = Sweep.workload(builder()
+        .resume(o.folder().getFileName().toString()).build(), SlaVariable.REQUEST_RATE, 1);
+    assertEquals(o.folder(), w.folder());
+    boolean shared = o.answers().get(0).tested().stream()
+        .anyMatch(step -> ((Number) step.get("value")).intValue() == 1);
+    assertEquals(shared, console().contains("Found existing results. Skipping."),
+        "the search's concurrency-1 run is reused when the search ran one: " + console());
+    List<Map<String, Object>> rs = w.records();
+    assertEquals(3, rs.size(), "concurrency 1, everything at once, 1 rate between: " + rs);
+    // concurrency 1: one request at a time, 1 / S = 4 req/s
+    assertEquals(4, SweepData.number(rs.get(0), "request_throughput"), 0.6);
+    // everything at once: the server's capacity, M / S = 8 req/s, behind a long queue
+    Map<String, Object> burst = rs.get(1);
+    assertEquals(8, SweepData.number(burst, "request_throughput"), 1.2);
+    assertTrue(SweepData.number(burst, "p99_ttft_ms") > 1000, "queued: " + burst);
+    // the rate halfway between (about 6 req/s) stays below the knee: no queue
+    Map<String, Object> between = rs.get(2);
+    double rate = SweepData.number(between, "request_rate");
+    assertTrue(rate > 4 && rate < 8, "a rate between the ends: " + rate);
+    assertTrue(SweepData.number(between, "p99_ttft_ms") < 200, "no queue below the knee: "
+        + between);
+    assertEquals(rate, SweepData.number(between, "request_throughput"), rate * 0.15);
+    assertTrue(Files.exists(w.folder().resolve("SERVE-BENCH/WORKLOAD-request_rate.json")));
+    // both modes' files side by side
+    assertTrue(Files.exists(w.folder().resolve("SERVE-BENCH/SLA-p99_ttft_ms<=200.00.json")));
   }
 
   @Test
@@ -93,29 +133,6 @@ class SweepSlaIntegrationTest {
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - 8) <= 1, "answer " + answer + ", expected 8 ± 1; "
         + o.answers());
-  }
-
-  @Test
-  void theWorkloadScanShowsTheKnee() {
-    SweepOutcome o = Sweep.workload(config(), SlaVariable.REQUEST_RATE, 3);
-    List<Map<String, Object>> rs = o.records();
-    assertEquals(5, rs.size(), "concurrency 1, everything at once, 3 rates between: " + rs);
-    // concurrency 1: one request at a time, 1 / S = 4 req/s
-    assertEquals(4, SweepData.number(rs.get(0), "request_throughput"), 0.6);
-    // everything at once: the server's capacity, M / S = 8 req/s, behind a long queue
-    Map<String, Object> burst = rs.get(1);
-    assertEquals(8, SweepData.number(burst, "request_throughput"), 1.2);
-    assertTrue(SweepData.number(burst, "p99_ttft_ms") > 1000, "queued: " + burst);
-    // the evenly spaced rates between (about 5, 6, 7 req/s) stay below the knee: no queue
-    List<Map<String, Object>> between = rs.subList(2, 5).stream()
-        .sorted(Comparator.comparingDouble(r -> SweepData.number(r, "request_rate"))).toList();
-    for (Map<String, Object> r : between) {
-      double rate = SweepData.number(r, "request_rate");
-      assertTrue(rate > 4 && rate < 8, "a rate between the ends: " + rate);
-      assertTrue(SweepData.number(r, "p99_ttft_ms") < 200, "no queue below the knee: " + r);
-      assertEquals(rate, SweepData.number(r, "request_throughput"), rate * 0.15);
-    }
-    assertTrue(Files.exists(o.folder().resolve("SERVE-BENCH/WORKLOAD-request_rate.json")));
   }
 
   private static boolean gatlingIndex(Path run) {
