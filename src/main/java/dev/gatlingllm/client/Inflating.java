@@ -173,26 +173,32 @@ final class Inflating implements AutoCloseable {
     if (out == null) {
       out = new byte[MAX_PIECE];
     }
-    inflater.setInput(ByteBuffer.wrap(bytes, at, bytes.length - at));
+    Inflater current = inflater;
+    current.setInput(ByteBuffer.wrap(bytes, at, bytes.length - at));
     try {
       // Until the inflater has nothing more to give for this input: it can hold output after
-      // taking the last input byte, and that output belongs to this read.
+      // taking the last input byte, and that output belongs to this read. Each round gives
+      // output or takes input, so the loop ends.
       while (true) {
-        int n = inflater.inflate(out);
+        long taken = current.getBytesRead();
+        int n = current.inflate(out);
         if (n > 0) {
           if (crc != null) {
             crc.update(out, 0, n);
           }
           sink.accept(Unpooled.wrappedBuffer(out, 0, n));
+          if (inflater == null) {
+            return bytes.length; // the sink's owner is done with the body and closed us
+          }
         }
-        if (inflater.finished()) {
+        if (current.finished()) {
           stage = gzip ? Stage.TRAILER : Stage.DONE;
           break;
         }
-        if (inflater.needsDictionary()) {
+        if (current.needsDictionary()) {
           throw new IllegalStateException("deflate stream needs a preset dictionary");
         }
-        if (n == 0) {
+        if (n == 0 && current.getBytesRead() == taken) {
           break; // everything this input decodes to is out; the rest needs more input
         }
       }
@@ -200,7 +206,7 @@ final class Inflating implements AutoCloseable {
       throw new IllegalStateException("invalid " + (gzip ? "gzip" : "deflate") + " data: "
           + e.getMessage());
     }
-    int rest = bytes.length - inflater.getRemaining();
+    int rest = bytes.length - current.getRemaining();
     if (stage == Stage.BODY && rest < bytes.length) {
       held = Arrays.copyOfRange(bytes, rest, bytes.length); // input the inflater did not take yet
     }
@@ -235,6 +241,7 @@ final class Inflating implements AutoCloseable {
    */
   @Override
   public void close() {
+    stage = Stage.DONE;
     if (inflater != null) {
       inflater.end();
       inflater = null;

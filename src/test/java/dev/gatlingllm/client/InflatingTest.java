@@ -92,6 +92,23 @@ class InflatingTest {
   }
 
   @Test
+  void aSinkThatClosesTheInflaterStopsItQuietly() throws IOException {
+    // The exchange closes the inflater when a piece ends the request (a malformed event):
+    // the rest of the read is dropped, not inflated into a closed inflater.
+    byte[] big = new byte[3 * Inflating.MAX_PIECE];
+    Arrays.fill(big, (byte) 'e');
+    Inflating inflater = Inflating.forEncoding("gzip");
+    int[] pieces = {0};
+    inflater.inflate(Unpooled.wrappedBuffer(gzip(big)), piece -> {
+      pieces[0]++;
+      inflater.close();
+    });
+    assertEquals(1, pieces[0]);
+    inflater.inflate(Unpooled.wrappedBuffer(TEXT), piece -> pieces[0]++);
+    assertEquals(1, pieces[0], "nothing comes out of a closed inflater");
+  }
+
+  @Test
   void everyOptionalGzipHeaderFieldIsSkippedEvenWhenSplit() {
     Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
     deflater.setInput(TEXT);
