@@ -224,9 +224,9 @@ final class Exchange implements SseDecoder.Listener {
     return null;
   }
 
-  /** The HTTP codec could not decode the response; the connection is unusable. */
-  void onMalformedResponse() {
-    fail("malformed HTTP response");
+  /** The response is not HTTP/1.x ({@code what} says where); the connection is unusable. */
+  void onMalformedResponse(String what) {
+    fail("malformed response: " + what);
   }
 
   /** The request could not even be written (connect failure, write failure). */

@@ -3,8 +3,10 @@ package dev.gatlingllm.client;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResultProvider;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Arrays;
 
@@ -139,10 +141,18 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       if (current == null || current.isFinished()) {
         return; // leftovers of a response we stopped listening to
       }
+      if (msg instanceof HttpResponse head) {
+        String notHttp = statusLineProblem(head);
+        if (notHttp != null) {
+          current.onMalformedResponse(notHttp);
+          return;
+        }
+      }
       if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
-        // The codec gave up on this connection (bad chunk size, bad header): whatever it
+        // The codec gave up on this connection (bad header, bad chunk size): whatever it
         // says next is garbage, so the request fails and the connection is not reused.
-        current.onMalformedResponse();
+        current.onMalformedResponse(msg instanceof HttpResponse
+            ? "invalid HTTP header" : "invalid chunked encoding");
         return;
       }
       if (msg instanceof HttpResponse response) {
@@ -163,6 +173,31 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     } finally {
       ReferenceCountUtil.release(msg);
     }
+  }
+
+  /**
+   * Why a response head is not an HTTP/1.x status line with a status in 100-599, or null when
+   * it is one. Decided on the head alone, before any body, so that the outcome cannot depend
+   * on how the rest of the response is split across reads (a status-0 response once failed
+   * with its body's text, which depended on them). Netty's codec hands a first line it cannot
+   * read at all (garbage, a status that is not a number, a line longer than 4 KiB) as a
+   * placeholder full response whose decoding failed; a line it did read can still name
+   * another protocol version ({@code HTTP/2.0}) or a status no HTTP server sends.
+   */
+  private static String statusLineProblem(HttpResponse head) {
+    String problem = "status line is not HTTP/1.x";
+    if (head instanceof FullHttpResponse && head.decoderResult().isFailure()) {
+      return problem;
+    }
+    HttpVersion version = head.protocolVersion();
+    if (version.majorVersion() != 1) {
+      return problem + " (version " + version.text() + ")";
+    }
+    int code = head.status().code();
+    if (code < 100 || code > 599) {
+      return problem + " (status " + code + ", outside 100-599)";
+    }
+    return null;
   }
 
   @Override

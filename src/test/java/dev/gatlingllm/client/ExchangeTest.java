@@ -230,7 +230,7 @@ class ExchangeTest {
         + chunk + "\r\nzz-not-a-size\r\n");
     RequestRecord r = h.record();
     assertFalse(r.success());
-    assertEquals("malformed HTTP response", r.error());
+    assertEquals("malformed response: invalid chunked encoding", r.error());
     assertFalse(h.reusable.get(0));
   }
 

@@ -136,6 +136,22 @@ class FaultMatrixTest {
     assertHello(against(CannedHttpServer.rawBytes(encodedStream("deflate", zipped), false)));
   }
 
+  @Test
+  void aGzipEventThatInflatesToMegabytesFromOneReadIsDecoded() throws Exception {
+    // 2 MB of text gzip to a few kilobytes, one read: Netty's decoder, bounded to 64 KiB of
+    // output, failed this with "Decompression buffer has reached maximum size".
+    String big = "x".repeat(2 * 1024 * 1024);
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
+      gz.write(("data: {\"choices\":[{\"text\":\"" + big + "\"}]}\n\n" + EVENTS)
+          .getBytes(StandardCharsets.UTF_8));
+    }
+    RequestRecord r = against(CannedHttpServer.rawBytes(encodedStream("gzip", zipped), false));
+    assertTrue(r.success(), r.error());
+    assertEquals(big + "Hello", r.generatedText());
+    assertEquals(3, r.chunkMicros().length);
+  }
+
   /** An event-stream response whose body is {@code body}, sent with that content-encoding. */
   private static byte[] encodedStream(String encoding, ByteArrayOutputStream body) {
     byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
