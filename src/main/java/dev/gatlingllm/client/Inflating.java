@@ -171,7 +171,9 @@ final class Inflating implements AutoCloseable {
   /** Inflates {@code bytes} from {@code at}; returns where the bytes after the body begin. */
   private int body(byte[] bytes, int at, Consumer<ByteBuf> sink) {
     if (out == null) {
-      out = new byte[MAX_PIECE];
+      // Sized to the first read rather than to the bound: a small body (an error, a short
+      // stream) then costs a small buffer, not 64 KiB; it grows when a round fills it.
+      out = new byte[Math.min(MAX_PIECE, Math.max(1024, 4 * (bytes.length - at)))];
     }
     Inflater current = inflater;
     current.setInput(ByteBuffer.wrap(bytes, at, bytes.length - at));
@@ -189,6 +191,9 @@ final class Inflating implements AutoCloseable {
           sink.accept(Unpooled.wrappedBuffer(out, 0, n));
           if (inflater == null) {
             return bytes.length; // the sink's owner is done with the body and closed us
+          }
+          if (n == out.length && out.length < MAX_PIECE) {
+            out = new byte[Math.min(MAX_PIECE, out.length * 2)];
           }
         }
         if (current.finished()) {
