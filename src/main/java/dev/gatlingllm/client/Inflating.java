@@ -47,7 +47,7 @@ final class Inflating implements AutoCloseable {
   private final CRC32 crc;
   private Inflater inflater;
   private Stage stage = Stage.HEADER;
-  /** Bytes of a gzip header or trailer (or a deflate stream's first byte) still incomplete. */
+  /** Read bytes not used yet: part of a header or trailer, or input the inflater left. */
   private byte[] held = new byte[0];
   private byte[] out;
 
@@ -226,7 +226,8 @@ final class Inflating implements AutoCloseable {
     }
     long expectedCrc = littleEndian(bytes, at);
     long expectedSize = littleEndian(bytes, at + 4);
-    if (expectedCrc != crc.getValue() || expectedSize != (inflater.getBytesWritten() & 0xffffffffL)) {
+    long size = inflater.getBytesWritten() & 0xffffffffL; // ISIZE is the length modulo 2^32
+    if (expectedCrc != crc.getValue() || expectedSize != size) {
       throw new IllegalStateException("gzip trailer does not match the data (CRC or length)");
     }
     stage = Stage.DONE;
