@@ -47,7 +47,7 @@ final class Inflating implements AutoCloseable {
   private final CRC32 crc;
   private Inflater inflater;
   private Stage stage = Stage.HEADER;
-  /** Bytes of a gzip header or trailer (or a deflate stream's first byte) still incomplete. */
+  /** Read bytes not used yet: part of a header or trailer, or input the inflater left. */
   private byte[] held = new byte[0];
   private byte[] out;
 
@@ -171,7 +171,9 @@ final class Inflating implements AutoCloseable {
   /** Inflates {@code bytes} from {@code at}; returns where the bytes after the body begin. */
   private int body(byte[] bytes, int at, Consumer<ByteBuf> sink) {
     if (out == null) {
-      out = new byte[MAX_PIECE];
+      // Sized to the first read rather than to the bound: a small body (an error, a short
+      // stream) then costs a small buffer, not 64 KiB; it grows when a round fills it.
+      out = new byte[Math.min(MAX_PIECE, Math.max(1024, 4 * (bytes.length - at)))];
     }
     Inflater current = inflater;
     current.setInput(ByteBuffer.wrap(bytes, at, bytes.length - at));
@@ -189,6 +191,9 @@ final class Inflating implements AutoCloseable {
           sink.accept(Unpooled.wrappedBuffer(out, 0, n));
           if (inflater == null) {
             return bytes.length; // the sink's owner is done with the body and closed us
+          }
+          if (n == out.length && out.length < MAX_PIECE) {
+            out = new byte[Math.min(MAX_PIECE, out.length * 2)];
           }
         }
         if (current.finished()) {
@@ -221,7 +226,8 @@ final class Inflating implements AutoCloseable {
     }
     long expectedCrc = littleEndian(bytes, at);
     long expectedSize = littleEndian(bytes, at + 4);
-    if (expectedCrc != crc.getValue() || expectedSize != (inflater.getBytesWritten() & 0xffffffffL)) {
+    long size = inflater.getBytesWritten() & 0xffffffffL; // ISIZE is the length modulo 2^32
+    if (expectedCrc != crc.getValue() || expectedSize != size) {
       throw new IllegalStateException("gzip trailer does not match the data (CRC or length)");
     }
     stage = Stage.DONE;

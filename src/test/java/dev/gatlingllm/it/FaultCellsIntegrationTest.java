@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.client.CannedHttpServer;
+import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.ByteArrayOutputStream;
@@ -16,9 +20,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
@@ -49,19 +57,25 @@ class FaultCellsIntegrationTest {
 
   /** Runs one cell and checks everything but the message; returns the failed records. */
   private List<RequestRecord> cell(CannedHttpServer server, int expectedFailures,
-      Map<String, String> extra) throws IOException {
+      Map<String, String> extra) throws Exception {
     return cell(server, "http://127.0.0.1:" + server.port(), expectedFailures, extra);
   }
 
   private List<RequestRecord> cell(CannedHttpServer server, String baseUrl, int expectedFailures,
-      Map<String, String> extra) throws IOException {
+      Map<String, String> extra) throws Exception {
+    return cell(server, baseUrl, USERS, expectedFailures, extra);
+  }
+
+  /** {@code server} is closed once the run is over, before the checks. */
+  private List<RequestRecord> cell(AutoCloseable server, String baseUrl, int users,
+      int expectedFailures, Map<String, String> extra) throws Exception {
     long heapBefore = usedHeapAfterGc();
     long started = System.nanoTime();
     GatlingRunner.Result result;
     try (server) {
       Map<String, String> properties = new HashMap<>(extra);
       properties.put(FaultCellItSimulation.BASE_URL, baseUrl);
-      properties.put(FaultCellItSimulation.USERS, Integer.toString(USERS));
+      properties.put(FaultCellItSimulation.USERS, Integer.toString(users));
       properties.put(FaultCellItSimulation.EXPECT_FAILED, Integer.toString(expectedFailures));
       properties.put("llm.resultsFolder", results.toString());
       result = GatlingRunner.run(FaultCellItSimulation.class, results, properties);
@@ -73,7 +87,7 @@ class FaultCellsIntegrationTest {
     assertTrue(seconds < 60, "the run ended on time: " + seconds + " s");
 
     List<RequestRecord> records = GatlingRunner.captured();
-    assertEquals(USERS, records.size(), "every user came back");
+    assertEquals(users, records.size(), "every user came back");
     List<RequestRecord> failed = records.stream().filter(r -> !r.success()).toList();
     assertEquals(expectedFailures, failed.size());
     for (RequestRecord r : records) {
@@ -85,7 +99,7 @@ class FaultCellsIntegrationTest {
     }
 
     JsonNode json = resultJson(result.runFolder());
-    assertEquals(USERS - expectedFailures, json.get("completed").asInt());
+    assertEquals(users - expectedFailures, json.get("completed").asInt());
     assertEquals(expectedFailures, json.get("failed").asInt());
     assertTrue(Files.exists(result.file("index.html")), "Gatling's report");
     assertTrue(Files.exists(result.file("llm-report.html")), "the LLM report");
@@ -102,7 +116,7 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void http4xxWithAJsonBodyFailsWithTheServersMessage() throws IOException {
+  void http4xxWithAJsonBodyFailsWithTheServersMessage() throws Exception {
     String body = "{\"object\":\"error\",\"message\":\"The model `x` does not exist.\","
         + "\"type\":\"NotFoundError\",\"code\":404}";
     allFailWith(cell(CannedHttpServer.raw("HTTP/1.1 404 Not Found\r\n"
@@ -112,21 +126,21 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void http5xxWithAPlainBodyFailsWithItsText() throws IOException {
+  void http5xxWithAPlainBodyFailsWithItsText() throws Exception {
     allFailWith(cell(CannedHttpServer.raw("HTTP/1.1 502 Bad Gateway\r\n"
         + "content-type: text/plain\r\ncontent-length: 16\r\n\r\nupstream is down", false),
         USERS, Map.of()), e -> e.equals("HTTP 502: upstream is down"));
   }
 
   @Test
-  void anInBandErrorEventFails() throws IOException {
+  void anInBandErrorEventFails() throws Exception {
     allFailWith(cell(CannedHttpServer.streaming("data: {\"choices\":[{\"text\":\"a\"}]}\n\n"
         + "data: {\"error\":{\"message\":\"out of KV cache\",\"code\":500}}\n\n"), USERS,
         Map.of()), e -> e.equals("error event: out of KV cache"));
   }
 
   @Test
-  void aStreamCutMidWayFails() throws IOException {
+  void aStreamCutMidWayFails() throws Exception {
     String event = "data: {\"choices\":[{\"text\":\"a\"}]}\n\n";
     // Chunked, and closed before the last chunk: a body that ends at the close (no length,
     // not chunked) has no way to tell a cut from its end.
@@ -136,7 +150,7 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void aStallBeforeTheFirstTokenFailsAtTheFirstTokenTimeout() throws IOException {
+  void aStallBeforeTheFirstTokenFailsAtTheFirstTokenTimeout() throws Exception {
     allFailWith(cell(CannedHttpServer.delayed(SSE_HEAD + "content-length: "
         + EVENTS.length() + "\r\n\r\n" + EVENTS, 5_000), USERS,
         Map.of(FaultCellItSimulation.FIRST_TOKEN_TIMEOUT_MS, "500")),
@@ -144,7 +158,7 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void aStallBetweenTokensFailsAtTheIdleTimeout() throws IOException {
+  void aStallBetweenTokensFailsAtTheIdleTimeout() throws Exception {
     allFailWith(cell(CannedHttpServer.streamingWithPause(
         "data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 5_000, "data: [DONE]\n\n"), USERS,
         Map.of(FaultCellItSimulation.IDLE_TIMEOUT_MS, "500")),
@@ -152,25 +166,25 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void connectionCloseAfterEachResponseSucceeds() throws IOException {
+  void connectionCloseAfterEachResponseSucceeds() throws Exception {
     cell(CannedHttpServer.raw(SSE_HEAD + "connection: close\r\ncontent-length: "
         + EVENTS.length() + "\r\n\r\n" + EVENTS, true), 0, Map.of());
   }
 
   @Test
-  void http10EndingAtTheCloseSucceeds() throws IOException {
+  void http10EndingAtTheCloseSucceeds() throws Exception {
     cell(CannedHttpServer.raw("HTTP/1.0 200 OK\r\ncontent-type: text/event-stream\r\n\r\n"
         + EVENTS, true), 0, Map.of());
   }
 
   @Test
-  void contentLengthInsteadOfChunkedSucceeds() throws IOException {
+  void contentLengthInsteadOfChunkedSucceeds() throws Exception {
     cell(CannedHttpServer.raw(SSE_HEAD + "content-length: " + EVENTS.length() + "\r\n\r\n"
         + EVENTS, false), 0, Map.of());
   }
 
   @Test
-  void aGzipStreamSucceeds() throws IOException {
+  void aGzipStreamSucceeds() throws Exception {
     ByteArrayOutputStream zipped = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
       gz.write(EVENTS.getBytes(StandardCharsets.UTF_8));
@@ -184,7 +198,7 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void aSingleTenMegabyteEventSucceeds() throws IOException {
+  void aSingleTenMegabyteEventSucceeds() throws Exception {
     // With usage, as servers send it: without, the report counts the output tokens of a
     // 10 MB one-word text with GPT-2's BPE, which takes minutes (docs/reliability.md).
     String events = "data: {\"choices\":[{\"text\":\"" + "x".repeat(10 << 20) + "\"}],"
@@ -193,7 +207,7 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void invalidUtf8FailsAsMalformed() throws IOException {
+  void invalidUtf8FailsAsMalformed() throws Exception {
     byte[] head = (SSE_HEAD + "\r\n").getBytes(StandardCharsets.US_ASCII);
     byte[] event = "data: {\"choices\":[{\"text\":\"\u00ff\u00fe\"}]}\n\n"
         .getBytes(StandardCharsets.ISO_8859_1);
@@ -205,19 +219,19 @@ class FaultCellsIntegrationTest {
   }
 
   @Test
-  void aStreamWithoutDoneSucceeds() throws IOException {
+  void aStreamWithoutDoneSucceeds() throws Exception {
     cell(CannedHttpServer.streaming(EVENTS.replace("data: [DONE]\n\n", "")), 0, Map.of());
   }
 
   @Test
-  void aTwoHundredWithANonSseBodyFails() throws IOException {
+  void aTwoHundredWithANonSseBodyFails() throws Exception {
     allFailWith(cell(CannedHttpServer.raw("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\n"
         + "content-length: 24\r\n\r\n<html>maintenance</html>", false), USERS, Map.of()),
         e -> e.startsWith("HTTP 200 with content-type text/html"));
   }
 
   @Test
-  void aRedirectIsNotFollowed() throws IOException {
+  void aRedirectIsNotFollowed() throws Exception {
     allFailWith(cell(CannedHttpServer.raw("HTTP/1.1 307 Temporary Redirect\r\n"
         + "location: http://127.0.0.1:1/v1/completions\r\ncontent-length: 0\r\n\r\n", false),
         USERS, Map.of()), e -> e.startsWith("HTTP 307 redirect to http://127.0.0.1:1/"));
@@ -238,6 +252,93 @@ class FaultCellsIntegrationTest {
     CannedHttpServer accepted = CannedHttpServer.streamingOverTls(EVENTS, tls);
     cell(accepted, "https://127.0.0.1:" + accepted.port(), 0,
         Map.of(FaultCellItSimulation.INSECURE_TLS, "true"));
+  }
+
+  @Test
+  void aServerRestartMidRunFailsTheRequestsItCutAndTheLaterOnesSucceed() throws Exception {
+    // Three waves, 4 s apart: the first (4 users) is in flight when the server stops (its
+    // first token would take a minute), the second (3) finds it down, the third (5) finds it
+    // back on the same port. The stop and the restart follow the run's own events, not the
+    // clock: the stop once the server has the first wave, the restart once the client has
+    // recorded the first two waves' 7 failures.
+    SimulatorConfig.Builder config = SimulatorConfig.builder().ttft(Duration.ofSeconds(60));
+    RestartingServer server = new RestartingServer(Simulator.start(config.build()),
+        config.ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)), 4, 7);
+    List<RequestRecord> failed = cell(server, server.baseUrl, 12, 7, Map.of(
+        FaultCellItSimulation.WAVES, "4,3,5", FaultCellItSimulation.WAVE_GAP_MS, "4000"));
+
+    assertEquals(List.of("connection closed before end of response", "connection closed "
+        + "before end of response", "connection closed before end of response",
+        "connection closed before end of response", "connect failed: connection refused",
+        "connect failed: connection refused", "connect failed: connection refused"),
+        failed.stream().map(RequestRecord::error).toList(),
+        "the cut requests first, then the refused ones, each with its reason");
+    assertEquals(5, server.restarted.requestsReceived(),
+        "the third wave reached the restarted server, on new connections");
+    for (RequestRecord r : GatlingRunner.captured()) {
+      if (r.success()) {
+        assertEquals(2, r.outputTokens(), "a whole answer from the restarted server");
+      }
+    }
+  }
+
+  /**
+   * A simulator that a control thread stops once it has received {@code stopAfter} requests
+   * and starts again on the same port once the run has recorded {@code restartAfter}
+   * requests. Every wait is bounded in polls and time; a wait that runs out fails the test
+   * when the server is closed, right after the run.
+   */
+  private static final class RestartingServer implements AutoCloseable {
+    private static final int POLLS = 1_200;
+    private static final long POLL_MS = 50;
+
+    final String baseUrl;
+    private final Simulator first;
+    private final CompletableFuture<Void> control;
+    volatile Simulator restarted;
+
+    RestartingServer(Simulator first, SimulatorConfig.Builder after, int stopAfter,
+        int restartAfter) {
+      this.first = first;
+      this.baseUrl = first.baseUrl();
+      int port = first.port();
+      control = CompletableFuture.runAsync(() -> {
+        await(() -> first.requestsReceived() >= stopAfter,
+            "the server to receive " + stopAfter + " requests");
+        RecordStore run = LlmRun.current().orElseThrow().store(); // the run under way
+        first.close();
+        await(() -> run.size() >= restartAfter, "the run to record " + restartAfter + " requests");
+        restarted = Simulator.start(after.port(port).build());
+      });
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      for (int i = 0; i < POLLS && System.nanoTime() < deadline; i++) {
+        if (condition.getAsBoolean()) {
+          return;
+        }
+        try {
+          Thread.sleep(POLL_MS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for " + what, e);
+        }
+      }
+      throw new IllegalStateException("gave up waiting for " + what);
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        control.get(10, TimeUnit.SECONDS);
+      } finally {
+        first.close();
+        if (restarted != null) {
+          restarted.close();
+        }
+      }
+    }
   }
 
   private static JsonNode resultJson(Path runFolder) throws IOException {
