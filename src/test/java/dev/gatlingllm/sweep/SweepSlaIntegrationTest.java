@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SLA searches and a workload scan of real Gatling runs (one forked JVM per run) against the
- * embedded simulator with a knee at a known load. The simulator runs at most M = 2 requests
- * at once; each takes S = TTFT 50 ms + 8 × ITL 25 ms = 250 ms (9 output tokens). So:
+ * SLA searches and a workload scan of real Gatling runs against the embedded simulator with a
+ * knee at a known load. The simulator runs at most M = 2 requests at once; each takes
+ * S = TTFT 50 ms + 8 × ITL 25 ms = 250 ms (9 output tokens). So:
  * <ul>
  *   <li>concurrency ≤ 2 never queues (TTFT 50 ms); at 3 the third request waits up to a whole
  *       service time (p99 TTFT about 300 ms): with {@code p99_ttft_ms <= 200} the answer is 2;
@@ -35,10 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
  * loaded 2-core machine (event-loop lag up to about 70 ms seen). The search must land within
  * one step (one request, or 1 req/s) of these values.
  *
- * <p>Every run is a JVM of its own (about 4 s of start-up and report on top of the run), so
- * the concurrency search and the workload scan share one sweep folder, as a user resuming it
- * with another mode would: the scan's first run (concurrency 1, everything sent at once) is
- * the search's own concurrency-1 point, found and not run again.
+ * <p>The concurrency search runs each benchmark as the sweep does, in a JVM of its own
+ * ({@link ForkedRun}: about 4 s of start-up on top of each run). The workload scan and the
+ * rate search, whose point is what the runs measure, run the same Gatling runs in this JVM
+ * ({@link InProcessRun}); {@link SweepServeCmdIntegrationTest} forks its runs too. The scan
+ * resumes into the concurrency search's folder, as a user resuming it with another mode
+ * would: its first run (concurrency 1, everything sent at once) is the search's own
+ * concurrency-1 point, found and not run again.
  */
 @Timeout(600)
 class SweepSlaIntegrationTest {
@@ -100,13 +103,15 @@ class SweepSlaIntegrationTest {
 
     // the workload scan of the rate, resumed into the same folder
     console.reset();
-    SweepOutcome w = Sweep.workload(builder()
+    InProcessRun inProcess = new InProcessRun();
+    SweepOutcome w = Sweep.workload(builder().launcher(inProcess)
         .resume(o.folder().getFileName().toString()).build(), SlaVariable.REQUEST_RATE, 1);
     assertEquals(o.folder(), w.folder());
     boolean shared = o.answers().get(0).tested().stream()
         .anyMatch(step -> ((Number) step.get("value")).intValue() == 1);
     assertEquals(shared, console().contains("Found existing results. Skipping."),
         "the search's concurrency-1 run is reused when the search ran one: " + console());
+    assertEquals(shared ? 2 : 3, inProcess.runs);
     List<Map<String, Object>> rs = w.records();
     assertEquals(3, rs.size(), "concurrency 1, everything at once, 1 rate between: " + rs);
     // concurrency 1: one request at a time, 1 / S = 4 req/s
@@ -129,10 +134,17 @@ class SweepSlaIntegrationTest {
 
   @Test
   void theRateSearchFindsTheCapacity() {
-    SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.REQUEST_RATE);
+    InProcessRun inProcess = new InProcessRun();
+    SweepOutcome o = Sweep.serveSla(builder().launcher(inProcess).build(), SLA,
+        SlaVariable.REQUEST_RATE);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - 8) <= 1, "answer " + answer + ", expected 8 ± 1; "
         + o.answers());
+    // the unlimited run, then every value the search tried, each a whole run with its reports
+    assertEquals(1 + o.answers().get(0).tested().size(), inProcess.runs);
+    Path run = o.folder().resolve("SERVE-BENCH/request_rate=" + answer + "/run=0");
+    assertTrue(Files.isRegularFile(run.resolve("result.json")));
+    assertTrue(gatlingIndex(run), "Gatling's report of " + run);
   }
 
   private static boolean gatlingIndex(Path run) {
