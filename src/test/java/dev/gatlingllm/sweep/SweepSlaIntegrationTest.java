@@ -35,13 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
  * loaded 2-core machine (event-loop lag up to about 70 ms seen). The search must land within
  * one step (one request, or 1 req/s) of these values.
  *
- * <p>The concurrency search runs each benchmark as the sweep does, in a JVM of its own
- * ({@link ForkedRun}: about 4 s of start-up on top of each run). The workload scan and the
- * rate search, whose point is what the runs measure, run the same Gatling runs in this JVM
- * ({@link InProcessRun}); {@link SweepServeCmdIntegrationTest} forks its runs too. The scan
- * resumes into the concurrency search's folder, as a user resuming it with another mode
- * would: its first run (concurrency 1, everything sent at once) is the search's own
- * concurrency-1 point, found and not run again.
+ * <p>The runs are whole Gatling runs of the drop-in with the flags, folders and result JSON
+ * the sweep gives them, made in this JVM ({@link InProcessRun}) rather than one JVM each: the
+ * point here is what the runs measure, and a JVM start costs about 4 s a run on two cores.
+ * {@link SweepServeCmdIntegrationTest} runs its sweep with {@link ForkedRun}, one JVM per
+ * run. The workload scan resumes into the concurrency search's folder, as a user resuming
+ * it with another mode would: its first run (concurrency 1, everything sent at once) is the
+ * search's own concurrency-1 point, found and not run again.
  */
 @Timeout(600)
 class SweepSlaIntegrationTest {
@@ -75,14 +75,8 @@ class SweepSlaIntegrationTest {
             + "--dataset-name random --random-input-len 16 --random-output-len 9 --ignore-eos "
             + "--num-prompts 24 --burstiness 1000 --seed 1 --ready-check-timeout-sec 10 "
             + "--disable-tqdm")
-        .numRuns(1).outputDir(dir).runTimeout(Duration.ofSeconds(240))
-        // lighter than gatling:test's 1 GB pre-touched heap: many short runs on a shared machine
-        .jvmArgs(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC"))
+        .numRuns(1).outputDir(dir)
         .out(new PrintStream(console, true, StandardCharsets.UTF_8));
-  }
-
-  private SweepConfig config() {
-    return builder().build();
   }
 
   private static final List<Map<String, SlaCriterion>> SLA =
@@ -90,7 +84,9 @@ class SweepSlaIntegrationTest {
 
   @Test
   void theConcurrencySearchFindsTheRunningRequestCapAndTheScanInItsFolderShowsTheKnee() {
-    SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.MAX_CONCURRENCY);
+    InProcessRun searchRuns = new InProcessRun();
+    SweepOutcome o = Sweep.serveSla(builder().launcher(searchRuns).build(), SLA,
+        SlaVariable.MAX_CONCURRENCY);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - M) <= 1, "answer " + answer + ", expected " + M + " ± 1; "
         + o.answers());
@@ -100,6 +96,8 @@ class SweepSlaIntegrationTest {
     Path run = o.folder().resolve("SERVE-BENCH/max_concurrency=" + answer + "/run=0");
     assertTrue(Files.isRegularFile(run.resolve("result.json")));
     assertTrue(gatlingIndex(run), "Gatling's report of " + run);
+    // the unlimited run, then every value the search tried
+    assertEquals(1 + o.answers().get(0).tested().size(), searchRuns.runs);
 
     // the workload scan of the rate, resumed into the same folder
     console.reset();
