@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SLA searches and a workload scan of real Gatling runs (one forked JVM per run) against the
- * embedded simulator with a knee at a known load. The simulator runs at most M = 2 requests
- * at once; each takes S = TTFT 50 ms + 8 × ITL 25 ms = 250 ms (9 output tokens). So:
+ * SLA searches and a workload scan of real Gatling runs against the embedded simulator with a
+ * knee at a known load. The simulator runs at most M = 2 requests at once; each takes
+ * S = TTFT 50 ms + 8 × ITL 25 ms = 250 ms (9 output tokens). So:
  * <ul>
  *   <li>concurrency ≤ 2 never queues (TTFT 50 ms); at 3 the third request waits up to a whole
  *       service time (p99 TTFT about 300 ms): with {@code p99_ttft_ms <= 200} the answer is 2;
@@ -35,10 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
  * loaded 2-core machine (event-loop lag up to about 70 ms seen). The search must land within
  * one step (one request, or 1 req/s) of these values.
  *
- * <p>Every run is a JVM of its own (about 4 s of start-up and report on top of the run), so
- * the concurrency search and the workload scan share one sweep folder, as a user resuming it
- * with another mode would: the scan's first run (concurrency 1, everything sent at once) is
- * the search's own concurrency-1 point, found and not run again.
+ * <p>The runs are whole Gatling runs of the drop-in with the flags, folders and result JSON
+ * the sweep gives them, made in this JVM ({@link InProcessRun}) rather than one JVM each: the
+ * point here is what the runs measure, and a JVM start costs about 4 s a run on two cores.
+ * {@link SweepServeCmdIntegrationTest} runs its sweep with {@link ForkedRun}, one JVM per
+ * run. The workload scan resumes into the concurrency search's folder, as a user resuming
+ * it with another mode would: its first run (concurrency 1, everything sent at once) is the
+ * search's own concurrency-1 point, found and not run again.
  */
 @Timeout(600)
 class SweepSlaIntegrationTest {
@@ -72,14 +75,8 @@ class SweepSlaIntegrationTest {
             + "--dataset-name random --random-input-len 16 --random-output-len 9 --ignore-eos "
             + "--num-prompts 24 --burstiness 1000 --seed 1 --ready-check-timeout-sec 10 "
             + "--disable-tqdm")
-        .numRuns(1).outputDir(dir).runTimeout(Duration.ofSeconds(240))
-        // lighter than gatling:test's 1 GB pre-touched heap: many short runs on a shared machine
-        .jvmArgs(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC"))
+        .numRuns(1).outputDir(dir)
         .out(new PrintStream(console, true, StandardCharsets.UTF_8));
-  }
-
-  private SweepConfig config() {
-    return builder().build();
   }
 
   private static final List<Map<String, SlaCriterion>> SLA =
@@ -87,7 +84,9 @@ class SweepSlaIntegrationTest {
 
   @Test
   void theConcurrencySearchFindsTheRunningRequestCapAndTheScanInItsFolderShowsTheKnee() {
-    SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.MAX_CONCURRENCY);
+    InProcessRun searchRuns = new InProcessRun();
+    SweepOutcome o = Sweep.serveSla(builder().launcher(searchRuns).build(), SLA,
+        SlaVariable.MAX_CONCURRENCY);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - M) <= 1, "answer " + answer + ", expected " + M + " ± 1; "
         + o.answers());
@@ -97,16 +96,20 @@ class SweepSlaIntegrationTest {
     Path run = o.folder().resolve("SERVE-BENCH/max_concurrency=" + answer + "/run=0");
     assertTrue(Files.isRegularFile(run.resolve("result.json")));
     assertTrue(gatlingIndex(run), "Gatling's report of " + run);
+    // the unlimited run, then every value the search tried
+    assertEquals(1 + o.answers().get(0).tested().size(), searchRuns.runs);
 
     // the workload scan of the rate, resumed into the same folder
     console.reset();
-    SweepOutcome w = Sweep.workload(builder()
+    InProcessRun inProcess = new InProcessRun();
+    SweepOutcome w = Sweep.workload(builder().launcher(inProcess)
         .resume(o.folder().getFileName().toString()).build(), SlaVariable.REQUEST_RATE, 1);
     assertEquals(o.folder(), w.folder());
     boolean shared = o.answers().get(0).tested().stream()
         .anyMatch(step -> ((Number) step.get("value")).intValue() == 1);
     assertEquals(shared, console().contains("Found existing results. Skipping."),
         "the search's concurrency-1 run is reused when the search ran one: " + console());
+    assertEquals(shared ? 2 : 3, inProcess.runs);
     List<Map<String, Object>> rs = w.records();
     assertEquals(3, rs.size(), "concurrency 1, everything at once, 1 rate between: " + rs);
     // concurrency 1: one request at a time, 1 / S = 4 req/s
@@ -129,10 +132,17 @@ class SweepSlaIntegrationTest {
 
   @Test
   void theRateSearchFindsTheCapacity() {
-    SweepOutcome o = Sweep.serveSla(config(), SLA, SlaVariable.REQUEST_RATE);
+    InProcessRun inProcess = new InProcessRun();
+    SweepOutcome o = Sweep.serveSla(builder().launcher(inProcess).build(), SLA,
+        SlaVariable.REQUEST_RATE);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - 8) <= 1, "answer " + answer + ", expected 8 ± 1; "
         + o.answers());
+    // the unlimited run, then every value the search tried, each a whole run with its reports
+    assertEquals(1 + o.answers().get(0).tested().size(), inProcess.runs);
+    Path run = o.folder().resolve("SERVE-BENCH/request_rate=" + answer + "/run=0");
+    assertTrue(Files.isRegularFile(run.resolve("result.json")));
+    assertTrue(gatlingIndex(run), "Gatling's report of " + run);
   }
 
   private static boolean gatlingIndex(Path run) {
