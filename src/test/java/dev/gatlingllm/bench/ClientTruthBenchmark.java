@@ -102,13 +102,17 @@ public final class ClientTruthBenchmark {
       // queue shows up as every client's TTFT error. Warm it up first, unreported, as the
       // reference figures were taken against a warm server.
       System.out.println("warming up the simulator (not reported)");
-      runRung(new Rung("server-warm-up", "inf", 1, 256, 1024, 128, null), baseUrl, pinned);
+      warmUpServer(sim.pid(), baseUrl, pinned);
       for (Rung rung : RUNGS) {
         if (wanted.contains(rung.name())) {
+          long jitBefore = serverJitMillis(sim.pid());
           Result r = runRung(rung, baseUrl, pinned);
-          rows.add(r.row());
+          // The reference server's own compiling delays its reads and writes, which shows as
+          // client error: kept in the table so a contaminated rung is seen as such.
+          String row = r.row() + " " + (serverJitMillis(sim.pid()) - jitBefore) + " |";
+          rows.add(row);
           System.out.println(Result.header());
-          System.out.println(r.row());
+          System.out.println(row);
         }
       }
     } finally {
@@ -120,6 +124,54 @@ public final class ClientTruthBenchmark {
     System.out.println();
     System.out.println(table);
     System.out.println("load average at end: " + Files.readString(Path.of("/proc/loadavg")).trim());
+  }
+
+  /** Warm-up rounds after the plugin's own warm-up rung: at most this many. */
+  private static final int SERVER_WARM_UP_ROUNDS = Integer.getInteger("truth.serverWarmUps", 10);
+  /**
+   * A round in which the server's compilers used less than this share of its core (in
+   * percent) ends the warm-up. Tiered compilation has a long tail: it does not reach zero.
+   */
+  private static final double SERVER_JIT_QUIET_PERCENT =
+      Double.parseDouble(System.getProperty("truth.serverJitQuietPercent", "1"));
+  /** Who sends the warm-up rounds: {@code floor} (cheap, the default) or {@code plugin}. */
+  private static final String WARM_UP_PREFIX =
+      "plugin".equals(System.getProperty("truth.serverWarmUpClient")) ? "" : FLOOR;
+
+  /**
+   * Warms the simulator until its JIT compilers are quiet: one rung of the plugin (its
+   * request shape), then {@link FloorClient} rounds at C = 256 until one costs the server's
+   * C1 and C2 threads under {@link #SERVER_JIT_QUIET_PERCENT} of its core. One plugin rung
+   * alone was not enough: {@code perf sched} during a later C = 64 rung showed the server's
+   * C2 thread holding the server's core for 3-4 ms at a time while requests waited in its
+   * socket, and the server compiled for another 0.5-1.5 s of CPU in each of the next five
+   * rounds (docs/client-overhead.md, "The instrument").
+   */
+  private static void warmUpServer(long simPid, String baseUrl, boolean pinned) throws Exception {
+    String name = "server-warm-up";
+    double percent = Double.MAX_VALUE;
+    for (int round = 0; round <= SERVER_WARM_UP_ROUNDS && percent >= SERVER_JIT_QUIET_PERCENT;
+        round++) {
+      long jit = serverJitMillis(simPid);
+      long start = System.nanoTime();
+      runRung(new Rung(name, "inf", 1, 256, 1024, 128, null), baseUrl, pinned);
+      long jitMillis = serverJitMillis(simPid) - jit;
+      percent = jitMillis * 1e8 / (System.nanoTime() - start);
+      System.out.printf(Locale.ROOT, "  server JIT in %s: %d ms of CPU, %.1f %% of its core%n",
+          name, jitMillis, percent);
+      name = WARM_UP_PREFIX + "server-warm-up-" + (round + 1);
+    }
+    if (percent >= SERVER_JIT_QUIET_PERCENT) {
+      System.out.println("  WARNING: the server still compiles; see the server JIT column");
+    }
+  }
+
+  /** CPU ms the server JVM's JIT compiler threads have used so far. */
+  static long serverJitMillis(long pid) {
+    return CpuSampler.threadTicks(pid).entrySet().stream()
+        // threadTicks folds digits: "C1 CompilerThre" and "C2 CompilerThre" are both "C#..."
+        .filter(e -> e.getKey().startsWith("C# CompilerThre"))
+        .mapToLong(Map.Entry::getValue).sum() * 10;
   }
 
   private static Result runRung(Rung rung, String baseUrl, boolean pinned) throws Exception {
@@ -164,6 +216,7 @@ public final class ClientTruthBenchmark {
     long from = client.stream().mapToLong(ClientRecord::start).min().orElse(0);
     long to = client.stream().mapToLong(ClientRecord::lastChunkNanos).max().orElse(0);
     System.out.println("  client CPU by thread in the run window: " + cpu.topThreads(from, to, 8));
+    System.out.println("  TTFT error, " + result.ttftSplit());
     return result;
   }
 
@@ -213,6 +266,18 @@ public final class ClientTruthBenchmark {
     /** Per thread name: {nanoTime, ticks} samples summed over threads of that name. */
     private final List<Map<String, Long>> threadSamples = new ArrayList<>();
 
+    /**
+     * The client's total CPU is read every 20 ms (one small file). Its threads' figures, which
+     * the run window's per-thread line needs, only every 500 ms: reading the stat file of each
+     * of the Gatling JVM's ~50 threads every 20 ms kept this JVM busy on the server's core
+     * (see docs/client-overhead.md, "The instrument").
+     */
+    private static final long SAMPLE_MILLIS = Long.getLong("truth.sampleMillis", 20);
+    private static final int THREAD_EVERY =
+        (int) Math.max(1, Long.getLong("truth.threadSampleMillis", 500) / SAMPLE_MILLIS);
+    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+    private long count;
+
     CpuSampler(Path pidFile, Process mvn) {
       super("cpu-sampler");
       this.pidFile = pidFile;
@@ -231,7 +296,9 @@ public final class ClientTruthBenchmark {
           if (pid > 0) {
             long now = System.nanoTime();
             long ticks = cpuTicks(pid);
-            Map<String, Long> threads = threadTicks(pid);
+            // Per-thread figures only every THREAD_EVERY-th sample: reading every thread's
+            // stat file is the costly part, and this JVM shares core 0 with the server.
+            Map<String, Long> threads = count++ % THREAD_EVERY == 0 ? threadTicks(pid) : null;
             if (ticks >= 0) {
               synchronized (samples) {
                 samples.add(new long[] {now, ticks});
@@ -239,7 +306,7 @@ public final class ClientTruthBenchmark {
               }
             }
           }
-          Thread.sleep(20);
+          Thread.sleep(SAMPLE_MILLIS);
         } catch (InterruptedException e) {
           return;
         } catch (IOException | RuntimeException e) {
@@ -258,8 +325,8 @@ public final class ClientTruthBenchmark {
     /** CPU ms per thread-name group between two instants (nearest samples), largest first. */
     String topThreads(long fromNanos, long toNanos, int n) {
       synchronized (samples) {
-        int from = nearest(fromNanos);
-        int to = nearest(toNanos);
+        int from = nearestWithThreads(fromNanos);
+        int to = nearestWithThreads(toNanos);
         if (from < 0 || to < 0) {
           return "";
         }
@@ -275,9 +342,12 @@ public final class ClientTruthBenchmark {
       }
     }
 
-    private int nearest(long nanos) {
+    private int nearestWithThreads(long nanos) {
       int best = -1;
       for (int i = 0; i < samples.size(); i++) {
+        if (threadSamples.get(i) == null) {
+          continue;
+        }
         if (best < 0 || Math.abs(samples.get(i)[0] - nanos) < Math.abs(samples.get(best)[0] - nanos)) {
           best = i;
         }
@@ -286,7 +356,7 @@ public final class ClientTruthBenchmark {
     }
 
     /** utime + stime per thread, summed by thread name with digits folded ("gatling-1-#"). */
-    private static Map<String, Long> threadTicks(long pid) {
+    static Map<String, Long> threadTicks(long pid) {
       Map<String, Long> byName = new HashMap<>();
       File[] tasks = new File("/proc/" + pid + "/task").listFiles();
       if (tasks == null) {
@@ -295,8 +365,8 @@ public final class ClientTruthBenchmark {
       for (File task : tasks) {
         try {
           String stat = Files.readString(task.toPath().resolve("stat"));
-          String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-              .replaceAll("[0-9]+", "#");
+          String name = DIGITS.matcher(stat.substring(stat.indexOf('(') + 1,
+              stat.lastIndexOf(')'))).replaceAll("#");
           String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
           byName.merge(name + " user", Long.parseLong(f[11]), Long::sum);
           byName.merge(name + " sys", Long.parseLong(f[12]), Long::sum);
@@ -333,13 +403,16 @@ public final class ClientTruthBenchmark {
   /** What one rung measured. Times in ms. */
   record Result(Rung rung, int ok, int failed, int unmatched, double itlErrP50, double itlErrP99,
       double ttftErrP50, double ttftErrP99, double ttftErrMax, double firstWaveTtftErrP99,
-      double cpuPercent, double[] late, double ksSchedule, double ksSent, double ksCritical) {
+      double cpuPercent, double[] late, double ksSchedule, double ksSent, double ksCritical,
+      String ttftSplit) {
 
     static Result of(Rung rung, List<ClientRecord> client, Map<String, long[]> server,
         CpuSampler cpu) {
       List<Double> ttftErr = new ArrayList<>();
       List<Double> firstWave = new ArrayList<>();
       List<Double> itlErr = new ArrayList<>();
+      List<Double> requestLeg = new ArrayList<>();
+      List<Double> answerLeg = new ArrayList<>();
       int ok = 0;
       int failed = 0;
       int unmatched = 0;
@@ -361,6 +434,10 @@ public final class ClientTruthBenchmark {
         }
         double err = (r.ttft() - (s[1] - s[0])) / 1e6;
         ttftErr.add(err);
+        // The error's two legs: the request's (client clock start to server receipt) and the
+        // first chunk's (server write to client read). They add up to the error.
+        requestLeg.add((s[0] - r.start()) / 1e6);
+        answerLeg.add((r.start() + r.ttft() - s[1]) / 1e6);
         if (r.start() - firstStart < 100_000_000L) {
           firstWave.add(err);
         }
@@ -398,17 +475,21 @@ public final class ClientTruthBenchmark {
       return new Result(rung, ok, failed, unmatched, Stats.percentile(itl, 50),
           Stats.percentile(itl, 99), Stats.percentile(ttft, 50), Stats.percentile(ttft, 99),
           ttft.length == 0 ? Double.NaN : ttft[ttft.length - 1],
-          Stats.percentile(sorted(firstWave), 99), cpuPct, late, ksSchedule, ksSent, ksCritical);
+          Stats.percentile(sorted(firstWave), 99), cpuPct, late, ksSchedule, ksSent, ksCritical,
+          String.format(Locale.ROOT, "request leg (server receipt - client start) p50 %.2f p99"
+              + " %.2f ms, first-chunk leg (client read - server write) p50 %.2f p99 %.2f ms",
+              Stats.percentile(sorted(requestLeg), 50), Stats.percentile(sorted(requestLeg), 99),
+              Stats.percentile(sorted(answerLeg), 50), Stats.percentile(sorted(answerLeg), 99)));
     }
 
     static String header() {
       return "| rung | ok/failed/unmatched | abs ITL err p50 / p99 (vLLM p99) | TTFT err p50 (vLLM) |"
           + " TTFT err p99 (vLLM) | TTFT err max / first 100 ms p99 | client CPU % (vLLM) |"
-          + " send late p50 / p90 / p99 / p99.9 | KS schedule / sent (1 % crit) |";
+          + " send late p50 / p90 / p99 / p99.9 | KS schedule / sent (1 % crit) | server JIT ms |";
     }
 
     static String separator() {
-      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
     }
 
     String row() {
@@ -440,7 +521,13 @@ public final class ClientTruthBenchmark {
       command.addAll(List.of("taskset", "-c", "0"));
     }
     command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms1g", "-Xmx1g", "-cp", testClasspath(), "dev.gatlingllm.sim.Main",
+        "-Xms1g", "-Xmx1g"));
+    // Extra flags for the server JVM, for experiments on the instrument (JIT logs and such).
+    String extra = System.getProperty("truth.serverJvmArgs", "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(Arrays.asList(extra.split("\\s+")));
+    }
+    command.addAll(List.of("-cp", testClasspath(), "dev.gatlingllm.sim.Main",
         "--port", "0", "--ttft-ms", Long.toString(TTFT_MS), "--itl-ms", Long.toString(ITL_MS),
         "--jitter", "0", "--max-running", "100000", "--io-threads", "1", "--chunk-log"));
     return new ProcessBuilder(command).redirectErrorStream(true).start();
