@@ -105,11 +105,10 @@ public final class ClientTruthBenchmark {
       warmUpServer(sim.pid(), baseUrl, pinned);
       for (Rung rung : RUNGS) {
         if (wanted.contains(rung.name())) {
-          long jitBefore = serverJitMillis(sim.pid());
-          Result r = runRung(rung, baseUrl, pinned);
+          Measured m = runRung(rung, sim.pid(), baseUrl, pinned);
           // The reference server's own compiling delays its reads and writes, which shows as
           // client error: kept in the table so a contaminated rung is seen as such.
-          String row = r.row() + " " + (serverJitMillis(sim.pid()) - jitBefore) + " |";
+          String row = m.result().row() + " " + m.serverJitMillis() + " |";
           rows.add(row);
           System.out.println(Result.header());
           System.out.println(row);
@@ -140,8 +139,9 @@ public final class ClientTruthBenchmark {
 
   /**
    * Warms the simulator until its JIT compilers are quiet: one rung of the plugin (its
-   * request shape), then {@link FloorClient} rounds at C = 256 until one costs the server's
-   * C1 and C2 threads under {@link #SERVER_JIT_QUIET_PERCENT} of its core. One plugin rung
+   * request shape), then {@link FloorClient} rounds at C = 1024, 64 and 256 (at least one of
+   * each, then on in turn) until one costs the server's C1 and C2 threads under
+   * {@link #SERVER_JIT_QUIET_PERCENT} of its core. One plugin rung
    * alone was not enough: {@code perf sched} during a later C = 64 rung showed the server's
    * C2 thread holding the server's core for 3-4 ms at a time while requests waited in its
    * socket, and the server compiled for another 0.5-1.5 s of CPU in each of the next five
@@ -149,22 +149,31 @@ public final class ClientTruthBenchmark {
    */
   private static void warmUpServer(long simPid, String baseUrl, boolean pinned) throws Exception {
     String name = "server-warm-up";
+    int concurrency = 256;
     double percent = Double.MAX_VALUE;
-    for (int round = 0; round <= SERVER_WARM_UP_ROUNDS && percent >= SERVER_JIT_QUIET_PERCENT;
-        round++) {
+    for (int round = 0; round <= SERVER_WARM_UP_ROUNDS
+        && (percent >= SERVER_JIT_QUIET_PERCENT || round < WARM_UP_SHAPES.length); round++) {
       long jit = serverJitMillis(simPid);
       long start = System.nanoTime();
-      runRung(new Rung(name, "inf", 1, 256, 1024, 128, null), baseUrl, pinned);
+      runRung(new Rung(name, "inf", 1, concurrency, 4 * concurrency, 128, null), simPid, baseUrl,
+          pinned);
       long jitMillis = serverJitMillis(simPid) - jit;
       percent = jitMillis * 1e8 / (System.nanoTime() - start);
-      System.out.printf(Locale.ROOT, "  server JIT in %s: %d ms of CPU, %.1f %% of its core%n",
-          name, jitMillis, percent);
+      System.out.printf(Locale.ROOT, "  server JIT in %s (C = %d): %d ms of CPU, %.1f %% of its core%n",
+          name, concurrency, jitMillis, percent);
       name = WARM_UP_PREFIX + "server-warm-up-" + (round + 1);
+      concurrency = WARM_UP_SHAPES[round % WARM_UP_SHAPES.length];
     }
     if (percent >= SERVER_JIT_QUIET_PERCENT) {
       System.out.println("  WARNING: the server still compiles; see the server JIT column");
     }
   }
+
+  /**
+   * The concurrencies the warm-up rounds cycle through: a server that only saw C = 256 still
+   * compiled for about a second in a later C = 1024 rung (new batch sizes take new branches).
+   */
+  private static final int[] WARM_UP_SHAPES = {1024, 64, 256};
 
   /** CPU ms the server JVM's JIT compiler threads have used so far. */
   static long serverJitMillis(long pid) {
@@ -174,7 +183,11 @@ public final class ClientTruthBenchmark {
         .mapToLong(Map.Entry::getValue).sum() * 10;
   }
 
-  private static Result runRung(Rung rung, String baseUrl, boolean pinned) throws Exception {
+  /** A rung's figures and the server's JIT CPU in its run window. */
+  record Measured(Result result, long serverJitMillis) {}
+
+  private static Measured runRung(Rung rung, long simPid, String baseUrl, boolean pinned)
+      throws Exception {
     Path out = DIR.resolve(rung.name()).toAbsolutePath();
     Files.deleteIfExists(Path.of(out + ".pid"));
     Files.deleteIfExists(Path.of(out + "-client.csv"));
@@ -201,7 +214,7 @@ public final class ClientTruthBenchmark {
     System.out.printf(Locale.ROOT, "rung %s: %s (log: %s)%n", rung.name(), String.join(" ", command), log);
     Process mvn = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
-    CpuSampler cpu = new CpuSampler(Path.of(out + ".pid"), mvn);
+    CpuSampler cpu = new CpuSampler(Path.of(out + ".pid"), mvn, simPid);
     cpu.start();
     int code = mvn.waitFor();
     cpu.join();
@@ -216,8 +229,10 @@ public final class ClientTruthBenchmark {
     long from = client.stream().mapToLong(ClientRecord::start).min().orElse(0);
     long to = client.stream().mapToLong(ClientRecord::lastChunkNanos).max().orElse(0);
     System.out.println("  client CPU by thread in the run window: " + cpu.topThreads(from, to, 8));
+    long jit = cpu.serverJitMillis(from, to);
+    System.out.printf(Locale.ROOT, "  server JIT in the run window: %d ms of CPU on its core%n", jit);
     System.out.println("  TTFT error, " + result.ttftSplit());
-    return result;
+    return new Measured(result, jit);
   }
 
   /** A request as the plugin recorded it. */
@@ -278,10 +293,16 @@ public final class ClientTruthBenchmark {
     private static final Pattern DIGITS = Pattern.compile("[0-9]+");
     private long count;
 
-    CpuSampler(Path pidFile, Process mvn) {
+    private final long serverPid;
+    /** {nanoTime, server JIT CPU ms so far}, every {@link #SERVER_EVERY}-th sample. */
+    private final List<long[]> serverJit = new ArrayList<>();
+    private static final int SERVER_EVERY = (int) Math.max(1, 100 / SAMPLE_MILLIS);
+
+    CpuSampler(Path pidFile, Process mvn, long serverPid) {
       super("cpu-sampler");
       this.pidFile = pidFile;
       this.mvn = mvn;
+      this.serverPid = serverPid;
       setDaemon(true);
     }
 
@@ -296,6 +317,12 @@ public final class ClientTruthBenchmark {
           if (pid > 0) {
             long now = System.nanoTime();
             long ticks = cpuTicks(pid);
+            if (count % SERVER_EVERY == 0) {
+              long jit = ClientTruthBenchmark.serverJitMillis(serverPid);
+              synchronized (samples) {
+                serverJit.add(new long[] {now, jit});
+              }
+            }
             // Per-thread figures only every THREAD_EVERY-th sample: reading every thread's
             // stat file is the costly part, and this JVM shares core 0 with the server.
             Map<String, Long> threads = count++ % THREAD_EVERY == 0 ? threadTicks(pid) : null;
@@ -320,6 +347,23 @@ public final class ClientTruthBenchmark {
       synchronized (samples) {
         return (ticksAt(toNanos) - ticksAt(fromNanos)) / CLOCK_TICKS;
       }
+    }
+
+    /** The server's JIT CPU ms between the samples nearest two instants. */
+    long serverJitMillis(long fromNanos, long toNanos) {
+      synchronized (samples) {
+        return nearest(serverJit, toNanos) - nearest(serverJit, fromNanos);
+      }
+    }
+
+    private static long nearest(List<long[]> series, long nanos) {
+      long[] best = null;
+      for (long[] s : series) {
+        if (best == null || Math.abs(s[0] - nanos) < Math.abs(best[0] - nanos)) {
+          best = s;
+        }
+      }
+      return best == null ? 0 : best[1];
     }
 
     /** CPU ms per thread-name group between two instants (nearest samples), largest first. */
