@@ -105,13 +105,10 @@ public final class ClientTruthBenchmark {
       warmUpServer(sim.pid(), baseUrl, pinned);
       for (Rung rung : RUNGS) {
         if (wanted.contains(rung.name())) {
-          Measured m = runRung(rung, sim.pid(), baseUrl, pinned);
-          // The reference server's own compiling delays its reads and writes, which shows as
-          // client error: kept in the table so a contaminated rung is seen as such.
-          String row = m.result().row() + " " + m.serverJitMillis() + " |";
-          rows.add(row);
+          Result r = runRung(rung, sim.pid(), baseUrl, pinned);
+          rows.add(r.row());
           System.out.println(Result.header());
-          System.out.println(row);
+          System.out.println(r.row());
         }
       }
     } finally {
@@ -139,13 +136,13 @@ public final class ClientTruthBenchmark {
 
   /**
    * Warms the simulator until its JIT compilers are quiet: one rung of the plugin (its
-   * request shape), then {@link FloorClient} rounds at C = 1024, 64 and 256 (at least one of
-   * each, then on in turn) until one costs the server's C1 and C2 threads under
-   * {@link #SERVER_JIT_QUIET_PERCENT} of its core. One plugin rung
-   * alone was not enough: {@code perf sched} during a later C = 64 rung showed the server's
-   * C2 thread holding the server's core for 3-4 ms at a time while requests waited in its
-   * socket, and the server compiled for another 0.5-1.5 s of CPU in each of the next five
-   * rounds (docs/client-overhead.md, "The instrument").
+   * request shape, at C = 256), then {@link FloorClient} rounds at C = 1024 and 64 and on
+   * in turn through 256, 1024, 64 until one costs the server's C1 and C2 threads under
+   * {@link #SERVER_JIT_QUIET_PERCENT} of its core. One plugin rung alone was not enough:
+   * {@code perf sched} during a later C = 64 rung showed the server's C2 thread holding the
+   * server's core for 3-4 ms at a time while requests waited in its socket, and the server
+   * compiled for another 0.5-2 s of CPU in each of the next four to five rounds
+   * (docs/client-overhead.md, "The instrument").
    */
   private static void warmUpServer(long simPid, String baseUrl, boolean pinned) throws Exception {
     String name = "server-warm-up";
@@ -183,10 +180,7 @@ public final class ClientTruthBenchmark {
         .mapToLong(Map.Entry::getValue).sum() * 10;
   }
 
-  /** A rung's figures and the server's JIT CPU in its run window. */
-  record Measured(Result result, long serverJitMillis) {}
-
-  private static Measured runRung(Rung rung, long simPid, String baseUrl, boolean pinned)
+  private static Result runRung(Rung rung, long simPid, String baseUrl, boolean pinned)
       throws Exception {
     Path out = DIR.resolve(rung.name()).toAbsolutePath();
     Files.deleteIfExists(Path.of(out + ".pid"));
@@ -229,10 +223,10 @@ public final class ClientTruthBenchmark {
     long from = client.stream().mapToLong(ClientRecord::start).min().orElse(0);
     long to = client.stream().mapToLong(ClientRecord::lastChunkNanos).max().orElse(0);
     System.out.println("  client CPU by thread in the run window: " + cpu.topThreads(from, to, 8));
-    long jit = cpu.serverJitMillis(from, to);
-    System.out.printf(Locale.ROOT, "  server JIT in the run window: %d ms of CPU on its core%n", jit);
+    System.out.printf(Locale.ROOT, "  server JIT in the run window: %d ms of CPU on its core%n",
+        result.serverJitMillis());
     System.out.println("  TTFT error, " + result.ttftSplit());
-    return new Measured(result, jit);
+    return result;
   }
 
   /** A request as the plugin recorded it. */
@@ -448,7 +442,7 @@ public final class ClientTruthBenchmark {
   record Result(Rung rung, int ok, int failed, int unmatched, double itlErrP50, double itlErrP99,
       double ttftErrP50, double ttftErrP99, double ttftErrMax, double firstWaveTtftErrP99,
       double cpuPercent, double[] late, double ksSchedule, double ksSent, double ksCritical,
-      String ttftSplit) {
+      String ttftSplit, long serverJitMillis) {
 
     static Result of(Rung rung, List<ClientRecord> client, Map<String, long[]> server,
         CpuSampler cpu) {
@@ -523,7 +517,10 @@ public final class ClientTruthBenchmark {
           String.format(Locale.ROOT, "request leg (server receipt - client start) p50 %.2f p99"
               + " %.2f ms, first-chunk leg (client read - server write) p50 %.2f p99 %.2f ms",
               Stats.percentile(sorted(requestLeg), 50), Stats.percentile(sorted(requestLeg), 99),
-              Stats.percentile(sorted(answerLeg), 50), Stats.percentile(sorted(answerLeg), 99)));
+              Stats.percentile(sorted(answerLeg), 50), Stats.percentile(sorted(answerLeg), 99)),
+          // The reference server's own compiling delays its reads and writes, which shows as
+          // client error: in the table so that a rung that measured it is seen as such.
+          cpu.serverJitMillis(windowStart, windowEnd));
     }
 
     static String header() {
@@ -539,7 +536,7 @@ public final class ClientTruthBenchmark {
     String row() {
       double[] v = rung.vllm();
       return String.format(Locale.ROOT,
-          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s |",
+          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s | %d |",
           rung.name(), ok, failed, unmatched, itlErrP50, itlErrP99, ref(v, 0), ttftErrP50,
           ref(v, 1), ttftErrP99, ref(v, 2), ttftErrMax, firstWaveTtftErrP99, cpuPercent,
           ref(v, 3),
@@ -547,7 +544,7 @@ public final class ClientTruthBenchmark {
               Stats.percentile(late, 50), Stats.percentile(late, 90), Stats.percentile(late, 99),
               Stats.percentile(late, 99.9)),
           Double.isNaN(ksSent) ? "-" : String.format(Locale.ROOT, "%.3f / %.3f (%.3f)",
-              ksSchedule, ksSent, ksCritical));
+              ksSchedule, ksSent, ksCritical), serverJitMillis);
     }
 
     private static String ref(double[] v, int i) {
