@@ -72,7 +72,7 @@ class ReadmeTest {
     InjectionPlan plan = InjectionPlan.of(
         ArrivalProfile.builder().numPrompts(10).requestRate(5).build().schedule());
     double lead = plan.lead().toMillis() / 1000.0;
-    double latest = lead + plan.bucket().toMillis() / 1000.0;
+    double latest = lead + 2 * plan.bucket().toMillis() / 1000.0;
     String arrivals = section("## Arrival profiles");
     assertTrue(arrivals.contains("between " + lead + " s and " + latest + " s before"),
         "the arrival section states the plan's " + lead + "-" + latest + " s lead");

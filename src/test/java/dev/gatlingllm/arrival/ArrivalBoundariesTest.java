@@ -38,25 +38,25 @@ class ArrivalBoundariesTest {
 
   @Test
   void aPlanWhoseSpanNeedsExactlyMaxBucketsKeepsItsBucketWidth() {
-    // Last arrival at 0.045 s: buckets 0..4 of 10 ms, five in all; five are allowed.
+    // Last arrival at 4.5 s: one-second cells 0..4, five in all; five are allowed.
     ArrivalSchedule schedule = ArrivalProfile.builder()
-        .replay(ArrivalTrace.ofSeconds(0, 0.02, 0.045)).build().schedule();
-    assertEquals(Duration.ofMillis(10), InjectionPlan.of(schedule).withMaxBuckets(5).bucket());
-    // One fewer and the buckets double.
-    assertEquals(Duration.ofMillis(20), InjectionPlan.of(schedule).withMaxBuckets(4).bucket());
-    // A single bucket holds everything.
-    assertEquals(Duration.ofMillis(50), InjectionPlan.of(schedule).withMaxBuckets(1).bucket());
+        .replay(ArrivalTrace.ofSeconds(0, 2, 4.5)).build().schedule();
+    assertEquals(Duration.ofSeconds(1), InjectionPlan.of(schedule).withMaxBuckets(5).bucket());
+    // One fewer and the cells double.
+    assertEquals(Duration.ofSeconds(2), InjectionPlan.of(schedule).withMaxBuckets(4).bucket());
+    // A single cell holds everything.
+    assertEquals(Duration.ofSeconds(5), InjectionPlan.of(schedule).withMaxBuckets(1).bucket());
   }
 
   @Test
   void planSettingsAcceptTheirMinimums() {
     ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(3).requestRate(10).build()
         .schedule();
-    assertEquals(Duration.ofMillis(10),
-        InjectionPlan.of(schedule).withBucket(Duration.ofMillis(10)).bucket());
+    assertEquals(Duration.ofSeconds(1),
+        InjectionPlan.of(schedule).withBucket(Duration.ofSeconds(1)).bucket());
     assertEquals(Duration.ZERO, InjectionPlan.of(schedule).withLead(Duration.ZERO).lead());
     assertThrows(IllegalArgumentException.class,
-        () -> InjectionPlan.of(schedule).withBucket(Duration.ofMillis(9)));
+        () -> InjectionPlan.of(schedule).withBucket(Duration.ofMillis(999)));
     assertThrows(IllegalArgumentException.class,
         () -> InjectionPlan.of(schedule).withMaxBuckets(0));
   }
