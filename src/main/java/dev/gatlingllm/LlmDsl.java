@@ -76,10 +76,11 @@ public final class LlmDsl {
   }
 
   /**
-   * The injection steps that bring the profile's users in, each between 0.5 s and 0.51 s
-   * ahead of its arrival slot: users are started in 10 ms buckets, so a burst of starts
-   * never holds an event loop for long (runs longer than 20 s widen the buckets, keeping at
-   * most 2,000 of them). On one injector of a scaled-out benchmark ({@code -Dllm.injector=K/N},
+   * The injection steps that bring the profile's users in, each between 0.5 s and 2.5 s
+   * ahead of its arrival slot and never after it: Gatling ramps each second's users evenly
+   * over its milliseconds, so a burst of starts never holds an event loop, and a steady rate
+   * is one long ramp, so Gatling's injector stays cheap ({@link InjectionPlan}; runs longer
+   * than 2,000 s widen the one-second cells, keeping at most 2,000 of them). On one injector of a scaled-out benchmark ({@code -Dllm.injector=K/N},
    * see {@link ScaleOut}) only the users of its share.
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
