@@ -340,8 +340,12 @@ public final class LlmComponents implements ProtocolComponents {
    */
   public void awaitCommonStart() {
     if (injector != null) {
-      injector.awaitStart(InjectionPlan.of(protocol.arrivals().orElseThrow().schedule()).lead()
-          .toNanos(), settingsHash).ifPresent(arrivalClock::start);
+      // The plan injects a user up to one bucket after its slot's offset from the injection's
+      // start, and at least lead before the slot when the clock starts lead + bucket after
+      // the injection: that much must be left before the common start.
+      InjectionPlan plan = InjectionPlan.of(share.schedule(protocol.arrivals().orElseThrow()));
+      injector.awaitStart(plan.lead().plus(plan.bucket()).toNanos(), settingsHash)
+          .ifPresent(arrivalClock::start);
     }
   }
 
