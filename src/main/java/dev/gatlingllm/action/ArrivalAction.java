@@ -3,8 +3,10 @@ package dev.gatlingllm.action;
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
+import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -29,12 +31,19 @@ final class ArrivalAction extends LlmAction {
   private final AtomicBoolean warnedOverflow = new AtomicBoolean();
 
   ArrivalAction(ScenarioContext ctx, Action next) {
-    super("awaitArrival", next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
-    this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
-    this.clock = components.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
-        "awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)"));
+    this(ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
+        ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
     // actions are built last to first: the request's warm-up is done by now
     components.awaitCommonStart();
+  }
+
+  /** The action over given components: the run's, or a rehearsal's (see {@link Rehearsal}). */
+  ArrivalAction(LlmComponents components, StatsEngine statsEngine, Clock gatlingClock,
+      Action next) {
+    super("awaitArrival", next, statsEngine, gatlingClock);
+    this.components = components;
+    this.clock = components.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
+        "awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)"));
   }
 
   @Override

@@ -9,8 +9,10 @@ import dev.gatlingllm.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
+import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
 import io.netty.handler.codec.http.HttpHeaders;
 import dev.gatlingllm.metrics.TaskType;
@@ -41,9 +43,19 @@ final class LlmRequestAction extends LlmAction {
   private final GoodputSlo slo;
 
   LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
-    super(spec.name(), next, ctx.coreComponents().statsEngine(), ctx.coreComponents().clock());
+    this(spec, ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
+        ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
+  }
+
+  /**
+   * The action over given components: the run's, whose first request action runs the warm-up
+   * here, or a rehearsal's (see {@link Rehearsal}), whose warm-up is marked done.
+   */
+  LlmRequestAction(RequestTemplate spec, LlmComponents components, StatsEngine statsEngine,
+      Clock gatlingClock, Action next) {
+    super(spec.name(), next, statsEngine, gatlingClock);
     this.spec = spec;
-    this.components = ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
+    this.components = components;
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
@@ -59,7 +71,8 @@ final class LlmRequestAction extends LlmAction {
       components.outputTokens().prepareForRunTimeCounting();
     }
     if (warmUp != null) {
-      components.warmUpOnce(spec.path(), warmUp);
+      components.warmUpOnce(spec.path(), warmUp,
+          requests -> Rehearsal.run(spec, components, gatlingClock, requests));
     }
   }
 

@@ -40,6 +40,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +83,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final InjectorRun injector;
   /** See {@link #settingsHash()}; null without scale-out. */
   private final String settingsHash;
+  /** True for the copy the actions' rehearsal runs on ({@link #forRehearsal}). */
+  private final boolean rehearsal;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     this.core = core;
@@ -116,6 +119,7 @@ public final class LlmComponents implements ProtocolComponents {
     this.injector = scale.requested() ? InjectorRun.start(scale, URI.create(protocol.target()
         .toString()), protocol.insecureTls()) : null;
     this.settingsHash = injector == null ? null : settingsHash();
+    this.rehearsal = false;
     if (!protocol.warmUp().enabled()) {
       // the real warm-up's probe does both, with real requests
       warmUpWithoutRequests();
@@ -125,6 +129,38 @@ public final class LlmComponents implements ProtocolComponents {
       store.mirrorTo(recordLog::append);
     }
     LlmRun.register(this);
+  }
+
+  /** See {@link #forRehearsal(ArrivalClock)}. */
+  private LlmComponents(LlmComponents run, ArrivalClock clock) {
+    this.core = run.core;
+    this.protocol = run.protocol;
+    this.client = run.client;
+    this.baseHeaders = run.baseHeaders;
+    this.outputTokens = run.outputTokens;
+    this.share = run.share;
+    this.arrivalClock = clock;
+    this.pacer = run.pacer;
+    // the same kind of limiter, not the same one: the run's permits stay untouched
+    this.limiter = protocol.maxConcurrency()
+        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(share.maxConcurrency(max)))
+        .orElse(ConcurrencyLimiter.unlimited());
+    this.injector = null;
+    this.settingsHash = null;
+    this.recordLog = null;
+    this.rehearsal = true;
+    this.warmedUp.set(true);
+  }
+
+  /**
+   * A copy of these components for rehearsing the run's actions before the run (see
+   * {@code action.Rehearsal}): the same client, event loops, pacer and headers, but its own
+   * record store, arrival clock ({@code clock}, or none), concurrency limiter, self-check and
+   * first-send time, no record log and no server-metrics scraper, and request ids of their
+   * own. Nothing done through it reaches the run's results.
+   */
+  public LlmComponents forRehearsal(ArrivalClock clock) {
+    return new LlmComponents(this, clock);
   }
 
   private void warmUpWithoutRequests() {
@@ -141,16 +177,19 @@ public final class LlmComponents implements ProtocolComponents {
    * of the first request action built: called while the simulation is built, before any
    * user starts.
    *
-   * @param body the body of a warm-up request with the given {@code max_tokens}
+   * @param body     the body of a warm-up request with the given {@code max_tokens}
+   * @param rehearse  sends the given number of the warm-up's requests through the run's own
+   *                  actions, on copies of them and of these components (see
+   *                  {@link #forRehearsal}), and waits for them
    */
-  public void warmUpOnce(String path, IntFunction<byte[]> body) {
+  public void warmUpOnce(String path, IntFunction<byte[]> body, IntConsumer rehearse) {
     if (!protocol.warmUp().enabled() || !warmedUp.compareAndSet(false, true)) {
       return;
     }
     List<EventLoop> loops = new ArrayList<>();
     core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
     RunWarmUp.run(protocol, client, loops, path, body,
-        id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id));
+        id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id), rehearse);
     List<String> skipped = GatlingWarmUp.run(core, loops.get(0));
     if (!skipped.isEmpty()) {
       LOG.info("warm-up: Gatling's per-request code not warmed ({}); the JIT compiles it during "
@@ -177,8 +216,10 @@ public final class LlmComponents implements ProtocolComponents {
     if (selfCheck == null) {
       SelfCheck started = SelfCheck.start(core.eventLoopGroup());
       client.onWritten(started::recordWrite);
-      protocol.serverMetrics().ifPresent(uri -> serverMetrics = ServerMetricsScraper.start(uri,
-          headerMap(), Duration.ofSeconds(1), protocol.insecureTls()));
+      if (!rehearsal) {
+        protocol.serverMetrics().ifPresent(uri -> serverMetrics = ServerMetricsScraper.start(
+            uri, headerMap(), Duration.ofSeconds(1), protocol.insecureTls()));
+      }
       selfCheck = started;
     }
     return selfCheck;
@@ -250,8 +291,8 @@ public final class LlmComponents implements ProtocolComponents {
    * @param slotIndex the request's index in the benchmark; -1 when it was not paced
    */
   public HttpHeaders requestHeaders(String requestId, long slotIndex) {
-    String id = requestId != null ? requestId : protocol.requestIdPrefix()
-        + (injector != null && slotIndex >= 0 ? slotIndex
+    String id = requestId != null ? requestId : (rehearsal ? "warmup-action-"
+        : protocol.requestIdPrefix()) + (injector != null && slotIndex >= 0 ? slotIndex
             : share.global(requestCounter.getAndIncrement()));
     return new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id);
   }

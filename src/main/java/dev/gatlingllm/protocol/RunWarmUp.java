@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,7 @@ final class RunWarmUp {
    * @param headers  fresh request headers carrying the given request id
    */
   static void run(LlmProtocol protocol, LlmClient client, List<EventLoop> loops, String path,
-      IntFunction<byte[]> body, Function<String, HttpHeaders> headers) {
+      IntFunction<byte[]> body, Function<String, HttpHeaders> headers, IntConsumer rehearse) {
     WarmUpOptions options = protocol.warmUp();
     // Each request builds its body and headers and encodes its record as a run's request
     // does, so that code is compiled before the run too, not only the response path.
@@ -55,6 +56,10 @@ final class RunWarmUp {
         ? options.concurrency() : concurrency(protocol, probe.meanNanos(), loops.size());
     int requests = options.requests() >= 0 ? options.requests()
         : autoRequests(concurrency, probe.chunks(), probe.meanNanos());
+    // The last of them go through the run's own actions (Gatling sessions, the pacer, the
+    // limiter, the record path) rather than straight to the client: see action.Rehearsal.
+    int rehearsed = Math.min(requests, REHEARSED_REQUESTS);
+    requests -= rehearsed;
     IntFunction<LlmRequest> after = i -> request.apply(i + 1);
     WarmUpRequests.Outcome warm;
     // The records go where a run's go, a store mirrored to the record log's encoding, but a
@@ -76,12 +81,18 @@ final class RunWarmUp {
     } finally {
       scratch.close();
     }
+    long rehearsalStart = System.nanoTime();
+    if (rehearsed > 0) {
+      rehearse.accept(rehearsed);
+    }
+    long rehearsalNanos = System.nanoTime() - rehearsalStart;
     closeSomeConnections(client, loops);
     String failures = warm.failed() == 0 ? ""
         : ", " + warm.failed() + " failed (first: " + warm.firstError() + ")";
-    LOG.info("warm-up: {} requests at concurrency {} in {} s{}{}; not part of the results",
-        warm.sent() + 1, concurrency, String.format(Locale.ROOT, "%.1f",
-            (probe.elapsedNanos() + warm.elapsedNanos()) / 1e9), failures,
+    LOG.info("warm-up: {} requests at concurrency {} ({} of them through the run's actions) "
+        + "in {} s{}{}; not part of the results", warm.sent() + 1 + rehearsed, concurrency,
+        rehearsed, String.format(Locale.ROOT, "%.1f",
+            (probe.elapsedNanos() + warm.elapsedNanos() + rehearsalNanos) / 1e9), failures,
         warm.finished() ? "" : ", still running after " + MAX_WAIT.toSeconds() + " s");
   }
 
@@ -101,6 +112,12 @@ final class RunWarmUp {
       }
     }
   }
+
+  /**
+   * Warm-up requests sent through the run's actions at most: with the forked JVM's compile
+   * thresholds (a fiftieth of the usual) a few dozen calls compile a method.
+   */
+  static final int REHEARSED_REQUESTS = 64;
 
   /** Enough closes for the JIT to compile the close path (it compiles after a handful). */
   private static final int CLOSES_PER_LOOP = 12;

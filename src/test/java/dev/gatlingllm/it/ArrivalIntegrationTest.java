@@ -44,7 +44,7 @@ class ArrivalIntegrationTest {
   @Test
   void capIsReachedAndNeverExceededUnderAnUnboundedRateWarmUpIncluded() throws IOException {
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
-        .ttft(Duration.ofMillis(40)).itl(Duration.ofMillis(5)).build())) {
+        .ttft(Duration.ofMillis(40)).itl(Duration.ofMillis(5)).recordRequests(true).build())) {
       JsonNode doc = run(simulator, Map.of(
           ArrivalItSimulation.NUM_PROMPTS, "40",
           ArrivalItSimulation.MAX_CONCURRENCY, "5",
@@ -52,6 +52,20 @@ class ArrivalIntegrationTest {
       assertEquals(5, simulator.maxInFlight(), "the simulator saw exactly the cap at most");
       assertEquals(1 + 6 + 40, simulator.requestsReceived(),
           "a probe and 6 warm-up requests reached the server before the run's 40");
+      // The probe goes straight to the client; the 6 warm-up requests (up to 64) go through
+      // copies of the run's own actions, with a dataset-shaped session, before the run.
+      List<String> sent = simulator.recordedRequests().stream()
+          .map(r -> r.header("x-request-id")).toList();
+      assertEquals("warmup-0", sent.get(0));
+      assertEquals(IntStream.range(0, 6).mapToObj(i -> "warmup-action-" + i).sorted().toList(),
+          sent.subList(1, 7).stream().sorted().toList());
+      String rehearsed = new String(simulator.recordedRequests().get(3).body(),
+          java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(rehearsed.contains("\"prompt\":\"a b c\""),
+          "a rehearsed request is built by the run's own template: " + rehearsed);
+      assertEquals(40, sent.subList(7, sent.size()).stream()
+          .filter(id -> id != null && id.startsWith("benchmark-serving")).count(),
+          "then the run's own: " + sent);
       // ... and none of them is a result: not in the JSON, not in the records.
       assertEquals(40, doc.get("completed").asInt());
       assertEquals(40, doc.get("num_prompts").asInt());
