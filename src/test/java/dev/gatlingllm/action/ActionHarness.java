@@ -11,16 +11,12 @@ import io.gatling.commons.stats.Status;
 import io.gatling.commons.util.DefaultClock;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.action.Action;
-import io.gatling.core.actor.ActorRef;
 import io.gatling.core.config.GatlingConfiguration;
 import io.gatling.core.config.GatlingConfiguration$;
-import io.gatling.core.controller.Controller;
 import io.gatling.core.pause.Disabled$;
 import io.gatling.core.protocol.Protocol;
 import io.gatling.core.protocol.ProtocolComponentsRegistry;
-import io.gatling.core.session.GroupBlock;
 import io.gatling.core.session.Session;
-import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
 import io.gatling.netty.util.Transports;
 import io.netty.channel.EventLoop;
@@ -135,19 +131,8 @@ final class ActionHarness implements AutoCloseable {
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
-  private final class Stats implements StatsEngine {
-    @Override
-    public void start() {}
-
-    @Override
-    public void stop(ActorRef<Controller.Command> controller, Option<Exception> exception) {}
-
-    @Override
-    public void logUserStart(String scenario) {}
-
-    @Override
-    public void logUserEnd(String scenario) {}
-
+  /** Keeps the responses and crashes an action logs; the rest goes nowhere. */
+  private final class Stats extends Rehearsal.NoStats {
     @Override
     public void logResponse(String scenario, scala.collection.immutable.List<String> groups,
         String requestName, long startMillis, long endMillis, Status status, Option<String> code,
@@ -156,9 +141,6 @@ final class ActionHarness implements AutoCloseable {
           code.isDefined() ? code.get() : null, message.isDefined() ? message.get() : null,
           false));
     }
-
-    @Override
-    public void logGroupEnd(String scenario, GroupBlock group, long exitMillis) {}
 
     @Override
     public void logRequestCrash(String scenario, scala.collection.immutable.List<String> groups,

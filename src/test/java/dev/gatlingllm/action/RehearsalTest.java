@@ -1,0 +1,74 @@
+package dev.gatlingllm.action;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.sim.RecordedRequest;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import io.gatling.commons.util.DefaultClock;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The warm-up's rehearsal sends real requests through copies of the run's actions and leaves
+ * nothing of the run's behind: its records, statistics, limiter and arrival clock are its own.
+ */
+@Timeout(60)
+class RehearsalTest {
+
+  private static LlmProtocolBuilder protocol(Simulator sim) {
+    return new LlmProtocolBuilder().baseUrl(sim.baseUrl()).model("sim-model").noWarmUp()
+        .noServerMetrics().maxConcurrency(3)
+        .arrivals(ArrivalProfile.builder().numPrompts(10).requestRate(50).maxConcurrency(3)
+            .build());
+  }
+
+  private static Simulator simulator() {
+    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+        .itl(Duration.ofMillis(1)).recordRequests(true).build());
+  }
+
+  @Test
+  void datasetShapedRequestsGoThroughTheActionsAndLeaveTheRunUntouched() {
+    try (Simulator sim = simulator();
+         ActionHarness h = new ActionHarness(protocol(sim).protocol())) {
+      GenerationTemplate template = new GenerationTemplate(
+          LlmRequestBuilder.completions("gen").fromDataset().spec());
+      int failed = Rehearsal.run(template, h.components, new DefaultClock(), 8);
+      assertEquals(0, failed);
+      List<RecordedRequest> got = sim.recordedRequests();
+      assertEquals(IntStream.range(0, 8).mapToObj(i -> "warmup-action-" + i).sorted().toList(),
+          got.stream().map(r -> r.header("x-request-id")).sorted().toList());
+      String body = new String(got.get(0).body(), StandardCharsets.UTF_8);
+      assertTrue(body.contains("Rehearsal before the run"), body);
+      assertTrue(body.contains("\"max_tokens\":64"), "the warm-up's max_tokens: " + body);
+      // Nothing of the run's: no record, no statistics row, no send, all permits, no slot.
+      assertEquals(0, h.components.store().snapshot().size());
+      assertEquals(List.of(), h.rows);
+      assertEquals(-1, h.components.benchmarkStartNanos());
+      assertTrue(h.components.limiter().hasFreePermit());
+      assertEquals(0, h.components.arrivalClock().orElseThrow().claimed());
+    }
+  }
+
+  @Test
+  void aTemplateReadingAttributesOfItsOwnFailsQuietly() {
+    try (Simulator sim = simulator();
+         ActionHarness h = new ActionHarness(protocol(sim).protocol())) {
+      GenerationTemplate template = new GenerationTemplate(
+          LlmRequestBuilder.completions("gen").prompt("#{question}").spec());
+      assertEquals(5, Rehearsal.run(template, h.components, new DefaultClock(), 5),
+          "every request fails to build, and each user still ends");
+      assertEquals(0, sim.requestsReceived());
+      assertEquals(0, h.components.store().snapshot().size());
+      assertEquals(List.of(), h.rows);
+    }
+  }
+}
