@@ -113,9 +113,7 @@ public final class LlmComponents implements ProtocolComponents {
         .map(profile -> InjectionPlan.of(share.schedule(profile)).newClock())
         .orElse(null);
     this.pacer = arrivalClock == null ? null : SlotPacer.create();
-    this.limiter = protocol.maxConcurrency()
-        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(share.maxConcurrency(max)))
-        .orElse(ConcurrencyLimiter.unlimited());
+    this.limiter = newLimiter(protocol, share);
     this.injector = scale.requested() ? InjectorRun.start(scale, URI.create(protocol.target()
         .toString()), protocol.insecureTls()) : null;
     this.settingsHash = injector == null ? null : settingsHash();
@@ -142,14 +140,19 @@ public final class LlmComponents implements ProtocolComponents {
     this.arrivalClock = clock;
     this.pacer = run.pacer;
     // the same kind of limiter, not the same one: the run's permits stay untouched
-    this.limiter = protocol.maxConcurrency()
-        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(share.maxConcurrency(max)))
-        .orElse(ConcurrencyLimiter.unlimited());
+    this.limiter = newLimiter(protocol, share);
     this.injector = null;
     this.settingsHash = null;
     this.recordLog = null;
     this.rehearsal = true;
     this.warmedUp.set(true);
+  }
+
+  /** The cap on requests in flight of this injector's share, or none. */
+  private static ConcurrencyLimiter newLimiter(LlmProtocol protocol, InjectorShare share) {
+    return protocol.maxConcurrency()
+        .map(max -> (ConcurrencyLimiter) ConcurrencyLimiter.bounded(share.maxConcurrency(max)))
+        .orElse(ConcurrencyLimiter.unlimited());
   }
 
   /**
