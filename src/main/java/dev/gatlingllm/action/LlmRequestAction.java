@@ -156,7 +156,14 @@ final class LlmRequestAction extends LlmAction {
     } catch (SessionValue.ResolutionException e) {
       failUnbuilt(session, e.getMessage());
     } catch (RuntimeException e) {
-      logger().underlying().error("'{}' crashed building its request: {}", name(), e.toString(), e);
+      if (components.isRehearsal()) {
+        // a throwaway session lacks the user's own attributes: expected, not the run's error
+        logger().underlying().debug("'{}' could not build a warm-up request: {}", name(),
+            e.toString());
+      } else {
+        logger().underlying().error("'{}' crashed building its request: {}", name(),
+            e.toString(), e);
+      }
       failUnbuilt(session, "crashed: " + e.getClass().getSimpleName());
     }
     return null;

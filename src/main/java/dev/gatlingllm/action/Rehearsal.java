@@ -44,16 +44,18 @@ import scala.runtime.BoxedUnit;
  * the request action, built over {@link LlmComponents#forRehearsal}: same client, loops and
  * pacer, but its own store, limiter, self-check and request ids ({@code warmup-action-<n>}),
  * statistics that go nowhere, and an end that only counts. A request whose template reads
- * other session attributes fails to build and ends as a failure here, which compiles less but
- * harms nothing. Nothing of it reaches the results, Gatling's statistics or the record log.
+ * other session attributes fails to build and ends as a failure here (logged at debug level
+ * only), which compiles less but harms nothing. Nothing of it reaches the results, Gatling's
+ * statistics or the record log. The user's own functions of the session do run for these
+ * requests.
  */
 final class Rehearsal {
 
   private static final Logger LOG = LoggerFactory.getLogger(Rehearsal.class);
   /** Rate of the rehearsal's own arrival schedule: the pacer's timer and spin paths run. */
   static final double RATE = 500;
-  /** Longest wait for the rehearsal; the run starts anyway after it. */
-  private static final long MAX_WAIT_SECONDS = 60;
+  /** Longest wait for the rehearsal, as for the rest of the warm-up; the run starts anyway. */
+  private static final long MAX_WAIT_SECONDS = 120;
   /** Delay from the users' start to the first slot: every user waits, as in a run. */
   private static final long FIRST_SLOT_DELAY_NANOS = 20_000_000;
   /** Text with escapes and multi-byte characters, so Jackson's slower paths compile too. */
@@ -81,6 +83,9 @@ final class Rehearsal {
     List<EventLoop> loops = new ArrayList<>();
     run.core().eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
     int maxTokens = run.protocol().warmUp().maxTokens();
+    // Started now, stopped at the end: a straggler past the deadline then records into this
+    // stopped check, and never hooks the client's write times again during the run.
+    components.selfCheck();
     if (clock != null) {
       clock.start(System.nanoTime() + FIRST_SLOT_DELAY_NANOS);
     }

@@ -166,6 +166,11 @@ public final class LlmComponents implements ProtocolComponents {
     return new LlmComponents(this, clock);
   }
 
+  /** Whether these are a rehearsal's components ({@link #forRehearsal}), not the run's. */
+  public boolean isRehearsal() {
+    return rehearsal;
+  }
+
   private void warmUpWithoutRequests() {
     WarmUp.pipeline();
     String problem = WarmUp.connect(client, core.eventLoopGroup().next());

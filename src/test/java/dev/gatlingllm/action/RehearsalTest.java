@@ -69,6 +69,12 @@ class RehearsalTest {
       assertEquals(0, sim.requestsReceived());
       assertEquals(0, h.components.store().snapshot().size());
       assertEquals(List.of(), h.rows);
+      // A function of the user's that throws on the missing attribute: the same quiet end.
+      GenerationTemplate function = new GenerationTemplate(LlmRequestBuilder.completions("gen")
+          .prompt("p").maxTokens(s -> s.getInt("my_len")).spec());
+      assertEquals(4, Rehearsal.run(function, h.components, new DefaultClock(), 4));
+      assertEquals(0, sim.requestsReceived());
+      assertEquals(List.of(), h.rows);
     }
   }
 }
