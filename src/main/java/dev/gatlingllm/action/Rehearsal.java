@@ -14,7 +14,6 @@ import io.gatling.core.session.GroupBlock;
 import io.gatling.core.session.Session;
 import io.gatling.core.stats.StatsEngine;
 import io.netty.channel.EventLoop;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,8 +79,7 @@ final class Rehearsal {
     Action request = new LlmRequestAction(spec, components, NoStats.INSTANCE, gatlingClock, end);
     Action first = clock == null ? request
         : new ArrivalAction(components, NoStats.INSTANCE, gatlingClock, request);
-    List<EventLoop> loops = new ArrayList<>();
-    run.core().eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
+    List<EventLoop> loops = run.eventLoops();
     int maxTokens = run.protocol().warmUp().maxTokens();
     // Started now, stopped at the end: a straggler past the deadline then records into this
     // stopped check, and never hooks the client's write times again during the run.
@@ -102,16 +100,14 @@ final class Rehearsal {
       finished = false;
     }
     components.stopSelfCheck();
-    if (finished) {
-      // Left open otherwise: a straggler's record then lands in a store nobody reads, not in
-      // an error on the run's log.
-      components.store().close();
-    }
     if (!finished) {
+      // The store stays open: a straggler's record then lands in a store nobody reads, not in
+      // an error on the run's log.
       LOG.warn("warm-up: {} of the {} requests sent through the run's actions were not back "
           + "after {} s; the run starts anyway", done.getCount(), requests, MAX_WAIT_SECONDS);
       return -1;
     }
+    components.store().close();
     if (failed.get() > 0) {
       LOG.info("warm-up: {} of the {} requests sent through the run's actions failed (a request "
           + "that reads other session attributes than a dataset's cannot be built here)",

@@ -126,9 +126,6 @@ public final class InjectionPlan {
   public List<OpenInjectionStep> steps() {
     List<OpenInjectionStep> steps = new ArrayList<>();
     int n = schedule.size();
-    if (n == 0) {
-      return steps;
-    }
     if (allAtOnce()) {
       long waitMillis = schedule.offsetNanos(0) / MILLI;
       if (waitMillis > 0) {
@@ -158,13 +155,12 @@ public final class InjectionPlan {
    * slot, at the claim time plus the time from that user's injection to the clock's start.
    */
   public ArrivalClock newClock() {
-    if (schedule.size() > 0 && allAtOnce()) {
+    if (allAtOnce()) {
       // Every user is injected at once and its slot is exactly lead after the first claim.
       return new ArrivalClock(schedule, leadNanos - schedule.offsetNanos(0));
     }
-    long firstCell = schedule.size() == 0 ? 0 : cellOf(0);
     return new ArrivalClock(schedule, leadNanos + effectiveBucketNanos
-        - firstCell * effectiveBucketNanos);
+        - cellOf(0) * effectiveBucketNanos);
   }
 
   /** The schedule the plan injects. */

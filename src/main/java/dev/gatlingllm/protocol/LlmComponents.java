@@ -166,6 +166,13 @@ public final class LlmComponents implements ProtocolComponents {
     return new LlmComponents(this, clock);
   }
 
+  /** Gatling's event loops, in the order its group hands them out. */
+  public List<EventLoop> eventLoops() {
+    List<EventLoop> loops = new ArrayList<>();
+    core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
+    return loops;
+  }
+
   /** Whether these are a rehearsal's components ({@link #forRehearsal}), not the run's. */
   public boolean isRehearsal() {
     return rehearsal;
@@ -194,8 +201,7 @@ public final class LlmComponents implements ProtocolComponents {
     if (!protocol.warmUp().enabled() || !warmedUp.compareAndSet(false, true)) {
       return;
     }
-    List<EventLoop> loops = new ArrayList<>();
-    core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
+    List<EventLoop> loops = eventLoops();
     RunWarmUp.run(protocol, client, loops, path, body,
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id), rehearse);
     List<String> skipped = GatlingWarmUp.run(core, loops.get(0));
