@@ -25,7 +25,7 @@ import javax.net.ssl.SSLException;
  * {@code choices}; its time is the read time of the bytes that completed it; latency is the
  * last content chunk minus start, not the {@code [DONE]} time.
  */
-final class Exchange implements SseDecoder.Listener {
+final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
 
   /**
    * Longest body buffered: error messages are short, and a non-streamed completion of
@@ -122,6 +122,43 @@ final class Exchange implements SseDecoder.Listener {
         fail("unsupported content-encoding: " + encoding);
       }
     }
+  }
+
+  /**
+   * Whether the body, if chunked, may be read by the connection's handler and handed over as
+   * raw chunk data ({@link #data}): an event stream without content coding, still running.
+   */
+  boolean readsEventStream() {
+    return streaming && inflater == null && !finished;
+  }
+
+  /** A piece of an event stream's chunk data, read at {@code readNanos}. */
+  @Override
+  public void data(byte[] bytes, int offset, int length, long readNanos) {
+    if (finished) {
+      return;
+    }
+    lastReadNanos = readNanos;
+    try {
+      sse.feed(bytes, offset, length, readNanos);
+    } catch (RuntimeException e) {
+      fail("malformed stream: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The chunked body read by the connection's handler ended; {@code clean} is false when
+   * bytes followed it, which no response of ours owns: the connection is not reused.
+   */
+  void onEndOfChunkedBody(long readNanos, boolean clean) {
+    if (finished) {
+      return;
+    }
+    lastReadNanos = readNanos;
+    if (!clean) {
+      keepAlive = false;
+    }
+    onEnd(readNanos);
   }
 
   void onContent(HttpContent content, long readNanos) {

@@ -13,7 +13,6 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
@@ -22,6 +21,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -165,14 +165,14 @@ public final class LlmClient implements AutoCloseable {
       @Override
       protected void initChannel(SocketChannel ch) {
         ResponseHandler handler = new ResponseHandler();
+        ChannelHandler[] handlers = handler.handlers();
         // First in the pipeline: the stamp is the socket read, before TLS and HTTP decoding.
-        ch.pipeline().addLast("stamp", handler.readStamp());
+        ch.pipeline().addLast(handlers[0]);
         if (sslContext != null) {
           ch.pipeline().addLast(sslContext.newHandler(ch.alloc(),
               config.target().host(), config.target().port()));
         }
-        ch.pipeline().addLast("codec", new HttpClientCodec());
-        ch.pipeline().addLast("response", handler);
+        ch.pipeline().addLast(Arrays.copyOfRange(handlers, 1, handlers.length));
       }
     }).connect(config.target().host(), config.target().port());
   }

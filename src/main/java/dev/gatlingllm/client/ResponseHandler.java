@@ -1,11 +1,17 @@
 package dev.gatlingllm.client;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Arrays;
@@ -22,16 +28,37 @@ import java.util.Arrays;
  * client's own. So the stamp handler only stamps and queues; the decoding runs from one task
  * per connection that the loop runs right after the batch's reads. Events keep their order
  * per connection: a close or an error first delivers what is queued, then itself.
+ *
+ * <p>The body of an event stream sent with chunked coding (every LLM server's) skips Netty's
+ * HTTP decoder: once the head is read the handler takes the decoder out of the pipeline and
+ * reads the chunks itself ({@link ChunkedBody}), handing their bytes straight to the SSE
+ * decoder; a new HTTP decoder goes back in when the body ends, for the next response on the
+ * connection. Heads, other bodies and compressed streams go through Netty's decoder.
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter {
+
+  /** Bytes of a read copied into the array at a time: bounds each connection's memory. */
+  private static final int PIECE = 8 * 1024;
 
   private Exchange exchange;
   private long readNanos;
   private long idleSince = System.nanoTime();
   private boolean interim;
+  /** Netty's response decoder, or null while this handler reads a chunked event stream. */
+  private HttpResponseDecoder decoder = new HttpResponseDecoder();
+  private final ChunkedBody chunked = new ChunkedBody();
+  private byte[] scratch;
 
   ChannelInboundHandlerAdapter readStamp() {
     return new ReadStamp();
+  }
+
+  /**
+   * A connection's whole pipeline in order: the read stamp, the request encoder, the response
+   * decoder, this handler. TLS, when used, goes right after the stamp.
+   */
+  ChannelHandler[] handlers() {
+    return new ChannelHandler[] {readStamp(), new HttpRequestEncoder(), decoder, this};
   }
 
   void begin(Exchange next) {
@@ -141,6 +168,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       if (current == null || current.isFinished()) {
         return; // leftovers of a response we stopped listening to
       }
+      if (decoder == null) {
+        if (msg instanceof ByteBuf bytes) {
+          chunkedBytes(ctx, current, bytes);
+        }
+        return;
+      }
       if (msg instanceof HttpResponse head) {
         String notHttp = statusLineProblem(head);
         if (notHttp != null) {
@@ -163,6 +196,14 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
         }
         interim = false;
         current.onResponseHead(response, readNanos);
+        if (current.readsEventStream() && chunkedOnly(response)) {
+          // Taking the decoder out hands this handler, at once and in order, the bytes it
+          // holds beyond the head: they belong to the body.
+          chunked.reset();
+          HttpResponseDecoder netty = decoder;
+          decoder = null;
+          ctx.pipeline().remove(netty);
+        }
       }
       if (msg instanceof HttpContent content) {
         if (interim) {
@@ -172,6 +213,46 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       }
     } finally {
       ReferenceCountUtil.release(msg);
+    }
+  }
+
+  private static boolean chunkedOnly(HttpResponse head) {
+    String coding = head.headers().get(HttpHeaderNames.TRANSFER_ENCODING);
+    return coding != null && HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(coding.trim());
+  }
+
+  /** The bytes of one read of a chunked event stream's body. */
+  private void chunkedBytes(ChannelHandlerContext ctx, Exchange current, ByteBuf bytes) {
+    int from = bytes.readerIndex();
+    int left = bytes.readableBytes();
+    if (scratch == null) {
+      scratch = new byte[Math.min(PIECE, Math.max(1024, left))];
+    } else if (scratch.length < Math.min(PIECE, left)) {
+      scratch = new byte[Math.min(PIECE, Math.max(left, scratch.length * 2))];
+    }
+    while (left > 0) {
+      int n = Math.min(left, scratch.length);
+      bytes.getBytes(from, scratch, 0, n);
+      from += n;
+      left -= n;
+      int end;
+      try {
+        end = chunked.feed(scratch, 0, n, readNanos, current);
+      } catch (ChunkedBody.Malformed e) {
+        current.onMalformedResponse(e.getMessage());
+        return;
+      }
+      if (current.isFinished()) {
+        return; // failed on its content (an error event, bad JSON): the connection closes
+      }
+      if (end != ChunkedBody.MORE) {
+        // The body is whole: the next response on this connection needs a decoder again,
+        // before the exchange ends (its completion may send the next request at once).
+        decoder = new HttpResponseDecoder();
+        ctx.pipeline().addBefore(ctx.name(), null, decoder);
+        current.onEndOfChunkedBody(readNanos, end == n && left == 0);
+        return;
+      }
     }
   }
 

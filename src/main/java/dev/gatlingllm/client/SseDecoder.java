@@ -36,7 +36,7 @@ public final class SseDecoder {
   private boolean hasData;
   private boolean skipNextLf;
   /** The bytes of the current read, copied out of Netty's buffer to be scanned as an array. */
-  private byte[] scratch = new byte[1024];
+  private byte[] scratch;
 
   public SseDecoder(Listener listener) {
     this.listener = listener;
@@ -52,8 +52,8 @@ public final class SseDecoder {
    */
   public void feed(ByteBuf buf, long readNanos) {
     int n = buf.readableBytes();
-    if (scratch.length < n) {
-      scratch = new byte[Math.max(n, scratch.length * 2)];
+    if (scratch == null || scratch.length < n) {
+      scratch = new byte[Math.max(n, scratch == null ? 1024 : scratch.length * 2)];
     }
     buf.readBytes(scratch, 0, n);
     feed(scratch, 0, n, readNanos);

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +39,7 @@ public final class WarmUp {
     byte[] bytes = RESPONSE.getBytes(StandardCharsets.US_ASCII);
     for (int i = 0; i < ROUNDS; i++) {
       ResponseHandler handler = new ResponseHandler();
-      EmbeddedChannel channel =
-          new EmbeddedChannel(handler.readStamp(), new HttpClientCodec(), handler);
+      EmbeddedChannel channel = new EmbeddedChannel(handler.handlers());
       Exchange exchange = new Exchange(request, System.nanoTime(), config,
           (ex, record, reusable) -> handler.end());
       handler.begin(exchange);

@@ -7,7 +7,6 @@ import dev.gatlingllm.metrics.RequestRecord;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ class DeferredDecodingTest {
 
     Connection(Runnable onDone) {
       ResponseHandler handler = new ResponseHandler();
-      channel = new EmbeddedChannel(handler.readStamp(), new HttpClientCodec(), handler);
+      channel = new EmbeddedChannel(handler.handlers());
       ClientConfig config = new ClientConfig(Target.parse("http://127.0.0.1:1"),
           Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4));
       LlmRequest request = new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),

@@ -8,7 +8,6 @@ import dev.gatlingllm.metrics.RequestRecord;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -53,7 +52,7 @@ class ExchangeEdgeCasesTest {
 
     Conn(ClientConfig config, long startNanos) {
       ResponseHandler handler = new ResponseHandler();
-      channel = new EmbeddedChannel(handler.readStamp(), new HttpClientCodec(), handler);
+      channel = new EmbeddedChannel(handler.handlers());
       this.startNanos = startNanos;
       LlmRequest request = new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),
           new byte[0], 7, LlmRequest.NOT_SCHEDULED);

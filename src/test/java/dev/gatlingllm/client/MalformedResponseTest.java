@@ -7,7 +7,6 @@ import dev.gatlingllm.metrics.RequestRecord;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -97,8 +96,7 @@ class MalformedResponseTest {
 
   private static Outcome exchange(byte[] response, int[] cuts) {
     ResponseHandler handler = new ResponseHandler();
-    EmbeddedChannel channel = new EmbeddedChannel(handler.readStamp(), new HttpClientCodec(),
-        handler);
+    EmbeddedChannel channel = new EmbeddedChannel(handler.handlers());
     ClientConfig config = new ClientConfig(Target.parse("http://127.0.0.1:1"),
         Duration.ofSeconds(1), Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4));
     LlmRequest request = new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),

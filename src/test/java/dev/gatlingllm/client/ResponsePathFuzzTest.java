@@ -13,7 +13,6 @@ import dev.gatlingllm.metrics.RequestRecord;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -149,8 +148,7 @@ class ResponsePathFuzzTest {
   /** Runs one exchange over the real pipeline, feeding {@code response} cut at {@code cuts}. */
   private static RequestRecord exchange(byte[] response, int[] cuts, boolean close) {
     ResponseHandler handler = new ResponseHandler();
-    EmbeddedChannel channel = new EmbeddedChannel(handler.readStamp(), new HttpClientCodec(),
-        handler);
+    EmbeddedChannel channel = new EmbeddedChannel(handler.handlers());
     LlmRequest request = new LlmRequest("fuzz", "/v1/completions", new DefaultHttpHeaders(),
         new byte[0], 3, LlmRequest.NOT_SCHEDULED);
     List<RequestRecord> records = new ArrayList<>();

@@ -139,7 +139,8 @@ class SseFramingFuzzTest {
         f.setAccessible(true);
         BUFFERS.put(field, f);
       }
-      return ((byte[]) f.get(decoder)).length;
+      byte[] buffer = (byte[]) f.get(decoder);
+      return buffer == null ? 0 : buffer.length; // allocated when first needed
     } catch (ReflectiveOperationException e) {
       throw new AssertionError("SseDecoder has no byte[] " + field, e);
     }
