@@ -10,11 +10,16 @@ package dev.gatlingllm.client;
  * the event loops' CPU (perf, docs/client-overhead.md). Here the framing is a few comparisons
  * per chunk, and the data goes straight to the SSE decoder.
  *
- * <p>As strict as Netty's decoder where it matters for the outcome: chunk-size lines and the
- * CRLF after each chunk's data must end in CRLF (a bare LF is an error, as in Netty with its
- * default strict line parsing), sizes are hexadecimal and fit an {@code int}, a chunk-size
- * line or a trailer section longer than Netty's limits is an error. Chunk extensions and
- * trailer fields are skipped unread: an LLM stream carries nothing in them.
+ * <p>It reads what Netty's decoder reads, to the byte, and fails where it fails (held to it by
+ * a differential test): chunk-size lines and the CRLF after each chunk's data must be CRLF (a
+ * bare LF is an error, as in Netty with its default strict line parsing), sizes are
+ * hexadecimal and fit an {@code int}, chunk extensions follow RFC 9112's grammar, a chunk-size
+ * line over 4 KiB is an error. Where the two differ it is on purpose: a bare CR in a
+ * chunk-size line, or a control byte other than white space after the size, is an error here
+ * (RFC 9112 section 2.2; Netty reads past it); bytes 0x80-0xFF in a quoted extension value
+ * are accepted (RFC 9112's obs-text; Netty's validator fails on them); trailer fields are
+ * skipped unread, with a limit of 8 KiB of their own (Netty's limit also counts the head).
+ * Extensions and trailers carry nothing an LLM stream needs.
  *
  * <p>One instance per connection, reset for each body; not thread-safe.
  */

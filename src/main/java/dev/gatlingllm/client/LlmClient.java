@@ -235,7 +235,7 @@ public final class LlmClient implements AutoCloseable {
     Channel ch;
     while ((ch = pool.pollLast()) != null) {
       ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
-      if (ch.isActive() && handler != null
+      if (ch.isActive() && handler != null && handler.readyForNext()
           && now - handler.idleSince() < config.keepAliveTimeout().toNanos()) {
         return ch;
       }

@@ -18,7 +18,7 @@ import java.util.Arrays;
 
 /**
  * Per-connection handler feeding the current {@link Exchange}. Its companion
- * {@link #readStamp()} sits in front of the HTTP codec and stamps every socket read with
+ * {@link #readStamp()} sits in front of the HTTP decoder and stamps every socket read with
  * {@link System#nanoTime()} before any decoding, so chunk times are arrival times.
  *
  * <p>The stamp also defers the decoding. An event loop reads every ready connection of an
@@ -73,6 +73,15 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
   long idleSince() {
     return idleSince;
+  }
+
+  /**
+   * Whether the connection can carry another request: not while its last body is still
+   * being read outside Netty's decoder. Connections are only pooled after a whole response,
+   * which puts the decoder back; this keeps that true wherever the pool is read.
+   */
+  boolean readyForNext() {
+    return decoder != null;
   }
 
   /** Stamps each read and hands it, and every later event, to the rest of the pipeline later. */
