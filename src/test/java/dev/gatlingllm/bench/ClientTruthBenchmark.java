@@ -77,7 +77,13 @@ public final class ClientTruthBenchmark {
       new Rung("poisson1000", "1000", 1, 0, 5000, 16, null),
       // The machine's floor: the least a client can do (FloorClient), same core, same server.
       new Rung(FLOOR + "c16", "inf", 1, 16, 64, 128, new double[] {0.9, 5.1, 8.2, 9}),
-      new Rung(FLOOR + "c64", "inf", 1, 64, 256, 128, new double[] {0.8, 12.2, 18.0, 15}));
+      new Rung(FLOOR + "c64", "inf", 1, 64, 256, 128, new double[] {0.8, 12.2, 18.0, 15}),
+      new Rung(FLOOR + "c256", "inf", 1, 256, 1024, 128, new double[] {7.8, 51.4, 84.0, 52}),
+      new Rung(FLOOR + "c512", "inf", 1, 512, 2048, 128, new double[] {17.5, 129.4, 212.4, 94}),
+      new Rung(FLOOR + "c1024", "inf", 1, 1024, 4096, 128,
+          new double[] {53.8, 332.4, 511.4, 98}),
+      // The floor of pacing: FloorClient sending on a Poisson schedule, streams running.
+      new Rung(FLOOR + "poisson1000", "1000", 1, 0, 5000, 16, null));
 
   private ClientTruthBenchmark() {}
 
@@ -180,6 +186,20 @@ public final class ClientTruthBenchmark {
         .mapToLong(Map.Entry::getValue).sum() * 10;
   }
 
+  /** The {@code jvmArgs} the pom gives Gatling's forked JVM (its first such list). */
+  static List<String> gatlingJvmArgs() throws IOException {
+    String pom = Files.readString(Path.of("pom.xml"));
+    int from = pom.indexOf("<jvmArgs>");
+    int to = pom.indexOf("</jvmArgs>", from);
+    List<String> args = new ArrayList<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("<jvmArg>([^<]+)</jvmArg>")
+        .matcher(pom.substring(from, to));
+    while (m.find()) {
+      args.add(m.group(1).trim());
+    }
+    return args;
+  }
+
   private static Result runRung(Rung rung, long simPid, String baseUrl, boolean pinned)
       throws Exception {
     Path out = DIR.resolve(rung.name()).toAbsolutePath();
@@ -191,10 +211,14 @@ public final class ClientTruthBenchmark {
       command.addAll(List.of("taskset", "-c", "1"));
     }
     if (rung.name().startsWith(FLOOR)) {
-      command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", testClasspath(), FloorClient.class.getName(), baseUrl,
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      // The plugin's forked JVM's flags: the floor must not pay for a compiler the plugin's
+      // JVM does not run (with the JVM's defaults its C2 took 20-40 % of the core in the run).
+      command.addAll(gatlingJvmArgs());
+      command.addAll(List.of("-cp", testClasspath(), FloorClient.class.getName(), baseUrl,
           Integer.toString(rung.maxConcurrency()), Integer.toString(rung.numPrompts()),
-          out.toString()));
+          out.toString(), rung.rate().equals("inf") ? "Infinity" : rung.rate(),
+          Integer.toString(rung.outputLen())));
     } else {
       command.addAll(List.of("./mvnw", "-B", "gatling:test",
           "-Dgatling.simulationClass=" + ClientTruthSimulation.class.getName(),

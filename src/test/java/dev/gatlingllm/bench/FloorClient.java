@@ -27,22 +27,32 @@ import java.util.List;
  *
  * <p>Arguments: base URL, concurrency, number of requests, output prefix (writes
  * {@code <prefix>-client.csv} in {@link ClientTruthSimulation}'s format and
- * {@code <prefix>.pid}). A warm-up of two rounds at the same concurrency runs first,
- * unrecorded.
+ * {@code <prefix>.pid}), and optionally a rate in requests per second and the output length.
+ * A warm-up of two rounds at the same concurrency runs first, unrecorded.
+ *
+ * <p>With a rate it is the floor of pacing: requests go out on a Poisson schedule (no cap, a
+ * kept-alive connection when one is idle), from the same thread that reads the streams. It
+ * waits in {@code epoll} until 1 ms before the next slot, then polls the sockets without
+ * blocking until the slot: a client that spends a core to send on time. Its send lateness
+ * is what this machine allows a one-core client with the same streams running.
  */
 public final class FloorClient {
 
-  private static final int OUTPUT_TOKENS = 128;
+  private static final int DEFAULT_OUTPUT_TOKENS = 128;
+  /** The pacing mode's schedule is the same in every run. */
+  private static final long SCHEDULE_SEED = 1_000;
   private static final long WALL_LIMIT_NANOS = 300_000_000_000L;
 
   private final InetSocketAddress server;
+  private final int outputTokens;
   private final byte[] body;
   private final List<String> lines = new ArrayList<>();
 
-  private FloorClient(InetSocketAddress server) {
+  private FloorClient(InetSocketAddress server, int outputTokens) {
     this.server = server;
+    this.outputTokens = outputTokens;
     this.body = ("{\"model\":\"sim-model\",\"prompt\":\"" + "hello ".repeat(64)
-        + "\",\"max_tokens\":" + OUTPUT_TOKENS + ",\"stream\":true,\"ignore_eos\":true,"
+        + "\",\"max_tokens\":" + outputTokens + ",\"stream\":true,\"ignore_eos\":true,"
         + "\"stream_options\":{\"include_usage\":true}}").getBytes(StandardCharsets.UTF_8);
   }
 
@@ -52,9 +62,17 @@ public final class FloorClient {
     int requests = Integer.parseInt(args[2]);
     Path out = Path.of(args[3]);
     Files.writeString(Path.of(out + ".pid"), Long.toString(ProcessHandle.current().pid()));
-    FloorClient client = new FloorClient(new InetSocketAddress(base.getHost(), base.getPort()));
-    client.run("floor-warmup-", concurrency, 2 * concurrency, false);
-    client.run("floor-", concurrency, requests, true);
+    double rate = args.length > 4 ? Double.parseDouble(args[4]) : Double.POSITIVE_INFINITY;
+    int outputTokens = args.length > 5 ? Integer.parseInt(args[5]) : DEFAULT_OUTPUT_TOKENS;
+    FloorClient client = new FloorClient(new InetSocketAddress(base.getHost(), base.getPort()),
+        outputTokens);
+    if (Double.isInfinite(rate)) {
+      client.run("floor-warmup-", concurrency, 2 * concurrency, false);
+      client.run("floor-", concurrency, requests, true);
+    } else {
+      client.paced("floor-warmup-", rate, Math.min(requests, (int) (2 * rate)), false);
+      client.paced("floor-", rate, requests, true);
+    }
     try (Writer w = Files.newBufferedWriter(Path.of(out + "-client.csv"))) {
       for (String line : client.lines) {
         w.write(line);
@@ -67,13 +85,15 @@ public final class FloorClient {
   private static final class Stream {
     final SocketChannel channel;
     String id;
+    long scheduled;
     long start;
-    final long[] chunks = new long[OUTPUT_TOKENS + 8];
+    final long[] chunks;
     int count;
     final StringBuilder pending = new StringBuilder();
 
-    Stream(SocketChannel channel) {
+    Stream(SocketChannel channel, int outputTokens) {
       this.channel = channel;
+      this.chunks = new long[outputTokens + 8];
     }
   }
 
@@ -87,12 +107,12 @@ public final class FloorClient {
       for (int i = 0; i < Math.min(concurrency, requests); i++) {
         SocketChannel ch = SocketChannel.open(server);
         ch.configureBlocking(false);
-        Stream s = new Stream(ch);
+        Stream s = new Stream(ch, outputTokens);
         ch.register(selector, SelectionKey.OP_READ, s);
         streams.add(s);
       }
       for (Stream s : streams) {
-        send(s, prefix + sent++);
+        send(s, prefix + sent++, 0);
       }
       ByteBuffer buf = ByteBuffer.allocate(1 << 16);
       while (done < requests) {
@@ -115,7 +135,7 @@ public final class FloorClient {
               lines.add(line(s));
             }
             if (sent < requests) {
-              send(s, prefix + sent++);
+              send(s, prefix + sent++, 0);
             }
           }
         }
@@ -125,6 +145,84 @@ public final class FloorClient {
         s.channel.close();
       }
     }
+  }
+
+  /**
+   * Sends {@code requests} on a Poisson schedule at {@code rate} per second and reads their
+   * streams, all on this thread: epoll until 1 ms before the next slot, then non-blocking
+   * polls until it is due.
+   */
+  private void paced(String prefix, double rate, int requests, boolean record)
+      throws IOException {
+    long deadline = System.nanoTime() + WALL_LIMIT_NANOS;
+    java.util.Random random = new java.util.Random(SCHEDULE_SEED);
+    long[] slots = new long[requests];
+    long t = System.nanoTime() + 200_000_000L;
+    for (int i = 0; i < requests; i++) {
+      t += (long) (-Math.log(1 - random.nextDouble()) / rate * 1e9);
+      slots[i] = t;
+    }
+    try (Selector selector = Selector.open()) {
+      java.util.ArrayDeque<Stream> idle = new java.util.ArrayDeque<>();
+      List<Stream> all = new ArrayList<>();
+      // Enough connections for the streams in flight (rate x their length, with room), opened
+      // before the first slot: a connect is no part of a send's lateness here.
+      int open = (int) Math.min(requests, Math.max(16, rate * (0.05 + outputTokens * 0.01) * 2));
+      for (int i = 0; i < open; i++) {
+        idle.add(open(selector, all));
+      }
+      ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+      int sent = 0;
+      int done = 0;
+      while (done < requests) {
+        long now = System.nanoTime();
+        if (now > deadline) {
+          throw new IllegalStateException("floor client: " + done + " of " + requests
+              + " paced requests in " + WALL_LIMIT_NANOS / 1_000_000_000L + " s");
+        }
+        while (sent < requests && slots[sent] <= now) {
+          Stream s = idle.isEmpty() ? open(selector, all) : idle.poll();
+          send(s, prefix + sent, slots[sent]);
+          sent++;
+          now = System.nanoTime();
+        }
+        long wait = sent < requests ? slots[sent] - now : 1_000_000_000L;
+        if (wait > 1_000_000L) {
+          selector.select(Math.max(1, (wait - 1_000_000L) / 1_000_000L));
+        } else {
+          selector.selectNow();
+        }
+        for (SelectionKey key : selector.selectedKeys()) {
+          long read = System.nanoTime();
+          Stream s = (Stream) key.attachment();
+          buf.clear();
+          if (s.channel.read(buf) < 0) {
+            throw new IllegalStateException("the server closed a connection");
+          }
+          s.pending.append(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1));
+          if (events(s, read)) {
+            done++;
+            if (record) {
+              lines.add(line(s));
+            }
+            idle.add(s);
+          }
+        }
+        selector.selectedKeys().clear();
+      }
+      for (Stream s : all) {
+        s.channel.close();
+      }
+    }
+  }
+
+  private Stream open(Selector selector, List<Stream> all) throws IOException {
+    SocketChannel ch = SocketChannel.open(server);
+    ch.configureBlocking(false);
+    Stream s = new Stream(ch, outputTokens);
+    ch.register(selector, SelectionKey.OP_READ, s);
+    all.add(s);
+    return s;
   }
 
   /** Takes the complete events off the stream's buffer; true once it saw {@code [DONE]}. */
@@ -145,7 +243,8 @@ public final class FloorClient {
     return false;
   }
 
-  private void send(Stream s, String id) throws IOException {
+  /** Sends the stream's next request; {@code scheduled} 0 means it is due now (unpaced). */
+  private void send(Stream s, String id, long scheduled) throws IOException {
     s.id = id;
     s.count = 0;
     s.pending.setLength(0);
@@ -155,6 +254,7 @@ public final class FloorClient {
     ByteBuffer request = ByteBuffer.allocate(head.length() + body.length);
     request.put(head.getBytes(StandardCharsets.ISO_8859_1)).put(body).flip();
     s.start = System.nanoTime();
+    s.scheduled = scheduled == 0 ? s.start : scheduled;
     while (request.hasRemaining()) {
       s.channel.write(request);
     }
@@ -162,7 +262,7 @@ public final class FloorClient {
 
   /** id, scheduled, start, TTFT ns, success, chunk offsets in µs: the plugin rungs' format. */
   private static String line(Stream s) {
-    StringBuilder b = new StringBuilder().append(s.id).append(',').append(s.start).append(',')
+    StringBuilder b = new StringBuilder().append(s.id).append(',').append(s.scheduled).append(',')
         .append(s.start).append(',').append(s.count == 0 ? -1 : s.chunks[0] - s.start)
         .append(',').append(s.count > 0).append(',');
     for (int i = 0; i < s.count; i++) {
