@@ -122,18 +122,9 @@ public final class FloorClient {
         }
         selector.select(1_000);
         for (SelectionKey key : selector.selectedKeys()) {
-          long now = System.nanoTime();
           Stream s = (Stream) key.attachment();
-          buf.clear();
-          if (s.channel.read(buf) < 0) {
-            throw new IllegalStateException("the server closed a connection");
-          }
-          s.pending.append(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1));
-          if (events(s, now)) {
+          if (read(s, buf, record)) {
             done++;
-            if (record) {
-              lines.add(line(s));
-            }
             if (sent < requests) {
               send(s, prefix + sent++, 0);
             }
@@ -193,18 +184,9 @@ public final class FloorClient {
           selector.selectNow();
         }
         for (SelectionKey key : selector.selectedKeys()) {
-          long read = System.nanoTime();
           Stream s = (Stream) key.attachment();
-          buf.clear();
-          if (s.channel.read(buf) < 0) {
-            throw new IllegalStateException("the server closed a connection");
-          }
-          s.pending.append(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1));
-          if (events(s, read)) {
+          if (read(s, buf, record)) {
             done++;
-            if (record) {
-              lines.add(line(s));
-            }
             idle.add(s);
           }
         }
@@ -223,6 +205,26 @@ public final class FloorClient {
     ch.register(selector, SelectionKey.OP_READ, s);
     all.add(s);
     return s;
+  }
+
+  /**
+   * Reads what the stream's socket holds, stamped now; true when that ended the stream (its
+   * line is then recorded if {@code record}).
+   */
+  private boolean read(Stream s, ByteBuffer buf, boolean record) throws IOException {
+    long now = System.nanoTime();
+    buf.clear();
+    if (s.channel.read(buf) < 0) {
+      throw new IllegalStateException("the server closed a connection");
+    }
+    s.pending.append(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1));
+    if (!events(s, now)) {
+      return false;
+    }
+    if (record) {
+      lines.add(line(s));
+    }
+    return true;
   }
 
   /** Takes the complete events off the stream's buffer; true once it saw {@code [DONE]}. */
