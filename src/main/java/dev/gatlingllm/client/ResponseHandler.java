@@ -234,10 +234,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
   private void chunkedBytes(ChannelHandlerContext ctx, Exchange current, ByteBuf bytes) {
     int from = bytes.readerIndex();
     int left = bytes.readableBytes();
-    if (scratch == null) {
-      scratch = new byte[Math.min(PIECE, Math.max(1024, left))];
-    } else if (scratch.length < Math.min(PIECE, left)) {
-      scratch = new byte[Math.min(PIECE, Math.max(left, scratch.length * 2))];
+    int wanted = Math.min(PIECE, left);
+    if (scratch == null || scratch.length < wanted) {
+      int grown = Math.min(PIECE, scratch == null ? 1024 : scratch.length * 2);
+      scratch = new byte[Math.max(wanted, grown)];
     }
     while (left > 0) {
       int n = Math.min(left, scratch.length);
