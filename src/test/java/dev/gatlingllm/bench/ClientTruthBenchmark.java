@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  *
  * <p>Run: {@code ./mvnw -B -q test-compile exec:java
  * -Dexec.mainClass=dev.gatlingllm.bench.ClientTruthBenchmark}. {@code -Dtruth.rungs=c16,c64}
- * picks rungs (default: all). Writes {@code target/truth/results.md}.
+ * picks rungs, run in that order, a name given twice run twice (default: all, in the order
+ * of {@link #RUNGS}). Writes {@code target/truth/results.md}.
  */
 public final class ClientTruthBenchmark {
 
@@ -91,6 +92,12 @@ public final class ClientTruthBenchmark {
     Files.createDirectories(DIR);
     List<String> wanted = Arrays.asList(System.getProperty("truth.rungs",
         String.join(",", RUNGS.stream().map(Rung::name).toList())).split(","));
+    for (String name : wanted) {
+      if (RUNGS.stream().noneMatch(r -> r.name().equals(name))) {
+        throw new IllegalArgumentException("no rung named '" + name + "' in truth.rungs; rungs: "
+            + String.join(",", RUNGS.stream().map(Rung::name).toList()));
+      }
+    }
     boolean pinned = hasTaskset();
     if (pinned) {
       // This JVM only waits and samples /proc: keep it off the client's core.
@@ -109,13 +116,12 @@ public final class ClientTruthBenchmark {
       // reference figures were taken against a warm server.
       System.out.println("warming up the simulator (not reported)");
       warmUpServer(sim.pid(), baseUrl, pinned);
-      for (Rung rung : RUNGS) {
-        if (wanted.contains(rung.name())) {
-          Result r = runRung(rung, sim.pid(), baseUrl, pinned);
-          rows.add(r.row());
-          System.out.println(Result.header());
-          System.out.println(r.row());
-        }
+      for (String name : wanted) {
+        Rung rung = RUNGS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+        Result r = runRung(rung, sim.pid(), baseUrl, pinned);
+        rows.add(r.row());
+        System.out.println(Result.header());
+        System.out.println(r.row());
       }
     } finally {
       sim.destroy();
@@ -142,8 +148,9 @@ public final class ClientTruthBenchmark {
 
   /**
    * Warms the simulator until its JIT compilers are quiet: one rung of the plugin (its
-   * request shape, at C = 256), then {@link FloorClient} rounds at C = 1024 and 64 and on
-   * in turn through 256, 1024, 64 until one costs the server's C1 and C2 threads under
+   * request shape, at C = 256), then {@link FloorClient} rounds through {@link
+   * #WARM_UP_SHAPES} (each at least once) and on in turn until one costs the server's C1 and
+   * C2 threads under
    * {@link #SERVER_JIT_QUIET_PERCENT} of its core. One plugin rung alone was not enough:
    * {@code perf sched} during a later C = 64 rung showed the server's C2 thread holding the
    * server's core for 3-4 ms at a time while requests waited in its socket, and the server
@@ -151,21 +158,21 @@ public final class ClientTruthBenchmark {
    * (docs/client-overhead.md, "The instrument").
    */
   private static void warmUpServer(long simPid, String baseUrl, boolean pinned) throws Exception {
-    String name = "server-warm-up";
-    int concurrency = 256;
+    Rung shape = new Rung("server-warm-up", "inf", 1, 256, 1024, 128, null);
     double percent = Double.MAX_VALUE;
     for (int round = 0; round <= SERVER_WARM_UP_ROUNDS
-        && (percent >= SERVER_JIT_QUIET_PERCENT || round < WARM_UP_SHAPES.length); round++) {
+        && (percent >= SERVER_JIT_QUIET_PERCENT || round <= WARM_UP_SHAPES.size()); round++) {
       long jit = serverJitMillis(simPid);
       long start = System.nanoTime();
-      runRung(new Rung(name, "inf", 1, concurrency, 4 * concurrency, 128, null), simPid, baseUrl,
-          pinned);
+      runRung(shape, simPid, baseUrl, pinned);
       long jitMillis = serverJitMillis(simPid) - jit;
       percent = jitMillis * 1e8 / (System.nanoTime() - start);
-      System.out.printf(Locale.ROOT, "  server JIT in %s (C = %d): %d ms of CPU, %.1f %% of its core%n",
-          name, concurrency, jitMillis, percent);
-      name = WARM_UP_PREFIX + "server-warm-up-" + (round + 1);
-      concurrency = WARM_UP_SHAPES[round % WARM_UP_SHAPES.length];
+      System.out.printf(Locale.ROOT, "  server JIT in %s (%s): %d ms of CPU, %.1f %% of its core%n",
+          shape.name(), shape.maxConcurrency() > 0 ? "C = " + shape.maxConcurrency()
+              : shape.rate() + " req/s", jitMillis, percent);
+      Rung next = WARM_UP_SHAPES.get(round % WARM_UP_SHAPES.size());
+      shape = new Rung(WARM_UP_PREFIX + "server-warm-up-" + (round + 1), next.rate(), 1,
+          next.maxConcurrency(), next.numPrompts(), next.outputLen(), null);
     }
     if (percent >= SERVER_JIT_QUIET_PERCENT) {
       System.out.println("  WARNING: the server still compiles; see the server JIT column");
@@ -173,10 +180,17 @@ public final class ClientTruthBenchmark {
   }
 
   /**
-   * The concurrencies the warm-up rounds cycle through: a server that only saw C = 256 still
-   * compiled for about a second in a later C = 1024 rung (new batch sizes take new branches).
+   * The loads the warm-up rounds cycle through (their names and bursts are not used): a server
+   * that only saw C = 256 still compiled for about a second in a later C = 1024 rung (new
+   * batch sizes take new branches), and one that had seen only closed loops compiled for
+   * 150-240 ms in the first 1,000 req/s rung (short streams, a new connection now and then):
+   * bursts of late chunks that the client under test then had to read at once.
    */
-  private static final int[] WARM_UP_SHAPES = {1024, 64, 256};
+  private static final List<Rung> WARM_UP_SHAPES = List.of(
+      new Rung("", "inf", 1, 1024, 4096, 128, null),
+      new Rung("", "1000", 1, 0, 5000, 16, null),
+      new Rung("", "inf", 1, 64, 256, 128, null),
+      new Rung("", "inf", 1, 256, 1024, 128, null));
 
   /** CPU ms the server JVM's JIT compiler threads have used so far. */
   static long serverJitMillis(long pid) {
