@@ -1,5 +1,6 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.client.EncodedRequest;
 import dev.gatlingllm.client.LlmRequest;
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
@@ -82,12 +83,12 @@ final class LlmRequestAction extends LlmAction {
       queueForPermit(session);
       return;
     }
-    LlmRequest request = buildOrFail(session);
+    EncodedRequest request = buildOrFail(session);
     if (request == null) {
       return;
     }
     SelfCheck check = components.selfCheck();
-    long due = request.scheduledNanos();
+    long due = request.request().scheduledNanos();
     if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
       components.pacer().awaitSlot(session.eventLoop(), due, () -> {
         // Pacing precision; waiting for a concurrency permit comes after and is not lateness.
@@ -108,12 +109,12 @@ final class LlmRequestAction extends LlmAction {
   private void queueForPermit(Session session) {
     components.selfCheck();
     components.limiter().acquire(session.eventLoop(), () -> {
-      LlmRequest request = buildOrFail(session);
+      EncodedRequest request = buildOrFail(session);
       if (request == null) {
         components.limiter().release(); // the user was passed on without sending
         return;
       }
-      long due = request.scheduledNanos();
+      long due = request.request().scheduledNanos();
       if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null
           && due - System.nanoTime() > 0) {
         // a permit came back before this request's slot: hold it until then
@@ -128,7 +129,7 @@ final class LlmRequestAction extends LlmAction {
    * Runs with a permit held, possibly later from the limiter's queue: from here on the
    * permit must be given back and the user passed on whatever happens.
    */
-  private void send(Session session, LlmRequest request) {
+  private void send(Session session, EncodedRequest request) {
     long startMillis = clock.nowMillis();
     try {
       components.client().send(session.eventLoop(), request, record -> {
@@ -146,11 +147,12 @@ final class LlmRequestAction extends LlmAction {
   }
 
   /**
-   * The request, or null once the user was failed and passed on: a session value is missing
-   * or invalid, or the user's own function threw. Never throws (in the limiter's queue it
-   * runs with a permit held).
+   * The request, encoded for the wire, or null once the user was failed and passed on: a
+   * session value is missing or invalid, or the user's own function threw. Never throws (in
+   * the limiter's queue it runs with a permit held). A paced request is built and encoded
+   * here, in its user's lead before the slot: the send at the slot only writes it.
    */
-  private LlmRequest buildOrFail(Session session) {
+  private EncodedRequest buildOrFail(Session session) {
     try {
       return buildRequest(session);
     } catch (SessionValue.ResolutionException e) {
@@ -187,7 +189,7 @@ final class LlmRequestAction extends LlmAction {
     }
   }
 
-  private LlmRequest buildRequest(Session session) {
+  private EncodedRequest buildRequest(Session session) {
     HttpHeaders headers = components.requestHeaders(spec.requestId(session),
         longAttribute(session, ArrivalAction.REQUEST_INDEX_ATTRIBUTE, -1));
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
@@ -196,8 +198,10 @@ final class LlmRequestAction extends LlmAction {
     if (!body.contentType().equals(RequestTemplate.Body.JSON)) {
       headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
     }
-    return new LlmRequest(spec.name(), spec.path(), headers, body.bytes(), promptTokens,
-        longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED), spec.taskType() != TaskType.GENERATION);
+    return components.client().encode(new LlmRequest(spec.name(), spec.path(), headers,
+        body.bytes(), promptTokens,
+        longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
+        spec.taskType() != TaskType.GENERATION));
   }
 
   private static final String REQUEST_ID = "x-request-id";

@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpVersion;
@@ -54,11 +53,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * A connection's whole pipeline in order: the read stamp, the request encoder, the response
-   * decoder, this handler. TLS, when used, goes right after the stamp.
+   * A connection's whole pipeline in order: the read stamp, the response decoder, this
+   * handler. TLS, when used, goes right after the stamp. Requests are written already encoded
+   * ({@link EncodedRequest}), so there is no request encoder.
    */
   ChannelHandler[] handlers() {
-    return new ChannelHandler[] {readStamp(), new HttpRequestEncoder(), decoder, this};
+    return new ChannelHandler[] {readStamp(), decoder, this};
   }
 
   void begin(Exchange next) {

@@ -221,6 +221,43 @@ class LlmClientConnectionTest {
     await("the stale connection is closed", () -> server.closed.get() == 1);
   }
 
+  /**
+   * A send never closes a pool's worth of expired connections in a row (that once held a
+   * 1,000 req/s run's sends for 12 ms): it closes the one it tried after its write, and each
+   * release closes one more, the longest idle.
+   */
+  @Test
+  void expiredConnectionsAreClosedOneAtATimeNotAllByTheNextSend() throws Exception {
+    CountingServer server = new CountingServer();
+    LlmClient client = client(server.baseUrl(), Duration.ofSeconds(5), LONG, Duration.ofSeconds(1));
+    List<CompletableFuture<RequestRecord>> three = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      CompletableFuture<RequestRecord> done = new CompletableFuture<>();
+      three.add(done);
+      // queued on the loop together: each finds the pool empty and opens its own connection
+      client.send(loop, new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),
+          "{\"prompt\":\"p\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), 1,
+          LlmRequest.NOT_SCHEDULED), done::complete);
+    }
+    for (CompletableFuture<RequestRecord> done : three) {
+      assertTrue(done.get(20, TimeUnit.SECONDS).success());
+    }
+    assertEquals(3, server.accepted.get(), "connections opened");
+    Thread.sleep(1_500); // all three idle past the keep-alive timeout
+
+    assertTrue(send(client, 2).success());
+    // the send tried the newest (closed after its write), opened a fourth, and its release
+    // closed the oldest: one expired connection is still open
+    await("two stale connections closed", () -> server.closed.get() == 2);
+    assertEquals(4, server.accepted.get(), "connections opened");
+    Thread.sleep(100);
+    assertEquals(2, server.closed.get(), "nothing else closed the third");
+
+    assertTrue(send(client, 2).success());
+    assertEquals(4, server.accepted.get(), "the fresh connection was reused");
+    await("the last stale connection closed by the next release", () -> server.closed.get() == 3);
+  }
+
   /** Polls {@code condition} every 10 ms for at most 10 s. */
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
