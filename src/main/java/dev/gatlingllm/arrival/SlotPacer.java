@@ -1,5 +1,6 @@
 package dev.gatlingllm.arrival;
 
+import dev.gatlingllm.client.UrgentWork;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.EventExecutor;
@@ -92,13 +93,13 @@ public final class SlotPacer {
     long remaining = dueNanos - System.nanoTime();
     if (hasCoarseTimers(loop)) {
       if (remaining > wakeEarlyNanos + WAKER_OVERSLEEP_NANOS) {
-        Waker.INSTANCE.wakeAt(dueNanos - wakeEarlyNanos - WAKER_OVERSLEEP_NANOS, loop,
-            () -> awaitSlot(loop, dueNanos, then));
+        long wakeAt = dueNanos - wakeEarlyNanos - WAKER_OVERSLEEP_NANOS;
+        Waker.INSTANCE.wakeAt(wakeAt, loop, wake(loop, wakeAt, dueNanos, then));
         return;
       }
     } else if (remaining > wakeEarlyNanos) {
-      loop.schedule(() -> awaitSlot(loop, dueNanos, then), remaining - wakeEarlyNanos,
-          TimeUnit.NANOSECONDS);
+      loop.schedule(wake(loop, dueNanos - wakeEarlyNanos, dueNanos, then),
+          remaining - wakeEarlyNanos, TimeUnit.NANOSECONDS);
       return;
     }
     if (!loop.inEventLoop()) {
@@ -115,6 +116,17 @@ public final class SlotPacer {
       }
     }
     then.run();
+  }
+
+  /**
+   * The wake-up before a slot, for the loop's timer. On the loop itself it is also registered
+   * as {@link UrgentWork}: a loop busy decoding a burst of reads when the wake-up comes due
+   * runs it before the next connection's decoding, instead of after the whole burst (the
+   * timer, whichever is first, then finds it done).
+   */
+  private Runnable wake(EventExecutor loop, long wakeAt, long dueNanos, Runnable then) {
+    Runnable wake = () -> awaitSlot(loop, dueNanos, then);
+    return loop.inEventLoop() ? UrgentWork.register(wakeAt, wake) : wake;
   }
 
   /**

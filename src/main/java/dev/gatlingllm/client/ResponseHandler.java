@@ -141,12 +141,17 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       }
     }
 
-    /** Delivers the queued events in order; events queued meanwhile are delivered too. */
+    /**
+     * Delivers the queued events in order; events queued meanwhile are delivered too. A send
+     * whose slot has come goes first ({@link UrgentWork}): in a burst of reads, this task
+     * runs once per connection, so a due send waits for one connection's decoding at most.
+     */
     @Override
     public void run() {
       if (delivering) {
         return; // an event raised while delivering: the loop below reaches it in order
       }
+      UrgentWork.runDue();
       delivering = true;
       try {
         deliver();

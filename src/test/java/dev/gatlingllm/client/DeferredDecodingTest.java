@@ -76,6 +76,21 @@ class DeferredDecodingTest {
         "b was read before a's 40 ms of work, so its TTFT excludes them: " + ttftB / 1e6 + " ms");
   }
 
+  /** A send whose slot has come goes before the next connection's decoding (UrgentWork). */
+  @Test
+  void dueUrgentWorkRunsBeforeAConnectionIsDecoded() {
+    Connection a = new Connection(() -> { });
+    List<Integer> decodedWhenItRan = new ArrayList<>();
+    a.read();
+    UrgentWork.register(System.nanoTime() - 1, () -> decodedWhenItRan.add(a.records.size()));
+    UrgentWork.register(System.nanoTime() + 3_600_000_000_000L, () -> decodedWhenItRan.add(-1));
+
+    a.channel.runPendingTasks();
+
+    assertEquals(List.of(0), decodedWhenItRan, "ran once, before the decoding, not the later one");
+    assertEquals(1, a.records.size());
+  }
+
   @Test
   void aCloseAfterTheLastBytesIsDeliveredAfterThem() {
     Connection c = new Connection(() -> { });
