@@ -329,6 +329,13 @@ public final class ClientTruthBenchmark {
     /** {nanoTime, server JIT CPU ms so far}, every {@link #SERVER_EVERY}-th sample. */
     private final List<long[]> serverJit = new ArrayList<>();
     private static final int SERVER_EVERY = (int) Math.max(1, 100 / SAMPLE_MILLIS);
+    /**
+     * {nanoTime, steal ticks of the client's core (cpu1) + the server's (cpu0)}, with the
+     * server JIT samples: the time the hypervisor ran something else while this VM's CPU
+     * had work. On a shared host it freezes a core for milliseconds, which every figure here
+     * then carries, the floor client's too.
+     */
+    private final List<long[]> steal = new ArrayList<>();
 
     CpuSampler(Path pidFile, Process mvn, long serverPid) {
       super("cpu-sampler");
@@ -351,8 +358,10 @@ public final class ClientTruthBenchmark {
             long ticks = cpuTicks(pid);
             if (count % SERVER_EVERY == 0) {
               long jit = ClientTruthBenchmark.serverJitMillis(serverPid);
+              long stolen = stealTicks();
               synchronized (samples) {
                 serverJit.add(new long[] {now, jit});
+                steal.add(new long[] {now, stolen});
               }
             }
             // Per-thread figures only every THREAD_EVERY-th sample: reading every thread's
@@ -378,6 +387,29 @@ public final class ClientTruthBenchmark {
     double cpuSeconds(long fromNanos, long toNanos) {
       synchronized (samples) {
         return (ticksAt(toNanos) - ticksAt(fromNanos)) / CLOCK_TICKS;
+      }
+    }
+
+    /** Host steal ms on the two cores between the samples nearest two instants. */
+    long stealMillis(long fromNanos, long toNanos) {
+      synchronized (samples) {
+        return (nearest(steal, toNanos) - nearest(steal, fromNanos)) * 10;
+      }
+    }
+
+    /** Steal ticks of cpu0 and cpu1 so far ({@code /proc/stat}), or 0 where unreadable. */
+    static long stealTicks() {
+      try {
+        long sum = 0;
+        for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+          if (line.startsWith("cpu0 ") || line.startsWith("cpu1 ")) {
+            String[] f = line.trim().split("\\s+");
+            sum += f.length > 8 ? Long.parseLong(f[8]) : 0;
+          }
+        }
+        return sum;
+      } catch (IOException | RuntimeException e) {
+        return 0;
       }
     }
 
@@ -480,7 +512,7 @@ public final class ClientTruthBenchmark {
   record Result(Rung rung, int ok, int failed, int unmatched, double itlErrP50, double itlErrP99,
       double ttftErrP50, double ttftErrP99, double ttftErrMax, double firstWaveTtftErrP99,
       double cpuPercent, double[] late, double ksSchedule, double ksSent, double ksCritical,
-      String ttftSplit, long serverJitMillis) {
+      String ttftSplit, long serverJitMillis, long stealMillis) {
 
     static Result of(Rung rung, List<ClientRecord> client, Map<String, long[]> server,
         CpuSampler cpu) {
@@ -558,23 +590,24 @@ public final class ClientTruthBenchmark {
               Stats.percentile(sorted(answerLeg), 50), Stats.percentile(sorted(answerLeg), 99)),
           // The reference server's own compiling delays its reads and writes, which shows as
           // client error: in the table so that a rung that measured it is seen as such.
-          cpu.serverJitMillis(windowStart, windowEnd));
+          cpu.serverJitMillis(windowStart, windowEnd), cpu.stealMillis(windowStart, windowEnd));
     }
 
     static String header() {
       return "| rung | ok/failed/unmatched | abs ITL err p50 / p99 (vLLM p99) | TTFT err p50 (vLLM) |"
           + " TTFT err p99 (vLLM) | TTFT err max / first 100 ms p99 | client CPU % (vLLM) |"
-          + " send late p50 / p90 / p99 / p99.9 | KS schedule / sent (1 % crit) | server JIT ms |";
+          + " send late p50 / p90 / p99 / p99.9 | KS schedule / sent (1 % crit) | server JIT ms |"
+          + " host steal ms |";
     }
 
     static String separator() {
-      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
     }
 
     String row() {
       double[] v = rung.vllm();
       return String.format(Locale.ROOT,
-          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s | %d |",
+          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s | %d | %d |",
           rung.name(), ok, failed, unmatched, itlErrP50, itlErrP99, ref(v, 0), ttftErrP50,
           ref(v, 1), ttftErrP99, ref(v, 2), ttftErrMax, firstWaveTtftErrP99, cpuPercent,
           ref(v, 3),
@@ -582,7 +615,7 @@ public final class ClientTruthBenchmark {
               Stats.percentile(late, 50), Stats.percentile(late, 90), Stats.percentile(late, 99),
               Stats.percentile(late, 99.9)),
           Double.isNaN(ksSent) ? "-" : String.format(Locale.ROOT, "%.3f / %.3f (%.3f)",
-              ksSchedule, ksSent, ksCritical), serverJitMillis);
+              ksSchedule, ksSent, ksCritical), serverJitMillis, stealMillis);
     }
 
     private static String ref(double[] v, int i) {
