@@ -114,19 +114,19 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      run();
+      deliverQueued();
       ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      run();
+      deliverQueued();
       ctx.fireExceptionCaught(cause);
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-      run();
+      deliverQueued();
     }
 
     private void defer(Object event, long nanos) {
@@ -142,16 +142,23 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Delivers the queued events in order; events queued meanwhile are delivered too. A send
-     * whose slot has come goes first ({@link UrgentWork}): in a burst of reads, this task
-     * runs once per connection, so a due send waits for one connection's decoding at most.
+     * The deferred task: a send whose slot has come goes first ({@link UrgentWork}), then the
+     * queued events. In a burst of reads this task runs once per connection, so a due send
+     * waits for one connection's decoding at most.
      */
     @Override
     public void run() {
+      if (!delivering) {
+        UrgentWork.runDue();
+      }
+      deliverQueued();
+    }
+
+    /** Delivers the queued events in order; events queued meanwhile are delivered too. */
+    private void deliverQueued() {
       if (delivering) {
         return; // an event raised while delivering: the loop below reaches it in order
       }
-      UrgentWork.runDue();
       delivering = true;
       try {
         deliver();
