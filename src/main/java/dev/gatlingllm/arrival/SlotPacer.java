@@ -24,7 +24,11 @@ import java.util.concurrent.TimeUnit;
  * about 1 % of a loop's time at 1,000 req/s, and waking earlier bought nothing measurable.
  * Netty's NIO loop rounds timer delays to whole milliseconds, so NIO loops are woken instead
  * by one shared daemon thread that parks until the wake time (allowing it 150 µs of
- * oversleep) and then submits the wait to the loop, which interrupts its select.
+ * oversleep) and then submits the wait to the loop, which interrupts its select. Either way,
+ * when the wait starts on its own loop (the actions' waits do), the wake-up is also
+ * registered as {@link UrgentWork}: a loop that is decoding a burst of
+ * reads when it comes due runs it before the next connection's decoding, not after the
+ * burst.
  *
  * <p>Spinning is capped per loop: each loop thread may spend at most {@code maxSpinShare} of
  * its time spinning (10 % by default, a token bucket refilled with time); past that a wait

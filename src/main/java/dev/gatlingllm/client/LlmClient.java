@@ -155,8 +155,8 @@ public final class LlmClient implements AutoCloseable {
 
   private void sendOn(EventLoop loop, EncodedRequest request, Consumer<RequestRecord> onDone) {
     long startNanos = System.nanoTime();
-    Exchange exchange = new Exchange(request.request(), startNanos, config,
-        (ex, record, reusable) -> {
+    LlmRequest sent = request.request();
+    Exchange exchange = new Exchange(sent, startNanos, config, (ex, record, reusable) -> {
       release(loop, ex.channel(), reusable);
       onDone.accept(record);
     });
