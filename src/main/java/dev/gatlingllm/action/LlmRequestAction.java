@@ -15,6 +15,7 @@ import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
 import dev.gatlingllm.metrics.TaskType;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -90,13 +91,16 @@ final class LlmRequestAction extends LlmAction {
     SelfCheck check = components.selfCheck();
     long due = request.request().scheduledNanos();
     if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
-      components.pacer().awaitSlot(session.eventLoop(), due, () -> {
+      // In schedule order across the loops: whichever loop's slot comes due first sends this
+      // one too if it is due by then, from that loop (see PacedSends).
+      components.pacedSends().await(components.pacer(), session.eventLoop(), due, loop -> {
         // Pacing precision; waiting for a concurrency permit comes after and is not lateness.
         check.recordSendLateness(System.nanoTime() - due);
-        components.limiter().acquire(session.eventLoop(), () -> send(session, request));
+        components.limiter().acquire(loop, () -> send(loop, session, request));
       });
     } else {
-      components.limiter().acquire(session.eventLoop(), () -> send(session, request));
+      components.limiter().acquire(session.eventLoop(),
+          () -> send(session.eventLoop(), session, request));
     }
   }
 
@@ -118,21 +122,23 @@ final class LlmRequestAction extends LlmAction {
       if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null
           && due - System.nanoTime() > 0) {
         // a permit came back before this request's slot: hold it until then
-        components.pacer().awaitSlot(session.eventLoop(), due, () -> send(session, request));
+        components.pacer().awaitSlot(session.eventLoop(), due,
+            () -> send(session.eventLoop(), session, request));
       } else {
-        send(session, request);
+        send(session.eventLoop(), session, request);
       }
     });
   }
 
   /**
    * Runs with a permit held, possibly later from the limiter's queue: from here on the
-   * permit must be given back and the user passed on whatever happens.
+   * permit must be given back and the user passed on whatever happens. {@code loop} is the
+   * loop this runs on: the user's, or the one that sent a paced request in its place.
    */
-  private void send(Session session, EncodedRequest request) {
+  private void send(EventLoop loop, Session session, EncodedRequest request) {
     long startMillis = clock.nowMillis();
     try {
-      components.client().send(session.eventLoop(), request, record -> {
+      components.client().send(loop, request, record -> {
         components.limiter().release();
         try {
           complete(session, record, startMillis);

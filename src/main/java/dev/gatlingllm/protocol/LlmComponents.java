@@ -3,6 +3,7 @@ package dev.gatlingllm.protocol;
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.arrival.ConcurrencyLimiter;
 import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.arrival.PacedSends;
 import dev.gatlingllm.arrival.SlotPacer;
 import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
@@ -67,6 +68,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final Set<TaskType> taskTypes = ConcurrentHashMap.newKeySet();
   private final ArrivalClock arrivalClock;
   private final SlotPacer pacer;
+  /** Paced sends not gone out yet, in schedule order across the loops; own per copy. */
+  private final PacedSends pacedSends = new PacedSends();
   private final ConcurrencyLimiter limiter;
   private final AtomicBoolean warmedUp = new AtomicBoolean();
   /** Scrapes of the server's metrics before the run: enough for the JIT to compile them. */
@@ -350,6 +353,11 @@ public final class LlmComponents implements ProtocolComponents {
   /** Holds users until their slot; null without an arrival profile. */
   public SlotPacer pacer() {
     return pacer;
+  }
+
+  /** Paced requests waiting for their slot, sent in schedule order by whichever loop is first. */
+  public PacedSends pacedSends() {
+    return pacedSends;
   }
 
   /** The run's parameters for the result file. */

@@ -1,0 +1,253 @@
+package dev.gatlingllm.arrival;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PacedSendsTest {
+
+  static Iterable<String> kinds() {
+    return EventLoops.availableKinds();
+  }
+
+  /**
+   * Loop A is busy (decoding, say) when its slot comes due; loop B's slot comes due 2 ms
+   * later. Each loop sending its own would put B's request first and A's after A's 10 ms of
+   * work. Here B sends both, A's first, before A is free.
+   */
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void aBusyLoopsDueSendGoesOutFirstFromTheLoopThatIsFree(String kind) throws Exception {
+    EventLoopGroup group = EventLoops.newGroup(kind, 2);
+    try {
+      EventLoop a = group.next();
+      EventLoop b = group.next();
+      assertTrue(a != b, "two loops");
+      PacedSends sends = new PacedSends();
+      SlotPacer pacer = SlotPacer.create();
+      List<String> order = new ArrayList<>();
+      Map<String, EventLoop> ranOn = new HashMap<>();
+      AtomicLong aFreeAt = new AtomicLong();
+      AtomicLong sentA = new AtomicLong();
+      CountDownLatch done = new CountDownLatch(2);
+      long base = System.nanoTime() + 20_000_000;
+      a.execute(() -> {
+        sends.await(pacer, a, base, loop -> {
+          synchronized (order) {
+            order.add("a");
+            ranOn.put("a", loop);
+            sentA.set(System.nanoTime());
+          }
+          done.countDown();
+        });
+        // busy past both slots
+        long until = base + 10_000_000;
+        while (System.nanoTime() - until < 0) {
+          Thread.onSpinWait();
+        }
+        aFreeAt.set(System.nanoTime());
+      });
+      b.execute(() -> sends.await(pacer, b, base + 2_000_000, loop -> {
+        synchronized (order) {
+          order.add("b");
+          ranOn.put("b", loop);
+        }
+        done.countDown();
+      }));
+      assertTrue(done.await(10, TimeUnit.SECONDS), "both sent");
+      synchronized (order) {
+        assertEquals(List.of("a", "b"), order, "in schedule order");
+        assertSame(b, ranOn.get("a"), "A's send went out from B, the loop that was free");
+        assertSame(b, ranOn.get("b"));
+      }
+      Thread.sleep(20); // A's own slot wake-up, late, finds its send gone
+      assertTrue(aFreeAt.get() != 0, "A's busy task ended");
+      assertTrue(sentA.get() - aFreeAt.get() < 0, "A's send did not wait for A to be free");
+      assertEquals(0, sends.pendingCount());
+    } finally {
+      EventLoops.shutdown(group);
+    }
+  }
+
+  /**
+   * The loop sending one slot also sends a slot due just after it (within the pacer's
+   * wake-early time), spinning for it, rather than leaving it to its own loop: here that
+   * loop is busy for 10 ms, and the send still goes out from the first loop, not early.
+   */
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void aSendDueJustAfterAnotherGoesOutFromTheLoopAlreadySending(String kind)
+      throws Exception {
+    EventLoopGroup group = EventLoops.newGroup(kind, 2);
+    try {
+      EventLoop a = group.next();
+      EventLoop b = group.next();
+      PacedSends sends = new PacedSends();
+      SlotPacer pacer = SlotPacer.create();
+      Map<String, EventLoop> ranOn = new HashMap<>();
+      AtomicInteger early = new AtomicInteger();
+      AtomicLong bFreeAt = new AtomicLong();
+      AtomicLong sentB = new AtomicLong();
+      CountDownLatch done = new CountDownLatch(2);
+      long base = System.nanoTime() + 20_000_000;
+      long dueB = base + 40_000;
+      CountDownLatch bBusy = new CountDownLatch(1);
+      b.execute(() -> {
+        sends.await(pacer, b, dueB, loop -> {
+          if (System.nanoTime() - dueB < 0) {
+            early.incrementAndGet();
+          }
+          sentB.set(System.nanoTime());
+          synchronized (ranOn) {
+            ranOn.put("b", loop);
+          }
+          done.countDown();
+        });
+        // B is busy from before its slot's wake-up until well after it
+        bBusy.countDown();
+        long until = base + 10_000_000;
+        while (System.nanoTime() - until < 0) {
+          Thread.onSpinWait();
+        }
+        bFreeAt.set(System.nanoTime());
+      });
+      assertTrue(bBusy.await(5, TimeUnit.SECONDS));
+      a.execute(() -> sends.await(pacer, a, base, loop -> {
+        synchronized (ranOn) {
+          ranOn.put("a", loop);
+        }
+        done.countDown();
+      }));
+      assertTrue(done.await(10, TimeUnit.SECONDS), "both sent");
+      Thread.sleep(20);
+      synchronized (ranOn) {
+        assertSame(a, ranOn.get("a"));
+        assertSame(a, ranOn.get("b"), "B's send went out from A, which was sending");
+      }
+      assertEquals(0, early.get(), "never before its time");
+      assertTrue(bFreeAt.get() != 0 && sentB.get() - bFreeAt.get() < 0,
+          "B's send did not wait for B to be free");
+    } finally {
+      EventLoops.shutdown(group);
+    }
+  }
+
+  /**
+   * Many sends over two loops, registered from the loops and from a foreign thread: each runs
+   * once, never before its time, on a loop of the group, and each loop runs the ones it takes
+   * in schedule order.
+   */
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void everySendRunsOnceNeverEarlyAndEachLoopInScheduleOrder(String kind) throws Exception {
+    EventLoopGroup group = EventLoops.newGroup(kind, 2);
+    try {
+      int n = 400;
+      PacedSends sends = new PacedSends();
+      SlotPacer pacer = SlotPacer.create();
+      SplittableRandom random = new SplittableRandom(11);
+      AtomicIntegerArray runs = new AtomicIntegerArray(n);
+      AtomicInteger early = new AtomicInteger();
+      AtomicInteger offLoop = new AtomicInteger();
+      Map<EventLoop, List<Long>> duesByLoop = new HashMap<>();
+      CountDownLatch done = new CountDownLatch(n);
+      long base = System.nanoTime() + 30_000_000;
+      // due times close together, many within microseconds of each other
+      long[] dues = new long[n];
+      for (int i = 0; i < n; i++) {
+        dues[i] = base + random.nextLong(200_000_000) / (i % 3 == 0 ? 1000 : 1);
+      }
+      CountDownLatch registered = new CountDownLatch(n);
+      for (int i = 0; i < n; i++) {
+        int id = i;
+        EventLoop home = group.next();
+        PacedSends.Send send = loop -> {
+          if (System.nanoTime() - dues[id] < 0) {
+            early.incrementAndGet();
+          }
+          if (!loop.inEventLoop()) {
+            offLoop.incrementAndGet();
+          }
+          synchronized (duesByLoop) {
+            duesByLoop.computeIfAbsent(loop, l -> new ArrayList<>()).add(dues[id]);
+          }
+          runs.incrementAndGet(id);
+          done.countDown();
+        };
+        if (i % 2 == 0) {
+          home.execute(() -> {
+            sends.await(pacer, home, dues[id], send);
+            registered.countDown();
+          });
+        } else {
+          sends.await(pacer, home, dues[id], send);
+          registered.countDown();
+        }
+      }
+      assertTrue(registered.await(10, TimeUnit.SECONDS));
+      assertTrue(System.nanoTime() - base < 0, "registered before the first slot: slow machine");
+      assertTrue(done.await(20, TimeUnit.SECONDS), done.getCount() + " sends never ran");
+      Thread.sleep(20);
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, runs.get(i), "runs of send " + i);
+      }
+      assertEquals(0, early.get(), "sends run before their time");
+      assertEquals(0, offLoop.get(), "sends run off the loop they were given");
+      synchronized (duesByLoop) {
+        for (List<Long> taken : duesByLoop.values()) {
+          for (int i = 1; i < taken.size(); i++) {
+            assertTrue(taken.get(i) - taken.get(i - 1) >= 0, "a loop sent out of order");
+          }
+        }
+      }
+      assertEquals(0, sends.pendingCount());
+    } finally {
+      EventLoops.shutdown(group);
+    }
+  }
+
+  @Test
+  void nothingRunsBeforeItIsDue() throws Exception {
+    EventLoopGroup group = EventLoops.newGroup("nio", 1);
+    try {
+      EventLoop loop = group.next();
+      PacedSends sends = new PacedSends();
+      AtomicInteger ran = new AtomicInteger();
+      CountDownLatch sent = new CountDownLatch(1);
+      long due = System.nanoTime() + 300_000_000;
+      sends.await(SlotPacer.create(), loop, due, l -> {
+        ran.incrementAndGet();
+        sent.countDown();
+      });
+      CountDownLatch swept = new CountDownLatch(1);
+      loop.execute(() -> {
+        sends.sendDue(SlotPacer.create(), loop);
+        swept.countDown();
+      });
+      assertTrue(swept.await(5, TimeUnit.SECONDS));
+      assertEquals(0, ran.get(), "a send 300 ms ahead went out early");
+      assertEquals(1, sends.pendingCount());
+      assertTrue(sent.await(5, TimeUnit.SECONDS), "sent at its slot");
+      assertTrue(System.nanoTime() - due >= 0);
+      assertEquals(1, ran.get());
+    } finally {
+      EventLoops.shutdown(group);
+    }
+  }
+}
