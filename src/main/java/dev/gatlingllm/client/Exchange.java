@@ -93,14 +93,34 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
 
   /** The request was written on {@code channel}; arm the timeouts. */
   void started(Channel ch) {
+    attach(ch);
+    armTimers();
+  }
+
+  /** The request goes out on {@code ch}; its timeouts are armed by {@link #armTimers()}. */
+  void attach(Channel ch) {
     this.channel = ch;
     this.lastReadNanos = System.nanoTime();
-    long elapsed = lastReadNanos - startNanos;
-    firstTokenTimer = schedule(config.firstTokenTimeout(), elapsed,
-        () -> fail("first token timeout (" + pretty(config.firstTokenTimeout()) + ")"));
+  }
+
+  /**
+   * Arms the timeouts, counted from the request's clock start: the first token's (unless it
+   * came already), the whole request's and the idle one. Nothing once the exchange is over.
+   * The client arms them just after a batch of sends rather than between them: each is a
+   * scheduled task on the loop, and the next send due should not wait for three of them.
+   */
+  void armTimers() {
+    if (finished) {
+      return;
+    }
+    long elapsed = System.nanoTime() - startNanos;
+    if (firstNanos < 0) {
+      firstTokenTimer = schedule(config.firstTokenTimeout(), elapsed,
+          () -> fail("first token timeout (" + pretty(config.firstTokenTimeout()) + ")"));
+    }
     requestTimer = schedule(config.requestTimeout(), elapsed,
         () -> fail("request timeout (" + pretty(config.requestTimeout()) + ")"));
-    armIdle(config.idleTimeout().toNanos());
+    armIdle(Math.max(0, config.idleTimeout().toNanos() - (System.nanoTime() - lastReadNanos)));
   }
 
   void onResponseHead(HttpResponse response, long readNanos) {

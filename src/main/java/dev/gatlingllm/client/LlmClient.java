@@ -2,7 +2,6 @@ package dev.gatlingllm.client;
 
 import dev.gatlingllm.metrics.RequestRecord;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
@@ -32,6 +31,7 @@ import javax.net.ssl.SSLException;
 public final class LlmClient implements AutoCloseable {
 
   private final ClientConfig config;
+  private final long keepAliveNanos;
   private final Bootstrap bootstrap;
   private final SslContext sslContext;
   private final Map<EventLoop, Pool> pools = new ConcurrentHashMap<>();
@@ -41,6 +41,7 @@ public final class LlmClient implements AutoCloseable {
 
   public LlmClient(ChannelFactory<? extends SocketChannel> channelFactory, ClientConfig config) {
     this.config = config;
+    this.keepAliveNanos = config.keepAliveTimeout().toNanos();
     this.sslContext = config.target().tls() ? newSslContext(config.insecureTls()) : null;
     this.bootstrap = new Bootstrap()
         .channelFactory(channelFactory)
@@ -234,15 +235,28 @@ public final class LlmClient implements AutoCloseable {
   private void write(Channel ch, Exchange exchange, EncodedRequest request) {
     ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
     handler.begin(exchange);
-    exchange.started(ch);
+    exchange.attach(ch);
     // Already encoded (the pipeline has no request encoder): one buffer, one write.
-    ch.writeAndFlush(Unpooled.wrappedBuffer(request.bytes())).addListener(f -> {
-      if (f.isSuccess()) {
-        writeTimes.accept(System.nanoTime() - exchange.startNanos());
-      } else {
-        exchange.onException(f.cause());
-      }
-    });
+    ChannelFuture written = ch.writeAndFlush(handler.outbound(ch.alloc(), request.bytes()));
+    if (written.isDone()) { // the usual case: no listener to allocate and notify
+      written(written, exchange);
+    } else {
+      written.addListener(f -> written((ChannelFuture) f, exchange));
+    }
+    // The timeouts after the sends this task makes, not between them (see armTimers).
+    try {
+      ch.eventLoop().execute(exchange::armTimers);
+    } catch (RejectedExecutionException shuttingDown) {
+      exchange.armTimers();
+    }
+  }
+
+  private void written(ChannelFuture write, Exchange exchange) {
+    if (write.isSuccess()) {
+      writeTimes.accept(System.nanoTime() - exchange.startNanos());
+    } else {
+      exchange.onException(write.cause());
+    }
   }
 
   /**
@@ -284,7 +298,7 @@ public final class LlmClient implements AutoCloseable {
   }
 
   private boolean expired(ResponseHandler handler, long now) {
-    return now - handler.idleSince() >= config.keepAliveTimeout().toNanos();
+    return now - handler.idleSince() >= keepAliveNanos;
   }
 
   private void release(EventLoop loop, Channel ch, boolean reusable) {
