@@ -60,8 +60,8 @@ public final class PacedSends {
    * schedule order. It then goes on with the sends that come due within the time {@code
    * pacer} would wake a loop early for them, spinning for each (within the loop's spin
    * budget): this loop is awake and its code hot, where the slot's own loop would have to
-   * be switched to first, which on one core cost about 20 µs more than the gap between two
-   * sends from one loop.
+   * be woken or switched to first. (In the client-truth benchmark this spin made no
+   * difference that two or three runs could show; see docs/client-overhead.md.)
    */
   public void sendDue(SlotPacer pacer, EventLoop loop) {
     Pending first;
