@@ -123,26 +123,6 @@ public final class SlotPacer {
   }
 
   /**
-   * Spins the calling thread (an event loop) until {@code dueNanos} when that is no further
-   * off than this pacer wakes a loop early and the thread's spin budget allows it: what a
-   * loop that is already awake does instead of sleeping and being woken again for a slot
-   * just ahead. Returns whether the deadline has been reached (at once when it is past).
-   */
-  public boolean spinUntil(long dueNanos) {
-    long remaining = dueNanos - System.nanoTime();
-    if (remaining <= 0) {
-      return true;
-    }
-    if (remaining > wakeEarlyNanos || !budgets.get().tryTake(remaining, maxSpinShare)) {
-      return false;
-    }
-    while (System.nanoTime() - dueNanos < 0) {
-      Thread.onSpinWait();
-    }
-    return true;
-  }
-
-  /**
    * The wake-up before a slot, for the loop's timer. On the loop itself it is also registered
    * as {@link UrgentWork}: a loop busy decoding a burst of reads when the wake-up comes due
    * runs it before the next connection's decoding, instead of after the whole burst (the

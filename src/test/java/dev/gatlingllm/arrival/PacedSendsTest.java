@@ -86,69 +86,6 @@ class PacedSendsTest {
   }
 
   /**
-   * The loop sending one slot also sends a slot due just after it (within the pacer's
-   * wake-early time), spinning for it, rather than leaving it to its own loop: here that
-   * loop is busy for 10 ms, and the send still goes out from the first loop, not early.
-   */
-  @ParameterizedTest
-  @MethodSource("kinds")
-  void aSendDueJustAfterAnotherGoesOutFromTheLoopAlreadySending(String kind)
-      throws Exception {
-    EventLoopGroup group = EventLoops.newGroup(kind, 2);
-    try {
-      EventLoop a = group.next();
-      EventLoop b = group.next();
-      PacedSends sends = new PacedSends();
-      SlotPacer pacer = SlotPacer.create();
-      Map<String, EventLoop> ranOn = new HashMap<>();
-      AtomicInteger early = new AtomicInteger();
-      AtomicLong bFreeAt = new AtomicLong();
-      AtomicLong sentB = new AtomicLong();
-      CountDownLatch done = new CountDownLatch(2);
-      long base = System.nanoTime() + 20_000_000;
-      long dueB = base + 40_000;
-      CountDownLatch bBusy = new CountDownLatch(1);
-      b.execute(() -> {
-        sends.await(pacer, b, dueB, loop -> {
-          if (System.nanoTime() - dueB < 0) {
-            early.incrementAndGet();
-          }
-          sentB.set(System.nanoTime());
-          synchronized (ranOn) {
-            ranOn.put("b", loop);
-          }
-          done.countDown();
-        });
-        // B is busy from before its slot's wake-up until well after it
-        bBusy.countDown();
-        long until = base + 10_000_000;
-        while (System.nanoTime() - until < 0) {
-          Thread.onSpinWait();
-        }
-        bFreeAt.set(System.nanoTime());
-      });
-      assertTrue(bBusy.await(5, TimeUnit.SECONDS));
-      a.execute(() -> sends.await(pacer, a, base, loop -> {
-        synchronized (ranOn) {
-          ranOn.put("a", loop);
-        }
-        done.countDown();
-      }));
-      assertTrue(done.await(10, TimeUnit.SECONDS), "both sent");
-      Thread.sleep(20);
-      synchronized (ranOn) {
-        assertSame(a, ranOn.get("a"));
-        assertSame(a, ranOn.get("b"), "B's send went out from A, which was sending");
-      }
-      assertEquals(0, early.get(), "never before its time");
-      assertTrue(bFreeAt.get() != 0 && sentB.get() - bFreeAt.get() < 0,
-          "B's send did not wait for B to be free");
-    } finally {
-      EventLoops.shutdown(group);
-    }
-  }
-
-  /**
    * Many sends over two loops, registered from the loops and from a foreign thread: each runs
    * once, never before its time, on a loop of the group, and each loop runs the ones it takes
    * in schedule order.
@@ -237,7 +174,7 @@ class PacedSendsTest {
       });
       CountDownLatch swept = new CountDownLatch(1);
       loop.execute(() -> {
-        sends.sendDue(SlotPacer.create(), loop);
+        sends.sendDue(loop);
         swept.countDown();
       });
       assertTrue(swept.await(5, TimeUnit.SECONDS));
