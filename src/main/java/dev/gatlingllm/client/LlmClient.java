@@ -156,11 +156,11 @@ public final class LlmClient implements AutoCloseable {
 
   private void sendOn(EventLoop loop, EncodedRequest request, Consumer<RequestRecord> onDone) {
     long startNanos = System.nanoTime();
-    LlmRequest sent = request.request();
-    Exchange exchange = new Exchange(sent, startNanos, config, (ex, record, reusable) -> {
-      release(loop, ex.channel(), reusable);
-      onDone.accept(record);
-    });
+    Exchange exchange = new Exchange(request.request(), startNanos, config,
+        (ex, record, reusable) -> {
+          release(loop, ex.channel(), reusable);
+          onDone.accept(record);
+        });
     if (closed) {
       // Never complete inside the caller's stack: the caller may be an action's execute().
       loop.execute(() -> exchange.failBeforeSend("client closed"));
