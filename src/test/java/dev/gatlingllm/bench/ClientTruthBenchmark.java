@@ -107,6 +107,9 @@ public final class ClientTruthBenchmark {
         System.getProperty("java.version"), pinned
             ? "simulator on core 0, client (./mvnw gatling:test) on core 1"
             : "taskset not found: NOT pinned, figures include cross-core noise");
+    String wakeBefore = "before the ladder, "
+        + WakeProbe.measure(pinned, testClasspath(), WakeProbe.MESSAGES);
+    System.out.println(wakeBefore);
     Process sim = startSimulator(pinned);
     List<String> rows = new ArrayList<>();
     try {
@@ -127,9 +130,13 @@ public final class ClientTruthBenchmark {
       sim.destroy();
       sim.waitFor(5, TimeUnit.SECONDS);
     }
+    String wakeAfter = "after the ladder, "
+        + WakeProbe.measure(pinned, testClasspath(), WakeProbe.MESSAGES);
     String table = String.join("\n", Result.header(), Result.separator(), String.join("\n", rows));
-    Files.writeString(DIR.resolve("results.md"), table + "\n");
+    String host = "Host: " + wakeBefore + "; " + wakeAfter + ".";
+    Files.writeString(DIR.resolve("results.md"), host + "\n\n" + table + "\n");
     System.out.println();
+    System.out.println(host);
     System.out.println(table);
     System.out.println("load average at end: " + Files.readString(Path.of("/proc/loadavg")).trim());
   }
