@@ -11,12 +11,14 @@ import java.util.Objects;
 
 /**
  * The client measuring its own distortion during a run, so that a distorted run says so:
- * how late each event loop gets to its work, how late paced requests go out, how long a
+ * how late each event loop gets to its work and why (its own work, waiting for a CPU, or not
+ * runnable: {@link LagCauses}), how late paced requests go out, how long a
  * request takes from its clock start to its bytes being written, the JVM's GC pauses and
  * its CPU use, over the window from {@link #start} to {@link #stop}.
  *
  * <p>Cost: one short timer task per loop every 10 ms (on an idle loop that is a timer
- * wake-up, which costs more than the task itself; a busy loop checks its timers anyway) and
+ * wake-up, which costs more than the task itself; a busy loop checks its timers anyway; on
+ * Linux the task also reads its thread's scheduler figures, one 2 µs {@code pread}) and
  * one GC notification listener; the {@code record…} methods are lock-free and allocation-free (an atomic increment and,
  * rarely, a compare-and-set), so they can be called from the event loops on every request.
  * Thread-safe.
@@ -35,6 +37,7 @@ public final class SelfCheck {
 
   private final List<LoopLagProbe> probes;
   private final LatencyHistogram loopLag;
+  private final LagCauses lagCauses;
   private final LatencyHistogram sendLateness = new LatencyHistogram();
   private final LatencyHistogram writeTime = new LatencyHistogram();
   private final GcPauses gc;
@@ -44,10 +47,11 @@ public final class SelfCheck {
   /** Guarded by this: the figures, once stopped. */
   private SelfCheckReport report;
 
-  private SelfCheck(List<LoopLagProbe> probes, LatencyHistogram loopLag, GcPauses gc,
-      long startNanos, long startCpuNanos) {
+  private SelfCheck(List<LoopLagProbe> probes, LatencyHistogram loopLag, LagCauses lagCauses,
+      GcPauses gc, long startNanos, long startCpuNanos) {
     this.probes = probes;
     this.loopLag = loopLag;
+    this.lagCauses = lagCauses;
     this.gc = gc;
     this.startNanos = startNanos;
     this.startCpuNanos = startCpuNanos;
@@ -71,14 +75,17 @@ public final class SelfCheck {
     long startCpuNanos = processCpuNanos();
     GcPauses gc = GcPauses.start();
     LatencyHistogram loopLag = new LatencyHistogram();
+    LagCauses lagCauses = new LagCauses(
+        Math.round(SelfCheckReport.LOOP_LAG_P99_WARN_MS * 1_000_000));
     List<LoopLagProbe> probes = new ArrayList<>();
     for (EventExecutor loop : loops) {
-      LoopLagProbe probe = LoopLagProbe.start(loop, probePeriod.toNanos(), loopLag);
+      LoopLagProbe probe = LoopLagProbe.start(loop, probePeriod.toNanos(), loopLag, lagCauses);
       if (probe != null) {
         probes.add(probe);
       }
     }
-    return new SelfCheck(List.copyOf(probes), loopLag, gc, startNanos, startCpuNanos);
+    return new SelfCheck(List.copyOf(probes), loopLag, lagCauses, gc, startNanos,
+        startCpuNanos);
   }
 
   /**
@@ -127,7 +134,7 @@ public final class SelfCheck {
         : 100.0 * cpuNanos / windowNanos;
     report = new SelfCheckReport(millis(windowNanos), lag, maxLagPerLoop, late, writes,
         pauses.pauses(), pauses.totalMs(), pauses.maxMs(), cpuPercent,
-        Runtime.getRuntime().availableProcessors());
+        Runtime.getRuntime().availableProcessors(), lagCauses.figures());
     return report;
   }
 

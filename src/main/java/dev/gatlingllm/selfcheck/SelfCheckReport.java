@@ -30,6 +30,7 @@ import java.util.Objects;
  * @param cpuPercentOfOneCore CPU time of the whole JVM over the window, in % of one core
  *                            (200 = two cores busy); NaN when the platform does not tell
  * @param availableProcessors the cores the JVM may use
+ * @param lagSplit            where the loops' lag over {@link #LOOP_LAG_P99_WARN_MS} went
  */
 public record SelfCheckReport(
     double windowMs,
@@ -41,7 +42,8 @@ public record SelfCheckReport(
     double gcPauseTotalMs,
     double gcPauseMaxMs,
     double cpuPercentOfOneCore,
-    int availableProcessors) {
+    int availableProcessors,
+    LagSplit lagSplit) {
 
   /** Loop lag p99 above this means the loops, not the server, set part of the latencies. */
   public static final double LOOP_LAG_P99_WARN_MS = 1.0;
@@ -61,7 +63,34 @@ public record SelfCheckReport(
     Objects.requireNonNull(loopLag, "loopLag");
     Objects.requireNonNull(sendLateness, "sendLateness");
     Objects.requireNonNull(writeTime, "writeTime");
+    Objects.requireNonNull(lagSplit, "lagSplit");
     loopLagMaxMsPerLoop = List.copyOf(loopLagMaxMsPerLoop);
+  }
+
+  /** A report whose lag was not split (a platform without scheduler figures). */
+  public SelfCheckReport(double windowMs, Latency loopLag, List<Double> loopLagMaxMsPerLoop,
+      Latency sendLateness, Latency writeTime, int gcPauses, double gcPauseTotalMs,
+      double gcPauseMaxMs, double cpuPercentOfOneCore, int availableProcessors) {
+    this(windowMs, loopLag, loopLagMaxMsPerLoop, sendLateness, writeTime, gcPauses,
+        gcPauseTotalMs, gcPauseMaxMs, cpuPercentOfOneCore, availableProcessors,
+        LagSplit.NOT_MEASURED);
+  }
+
+  /**
+   * The event loops' lag in probe runs later than {@code overMs}, summed and split by what
+   * each loop thread did meanwhile (see {@code LagCauses}): running, runnable but waiting for a
+   * CPU, or not runnable (blocked in a call on the loop, or asleep and woken late by the OS or
+   * hypervisor). In ms; all 0 when {@code measured} is false.
+   */
+  public record LagSplit(boolean measured, double overMs, double lagMs, double runningMs,
+      double waitingForCpuMs, double notRunnableMs) {
+    /** No scheduler figures on this platform. */
+    public static final LagSplit NOT_MEASURED = new LagSplit(false, 0, 0, 0, 0, 0);
+
+    /** {@code part} as a whole percentage of the lag. */
+    long percent(double part) {
+      return lagMs <= 0 ? 0 : Math.round(100 * part / lagMs);
+    }
   }
 
   /**
@@ -76,7 +105,8 @@ public record SelfCheckReport(
 
   /**
    * The object written into the vLLM result JSON under {@code "client_self_check"}, in this
-   * order: durations in ms rounded to 3 decimals, counts as integers, {@code null} for an
+   * order: durations in ms rounded to 3 decimals, counts as integers, the lag's split as an
+   * object ({@code loop_lag_split}, {@code null} where not measured), {@code null} for an
    * unknown CPU figure, and {@code warnings} (an empty list when the client was not a
    * bottleneck). The percentiles and maximum of a distribution with no samples are left
    * out, its {@code _samples} count stays.
@@ -91,6 +121,7 @@ public record SelfCheckReport(
       perLoop.add(round3(max));
     }
     json.put("max_loop_lag_ms_per_loop", perLoop);
+    json.put("loop_lag_split", lagSplitJson());
     putLatency(json, "send_lateness", sendLateness, false);
     putLatency(json, "write_time", writeTime, false);
     json.put("gc_pauses", gcPauses);
@@ -100,6 +131,20 @@ public record SelfCheckReport(
         Double.isNaN(cpuPercentOfOneCore) ? null : round3(cpuPercentOfOneCore));
     json.put("available_processors", availableProcessors);
     json.put("warnings", warnings());
+    return json;
+  }
+
+  /** The lag's split, or null where it could not be measured. */
+  private Map<String, Object> lagSplitJson() {
+    if (!lagSplit.measured()) {
+      return null;
+    }
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("over_ms", round3(lagSplit.overMs()));
+    json.put("lag_ms", round3(lagSplit.lagMs()));
+    json.put("running_ms", round3(lagSplit.runningMs()));
+    json.put("waiting_for_cpu_ms", round3(lagSplit.waitingForCpuMs()));
+    json.put("not_runnable_ms", round3(lagSplit.notRunnableMs()));
     return json;
   }
 
@@ -140,6 +185,13 @@ public record SelfCheckReport(
       }
       line(out, "Max loop lag per loop (ms):", perLoop.toString());
     }
+    if (lagSplit.measured()) {
+      String over = "Lag over " + PyFormat.fixed(lagSplit.overMs(), 0) + " ms";
+      line(out, over + " (ms):", ms(lagSplit.lagMs()));
+      line(out, over + ", running (ms):", ms(lagSplit.runningMs()));
+      line(out, over + ", waiting for CPU (ms):", ms(lagSplit.waitingForCpuMs()));
+      line(out, over + ", not runnable (ms):", ms(lagSplit.notRunnableMs()));
+    }
     if (sendLateness.samples() > 0) {
       line(out, "Median send lateness (ms):", ms(sendLateness.p50Ms()));
       line(out, "P99 send lateness (ms):", ms(sendLateness.p99Ms()));
@@ -179,7 +231,7 @@ public record SelfCheckReport(
       String p99 = ms2(loopLag.p99Ms());
       warnings.add("the client itself was a bottleneck: event-loop lag p99 " + p99 + " ms, max "
           + ms2(loopLag.maxMs()) + " ms; these latencies include up to " + p99
-          + " ms of client delay (p99)");
+          + " ms of client delay (p99)" + lagSplitSentence());
     }
     if (gcPauseMaxMs > GC_PAUSE_WARN_MS) {
       String pauses = gcPauses + (gcPauses == 1 ? " pause" : " pauses");
@@ -194,6 +246,24 @@ public record SelfCheckReport(
           + " waiting for a CPU");
     }
     return List.copyOf(warnings);
+  }
+
+  /**
+   * What the loops did while late, for the lag warning: running is the client's load;
+   * waiting for a CPU is other work on its cores; not runnable is a call blocking a loop or
+   * a late wake-up by the OS or hypervisor, which on a virtual machine whose idle cores halt
+   * is the host's doing. Empty when the split was not measured or saw no such lag.
+   */
+  private String lagSplitSentence() {
+    if (!lagSplit.measured() || lagSplit.lagMs() <= 0) {
+      return "";
+    }
+    return "; of the loops' lag over " + PyFormat.fixed(lagSplit.overMs(), 0) + " ms ("
+        + ms2(lagSplit.lagMs()) + " ms in all), " + lagSplit.percent(lagSplit.runningMs())
+        + " % was spent running, " + lagSplit.percent(lagSplit.waitingForCpuMs())
+        + " % waiting for a CPU and " + lagSplit.percent(lagSplit.notRunnableMs())
+        + " % not runnable (blocked in a call on the loop, or asleep and woken late by the OS"
+        + " or hypervisor)";
   }
 
   private static String ms(double value) {

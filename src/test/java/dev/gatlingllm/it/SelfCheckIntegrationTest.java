@@ -65,6 +65,17 @@ class SelfCheckIntegrationTest {
           "200 ms of a ~2.5 s run is more than 1 % of the time");
       assertTrue(check.get("warnings").toString().contains("the client itself was a bottleneck"),
           check.get("warnings").toString());
+      JsonNode split = check.get("loop_lag_split");
+      if (Files.isReadable(Path.of("/proc/thread-self/schedstat"))) {
+        // The stall parks the loop's thread: its lag is not runnable, not running.
+        assertTrue(split.get("not_runnable_ms").asDouble() >= 150, split.toString());
+        assertTrue(split.get("lag_ms").asDouble() >= split.get("not_runnable_ms").asDouble()
+            + split.get("running_ms").asDouble() - 0.002, split.toString()); // 3-decimal rounding
+        assertTrue(check.get("warnings").toString().contains("% not runnable"),
+            check.get("warnings").toString());
+      } else {
+        assertTrue(split.isNull(), "no scheduler figures here: " + split);
+      }
     }
   }
 }

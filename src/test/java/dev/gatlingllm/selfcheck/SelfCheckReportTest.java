@@ -51,7 +51,7 @@ class SelfCheckReportTest {
     Map<String, Object> json = quiet().toJson();
     assertEquals(List.of("window_ms", "event_loops", "loop_lag_samples", "median_loop_lag_ms",
         "p99_loop_lag_ms", "p99.9_loop_lag_ms", "max_loop_lag_ms", "max_loop_lag_ms_per_loop",
-        "send_lateness_samples", "write_time_samples", "median_write_time_ms",
+        "loop_lag_split", "send_lateness_samples", "write_time_samples", "median_write_time_ms",
         "p99_write_time_ms", "max_write_time_ms", "gc_pauses", "gc_pause_total_ms",
         "max_gc_pause_ms", "cpu_percent_of_one_core", "available_processors", "warnings"),
         new ArrayList<>(json.keySet()));
@@ -60,6 +60,7 @@ class SelfCheckReportTest {
     assertEquals(4_000, json.get("loop_lag_samples"));
     assertEquals(0.061, json.get("median_loop_lag_ms"));
     assertEquals(List.of(0.9, 0.71), json.get("max_loop_lag_ms_per_loop"));
+    assertNull(json.get("loop_lag_split"), "not measured: null, the key stays");
     assertEquals(0, json.get("send_lateness_samples"));
     assertEquals(27.456, json.get("cpu_percent_of_one_core"));
     assertEquals(List.of(), json.get("warnings"));
@@ -94,6 +95,40 @@ class SelfCheckReportTest {
     assertEquals(List.of(expected), lagging.warnings());
     assertTrue(lagging.consoleText().contains("\nWarning: " + expected + "\n"));
     assertEquals(List.of(expected), lagging.toJson().get("warnings"));
+  }
+
+  @Test
+  void theLagsSplitIsPrintedWrittenAndNamedInTheWarning() {
+    Latency lag = new Latency(4_000, 0.2, 4.604, 30, 51.2);
+    SelfCheckReport.LagSplit split = new SelfCheckReport.LagSplit(true, 1, 200.004, 20.0004,
+        10, 170.0036);
+    SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
+        Latency.NONE, 0, 0, 0, 12.5, 2, split);
+
+    assertTrue(lagging.consoleText().contains(""
+        + "Max loop lag per loop (ms):              51.200 3.000\n"
+        + "Lag over 1 ms (ms):                      200.004   \n"
+        + "Lag over 1 ms, running (ms):             20.000    \n"
+        + "Lag over 1 ms, waiting for CPU (ms):     10.000    \n"
+        + "Lag over 1 ms, not runnable (ms):        170.004   \n"), lagging.consoleText());
+    assertEquals(Map.of("over_ms", 1.0, "lag_ms", 200.004, "running_ms", 20.0,
+        "waiting_for_cpu_ms", 10.0, "not_runnable_ms", 170.004),
+        lagging.toJson().get("loop_lag_split"));
+    assertEquals(List.of("the client itself was a bottleneck: event-loop lag p99 4.60 ms, max"
+        + " 51.20 ms; these latencies include up to 4.60 ms of client delay (p99); of the"
+        + " loops' lag over 1 ms (200.00 ms in all), 10 % was spent running, 5 % waiting for a"
+        + " CPU and 85 % not runnable (blocked in a call on the loop, or asleep and woken late"
+        + " by the OS or hypervisor)"), lagging.warnings());
+  }
+
+  @Test
+  void aMeasuredSplitWithNoLagOverTheThresholdAddsNothingToTheWarning() {
+    Latency lag = new Latency(4_000, 0.2, 1.5, 3, 4);
+    SelfCheckReport.LagSplit none = new SelfCheckReport.LagSplit(true, 1, 0, 0, 0, 0);
+    SelfCheckReport report = new SelfCheckReport(10_000, lag, List.of(4.0), Latency.NONE,
+        Latency.NONE, 0, 0, 0, 12.5, 2, none);
+    assertTrue(report.warnings().get(0).endsWith("ms of client delay (p99)"),
+        report.warnings().get(0));
   }
 
   @Test

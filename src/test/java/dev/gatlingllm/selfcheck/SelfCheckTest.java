@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gatling.netty.util.Transports;
 import io.netty.channel.DefaultEventLoopGroup;
@@ -11,6 +12,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.uring.IoUring;
 import io.netty.util.concurrent.EventExecutor;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,8 +69,50 @@ class SelfCheckTest {
       assertTrue(report.warnings().stream()
           .anyMatch(w -> w.startsWith("the client itself was a bottleneck: event-loop lag p99 ")),
           report.consoleText());
+      if (LINUX) {
+        // The loop slept in a call: not runnable, not running.
+        SelfCheckReport.LagSplit split = report.lagSplit();
+        assertTrue(split.measured(), report.consoleText());
+        assertTrue(split.notRunnableMs() >= 30, report.consoleText());
+        assertTrue(split.runningMs() < 20, report.consoleText());
+        assertTrue(report.warnings().get(0).contains("% not runnable (blocked in a call on the"
+            + " loop, or asleep and woken late by the OS or hypervisor)"), report.consoleText());
+      }
     } finally {
       shutdown(group);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("kinds")
+  void aLoopBusyWithItsOwnWorkIsSplitAsRunning(String kind) throws Exception {
+    assumeTrue(LINUX, "scheduler figures are Linux's");
+    EventLoopGroup group = newGroup(kind);
+    try {
+      SelfCheck check = SelfCheck.start(group);
+      Thread.sleep(100);
+      group.next().submit(() -> spin(50)).get(5, TimeUnit.SECONDS);
+      Thread.sleep(100);
+      SelfCheckReport report = check.stop();
+
+      SelfCheckReport.LagSplit split = report.lagSplit();
+      assertTrue(split.measured(), report.consoleText());
+      // Up to 10 ms of the spin can come before the first probe due inside it, and another
+      // thread may take the core for a while: half of it is plenty.
+      assertTrue(split.runningMs() >= 25, report.consoleText());
+      assertTrue(split.runningMs() > split.notRunnableMs(), report.consoleText());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  private static final boolean LINUX =
+      Files.isReadable(Path.of("/proc/thread-self/schedstat"));
+
+  private static void spin(long millis) {
+    long end = System.nanoTime() + millis * 1_000_000;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
     }
   }
 
@@ -162,7 +207,8 @@ class SelfCheckTest {
     EventLoopGroup group = newGroup("nio");
     try {
       LatencyHistogram samples = new LatencyHistogram();
-      LoopLagProbe probe = LoopLagProbe.start(group.next(), 1_000_000, samples);
+      LoopLagProbe probe = LoopLagProbe.start(group.next(), 1_000_000, samples,
+          new LagCauses(1_000_000));
       Thread.sleep(50);
       probe.stop();
       probe.stop();
