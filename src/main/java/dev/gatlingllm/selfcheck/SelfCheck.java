@@ -12,16 +12,16 @@ import java.util.Objects;
 /**
  * The client measuring its own distortion during a run, so that a distorted run says so:
  * how late each event loop gets to its work and why (its own work, waiting for a CPU, or not
- * runnable: {@link LagCauses}), how late paced requests go out, how long a
- * request takes from its clock start to its bytes being written, the JVM's GC pauses and
- * its CPU use, over the window from {@link #start} to {@link #stop}.
+ * runnable: {@link LagCauses}), how late paced requests go out, how long a request takes
+ * from its clock start to its bytes being written, the JVM's GC pauses and its CPU use, over
+ * the window from {@link #start} to {@link #stop}.
  *
  * <p>Cost: one short timer task per loop every 10 ms (on an idle loop that is a timer
  * wake-up, which costs more than the task itself; a busy loop checks its timers anyway; on
  * Linux the task also reads its thread's scheduler figures, one 2 µs {@code pread}) and
- * one GC notification listener; the {@code record…} methods are lock-free and allocation-free (an atomic increment and,
- * rarely, a compare-and-set), so they can be called from the event loops on every request.
- * Thread-safe.
+ * one GC notification listener; the {@code record…} methods are lock-free and
+ * allocation-free (an atomic increment and, rarely, a compare-and-set), so they can be
+ * called from the event loops on every request. Thread-safe.
  */
 public final class SelfCheck {
 

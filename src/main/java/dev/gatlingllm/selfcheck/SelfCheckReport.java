@@ -67,15 +67,6 @@ public record SelfCheckReport(
     loopLagMaxMsPerLoop = List.copyOf(loopLagMaxMsPerLoop);
   }
 
-  /** A report whose lag was not split (a platform without scheduler figures). */
-  public SelfCheckReport(double windowMs, Latency loopLag, List<Double> loopLagMaxMsPerLoop,
-      Latency sendLateness, Latency writeTime, int gcPauses, double gcPauseTotalMs,
-      double gcPauseMaxMs, double cpuPercentOfOneCore, int availableProcessors) {
-    this(windowMs, loopLag, loopLagMaxMsPerLoop, sendLateness, writeTime, gcPauses,
-        gcPauseTotalMs, gcPauseMaxMs, cpuPercentOfOneCore, availableProcessors,
-        LagSplit.NOT_MEASURED);
-  }
-
   /**
    * The event loops' lag in probe runs later than {@code overMs}, summed and split by what
    * each loop thread did meanwhile (see {@code LagCauses}): running, runnable but waiting for a

@@ -227,12 +227,9 @@ public final class ClientTruthBenchmark {
     Files.deleteIfExists(Path.of(out + ".pid"));
     Files.deleteIfExists(Path.of(out + "-client.csv"));
     fetch(baseUrl + "/debug/chunk-log"); // drop whatever an earlier rung left
-    List<String> command = new ArrayList<>();
-    if (pinned) {
-      command.addAll(List.of("taskset", "-c", "1"));
-    }
+    List<String> command = new ArrayList<>(onCore(pinned, 1));
     if (rung.name().startsWith(FLOOR)) {
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add(JAVA);
       // The plugin's forked JVM's flags: the floor must not pay for a compiler the plugin's
       // JVM does not run (with the JVM's defaults its C2 took 20-40 % of the core in the run).
       command.addAll(gatlingJvmArgs());
@@ -634,13 +631,17 @@ public final class ClientTruthBenchmark {
     return values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
   }
 
+  /** This JVM's {@code java}, for the processes the benchmark starts. */
+  static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+  /** The {@code taskset} prefix that pins a command to {@code core}; empty when not pinning. */
+  static List<String> onCore(boolean pinned, int core) {
+    return pinned ? List.of("taskset", "-c", Integer.toString(core)) : List.of();
+  }
+
   private static Process startSimulator(boolean pinned) throws IOException {
-    List<String> command = new ArrayList<>();
-    if (pinned) {
-      command.addAll(List.of("taskset", "-c", "0"));
-    }
-    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms1g", "-Xmx1g"));
+    List<String> command = new ArrayList<>(onCore(pinned, 0));
+    command.addAll(List.of(JAVA, "-Xms1g", "-Xmx1g"));
     // Extra flags for the server JVM, for experiments on the instrument (JIT logs and such).
     String extra = System.getProperty("truth.serverJvmArgs", "").trim();
     if (!extra.isEmpty()) {

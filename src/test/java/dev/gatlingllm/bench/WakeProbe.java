@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,12 +45,9 @@ final class WakeProbe {
    */
   static String measure(boolean pinned, String classpath, int messages) {
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      List<String> command = new ArrayList<>();
-      if (pinned) {
-        command.addAll(List.of("taskset", "-c", "1"));
-      }
-      command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", classpath, WakeProbe.class.getName(), Integer.toString(server.getLocalPort()),
+      List<String> command = new ArrayList<>(ClientTruthBenchmark.onCore(pinned, 1));
+      command.addAll(List.of(ClientTruthBenchmark.JAVA, "-cp", classpath,
+          WakeProbe.class.getName(), Integer.toString(server.getLocalPort()),
           Integer.toString(messages)));
       Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
       server.setSoTimeout(30_000);

@@ -16,10 +16,11 @@ class SelfCheckReportTest {
 
   private static final Latency QUIET_LAG = new Latency(4_000, 0.0612, 0.2104, 0.48, 0.9);
   private static final Latency WRITES = new Latency(640, 0.031, 0.118, 0.2, 0.35);
+  private static final SelfCheckReport.LagSplit NOT_SPLIT = SelfCheckReport.LagSplit.NOT_MEASURED;
 
   private static SelfCheckReport quiet() {
     return new SelfCheckReport(10_012.3456, QUIET_LAG, List.of(0.9, 0.71), Latency.NONE,
-        WRITES, 2, 7, 4, 27.456, 2);
+        WRITES, 2, 7, 4, 27.456, 2, NOT_SPLIT);
   }
 
   @Test
@@ -69,7 +70,7 @@ class SelfCheckReportTest {
   @Test
   void sendLatenessAppearsWhenTheRunWasPaced() {
     SelfCheckReport paced = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9),
-        new Latency(100, 0.08, 0.8, 1.1, 4.6), WRITES, 0, 0, 0, 10, 2);
+        new Latency(100, 0.08, 0.8, 1.1, 4.6), WRITES, 0, 0, 0, 10, 2, NOT_SPLIT);
     Map<String, Object> json = paced.toJson();
     assertEquals(100, json.get("send_lateness_samples"));
     assertEquals(0.08, json.get("median_send_lateness_ms"));
@@ -89,7 +90,7 @@ class SelfCheckReportTest {
   void loopLagAboveOneMillisecondAtP99SaysTheClientWasTheBottleneck() {
     Latency lag = new Latency(4_000, 0.2, 4.604, 30, 51.2);
     SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
-        WRITES, 0, 0, 0, 60, 2);
+        WRITES, 0, 0, 0, 60, 2, NOT_SPLIT);
     String expected = "the client itself was a bottleneck: event-loop lag p99 4.60 ms, max 51.20"
         + " ms; these latencies include up to 4.60 ms of client delay (p99)";
     assertEquals(List.of(expected), lagging.warnings());
@@ -134,31 +135,31 @@ class SelfCheckReportTest {
   @Test
   void aLongGcPauseIsWarnedAbout() {
     SelfCheckReport gc = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 3, 61, 48, 30, 2);
+        WRITES, 3, 61, 48, 30, 2, NOT_SPLIT);
     assertEquals(List.of("the client JVM stopped for garbage collection for up to 48.00 ms"
         + " (3 pauses, 61.00 ms in total); a latency measured across a pause includes it"),
         gc.warnings());
     SelfCheckReport one = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 1, 96, 96, 30, 2);
+        WRITES, 1, 96, 96, 30, 2, NOT_SPLIT);
     assertTrue(one.warnings().get(0).contains("(1 pause, 96.00 ms in total)"));
   }
 
   @Test
   void cpuAboveNinetyPercentOfTheCoresIsWarnedAbout() {
     SelfCheckReport busy = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, 185, 2);
+        WRITES, 0, 0, 0, 185, 2, NOT_SPLIT);
     assertEquals(List.of("the client JVM used 185 % of one core, more than 90 % of its 2"
         + " available cores; its latencies include time spent waiting for a CPU"),
         busy.warnings());
     SelfCheckReport oneCoreOfTwo = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9),
-        Latency.NONE, WRITES, 0, 0, 0, 99, 2);
+        Latency.NONE, WRITES, 0, 0, 0, 99, 2, NOT_SPLIT);
     assertEquals(List.of(), oneCoreOfTwo.warnings());
   }
 
   @Test
   void unknownCpuIsNullInJsonAndNotApplicableOnTheConsole() {
     SelfCheckReport noCpu = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, Double.NaN, 2);
+        WRITES, 0, 0, 0, Double.NaN, 2, NOT_SPLIT);
     assertTrue(noCpu.toJson().containsKey("cpu_percent_of_one_core"));
     assertNull(noCpu.toJson().get("cpu_percent_of_one_core"));
     assertTrue(noCpu.consoleText().contains("Client CPU (% of one core):              n/a"));
