@@ -9,6 +9,7 @@ import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.jfree.chart.labels.XYItemLabelGenerator;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.text.TextUtils;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
@@ -113,7 +115,7 @@ final class ChartImages {
           g.dispose();
           ImageIO.write(image, "png", file.toFile());
         } else {
-          SvgFile.write(file, width, height, draw);
+          Files.writeString(file, svg(width, height, draw), StandardCharsets.UTF_8);
         }
         files.add(file);
       }
@@ -122,6 +124,22 @@ final class ChartImages {
           + e.getMessage(), e);
     }
     return files;
+  }
+
+  /**
+   * The SVG document of a drawing. JFreeChart draws rotated text (the y axis' label) through a
+   * TextLayout by default, a workaround for rotated strings in old JDKs, and a TextLayout
+   * reaches a Graphics2D as glyph outlines: the label would be shapes, not text. Java 17 draws
+   * rotated strings right, so the workaround is off while the SVG is drawn.
+   */
+  private static String svg(int width, int height, Consumer<Graphics2D> draw) {
+    boolean workaround = TextUtils.isUseDrawRotatedStringWorkaround();
+    TextUtils.setUseDrawRotatedStringWorkaround(false);
+    try {
+      return SvgGraphics.render(width, height, draw);
+    } finally {
+      TextUtils.setUseDrawRotatedStringWorkaround(workaround);
+    }
   }
 
   private static JFreeChart chart(Figures.Figure figure, Figures.Panel panel) {
