@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
 import ch.qos.logback.core.ConsoleAppender;
 import java.io.IOException;
@@ -13,10 +15,13 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PluginLoggingTest {
 
@@ -84,5 +89,32 @@ class PluginLoggingTest {
 
     assertEquals(ExecutionStatus.INVOKE_NEXT_IF_ANY, configurator.configure(context));
     assertTrue(context.getTurboFilterList().stream().anyMatch(f -> f instanceof RunCrashFilter));
+  }
+
+  /** The example projects' files and the defaults are one configuration, kept in step. */
+  @ParameterizedTest
+  @ValueSource(strings = {"user-files/logback-test.xml",
+      "examples/bench-serve/src/test/resources/logback-test.xml"})
+  void theProjectsLoggingFilesSayWhatTheDefaultsSay(String file) throws Exception {
+    LoggerContext fromFile = new LoggerContext();
+    JoranConfigurator joran = new JoranConfigurator();
+    joran.setContext(fromFile);
+    joran.doConfigure(Path.of(file).toFile());
+    LoggerContext defaults = new LoggerContext();
+    PluginLogging.applyDefaults(defaults);
+
+    for (String logger : List.of("ROOT", "dev.gatlingllm", "ai.djl", "ai.djl.util.cuda",
+        "io.gatling")) {
+      assertEquals(defaults.getLogger(logger).getEffectiveLevel(),
+          fromFile.getLogger(logger).getEffectiveLevel(), logger);
+    }
+    assertEquals(PluginLogging.PATTERN, pattern(fromFile));
+    assertEquals(PluginLogging.PATTERN, pattern(defaults));
+  }
+
+  private static String pattern(LoggerContext context) {
+    ConsoleAppender<?> console =
+        (ConsoleAppender<?>) context.getLogger("ROOT").getAppender("CONSOLE");
+    return ((PatternLayoutEncoder) console.getEncoder()).getPattern();
   }
 }
