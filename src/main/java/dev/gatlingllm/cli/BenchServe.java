@@ -12,6 +12,7 @@ import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.logging.Refusal;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
@@ -47,6 +48,9 @@ import java.util.Set;
  * stop, then vLLM's summary and result JSON.
  */
 public class BenchServe extends Simulation {
+
+  /** How the console names this simulation, as vLLM users name the command. */
+  private static final String TOOL = "gatling-llm bench serve";
 
   /** Hub ids of the tokenizer that ships inside the plugin jar. */
   private static final Set<String> SHIPPED_GPT2 = Set.of("gpt2", "openai-community/gpt2");
@@ -137,12 +141,13 @@ public class BenchServe extends Simulation {
     return System.out;
   }
 
-  private static IllegalArgumentException refuse(RuntimeException e) {
+  /**
+   * A mistake in the flags, their values or the dataset: the run ends with this one line on
+   * the console and the stack trace in the log file (see {@link Refusal}).
+   */
+  private static Refusal refuse(RuntimeException e) {
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
-    System.err.println("gatling-llm bench serve: " + message);
-    System.err.flush();
-    return e instanceof IllegalArgumentException iae ? iae
-        : new IllegalArgumentException(message, e);
+    return new Refusal(TOOL, message, e);
   }
 
   private static Tokenizer loadTokenizer(BenchPlan plan) {
@@ -182,7 +187,7 @@ public class BenchServe extends Simulation {
         + timeout + " s (" + outcome.attempts() + " attempts; last error: "
         + outcome.lastError() + "); check the server and the flags (--model, --endpoint, "
         + "--base-url)";
-    System.err.println("gatling-llm bench serve: " + why + ". Nothing was measured.");
+    System.err.println(TOOL + ": " + why + ". Nothing was measured.");
     return "not ready within " + timeout + " s: " + outcome.lastError();
   }
 
@@ -244,7 +249,7 @@ public class BenchServe extends Simulation {
         profiler.stop();
       }
     } catch (RuntimeException e) {
-      System.err.println("gatling-llm bench serve: " + e);
+      System.err.println(TOOL + ": " + e);
     }
     LlmDsl.writeResults(this);
     tokenizer.close();

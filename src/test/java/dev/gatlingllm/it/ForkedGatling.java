@@ -29,11 +29,21 @@ final class ForkedGatling {
   /** {@link #run}, with {@code environment} added to the child's environment. */
   static Result run(Class<?> simulation, Path results, Map<String, String> properties,
       Map<String, String> environment, Path output) throws IOException, InterruptedException {
+    return run(simulation, results, properties, environment, output, null, null);
+  }
+
+  /**
+   * {@link #run}, in {@code directory} (null: this JVM's), as Maven runs in the project, with
+   * {@code classpath} (null: this JVM's).
+   */
+  static Result run(Class<?> simulation, Path results, Map<String, String> properties,
+      Map<String, String> environment, Path output, Path directory, String classpath)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--add-opens=java.base/java.lang=ALL-UNNAMED",
         // surefire's class path (a manifest-only jar, which the child reads the same way)
-        "-cp", System.getProperty("java.class.path")));
+        "-cp", classpath != null ? classpath : System.getProperty("java.class.path")));
     properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
     command.addAll(List.of("-Dllm.resultsFolder=" + results,
         "io.gatling.app.Gatling",
@@ -43,6 +53,9 @@ final class ForkedGatling {
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true).redirectOutput(output.toFile());
     builder.environment().putAll(environment);
+    if (directory != null) {
+      builder.directory(directory.toFile());
+    }
     Process gatling = builder.start();
     assertTrue(gatling.waitFor(150, TimeUnit.SECONDS), "Gatling did not finish");
     return new Result(gatling.exitValue(), Files.readString(output));
