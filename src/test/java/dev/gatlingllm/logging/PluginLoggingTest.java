@@ -94,7 +94,8 @@ class PluginLoggingTest {
   /** The example projects' files and the defaults are one configuration, kept in step. */
   @ParameterizedTest
   @ValueSource(strings = {"user-files/logback-test.xml",
-      "examples/bench-serve/src/test/resources/logback-test.xml"})
+      "examples/bench-serve/src/test/resources/logback-test.xml",
+      "archetype/src/main/resources/archetype-resources/src/test/resources/logback-test.xml"})
   void theProjectsLoggingFilesSayWhatTheDefaultsSay(String file) throws Exception {
     LoggerContext fromFile = new LoggerContext();
     JoranConfigurator joran = new JoranConfigurator();
