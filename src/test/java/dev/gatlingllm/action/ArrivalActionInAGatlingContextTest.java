@@ -60,7 +60,7 @@ class ArrivalActionInAGatlingContextTest {
   @Test
   void usersBeyondTheScheduleGoOnUnpacedWithOneWarning() throws Exception {
     ArrivalProfile profile = ArrivalProfile.builder().replay(ArrivalTrace.ofSeconds(0)).build();
-    Logger logger = (Logger) LoggerFactory.getLogger(ArrivalAction.class);
+    Logger logger = (Logger) LoggerFactory.getLogger(ArrivalGate.class);
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
     logger.addAppender(appender);
@@ -91,8 +91,8 @@ class ArrivalActionInAGatlingContextTest {
     try (ActionHarness h = new ActionHarness(unpaced)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> LlmActions.awaitArrival().asScala().build(h.ctx, h.next));
-      assertEquals("awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)",
-          e.getMessage());
+      assertEquals("awaitArrival() needs an arrival profile: inject the scenario with "
+          + ".injectOpen(injection(profile)), or remove awaitArrival()", e.getMessage());
     }
   }
 }
