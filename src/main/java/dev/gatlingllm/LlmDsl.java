@@ -30,6 +30,7 @@ import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.sweep.Sweep;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
@@ -290,5 +291,19 @@ public final class LlmDsl {
     Simulator simulator = Simulator.start(config.build());
     LlmRun.closeAfterRun(simulator);
     return simulator;
+  }
+
+  // ---- sweeps ----
+
+  /**
+   * Runs {@code vllm bench sweep}'s equivalent with its command-line arguments ({@code serve},
+   * {@code serve_sla}, {@code workload}, {@code plot}, {@code plot_pareto} and their flags;
+   * {@code --help} lists them), printing to the console.
+   *
+   * @return the exit status: 0 when every run succeeded, 1 when some failed, 2 when the
+   *     arguments were refused
+   */
+  public static int sweep(String... args) {
+    return Sweep.run(args, System.out, System.err);
   }
 }
