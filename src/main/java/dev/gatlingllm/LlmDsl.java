@@ -63,6 +63,12 @@ import java.nio.file.Path;
  */
 public final class LlmDsl {
 
+  /** {@code --ramp-up-strategy linear}, for {@code arrivals().rampUp(LINEAR, start, end)}. */
+  public static final RampUpStrategy LINEAR = RampUpStrategy.LINEAR;
+
+  /** {@code --ramp-up-strategy exponential}, for {@code arrivals().rampUp(EXPONENTIAL, ...)}. */
+  public static final RampUpStrategy EXPONENTIAL = RampUpStrategy.EXPONENTIAL;
+
   private LlmDsl() {}
 
   /** A protocol to configure: base URL, model, authentication, timeouts. */
@@ -109,12 +115,6 @@ public final class LlmDsl {
   public static ArrivalProfile.Builder arrivals() {
     return ArrivalProfile.builder();
   }
-
-  /** {@code --ramp-up-strategy linear}, for {@code arrivals().rampUp(LINEAR, start, end)}. */
-  public static final RampUpStrategy LINEAR = RampUpStrategy.LINEAR;
-
-  /** {@code --ramp-up-strategy exponential}, for {@code arrivals().rampUp(EXPONENTIAL, ...)}. */
-  public static final RampUpStrategy EXPONENTIAL = RampUpStrategy.EXPONENTIAL;
 
   /** Recorded arrival times to replay ({@code arrivals().replay(...)}), in seconds. */
   public static ArrivalTrace traceOfSeconds(double... timestampsSeconds) {

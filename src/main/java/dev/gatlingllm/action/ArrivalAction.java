@@ -16,19 +16,21 @@ import io.gatling.core.structure.ScenarioContext;
  */
 final class ArrivalAction extends LlmAction {
 
+  private final LlmComponents components;
   private final ArrivalGate gate;
 
   ArrivalAction(ScenarioContext ctx, Action next) {
     this(ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
         ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
     // actions are built last to first: the request's warm-up is done by now
-    ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE).awaitCommonStart();
+    components.awaitCommonStart();
   }
 
   /** The action over given components: the run's, or a rehearsal's (see {@link Rehearsal}). */
   ArrivalAction(LlmComponents components, StatsEngine statsEngine, Clock gatlingClock,
       Action next) {
     super("awaitArrival", next, statsEngine, gatlingClock);
+    this.components = components;
     this.gate = new ArrivalGate(components);
   }
 

@@ -105,15 +105,21 @@ public final class SimulationBuild {
   }
 
   /**
-   * The {@link Simulation} subclass whose constructor or initialiser is on this thread's
-   * stack, or null.
+   * The simulation class (Java or Scala DSL) whose constructor or initialiser is on this
+   * thread's stack, or null.
    */
   private static Class<?> simulationBeingBuilt() {
     return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames ->
         frames.filter(SimulationBuild::isInitialiser)
             .map(StackFrame::getDeclaringClass)
-            .filter(c -> c != Simulation.class && Simulation.class.isAssignableFrom(c))
+            .filter(SimulationBuild::isSimulation)
             .findFirst().orElse(null));
+  }
+
+  private static boolean isSimulation(Class<?> c) {
+    return c != Simulation.class && c != io.gatling.core.scenario.Simulation.class
+        && (Simulation.class.isAssignableFrom(c)
+            || io.gatling.core.scenario.Simulation.class.isAssignableFrom(c));
   }
 
   private static boolean isInitialiser(StackFrame frame) {

@@ -19,7 +19,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
-import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.simulations.datasets.AsrSimulation;
 import dev.gatlingllm.simulations.datasets.BurstGptSimulation;
 import dev.gatlingllm.simulations.datasets.CustomSimulation;
@@ -119,12 +118,7 @@ class DatasetExamplesIntegrationTest {
     assertEquals(0, result.exitCode(), "the example's own assertions (no KO) must pass");
     // The examples have no after(): their results are written once the run is over, at the
     // JVM's exit under gatling:test (ForgottenResultsTest). In this JVM, write them now.
-    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
-    try {
-      RunResults.write(example);
-    } finally {
-      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
-    }
+    GatlingRunner.writeResults(example, results);
     assertTrue(Files.exists(result.file("index.html")), "HTML report written");
     JsonNode doc = new ObjectMapper().readTree(resultJson(result.runFolder()).toFile());
     assertEquals(label, doc.get("label").asText());
