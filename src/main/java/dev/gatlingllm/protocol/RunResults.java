@@ -115,7 +115,12 @@ public final class RunResults {
     } else {
       LOG.info(note);
     }
-    writeRun(run, folder, false);
+    ReportOutcome outcome = writeRun(run, folder, false);
+    if (atExit && outcome.resultFile() != null) {
+      // the log's "Wrote the benchmark result" line is gone with the logging framework
+      System.out.println("gatling-llm: wrote the benchmark result to " + outcome.resultFile());
+      System.out.flush();
+    }
   }
 
   /** Closes what a run holds without reporting it. */

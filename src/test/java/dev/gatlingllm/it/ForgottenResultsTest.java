@@ -105,6 +105,8 @@ class ForgottenResultsTest {
       String log = run.output();
       assertEquals(0, run.exitCode(), log);
       assertTrue(log.contains("gatling-llm: the run is over: writing its results into "), log);
+      assertTrue(log.contains("gatling-llm: wrote the benchmark result to "), "the file is named "
+          + "though the log is closed by then: " + log);
       assertTrue(log.contains("Serving Benchmark Result"), "vLLM's summary is printed: " + log);
       Path runFolder;
       try (Stream<Path> folders = Files.list(results)) {
