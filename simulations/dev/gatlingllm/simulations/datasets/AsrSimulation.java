@@ -1,17 +1,8 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.audio;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.HfDataset;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 
@@ -33,32 +24,22 @@ import java.time.Duration;
  */
 public class AsrSimulation extends Simulation {
 
-  public static final HfDataset DATASET =
-      Datasets.hf("datasets/hf/asr_sample.parquet")
-          .hfName("openslr/librispeech_asr")
-          .numPrompts(6);
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = hf("datasets/hf/asr_sample.parquet")
+        .hfName("openslr/librispeech_asr")
+        .numPrompts(6)
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("asr")
             .feed(samples.feeder())
             .exec(audio("asr").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .backend("openai-audio")
             .results(results().label("asr")))
         .assertions(
             details("asr").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

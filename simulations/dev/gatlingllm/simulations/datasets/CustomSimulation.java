@@ -1,19 +1,9 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.chat;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.CustomDataset;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -34,30 +24,20 @@ import java.time.Duration;
  */
 public class CustomSimulation extends Simulation {
 
-  public static final CustomDataset DATASET =
-      Datasets.custom(Path.of("datasets/custom/custom_sample.jsonl"))
-          .allPrompts();
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = custom("datasets/custom/custom_sample.jsonl")
+        .allPrompts()
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("custom")
             .feed(samples.feeder())
             .exec(chat("custom").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("custom")))
         .assertions(
             details("custom").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

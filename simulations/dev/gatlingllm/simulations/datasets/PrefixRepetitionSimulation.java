@@ -1,16 +1,8 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.PrefixRepetitionDataset;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 
@@ -32,34 +24,25 @@ import java.time.Duration;
  */
 public class PrefixRepetitionSimulation extends Simulation {
 
-  public static final PrefixRepetitionDataset DATASET = Datasets.prefixRepetition()
-      .prefixLen(96)
-      .suffixLen(32)
-      .numPrefixes(4)
-      .outputLen(16)
-      .numPrompts(40);
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = prefixRepetition()
+        .prefixLen(96)
+        .suffixLen(32)
+        .numPrefixes(4)
+        .outputLen(16)
+        .numPrompts(40)
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("prefix_repetition")
             .feed(samples.feeder())
             .group("prefix #{prefix_id}").on(
                 completions("prefix_repetition").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("prefix_repetition")))
         .assertions(
             global().allRequests().count().is(2L * samples.size()),  // a request and its TTFT
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

@@ -1,17 +1,8 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.RandomDataset;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 
@@ -30,33 +21,24 @@ import java.time.Duration;
  */
 public class RandomSimulation extends Simulation {
 
-  public static final RandomDataset DATASET = Datasets.random()
-      .inputLen(128)
-      .outputLen(32)
-      .numPrompts(40)
-      .seed(0);
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = random()
+        .inputLen(128)
+        .outputLen(32)
+        .numPrompts(40)
+        .seed(0)
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("random")
             .feed(samples.feeder())                    // each prompt once, in order
             .exec(completions("random").fromDataset()  // #{prompt}, #{prompt_len}, #{output_len}
                 .ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("random")))
         .assertions(
             details("random").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

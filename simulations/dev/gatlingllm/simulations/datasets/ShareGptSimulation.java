@@ -1,19 +1,9 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.Samples;
-import dev.gatlingllm.dataset.ShareGptDataset;
 import io.gatling.javaapi.core.Simulation;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -32,31 +22,21 @@ import java.time.Duration;
  */
 public class ShareGptSimulation extends Simulation {
 
-  public static final ShareGptDataset DATASET =
-      Datasets.shareGpt(Path.of("datasets/sharegpt/sharegpt_sample.json"))
-          .numPrompts(30)
-          .seed(1);
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = shareGpt("datasets/sharegpt/sharegpt_sample.json")
+        .numPrompts(30)
+        .seed(1)
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("sharegpt")
             .feed(samples.feeder())
             .exec(completions("sharegpt").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("sharegpt")))
         .assertions(
             details("sharegpt").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

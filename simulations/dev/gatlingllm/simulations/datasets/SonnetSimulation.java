@@ -1,19 +1,9 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.Samples;
-import dev.gatlingllm.dataset.SonnetDataset;
 import io.gatling.javaapi.core.Simulation;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -32,33 +22,23 @@ import java.time.Duration;
  */
 public class SonnetSimulation extends Simulation {
 
-  public static final SonnetDataset DATASET =
-      Datasets.sonnet(Path.of("datasets/sonnet/sonnet.txt"))
-          .inputLen(300)
-          .prefixLen(100)
-          .outputLen(32)
-          .numPrompts(20);
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = sonnet("datasets/sonnet/sonnet.txt")
+        .inputLen(300)
+        .prefixLen(100)
+        .outputLen(32)
+        .numPrompts(20)
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("sonnet")
             .feed(samples.feeder())
             .exec(completions("sonnet").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("sonnet")))
         .assertions(
             details("sonnet").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

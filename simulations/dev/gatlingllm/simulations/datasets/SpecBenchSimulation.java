@@ -1,19 +1,9 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.chat;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.SpecBenchDataset;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -33,32 +23,22 @@ import java.time.Duration;
  */
 public class SpecBenchSimulation extends Simulation {
 
-  public static final SpecBenchDataset DATASET =
-      Datasets.specBench(Path.of("datasets/spec_bench/spec_bench_sample.jsonl"))
-          .category("summarization")
-          .outputLen(64)
-          .allPrompts();
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = specBench("datasets/spec_bench/spec_bench_sample.jsonl")
+        .category("summarization")
+        .outputLen(64)
+        .allPrompts()
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("spec_bench")
             .feed(samples.feeder())
             .exec(chat("spec_bench").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("spec_bench")))
         .assertions(
             details("spec_bench").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

@@ -1,17 +1,8 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.chat;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.HfDataset;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 
@@ -32,31 +23,21 @@ import java.time.Duration;
  */
 public class VisionArenaSimulation extends Simulation {
 
-  public static final HfDataset DATASET =
-      Datasets.hf("datasets/hf/visionarena_sample.parquet")
-          .hfName("lmarena-ai/VisionArena-Chat")
-          .numPrompts(12);
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
+    var samples = hf("datasets/hf/visionarena_sample.parquet")
+        .hfName("lmarena-ai/VisionArena-Chat")
+        .numPrompts(12)
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
     setUp(scenario("visionarena")
             .feed(samples.feeder())
             .exec(chat("visionarena").fromDataset().multiModal("#{mm_content}").ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
             .results(results().label("visionarena")))
         .assertions(
             details("visionarena").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

@@ -1,17 +1,8 @@
 package dev.gatlingllm.simulations.datasets;
 
-import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.results;
-import static io.gatling.javaapi.core.CoreDsl.details;
-import static io.gatling.javaapi.core.CoreDsl.global;
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
 
-import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.DatasetSpec;
-import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.Samples;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 
@@ -30,33 +21,24 @@ import java.time.Duration;
  */
 public class VllmFlagsSimulation extends Simulation {
 
-  static final String DEFAULT_ARGS = "--dataset-name random --random-input-len 96 "
+  public static final String DEFAULT_ARGS = "--dataset-name random --random-input-len 96 "
       + "--random-output-len 24 --random-range-ratio 0.5 --random-prefix-len 16 "
       + "--num-prompts 40 --seed 7";
 
-  public static final DatasetSpec DATASET = Datasets.fromArgs(
-      System.getProperty("llm.datasetArgs", DEFAULT_ARGS).trim().split("\\s+"));
-
-  private final ExampleTarget target = ExampleTarget.fromSystemProperties();
-  private final Samples samples = DATASET.sample(target.tokenizer());
-
   {
-    setUp(scenario(DATASET.name())
+    var samples = dataset(
+        System.getProperty("llm.datasetArgs", DEFAULT_ARGS).trim().split("\\s+"))
+        .sample(tokenizer(ExampleTarget.tokenizerId()));
+    setUp(scenario(samples.dataset())
             .feed(samples.feeder())
             .exec(completions("request").fromDataset().ignoreEos(true))
             .injectOpen(rampUsers(samples.size()).during(Duration.ofSeconds(2))))
         .protocols(llm()
-            .baseUrl(target.baseUrl())
-            .model(target.model())
-            .results(results().label(DATASET.name())))
+            .baseUrl(ExampleTarget.baseUrl())
+            .model(ExampleTarget.model())
+            .results(results().label(samples.dataset())))
         .assertions(
             details("request").allRequests().count().is((long) samples.size()),
             global().failedRequests().count().is(0L));
-  }
-
-  @Override
-  public void after() {
-    LlmDsl.writeResults(this);
-    target.close();
   }
 }

@@ -6,26 +6,68 @@ import dev.gatlingllm.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.action.RerankRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.arrival.RampUpStrategy;
+import dev.gatlingllm.dataset.BurstGptDataset;
+import dev.gatlingllm.dataset.CustomDataset;
+import dev.gatlingllm.dataset.DatasetSpec;
+import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.dataset.HfDataset;
+import dev.gatlingllm.dataset.PrefixRepetitionDataset;
+import dev.gatlingllm.dataset.RandomDataset;
+import dev.gatlingllm.dataset.RandomMultiModalDataset;
+import dev.gatlingllm.dataset.RandomRerankDataset;
+import dev.gatlingllm.dataset.ShareGptDataset;
+import dev.gatlingllm.dataset.SonnetDataset;
+import dev.gatlingllm.dataset.SpecBenchDataset;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.protocol.SimulationBuild;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.sweep.Sweep;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.Simulation;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
- * Entry point of the gatling-llm DSL: {@code import static dev.gatlingllm.LlmDsl.*;}
+ * Entry point of the gatling-llm DSL, the one import a simulation needs beside Gatling's
+ * {@code CoreDsl}: {@code import static dev.gatlingllm.LlmDsl.*;}. Requests, datasets,
+ * tokenizers, arrival profiles, result options and the embedded simulator all start here;
+ * a simulation never needs to name the plugin's types (chain the calls, or use {@code var}).
  *
  * <pre>{@code
- * LlmProtocolBuilder llm = llm().baseUrl("http://127.0.0.1:8000").model("my-model");
- * ScenarioBuilder scn = scenario("bench")
- *     .exec(completions("generate").prompt("Hello").maxTokens(64));
+ * var prompts = random().inputLen(256).outputLen(64).numPrompts(200).sample(gpt2());
+ * var poisson = arrivals().numPrompts(200).requestRate(10).build();
+ * setUp(scenario("bench")
+ *         .feed(prompts.feeder())
+ *         .exec(completions("generate").fromDataset())
+ *         .injectOpen(injection(poisson)))      // arrivals paced on the profile's schedule
+ *     .protocols(llm().baseUrl("http://127.0.0.1:8000").model("my-model"));
  * }</pre>
+ *
+ * <p>Each concept is given once. The profile given to {@link #injection} paces the run (each
+ * user's first request waits for its slot) and goes into the result file; the tokenizer
+ * loaded with {@link #tokenizer} or {@link #gpt2} for the datasets also counts the output;
+ * the results are written after the run without code in {@code after()}. What contradicts
+ * itself (two profiles, two tokenizers, two protocols, a profile nobody is injected by) is
+ * refused before the run, with a message naming the fix.
  */
 public final class LlmDsl {
+
+  /** {@code --ramp-up-strategy linear}, for {@code arrivals().rampUp(LINEAR, start, end)}. */
+  public static final RampUpStrategy LINEAR = RampUpStrategy.LINEAR;
+
+  /** {@code --ramp-up-strategy exponential}, for {@code arrivals().rampUp(EXPONENTIAL, ...)}. */
+  public static final RampUpStrategy EXPONENTIAL = RampUpStrategy.EXPONENTIAL;
 
   private LlmDsl() {}
 
@@ -68,11 +110,30 @@ public final class LlmDsl {
   /**
    * An arrival process like {@code vllm bench serve}'s: request rate (Poisson, or gamma with
    * a burstiness), linear / exponential ramp-up, replay of recorded times, max concurrency,
-   * seed. Give it to the protocol ({@code llm().arrivals(profile)}), inject with
-   * {@link #injection(ArrivalProfile)} and start the scenario with {@link #awaitArrival()}.
+   * seed. Inject the scenario with {@link #injection(ArrivalProfile)}: that is all it takes.
    */
   public static ArrivalProfile.Builder arrivals() {
     return ArrivalProfile.builder();
+  }
+
+  /** Recorded arrival times to replay ({@code arrivals().replay(...)}), in seconds. */
+  public static ArrivalTrace traceOfSeconds(double... timestampsSeconds) {
+    return ArrivalTrace.ofSeconds(timestampsSeconds);
+  }
+
+  /** The {@code Timestamp} column of a BurstGPT CSV file, as arrival times to replay. */
+  public static ArrivalTrace burstGptTrace(String csvPath) {
+    return ArrivalTrace.fromBurstGptCsv(Path.of(csvPath));
+  }
+
+  /** A column of a CSV file (seconds), as arrival times to replay. */
+  public static ArrivalTrace csvTrace(String csvPath, String column) {
+    return ArrivalTrace.fromCsv(Path.of(csvPath), column);
+  }
+
+  /** A field of each line of a JSONL file (seconds), as arrival times to replay. */
+  public static ArrivalTrace jsonlTrace(String jsonlPath, String field) {
+    return ArrivalTrace.fromJsonl(Path.of(jsonlPath), field);
   }
 
   /**
@@ -80,15 +141,25 @@ public final class LlmDsl {
    * ahead of its arrival slot and never after it: Gatling ramps each second's users evenly
    * over its milliseconds, so a burst of starts never holds an event loop, and a steady rate
    * is one long ramp, so Gatling's injector stays cheap ({@link InjectionPlan}; runs longer
-   * than 2,000 s widen the one-second cells, keeping at most 2,000 of them). On one injector of a scaled-out benchmark ({@code -Dllm.injector=K/N},
-   * see {@link ScaleOut}) only the users of its share.
+   * than 2,000 s widen the one-second cells, keeping at most 2,000 of them). On one injector
+   * of a scaled-out benchmark ({@code -Dllm.injector=K/N}, see {@link ScaleOut}) only the
+   * users of its share.
+   *
+   * <p>It also gives the simulation's {@code llm()} protocol its profile: the run's one
+   * arrival clock, cap and result parameters, and each user's first request waits for its
+   * slot. Injecting with two different profiles in one simulation is refused.
    */
   public static OpenInjectionStep[] injection(ArrivalProfile profile) {
+    SimulationBuild.injectedWith(profile);
     return InjectionPlan.of(ScaleOut.current().share().schedule(profile)).steps()
         .toArray(new OpenInjectionStep[0]);
   }
 
-  /** Holds each user until its slot of the protocol's arrival profile. */
+  /**
+   * Holds each user here until its slot of the run's arrival profile. Optional: without it,
+   * each user's first request waits for the slot; place it where the wait belongs when that
+   * is not the first request (say, after a login step), or to take a new slot in a loop.
+   */
   public static ActionBuilder awaitArrival() {
     return LlmActions.awaitArrival();
   }
@@ -99,8 +170,10 @@ public final class LlmDsl {
   }
 
   /**
-   * Call from your simulation's {@code after()}: prints vLLM's summary and writes the result
-   * JSON into the Gatling run folder, next to {@code index.html}. Never throws (an exception
+   * Prints vLLM's summary and writes the result JSON into the Gatling run folder, next to
+   * {@code index.html}. Not needed: without it the plugin writes them itself once the run and
+   * Gatling's report are done. Call it from {@code after()} for the outcome, or for results
+   * before your own {@code after()} code runs. Never throws (an exception
    * there would cost the HTML report); problems are logged and returned, and the JVM exits
    * with status 3 once Gatling's report is written, which fails {@code gatling:test}
    * ({@code -Dllm.failOnResultError=false} to keep the exit status).
@@ -108,11 +181,129 @@ public final class LlmDsl {
    * <pre>{@code
    * @Override
    * public void after() {
-   *   LlmDsl.writeResults(this);
+   *   writeResults(this);
    * }
    * }</pre>
    */
   public static ReportOutcome writeResults(Simulation simulation) {
     return RunResults.write(simulation.getClass());
+  }
+
+  // ---- datasets: vLLM's --dataset-name values; sample(tokenizer) draws the requests ----
+
+  /** vLLM's {@code random} dataset: random token text of an exact token length. */
+  public static RandomDataset random() {
+    return Datasets.random();
+  }
+
+  /** vLLM's {@code sharegpt} dataset: the first turn of each conversation of the file. */
+  public static ShareGptDataset shareGpt(String path) {
+    return Datasets.shareGpt(Path.of(path));
+  }
+
+  /** vLLM's {@code sonnet} dataset: poem lines after a shared prefix. */
+  public static SonnetDataset sonnet(String path) {
+    return Datasets.sonnet(Path.of(path));
+  }
+
+  /** vLLM's {@code burstgpt} dataset: prompts of a trace's request and response sizes. */
+  public static BurstGptDataset burstGpt(String path) {
+    return Datasets.burstGpt(Path.of(path));
+  }
+
+  /** vLLM's {@code custom} dataset: the {@code prompt} of each JSONL line. */
+  public static CustomDataset custom(String path) {
+    return Datasets.custom(Path.of(path));
+  }
+
+  /** vLLM's {@code prefix_repetition} dataset: random prompts sharing a few prefixes. */
+  public static PrefixRepetitionDataset prefixRepetition() {
+    return Datasets.prefixRepetition();
+  }
+
+  /** vLLM's {@code random-mm} dataset: random text plus random images. */
+  public static RandomMultiModalDataset randomMultiModal() {
+    return Datasets.randomMultiModal();
+  }
+
+  /** vLLM's {@code random-rerank} dataset: a random query and batches of documents. */
+  public static RandomRerankDataset randomRerank() {
+    return Datasets.randomRerank();
+  }
+
+  /** vLLM's {@code spec_bench} dataset: the first turn of Spec-Bench's questions. */
+  public static SpecBenchDataset specBench(String path) {
+    return Datasets.specBench(Path.of(path));
+  }
+
+  /** vLLM's {@code hf} dataset: a Hugging Face hub id, or a local Parquet / JSON(L) file. */
+  public static HfDataset hf(String idOrPath) {
+    return Datasets.hf(idOrPath);
+  }
+
+  /**
+   * Any dataset from {@code vllm bench serve}'s dataset flags, e.g.
+   * {@code dataset("--dataset-name", "sonnet", "--dataset-path", "sonnet.txt")}.
+   */
+  public static DatasetSpec dataset(String... vllmFlags) {
+    return Datasets.fromArgs(vllmFlags);
+  }
+
+  // ---- tokenizers ----
+
+  /**
+   * The GPT-2 tokenizer the plugin ships. Loaded in a simulation, it also counts the output of
+   * responses without {@code usage} and names the result's {@code tokenizer_id}.
+   */
+  public static Tokenizer gpt2() {
+    Tokenizer tokenizer = Tokenizer.gpt2();
+    SimulationBuild.loaded(tokenizer);
+    return tokenizer;
+  }
+
+  /**
+   * A Hugging Face tokenizer: a {@code tokenizer.json} or its folder, else a hub model id
+   * (downloaded once, then cached); null, empty or {@code gpt2} (the hub's GPT-2 is the
+   * shipped one) gives {@link #gpt2()}. Loaded in a
+   * simulation, it also counts the output of responses without {@code usage}, and the
+   * value given is the result's {@code tokenizer_id}.
+   */
+  public static Tokenizer tokenizer(String pathOrModelId) {
+    Tokenizer tokenizer = Tokenizer.GPT2_ID.equals(pathOrModelId)
+        && !Files.exists(Path.of(pathOrModelId))
+        ? Tokenizer.gpt2() : Tokenizer.resolve(pathOrModelId);
+    SimulationBuild.loaded(tokenizer);
+    return tokenizer;
+  }
+
+  // ---- the embedded simulator, for try-outs ----
+
+  /** Settings of an embedded vLLM-like server: TTFT, ITL, jitter, faults, ... */
+  public static SimulatorConfig.Builder simulator() {
+    return SimulatorConfig.builder();
+  }
+
+  /**
+   * Starts an embedded vLLM-like server on a free port ({@code .baseUrl()} says where),
+   * stopped once the results of the run are written.
+   */
+  public static Simulator startSimulator(SimulatorConfig.Builder config) {
+    Simulator simulator = Simulator.start(config.build());
+    LlmRun.closeAfterRun(simulator);
+    return simulator;
+  }
+
+  // ---- sweeps ----
+
+  /**
+   * Runs {@code vllm bench sweep}'s equivalent with its command-line arguments ({@code serve},
+   * {@code serve_sla}, {@code workload}, {@code plot}, {@code plot_pareto} and their flags;
+   * {@code --help} lists them), printing to the console.
+   *
+   * @return the exit status: 0 when every run succeeded, 1 when some failed, 2 when the
+   *     arguments were refused
+   */
+  public static int sweep(String... args) {
+    return Sweep.run(args, System.out, System.err);
   }
 }

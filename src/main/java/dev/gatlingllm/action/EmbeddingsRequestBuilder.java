@@ -57,6 +57,23 @@ public final class EmbeddingsRequestBuilder implements ActionBuilder, Cloneable 
     return copy(b -> b.variant = v);
   }
 
+  /**
+   * The body shape by vLLM's {@code --backend} name ({@code openai-embeddings-chat},
+   * {@code infinity-embeddings}, {@code vllm-pooling}, ...), so a simulation needs no import.
+   *
+   * @throws IllegalArgumentException naming the known backends when it is none of them
+   */
+  public EmbeddingsRequestBuilder variant(String backend) {
+    for (EmbeddingsVariant v : EmbeddingsVariant.values()) {
+      if (v.backend().equals(backend)) {
+        return variant(v);
+      }
+    }
+    throw new IllegalArgumentException("no embeddings backend '" + backend + "'; known: "
+        + java.util.Arrays.stream(EmbeddingsVariant.values()).map(EmbeddingsVariant::backend)
+            .toList());
+  }
+
   /** The text to embed (EL such as {@code "#{prompt}"}), or a list of texts via a function. */
   public EmbeddingsRequestBuilder input(String textOrEl) {
     SessionValue<Object> v = SessionValue.el("input", textOrEl, Object.class);

@@ -25,7 +25,9 @@ import scala.Option;
 /**
  * Sends one streamed request and, when it is over, logs it to Gatling's stats (the request
  * with its end-to-end latency, plus a "TTFT" pseudo-request), stores its record and passes the
- * user on. Runs on the user's event loop from start to end.
+ * user on. Runs on the user's event loop from start to end. In a paced run, a user that has
+ * not taken its arrival slot yet (no {@code awaitArrival()} before) takes it here, at its
+ * first request: the pacing comes with the profile.
  */
 final class LlmRequestAction extends LlmAction {
 
@@ -43,10 +45,14 @@ final class LlmRequestAction extends LlmAction {
   private final String ttftName;
   private final String goodputName;
   private final GoodputSlo slo;
+  /** Holds a user that has not taken its arrival slot; null when the run is not paced. */
+  private final ArrivalGate arrival;
 
   LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
     this(spec, ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
         ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
+    // actions are built last to first: the warm-up is done by now
+    components.awaitCommonStart();
   }
 
   /**
@@ -61,6 +67,7 @@ final class LlmRequestAction extends LlmAction {
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
+    this.arrival = components.arrivalClock().isPresent() ? new ArrivalGate(components) : null;
     components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
@@ -80,6 +87,11 @@ final class LlmRequestAction extends LlmAction {
 
   @Override
   protected void run(Session session) {
+    if (arrival != null && !ArrivalGate.arrived(session)) {
+      // back through this action once the slot is near, as if it came after awaitArrival()
+      arrival.await(session, this::$bang);
+      return;
+    }
     if (!components.limiter().hasFreePermit()) {
       queueForPermit(session);
       return;
@@ -197,7 +209,7 @@ final class LlmRequestAction extends LlmAction {
 
   private EncodedRequest buildRequest(Session session) {
     HttpHeaders headers = components.requestHeaders(spec.requestId(session),
-        longAttribute(session, ArrivalAction.REQUEST_INDEX_ATTRIBUTE, -1));
+        longAttribute(session, ArrivalGate.REQUEST_INDEX_ATTRIBUTE, -1));
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
         headers.get(REQUEST_ID));
     int promptTokens = spec.promptTokens(session);
@@ -275,7 +287,7 @@ final class LlmRequestAction extends LlmAction {
     }
     // The scheduled time belongs to this request only, not to the next ones of the journey.
     Session next = session.logGroupRequestTimings(startMillis, endMillis)
-        .remove(SCHEDULED_NANOS_ATTRIBUTE).remove(ArrivalAction.REQUEST_INDEX_ATTRIBUTE);
+        .remove(SCHEDULED_NANOS_ATTRIBUTE).remove(ArrivalGate.REQUEST_INDEX_ATTRIBUTE);
     if (!record.success()) {
       next = next.markAsFailed();
     }

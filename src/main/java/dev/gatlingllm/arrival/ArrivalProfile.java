@@ -186,6 +186,28 @@ public final class ArrivalProfile {
   }
 
   /**
+   * Profiles are equal when they give the same schedule and cap: two profiles built alike
+   * are one profile.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ArrivalProfile p && numPrompts == p.numPrompts
+        && Double.compare(requestRate, p.requestRate) == 0
+        && Double.compare(burstiness, p.burstiness) == 0
+        && rampUpStrategy == p.rampUpStrategy && rampUpStartRps == p.rampUpStartRps
+        && rampUpEndRps == p.rampUpEndRps && seed == p.seed
+        && Objects.equals(maxConcurrency, p.maxConcurrency) && Objects.equals(replayTrace, p.replayTrace)
+        && Double.compare(replayTimeScale, p.replayTimeScale) == 0;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
+        rampUpEndRps, seed, maxConcurrency, replayTrace,
+        replayTimeScale);
+  }
+
+  /**
    * Immutable builder: every call returns a new builder; {@link #build()} validates with
    * vLLM's rules and names the bad value in its message.
    */

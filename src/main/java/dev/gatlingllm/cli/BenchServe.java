@@ -99,7 +99,8 @@ public class BenchServe extends Simulation {
     }
     total = samples.size();
     ArrivalProfile profile = plan.arrivals(total);
-    LlmProtocolBuilder protocol = plan.protocol().arrivals(profile)
+    // injection(profile) gives the protocol its profile: the ready check's run has none
+    LlmProtocolBuilder protocol = plan.protocol()
         .tokenCounter(plan.tokenizerId(), tokenizer::count);
     Map<String, String> headers = plan.controlHeaders(System::getenv);
     RequestPreview.Rendered test;

@@ -72,6 +72,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final PacedSends pacedSends = new PacedSends();
   private final ConcurrencyLimiter limiter;
   private final AtomicBoolean warmedUp = new AtomicBoolean();
+  private final AtomicBoolean commonStartAwaited = new AtomicBoolean();
   /** Scrapes of the server's metrics before the run: enough for the JIT to compile them. */
   private static final int SCRAPER_WARM_UP_SCRAPES = 40;
   /** Scrapes the server's metrics from the first send on; null before it or when off. */
@@ -90,6 +91,7 @@ public final class LlmComponents implements ProtocolComponents {
   private final boolean rehearsal;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
+    LlmRun.requireFirstProtocol(core, protocol);
     this.core = core;
     this.protocol = protocol;
     NettyConfiguration netty = core.configuration().netty();
@@ -110,7 +112,7 @@ public final class LlmComponents implements ProtocolComponents {
     if (scale.requested() && protocol.arrivals().isEmpty()) {
       throw new IllegalArgumentException("scale-out (-D" + ScaleOut.INJECTOR_PROPERTY + ", "
           + "JOB_COMPLETION_INDEX or -D" + ScaleOut.START_AT_PROPERTY + ") splits and starts an "
-          + "arrival schedule: give the protocol one with llm().arrivals(profile)");
+          + "arrival schedule: inject the scenario with .injectOpen(injection(profile))");
     }
     this.arrivalClock = protocol.arrivals()
         .map(profile -> InjectionPlan.of(share.schedule(profile)).newClock())
@@ -399,10 +401,10 @@ public final class LlmComponents implements ProtocolComponents {
   /**
    * On an injector with a common start ({@code -Dllm.startAt} or {@code -Dllm.startBarrier}):
    * waits until shortly before it and starts the arrival clock at it. Called while the
-   * scenario is built, after the warm-up; a no-op otherwise.
+   * scenario is built, after the warm-up; a no-op otherwise, and after the first call.
    */
   public void awaitCommonStart() {
-    if (injector != null) {
+    if (injector != null && commonStartAwaited.compareAndSet(false, true)) {
       // The plan injects a user up to one bucket after its slot's offset from the injection's
       // start, and at least lead before the slot when the clock starts lead + bucket after
       // the injection: that much must be left before the common start.

@@ -3,13 +3,16 @@ package dev.gatlingllm.protocol;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
@@ -139,7 +142,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /** Model id: sent as {@code model} unless a served name is set; names the result file. */
   public LlmProtocolBuilder model(String modelId) {
     LlmProtocolBuilder b = copy();
-    b.model = requireText("model", modelId);
+    if (modelId == null || modelId.isBlank()) {
+      throw new IllegalArgumentException("model must not be empty: give the id of the model "
+          + "the server serves (its /v1/models lists them)");
+    }
+    b.model = modelId;
     return b;
   }
 
@@ -243,8 +250,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
 
   /**
    * The run's arrival process (request rate, burstiness, ramp-up, replay, max concurrency).
-   * Inject with {@code LlmDsl.injection(profile)} and hold each user with
-   * {@code LlmDsl.awaitArrival()}; the profile's parameters go into the result file.
+   * Not needed: injecting the scenario with {@code LlmDsl.injection(profile)} gives the
+   * protocol its profile. When set, it must be the profile the users are injected with (the
+   * run is refused before it starts otherwise). Each user's first request waits for its slot
+   * ({@code LlmDsl.awaitArrival()} places the wait elsewhere); the profile's parameters go
+   * into the result file.
    */
   public LlmProtocolBuilder arrivals(ArrivalProfile profile) {
     LlmProtocolBuilder b = copy();
@@ -266,9 +276,21 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * The tokenizer that counts the output of responses that carry no {@code usage}; its
+   * {@link Tokenizer#id()} is the result file's {@code tokenizer_id}. Not needed when the
+   * simulation loads its tokenizer with {@code LlmDsl.tokenizer(...)} or {@code gpt2()} for
+   * its datasets: the protocol then counts with that one. Without either, the shipped GPT-2
+   * tokenizer counts and the file says {@code gpt2}.
+   */
+  public LlmProtocolBuilder tokenizer(Tokenizer tokenizer) {
+    Objects.requireNonNull(tokenizer, "tokenizer");
+    return tokenCounter(tokenizer.id(), tokenizer::count);
+  }
+
+  /**
    * Counts output tokens of responses that carry no {@code usage} (text without special
-   * tokens), as the model's tokenizer would; {@code tokenizerId} names it in the result file.
-   * Without this call the shipped GPT-2 tokenizer counts them and the file says {@code gpt2}.
+   * tokens) with any function; {@code tokenizerId} names it in the result file. Prefer
+   * {@link #tokenizer(Tokenizer)}.
    */
   public LlmProtocolBuilder tokenCounter(String tokenizerId, ToIntFunction<String> counter) {
     LlmProtocolBuilder b = copy();
@@ -330,8 +352,27 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     return b;
   }
 
+  /**
+   * Builds the protocol. Inside a simulation's construction it also takes what the simulation
+   * gave elsewhere (see {@link SimulationBuild}): the profile its users are injected with and
+   * the tokenizer it loaded.
+   *
+   * @throws IllegalArgumentException when a value is missing or two settings disagree
+   * @throws IllegalStateException when a profile is set here but no user is injected by it
+   */
   @Override
   public LlmProtocol protocol() {
+    SimulationBuild.Handover given = SimulationBuild.take();
+    ArrivalProfile profile = given == null ? arrivals : profile(given.injected());
+    String countingId = tokenizerId;
+    ToIntFunction<String> counter = tokenCounter;
+    if (given != null && !given.tokenizers().isEmpty()) {
+      Tokenizer loaded = loadedTokenizer(given.tokenizers());
+      if (loaded != null) {
+        countingId = loaded.id();
+        counter = loaded::count;
+      }
+    }
     if (baseUrl == null) {
       throw new IllegalArgumentException("llm protocol: baseUrl(...) is required");
     }
@@ -362,8 +403,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       key = null;
     }
     Integer cap = maxConcurrency;
-    if (arrivals != null && arrivals.maxConcurrency().isPresent()) {
-      int fromProfile = arrivals.maxConcurrency().getAsInt();
+    if (profile != null && profile.maxConcurrency().isPresent()) {
+      int fromProfile = profile.maxConcurrency().getAsInt();
       if (cap != null && cap != fromProfile) {
         throw new IllegalArgumentException("llm protocol: maxConcurrency(" + cap
             + ") conflicts with the arrival profile's max concurrency " + fromProfile);
@@ -373,8 +414,54 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     Target target = Target.parse(baseUrl);
     return new LlmProtocol(target, model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        keepAliveTimeout, results, tokenizerId, tokenCounter, arrivals, cap, warmUp,
+        keepAliveTimeout, results, countingId, counter, profile, cap, warmUp,
         serverMetricsUri(target), insecureTls);
+  }
+
+  /**
+   * The run's profile: the one the simulation's users are injected with, which
+   * {@link #arrivals} may repeat but not contradict; none when nobody is injected by one.
+   */
+  private ArrivalProfile profile(Optional<ArrivalProfile> injected) {
+    if (injected.isEmpty()) {
+      if (arrivals != null) {
+        throw new IllegalStateException("llm().arrivals(profile) is set but no scenario is "
+            + "injected with injection(profile), so no user would arrive on the profile's "
+            + "schedule while the result file named its rate: inject the scenario with "
+            + ".injectOpen(injection(profile)), which also gives the protocol the profile "
+            + "(llm().arrivals(...) can go)");
+      }
+      return null;
+    }
+    if (arrivals != null && !arrivals.equals(injected.get())) {
+      throw new IllegalArgumentException("two different arrival profiles: llm().arrivals("
+          + arrivals + ") and injection(" + injected.get() + "); a run has one arrival "
+          + "schedule: give the profile once, to injection(profile)");
+    }
+    return injected.get();
+  }
+
+  /**
+   * The tokenizer the simulation loaded for its datasets, when the protocol counts the output
+   * with it: always when the protocol names none; null when the protocol's own is one of them.
+   */
+  private Tokenizer loadedTokenizer(List<Tokenizer> loaded) {
+    List<String> ids = loaded.stream().map(Tokenizer::id).toList();
+    if (tokenCounter != null) {
+      if (!ids.contains(tokenizerId)) {
+        throw new IllegalArgumentException("the simulation's datasets are counted with the "
+            + "tokenizer " + ids + " but the protocol counts the output with '" + tokenizerId
+            + "': prompts and output must be counted alike; leave the protocol's tokenizer "
+            + "out (it takes the simulation's) or give it the same one");
+      }
+      return null;
+    }
+    if (loaded.size() > 1) {
+      throw new IllegalArgumentException("the simulation loaded " + loaded.size()
+          + " tokenizers " + ids + " and the output is counted with one: name it with "
+          + "llm().tokenizer(...)");
+    }
+    return loaded.get(0);
   }
 
   private URI serverMetricsUri(Target target) {

@@ -59,7 +59,8 @@ public final class OutputTokens implements ToIntFunction<String>, AutoCloseable 
   private synchronized Tokenizer fallback() {
     if (!warned) {
       LOG.warn("some responses carried no usage: their output tokens are counted with the "
-          + "GPT-2 tokenizer; set llm().tokenCounter(...) to count with the model's");
+          + "GPT-2 tokenizer; load the model's with tokenizer(...) for the dataset (or give it to "
+          + "llm().tokenizer(...)) to count with it");
       warned = true;
     }
     return loadedFallback();

@@ -80,7 +80,8 @@ public final class RunResults {
   }
 
   /**
-   * Writes the results of a run whose simulation never called {@code LlmDsl.writeResults}:
+   * Writes the results of a run whose simulation did not call {@code LlmDsl.writeResults}
+   * (it need not):
    * when the next run starts in this JVM, or at exit. The run folder is the newest one that
    * Gatling had started by the time the run registered. A failure is logged; it does not
    * change the exit status, since nobody asked for the file.
@@ -94,8 +95,9 @@ public final class RunResults {
     if (folder == null) {
       // Not a Gatling run this plugin can place (a harness, or results in an unknown folder):
       // writing into the working directory would litter a project with files nobody asked for.
-      String warning = "the simulation did not call LlmDsl.writeResults(this) and its Gatling "
-          + "run folder was not found (set -D" + RESULTS_FOLDER_PROPERTY + "): results not written";
+      String warning = "the run's Gatling run folder was not found (set -D"
+          + RESULTS_FOLDER_PROPERTY + " or call writeResults(this) in after()): results not "
+          + "written";
       if (atExit) {
         System.err.println("gatling-llm: " + warning);
       } else {
@@ -104,16 +106,21 @@ public final class RunResults {
       release(run);
       return;
     }
-    String warning = "the simulation did not call LlmDsl.writeResults(this) in after(): "
-        + "writing its results now, into " + folder;
+    // The normal way since simulations need no after(): said once, not as a warning.
+    String note = "the run is over: writing its results into " + folder;
     if (atExit) {
       // The logging framework may already be shut down by its own exit hook.
-      System.err.println("gatling-llm: " + warning);
-      System.err.flush();
+      System.out.println("gatling-llm: " + note);
+      System.out.flush();
     } else {
-      LOG.warn(warning);
+      LOG.info(note);
     }
-    writeRun(run, folder, false);
+    ReportOutcome outcome = writeRun(run, folder, false);
+    if (atExit && outcome.resultFile() != null) {
+      // the log's "Wrote the benchmark result" line is gone with the logging framework
+      System.out.println("gatling-llm: wrote the benchmark result to " + outcome.resultFile());
+      System.out.flush();
+    }
   }
 
   /** Closes what a run holds without reporting it. */

@@ -35,18 +35,24 @@ public final class Tokenizer implements AutoCloseable {
   /** Where the shipped GPT-2 tokenizer lives, relative to the project directory. */
   public static final Path GPT2_PATH = Path.of("datasets", "tokenizers", "gpt2", "tokenizer.json");
 
+  /** The id of the shipped GPT-2 tokenizer, as the result file names it. */
+  public static final String GPT2_ID = "gpt2";
+
   /** Classpath fallback for the GPT-2 tokenizer when the plugin is used from a jar. */
   static final String GPT2_RESOURCE = "tokenizers/gpt2/tokenizer.json";
 
   private final HuggingFaceTokenizer delegate;
   private final TokenizerJson vocabulary;
   private final String source;
+  private final String id;
   private final int specialTokensAdded;
 
-  private Tokenizer(HuggingFaceTokenizer delegate, TokenizerJson vocabulary, String source) {
+  private Tokenizer(HuggingFaceTokenizer delegate, TokenizerJson vocabulary, String source,
+      String id) {
     this.delegate = delegate;
     this.vocabulary = vocabulary;
     this.source = source;
+    this.id = id;
     this.specialTokensAdded = delegate.encode("", true, false).getIds().length;
   }
 
@@ -58,6 +64,10 @@ public final class Tokenizer implements AutoCloseable {
    *     or the file is not a valid tokenizer
    */
   public static Tokenizer load(Path fileOrDirectory) {
+    return load(fileOrDirectory, fileOrDirectory.toString());
+  }
+
+  private static Tokenizer load(Path fileOrDirectory, String id) {
     Path file = Files.isDirectory(fileOrDirectory)
         ? fileOrDirectory.resolve("tokenizer.json")
         : fileOrDirectory;
@@ -67,7 +77,7 @@ public final class Tokenizer implements AutoCloseable {
           : "Tokenizer file " + fileOrDirectory.toAbsolutePath() + " does not exist");
     }
     try {
-      return fromBytes(Files.readAllBytes(file), file.toAbsolutePath().toString());
+      return fromBytes(Files.readAllBytes(file), file.toAbsolutePath().toString(), id);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read tokenizer file " + file.toAbsolutePath(), e);
     }
@@ -79,7 +89,7 @@ public final class Tokenizer implements AutoCloseable {
    */
   public static Tokenizer gpt2() {
     if (Files.isRegularFile(GPT2_PATH)) {
-      return load(GPT2_PATH);
+      return load(GPT2_PATH, GPT2_ID);
     }
     try (InputStream in = Tokenizer.class.getClassLoader().getResourceAsStream(GPT2_RESOURCE)) {
       if (in == null) {
@@ -87,7 +97,7 @@ public final class Tokenizer implements AutoCloseable {
             + GPT2_PATH.toAbsolutePath() + " nor classpath resource " + GPT2_RESOURCE
             + " exists; pass a tokenizer path or Hugging Face model id instead");
       }
-      return fromBytes(in.readAllBytes(), "classpath:" + GPT2_RESOURCE);
+      return fromBytes(in.readAllBytes(), "classpath:" + GPT2_RESOURCE, GPT2_ID);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read classpath resource " + GPT2_RESOURCE, e);
     }
@@ -103,7 +113,7 @@ public final class Tokenizer implements AutoCloseable {
 
   /** Same as {@link #fromHub(String)} with an explicit client and revision. */
   public static Tokenizer fromHub(HubClient hub, String modelId, String revision) {
-    return load(hub.modelFile(modelId, revision, "tokenizer.json"));
+    return load(hub.modelFile(modelId, revision, "tokenizer.json"), modelId);
   }
 
   /**
@@ -117,12 +127,12 @@ public final class Tokenizer implements AutoCloseable {
     }
     Path path = Path.of(pathOrModelId);
     if (Files.exists(path)) {
-      return load(path);
+      return load(path, pathOrModelId);
     }
     return fromHub(pathOrModelId);
   }
 
-  private static Tokenizer fromBytes(byte[] json, String source) {
+  private static Tokenizer fromBytes(byte[] json, String source, String id) {
     TokenizerJson vocabulary = TokenizerJson.parse(json, source);
     DjlQuiet.apply();
     try {
@@ -131,7 +141,7 @@ public final class Tokenizer implements AutoCloseable {
           Map.of("addSpecialTokens", "false",
               "truncation", "false",
               "padding", "false"));
-      return new Tokenizer(djl, vocabulary, source);
+      return new Tokenizer(djl, vocabulary, source, id);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(
           "Not a valid Hugging Face tokenizer.json: " + source + " (" + e.getMessage() + ")", e);
@@ -195,6 +205,14 @@ public final class Tokenizer implements AutoCloseable {
   /** Where the tokenizer was loaded from (a path or a classpath resource). */
   public String source() {
     return source;
+  }
+
+  /**
+   * The name it was asked for by: {@code gpt2} for the shipped one, the Hugging Face model id,
+   * or the path as given. The result file's {@code tokenizer_id} when it counts the output.
+   */
+  public String id() {
+    return id;
   }
 
   @Override

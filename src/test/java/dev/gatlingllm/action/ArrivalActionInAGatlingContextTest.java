@@ -15,6 +15,10 @@ import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import dev.gatlingllm.client.CannedHttpServer;
+import dev.gatlingllm.metrics.RequestRecord;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +64,7 @@ class ArrivalActionInAGatlingContextTest {
   @Test
   void usersBeyondTheScheduleGoOnUnpacedWithOneWarning() throws Exception {
     ArrivalProfile profile = ArrivalProfile.builder().replay(ArrivalTrace.ofSeconds(0)).build();
-    Logger logger = (Logger) LoggerFactory.getLogger(ArrivalAction.class);
+    Logger logger = (Logger) LoggerFactory.getLogger(ArrivalGate.class);
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
     logger.addAppender(appender);
@@ -91,8 +95,47 @@ class ArrivalActionInAGatlingContextTest {
     try (ActionHarness h = new ActionHarness(unpaced)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> LlmActions.awaitArrival().asScala().build(h.ctx, h.next));
-      assertEquals("awaitArrival() needs an arrival profile: llm().arrivals(ArrivalProfile...)",
-          e.getMessage());
+      assertEquals("awaitArrival() needs an arrival profile: inject the scenario with "
+          + ".injectOpen(injection(profile)), or remove awaitArrival()", e.getMessage());
+    }
+  }
+
+  @Test
+  void aUserThatDidNotAwaitTakesItsSlotAtItsFirstRequestAndOnlyThere() throws Exception {
+    // Slots at 0 and 200 ms after the first claim.
+    ArrivalProfile profile = ArrivalProfile.builder()
+        .replay(ArrivalTrace.ofSeconds(0, 0.2)).build();
+    String sse = "data: {\"choices\":[{\"index\":0,\"text\":\"Hi\"}]}\n\n"
+        + "data: [DONE]\n\n";
+    try (CannedHttpServer server = CannedHttpServer.streaming(sse);
+         ActionHarness h = new ActionHarness(new LlmProtocolBuilder().baseUrl(server.baseUrl())
+             .model("m").noWarmUp().noServerMetrics().arrivals(profile).protocol())) {
+      Action request = LlmRequestBuilder.completions("gen").prompt("p").maxTokens(4)
+          .asScala().build(h.ctx, h.next);
+      h.execute(request, h.session());
+      h.execute(request, h.session());
+      Session first = h.awaitPassedOn();
+      Session second = h.awaitPassedOn();
+      // The journey's next request is not held again: the user has arrived.
+      h.execute(request, first);
+      h.awaitPassedOn();
+      long start = h.components.arrivalClock().orElseThrow().startNanos();
+      List<Long> slots = new ArrayList<>();
+      int unpaced = 0;
+      for (int i = 0; i < 3; i++) {
+        RequestRecord r = h.components.store().snapshot().record(i);
+        assertTrue(r.startNanos() >= r.scheduledNanos(), "sent at its slot, never before");
+        if (r.scheduledNanos() == r.startNanos()) {
+          unpaced++;   // a request without a slot records its send time as scheduled
+        } else {
+          slots.add(r.scheduledNanos());
+        }
+      }
+      assertEquals(List.of(start, start + 200_000_000L), slots.stream().sorted().toList(),
+          "each user's first request took the next slot");
+      assertEquals(1, unpaced, "the journey's next request took none");
+      assertEquals(2, h.components.arrivalClock().orElseThrow().claimed(), "no third slot");
+      assertFalse(second.isFailed());
     }
   }
 }

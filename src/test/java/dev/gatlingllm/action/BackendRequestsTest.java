@@ -4,6 +4,7 @@ import static dev.gatlingllm.LlmDsl.chat;
 import static dev.gatlingllm.LlmDsl.embeddings;
 import static dev.gatlingllm.LlmDsl.rerank;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -115,6 +116,20 @@ class BackendRequestsTest {
     assertEquals(r.ttftNanos(), r.latencyNanos());
     assertEquals(3, r.usagePromptTokens());
     assertEquals(1, r.chunkMicros().length);
+  }
+
+  @Test
+  void anEmbeddingsVariantCanBeNamedAsVllmsBackend() throws Exception {
+    Sent byName = send(embeddings("e").variant("openai-embeddings-chat")
+        .input("#{prompt}").multiModal("#{mm}"), "prompt", "describe", "mm", IMAGE);
+    Sent byConstant = send(embeddings("e").variant(EmbeddingsVariant.OPENAI_CHAT)
+        .input("#{prompt}").multiModal("#{mm}"), "prompt", "describe", "mm", IMAGE);
+    assertBody(byConstant.json().toString(), byName);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> embeddings("e").variant("openai-embedding"));
+    assertEquals("no embeddings backend 'openai-embedding'; known: [openai-embeddings, "
+        + "openai-embeddings-chat, openai-embeddings-clip, openai-embeddings-vlm2vec, "
+        + "infinity-embeddings, infinity-embeddings-clip, vllm-pooling]", e.getMessage());
   }
 
   @Test

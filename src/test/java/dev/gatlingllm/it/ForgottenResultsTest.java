@@ -104,7 +104,9 @@ class ForgottenResultsTest {
           ItSimulation.USERS, "4"), output);
       String log = run.output();
       assertEquals(0, run.exitCode(), log);
-      assertTrue(log.contains("did not call LlmDsl.writeResults(this)"), log);
+      assertTrue(log.contains("gatling-llm: the run is over: writing its results into "), log);
+      assertTrue(log.contains("gatling-llm: wrote the benchmark result to "), "the file is named "
+          + "though the log is closed by then: " + log);
       assertTrue(log.contains("Serving Benchmark Result"), "vLLM's summary is printed: " + log);
       Path runFolder;
       try (Stream<Path> folders = Files.list(results)) {

@@ -3,6 +3,7 @@ package dev.gatlingllm.it;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.protocol.RunResults;
 import io.gatling.app.Gatling$;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,19 @@ final class GatlingRunner {
       throw new UncheckedIOException(e);
     } finally {
       properties.keySet().forEach(System::clearProperty);
+    }
+  }
+
+  /**
+   * Writes the results of the last run, as the plugin does once the run is over (at the JVM's
+   * exit under {@code gatling:test}), for simulations without {@code after()}.
+   */
+  static void writeResults(Class<?> simulation, Path resultsFolder) {
+    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, resultsFolder.toString());
+    try {
+      RunResults.write(simulation);
+    } finally {
+      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
     }
   }
 

@@ -85,6 +85,8 @@ class ResultsIntegrationTest {
         dev.gatlingllm.simulations.ChatJourneySimulation.class, results,
         Map.of("llm.resultsFolder", results.toString(), "llm.durationSeconds", "2"));
     assertEquals(0, result.exitCode(), "TTFT and goodput assertions hold against the simulator");
+    // no after(): written once the run is over (at exit under gatling:test); here, now
+    GatlingRunner.writeResults(dev.gatlingllm.simulations.ChatJourneySimulation.class, results);
     JsonNode doc = new ObjectMapper().readTree(resultJson(result.runFolder()).toFile());
     assertEquals(20, doc.get("completed").asInt(), "10 users x 2 turns");
     assertEquals("openai-chat", doc.get("endpoint_type").asText());

@@ -1,0 +1,32 @@
+package dev.gatlingllm.it;
+
+import static dev.gatlingllm.LlmDsl.*;
+import static io.gatling.javaapi.core.CoreDsl.*;
+
+import io.gatling.javaapi.core.Simulation;
+
+/**
+ * The quick-start's shape: the arrival profile given once, to {@code injection(profile)}:
+ * no {@code llm().arrivals(...)}, no {@code awaitArrival()}. Poisson arrivals.
+ */
+public class OneTouchItSimulation extends Simulation {
+
+  static final String BASE_URL = "it.baseUrl";
+  static final int NUM_PROMPTS = 150;
+  static final double RATE = 50;
+
+  {
+    setUp(scenario("paced")
+            .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(4))
+            .injectOpen(injection(arrivals().numPrompts(NUM_PROMPTS).requestRate(RATE).seed(42)
+                .build())))
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model"))
+        .assertions(global().failedRequests().count().is(0L));
+  }
+
+  @Override
+  public void after() {
+    GatlingRunner.capture();
+    writeResults(this);   // still possible, for the test to read the JSON now
+  }
+}
