@@ -144,7 +144,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     LlmProtocolBuilder b = copy();
     if (modelId == null || modelId.isBlank()) {
       throw new IllegalArgumentException("model must not be empty: give the id of the model "
-          + "the server serves (its /v1/models lists them)");
+          + "the server serves (its /v1/models lists them; the ready simulations take it from "
+          + "-Dllm.model=<model id>)");
     }
     b.model = modelId;
     return b;

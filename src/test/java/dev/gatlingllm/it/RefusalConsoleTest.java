@@ -74,7 +74,8 @@ class RefusalConsoleTest {
     // the quick-start against a server of your own needs the model's name
     Run run = run(QuickStartSimulation.class, Map.of("llm.baseUrl", "http://127.0.0.1:9"));
 
-    String message = "-Dllm.model=<model id> is required with -Dllm.baseUrl";
+    String message = "model must not be empty: give the id of the model the server serves (its "
+        + "/v1/models lists them; the ready simulations take it from -Dllm.model=<model id>)";
     assertEquals(1, run.exitCode(), run.console());
     assertEquals(List.of("gatling-llm: " + message + " (stack trace: " + LOG + ")"),
         linesWith(run.console(), message));
