@@ -10,6 +10,9 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.gatlingllm.client.ScriptedHttpServer.Action;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -63,8 +66,12 @@ class ConnectionReuseTest {
   }
 
   private LlmClient client(ScriptedHttpServer server) {
+    return client(server.baseUrl());
+  }
+
+  private LlmClient client(String baseUrl) {
     LlmClient client = new LlmClient(NioSocketChannel::new, new ClientConfig(
-        Target.parse(server.baseUrl()), Duration.ofSeconds(5), Duration.ZERO, LONG, LONG,
+        Target.parse(baseUrl), Duration.ofSeconds(5), Duration.ZERO, LONG, LONG,
         Duration.ofSeconds(30)));
     client.onResent(resent::incrementAndGet);
     toClose.add(client);
@@ -282,6 +289,34 @@ class ConnectionReuseTest {
     }
 
     assertTrue(client.reusesConnections());
+  }
+
+  /**
+   * The simulator really closes a connection after its N-th response (max=N) or after every
+   * one (Connection: close): a client that honours the headers never writes into a closed
+   * connection, so nothing is sent again.
+   */
+  @Test
+  void theSimulatorsAnnouncedClosesAreHonouredSoNothingIsSentAgain() throws Exception {
+    for (SimulatorConfig.Builder config : List.of(SimulatorConfig.builder().keepAliveMax(2),
+        SimulatorConfig.builder()
+            .connectionPolicy(SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE))) {
+      resent.set(0);
+      try (Simulator sim = Simulator.start(
+          config.ttft(Duration.ofMillis(1)).itl(Duration.ofMillis(1)).build())) {
+        LlmClient client = client(sim.baseUrl());
+        for (int i = 1; i <= 6; i++) {
+          RequestRecord r = send(client, "r" + i);
+          assertTrue(r.success(), r.error());
+          assertEquals(SimTokens.text(16), r.generatedText());
+        }
+        boolean max2 = sim.config().keepAliveMax() == 2;
+        assertEquals(max2 ? 3 : 6, sim.connectionsAccepted(), sim.config().toString());
+        assertEquals(0, resent.get(), sim.config().toString());
+        assertEquals(6, sim.requestsReceived());
+        assertTrue(client.reusesConnections(), "announced closes are not the server's habit");
+      }
+    }
   }
 
   /** Each request as {@code connection/number-on-it request-id}. */
