@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The client measuring its own distortion during a run, so that a distorted run says so:
@@ -41,7 +41,7 @@ public final class SelfCheck {
   private final LagCauses lagCauses;
   private final LatencyHistogram sendLateness = new LatencyHistogram();
   private final LatencyHistogram writeTime = new LatencyHistogram();
-  private final LongAdder connectionRetries = new LongAdder();
+  private final AtomicLong connectionRetries = new AtomicLong();
   private volatile boolean connectionReuseStopped;
   private final GcPauses gc;
   private final long startNanos;
@@ -104,7 +104,7 @@ public final class SelfCheck {
    * before any of its response). Thread-safe and allocation-free.
    */
   public void recordConnectionRetry() {
-    connectionRetries.increment();
+    connectionRetries.incrementAndGet();
   }
 
   /** The client stopped reusing connections: the server closes each after its response. */
@@ -151,7 +151,7 @@ public final class SelfCheck {
     report = new SelfCheckReport(millis(windowNanos), lag, maxLagPerLoop, late, writes,
         pauses.pauses(), pauses.totalMs(), pauses.maxMs(), cpuPercent,
         Runtime.getRuntime().availableProcessors(), lagCauses.figures(),
-        new SelfCheckReport.Connections(connectionRetries.sum(), connectionReuseStopped));
+        new SelfCheckReport.Connections(connectionRetries.get(), connectionReuseStopped));
     return report;
   }
 
