@@ -19,7 +19,11 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import javax.net.ssl.KeyManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -72,7 +77,7 @@ class ConnectionReuseTest {
   private LlmClient client(String baseUrl) {
     LlmClient client = new LlmClient(NioSocketChannel::new, new ClientConfig(
         Target.parse(baseUrl), Duration.ofSeconds(5), Duration.ZERO, LONG, LONG,
-        Duration.ofSeconds(30)));
+        Duration.ofSeconds(30), true));
     client.onResent(resent::incrementAndGet);
     toClose.add(client);
     return client;
@@ -119,6 +124,36 @@ class ConnectionReuseTest {
 
     assertEquals(List.of("1/1 r1", "1/2 r2", "2/1 r2"), trace(server));
     assertEquals(1, resent.get());
+  }
+
+  @Test
+  void aStaleTlsConnectionIsSentOnAgainWhetherClosedOrReset() throws Exception {
+    // A TLS server's close sends close_notify before the FIN: still nothing of the response.
+    SslContext tls = selfSignedTls();
+    for (Action stale : List.of(Action.close(0), Action.reset())) {
+      resent.set(0);
+      ScriptedHttpServer server = new ScriptedHttpServer((onConnection, overall) ->
+          onConnection == 1 ? Action.answer(NO_HEADERS) : stale, tls);
+      toClose.add(server);
+      LlmClient client = client(server);
+
+      assertAnswered(send(client, "r1"));
+      assertAnswered(send(client, "r2"));
+
+      assertEquals(List.of("1/1 r1", "1/2 r2", "2/1 r2"), trace(server), stale.toString());
+      assertEquals(1, resent.get(), stale.toString());
+    }
+  }
+
+  private SslContext selfSignedTls() throws Exception {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = getClass().getResourceAsStream("/tls/self-signed.p12")) {
+      store.load(in, "changeit".toCharArray());
+    }
+    KeyManagerFactory keys =
+        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keys.init(store, "changeit".toCharArray());
+    return SslContextBuilder.forServer(keys).build();
   }
 
   @Test

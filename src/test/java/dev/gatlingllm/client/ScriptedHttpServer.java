@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -91,8 +92,15 @@ final class ScriptedHttpServer implements AutoCloseable {
   private final AtomicInteger closed = new AtomicInteger();
   private final AtomicInteger requests = new AtomicInteger();
   private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final boolean tls;
 
   ScriptedHttpServer(Script script) {
+    this(script, null);
+  }
+
+  /** Over TLS with {@code tls}'s certificate, when not null. */
+  ScriptedHttpServer(Script script, SslContext tls) {
+    this.tls = tls != null;
     this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
@@ -100,6 +108,9 @@ final class ScriptedHttpServer implements AutoCloseable {
             int id = connections.incrementAndGet();
             ch.closeFuture().addListener(f -> closed.incrementAndGet());
             AtomicInteger onConnection = new AtomicInteger();
+            if (tls != null) {
+              ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+            }
             ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 16),
                 new SimpleChannelInboundHandler<FullHttpRequest>() {
                   @Override
@@ -149,7 +160,8 @@ final class ScriptedHttpServer implements AutoCloseable {
   }
 
   String baseUrl() {
-    return "http://127.0.0.1:" + ((InetSocketAddress) server.localAddress()).getPort();
+    return (tls ? "https" : "http") + "://127.0.0.1:"
+        + ((InetSocketAddress) server.localAddress()).getPort();
   }
 
   /** Connections accepted so far. */
