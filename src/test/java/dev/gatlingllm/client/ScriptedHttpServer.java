@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -108,6 +109,9 @@ final class ScriptedHttpServer implements AutoCloseable {
             int id = connections.incrementAndGet();
             ch.closeFuture().addListener(f -> closed.incrementAndGet());
             AtomicInteger onConnection = new AtomicInteger();
+            // Once a connection is to be closed, what else comes on it is never read: the
+            // write of an answer can still be in flight when the next request arrives.
+            AtomicBoolean closing = new AtomicBoolean();
             if (tls != null) {
               ch.pipeline().addLast(tls.newHandler(ch.alloc()));
             }
@@ -115,10 +119,14 @@ final class ScriptedHttpServer implements AutoCloseable {
                 new SimpleChannelInboundHandler<FullHttpRequest>() {
                   @Override
                   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                    if (closing.get()) {
+                      return;
+                    }
                     int n = onConnection.incrementAndGet();
                     received.add(new Received(id, n, req.headers().get("x-request-id"),
                         System.nanoTime()));
                     Action action = script.next(n, requests.incrementAndGet());
+                    closing.set(action.kind() != Action.Kind.ANSWER);
                     if (action.delayMillis() > 0) {
                       ctx.executor().schedule(() -> act(ctx, action), action.delayMillis(),
                           TimeUnit.MILLISECONDS);
