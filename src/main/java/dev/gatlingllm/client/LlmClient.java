@@ -13,6 +13,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.AttributeKey;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Map;
@@ -36,6 +37,13 @@ import javax.net.ssl.SSLException;
  * response is noticed, and its connections are no longer reused ({@link ReuseWatch}).
  */
 public final class LlmClient implements AutoCloseable {
+
+  /**
+   * A connection's {@link ResponseHandler}, kept on the channel: a closed channel's pipeline is
+   * emptied, and the pool still asks a connection the server closed what it served.
+   */
+  private static final AttributeKey<ResponseHandler> HANDLER =
+      AttributeKey.valueOf(LlmClient.class, "responseHandler");
 
   private final ClientConfig config;
   private final long keepAliveNanos;
@@ -236,7 +244,7 @@ public final class LlmClient implements AutoCloseable {
       return false;
     }
     Channel stale = exchange.channel();
-    ResponseHandler handler = stale.pipeline().get(ResponseHandler.class);
+    ResponseHandler handler = handlerOf(stale);
     if (handler != null) {
       closedByServer(handler);
     }
@@ -263,12 +271,18 @@ public final class LlmClient implements AutoCloseable {
     });
   }
 
+  /** The response handler of one of this client's connections, open or closed. */
+  private static ResponseHandler handlerOf(Channel ch) {
+    return ch.attr(HANDLER).get();
+  }
+
   /** A new connection to the target on {@code loop}, with the response pipeline. */
   private ChannelFuture connect(EventLoop loop) {
     return bootstrap(loop, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
         ResponseHandler handler = new ResponseHandler();
+        ch.attr(HANDLER).set(handler);
         ChannelHandler[] handlers = handler.handlers();
         // First in the pipeline: the stamp is the socket read, before TLS and HTTP decoding.
         ch.pipeline().addLast(handlers[0]);
@@ -311,7 +325,7 @@ public final class LlmClient implements AutoCloseable {
   }
 
   private void write(Channel ch, Exchange exchange, EncodedRequest request, boolean reused) {
-    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+    ResponseHandler handler = handlerOf(ch);
     handler.begin(exchange);
     exchange.attach(ch, reused);
     // Already encoded (the pipeline has no request encoder): one buffer, one write.
@@ -357,7 +371,7 @@ public final class LlmClient implements AutoCloseable {
     long now = System.nanoTime();
     Channel ch;
     while ((ch = pool.pollLast()) != null) {
-      ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+      ResponseHandler handler = handlerOf(ch);
       if (usable(ch, handler, now)) {
         return ch;
       }
@@ -401,7 +415,7 @@ public final class LlmClient implements AutoCloseable {
     if (ch == null) {
       return;
     }
-    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+    ResponseHandler handler = handlerOf(ch);
     if (handler != null) {
       handler.end();
       if (handler.responses() > 1) {
@@ -434,7 +448,7 @@ public final class LlmClient implements AutoCloseable {
     if (oldest == ch) {
       return;
     }
-    ResponseHandler handler = oldest.pipeline().get(ResponseHandler.class);
+    ResponseHandler handler = handlerOf(oldest);
     if (!usable(oldest, handler, System.nanoTime())) {
       if (handler != null && !oldest.isActive()) {
         closedByServer(handler);
@@ -443,8 +457,15 @@ public final class LlmClient implements AutoCloseable {
     }
   }
 
-  /** The server closed a connection that had served a response: how soon after it? */
+  /**
+   * The server closed a connection that had served a response: how soon after it? Only a
+   * connection's first response counts: one that served more proves the server keeps them
+   * (and a restart of the server, closing every connection at once, is not a habit).
+   */
   private void closedByServer(ResponseHandler handler) {
+    if (handler.responses() != 1) {
+      return;
+    }
     long closedAt = handler.closedNanos();
     reuse.closedByServer((closedAt < 0 ? System.nanoTime() : closedAt) - handler.idleSince());
   }

@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
  * right after its response while announcing keep-alive (llama.cpp's server says
  * {@code Keep-Alive: timeout=5, max=100} and closes anyway): reusing their connections only
  * races their close, and each lost race costs a request sent twice. When the last
- * {@link #CLOSES_IN_A_ROW} connections that served a response were all closed by the server
- * within {@link #SOON_NANOS} of it, with no connection kept open for a second response in
- * between, the client stops reusing connections for the rest of the run and says so once.
+ * {@link #CLOSES_IN_A_ROW} connections were each closed by the server within
+ * {@link #SOON_NANOS} of their first response, with no connection kept open for a second
+ * response in between, the client stops reusing connections for the rest of the run and
+ * says so once.
  *
  * <p>Called from every event loop, on connection events only (never per chunk): a close, or
  * the release of a connection that served more than one response. Thread-safe.

@@ -312,6 +312,24 @@ class ConnectionReuseTest {
   }
 
   @Test
+  void connectionsTheServerClosedWhileTheyWaitedInThePoolCountToo() throws Exception {
+    // Closed 20 ms after the response, found closed by the next request 200 ms later: no
+    // request written into a closed connection, but the same habit.
+    ScriptedHttpServer server = server((onConnection, overall) ->
+        Action.answerAndClose(NO_HEADERS, 20));
+    LlmClient client = client(server);
+
+    for (int i = 1; i <= ReuseWatch.CLOSES_IN_A_ROW + 1; i++) {
+      assertTrue(client.reusesConnections(), "before request " + i);
+      assertAnswered(send(client, "r" + i));
+      Thread.sleep(200);
+    }
+
+    assertFalse(client.reusesConnections());
+    assertEquals(0, resent.get());
+  }
+
+  @Test
   void aServerThatKeepsConnectionsIsNotMistakenForOneThatCloses() throws Exception {
     // Three in four connections closed right after the response, the fourth kept for more:
     // never four closes in a row, so connections stay reused.
@@ -324,6 +342,42 @@ class ConnectionReuseTest {
     }
 
     assertTrue(client.reusesConnections());
+  }
+
+  @Test
+  void aServerRestartClosingEveryConnectionAtOnceIsNotTakenForTheHabit() throws Exception {
+    ScriptedHttpServer server = server((onConnection, overall) -> Action.answer(NO_HEADERS));
+    LlmClient client = client(server);
+    sendTogether(client, 4); // four connections
+    sendTogether(client, 4); // each serves a second response
+    assertEquals(4, server.connections());
+
+    server.closeConnections();
+    await("the restart closed all four", () -> server.closedConnections() == 4);
+    for (int i = 1; i <= 4; i++) {
+      assertAnswered(send(client, "after" + i));
+    }
+
+    assertTrue(client.reusesConnections());
+    assertEquals(5, server.connections(), "one new connection, reused after the restart");
+    assertEquals(0, resent.get());
+  }
+
+  /** Sends {@code n} requests from the loop at once, so each needs a connection of its own. */
+  private void sendTogether(LlmClient client, int n) throws Exception {
+    List<CompletableFuture<RequestRecord>> all = new ArrayList<>();
+    loop.submit(() -> {
+      for (int i = 0; i < n; i++) {
+        CompletableFuture<RequestRecord> done = new CompletableFuture<>();
+        all.add(done);
+        client.send(loop, new LlmRequest("gen", "/v1/completions", new DefaultHttpHeaders(),
+            "{\"prompt\":\"p\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), 1,
+            LlmRequest.NOT_SCHEDULED), done::complete);
+      }
+    }).get(10, TimeUnit.SECONDS);
+    for (CompletableFuture<RequestRecord> done : all) {
+      assertAnswered(done.get(20, TimeUnit.SECONDS));
+    }
   }
 
   /**

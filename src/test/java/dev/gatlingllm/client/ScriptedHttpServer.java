@@ -42,7 +42,11 @@ final class ScriptedHttpServer implements AutoCloseable {
   /** One request as received. */
   record Received(int connection, int onConnection, String requestId, long nanos) {}
 
-  /** What to do with one request. */
+  /**
+   * What to do with one request.
+   *
+   * @param delayMillis how long before the close, after the answer if there is one
+   */
   record Action(Kind kind, String headers, long delayMillis) {
     enum Kind { ANSWER, ANSWER_AND_CLOSE, CLOSE, RESET, INTERIM_AND_CLOSE }
 
@@ -53,7 +57,12 @@ final class ScriptedHttpServer implements AutoCloseable {
 
     /** Answers, then closes the connection right after the last chunk, without saying so. */
     static Action answerAndClose(String headers) {
-      return new Action(Kind.ANSWER_AND_CLOSE, headers, 0);
+      return answerAndClose(headers, 0);
+    }
+
+    /** Answers, then closes the connection {@code delayMillis} after the last chunk. */
+    static Action answerAndClose(String headers, long delayMillis) {
+      return new Action(Kind.ANSWER_AND_CLOSE, headers, delayMillis);
     }
 
     /** Closes the connection without answering, after {@code delayMillis}. */
@@ -94,6 +103,7 @@ final class ScriptedHttpServer implements AutoCloseable {
   private final AtomicInteger requests = new AtomicInteger();
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final boolean tls;
+  private final List<Channel> open = new CopyOnWriteArrayList<>();
 
   ScriptedHttpServer(Script script) {
     this(script, null);
@@ -107,7 +117,11 @@ final class ScriptedHttpServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             int id = connections.incrementAndGet();
-            ch.closeFuture().addListener(f -> closed.incrementAndGet());
+            open.add(ch);
+            ch.closeFuture().addListener(f -> {
+              open.remove(ch);
+              closed.incrementAndGet();
+            });
             AtomicInteger onConnection = new AtomicInteger();
             // Once a connection is to be closed, what else comes on it is never read: the
             // write of an answer can still be in flight when the next request arrives.
@@ -127,12 +141,7 @@ final class ScriptedHttpServer implements AutoCloseable {
                         System.nanoTime()));
                     Action action = script.next(n, requests.incrementAndGet());
                     closing.set(action.kind() != Action.Kind.ANSWER);
-                    if (action.delayMillis() > 0) {
-                      ctx.executor().schedule(() -> act(ctx, action), action.delayMillis(),
-                          TimeUnit.MILLISECONDS);
-                    } else {
-                      act(ctx, action);
-                    }
+                    act(ctx, action);
                   }
                 });
           }
@@ -146,14 +155,22 @@ final class ScriptedHttpServer implements AutoCloseable {
     switch (action.kind()) {
       case ANSWER -> raw.writeAndFlush(bytes(response(action.headers())));
       case ANSWER_AND_CLOSE -> raw.writeAndFlush(bytes(response(action.headers())))
-          .addListener(ChannelFutureListener.CLOSE);
-      case CLOSE -> ctx.close();
+          .addListener(f -> closeAfter(ctx, action.delayMillis()));
+      case CLOSE -> closeAfter(ctx, action.delayMillis());
       case RESET -> {
         ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();
       }
       case INTERIM_AND_CLOSE -> raw.writeAndFlush(bytes("HTTP/1.1 103 Early Hints\r\n\r\n"))
           .addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private static void closeAfter(ChannelHandlerContext ctx, long delayMillis) {
+    if (delayMillis == 0) {
+      ctx.close();
+    } else {
+      ctx.executor().schedule(() -> ctx.close(), delayMillis, TimeUnit.MILLISECONDS);
     }
   }
 
@@ -180,6 +197,11 @@ final class ScriptedHttpServer implements AutoCloseable {
   /** Connections closed so far, by either side. */
   int closedConnections() {
     return closed.get();
+  }
+
+  /** Closes every open connection, as a server that restarts does. */
+  void closeConnections() {
+    open.forEach(Channel::close);
   }
 
   /** Every request received, in order. */
