@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Arrays;
 
@@ -67,6 +68,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
    * 5 s is the client's own default of 4 s.
    */
   static final long IDLE_NANOS_PER_TIMEOUT_SECOND = 800_000_000L;
+  /** The header's name (Netty's constant for it is deprecated). */
+  private static final AsciiString KEEP_ALIVE = AsciiString.cached("keep-alive");
   /** Final response heads read on this connection. */
   private int responses;
   /** Most responses the server will send on this connection, as it announced. */
@@ -131,7 +134,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
    */
   private void onFinalHead(HttpResponse head) {
     responses++;
-    String keepAlive = head.headers().get(HttpHeaderNames.KEEP_ALIVE);
+    String keepAlive = head.headers().get(KEEP_ALIVE);
     if (keepAlive == null) {
       return;
     }

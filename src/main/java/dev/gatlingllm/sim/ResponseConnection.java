@@ -47,7 +47,7 @@ record ResponseConnection(boolean close, boolean sayClose, String keepAliveHeade
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
     if (keepAliveHeader != null) {
-      response.headers().set(HttpHeaderNames.KEEP_ALIVE, keepAliveHeader);
+      response.headers().set("keep-alive", keepAliveHeader);
     }
   }
 }
