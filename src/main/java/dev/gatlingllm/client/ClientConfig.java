@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param requestTimeout    whole request, send to end of stream
  * @param keepAliveTimeout  an idle connection older than this is not reused: servers close
  *                          idle keep-alive connections (uvicorn after 5 s), and a request
- *                          written into a closing connection would fail for nothing
+ *                          written into a closing connection has to be sent again; a
+ *                          server's {@code Keep-Alive: timeout=T} lowers it to 80 % of T
  * @param insecureTls       accept any TLS certificate and skip the host name check
  */
 public record ClientConfig(

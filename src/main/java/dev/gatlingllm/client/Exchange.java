@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -24,6 +25,11 @@ import javax.net.ssl.SSLException;
  * <p>Timing follows the reference client: a content chunk is an event with a non-empty
  * {@code choices}; its time is the read time of the bytes that completed it; latency is the
  * last content chunk minus start, not the {@code [DONE]} time.
+ *
+ * <p>A request written on a reused connection that closes (or is reset) before any byte of
+ * its response arrived is stale, not failed: the server closed an idle connection while the
+ * request was on its way, and never read it. The client sends it once more on a new
+ * connection ({@link Completion#resend}) with the same exchange, its clock restarted.
  */
 final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
 
@@ -37,16 +43,29 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
   interface Completion {
     /** Called once; {@code reusable} says whether the connection can serve another request. */
     void done(Exchange exchange, RequestRecord record, boolean reusable);
+
+    /**
+     * The reused connection of {@code exchange} closed before its response began: send the
+     * request again on a new connection ({@link #restart} first). False when it cannot be,
+     * and the exchange fails as usual.
+     */
+    default boolean resend(Exchange exchange) {
+      return false;
+    }
   }
 
   private final LlmRequest request;
-  private final long startNanos;
+  private long startNanos;
   private final ClientConfig config;
   private final Completion completion;
   private final ChunkFields fields = new ChunkFields();
   private final StringBuilder text = new StringBuilder();
 
   private Channel channel;
+  /** The request went out on a reused connection and was not sent again yet. */
+  private boolean mayResend;
+  /** An interim (1xx) response arrived: the server read the request. */
+  private boolean interimSeen;
   private int status;
   private boolean keepAlive;
   private boolean streaming;
@@ -91,16 +110,29 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     return finished;
   }
 
-  /** The request was written on {@code channel}; arm the timeouts. */
+  /** The request was written on a new {@code channel}; arm the timeouts. */
   void started(Channel ch) {
-    attach(ch);
+    attach(ch, false);
     armTimers();
   }
 
-  /** The request goes out on {@code ch}; its timeouts are armed by {@link #armTimers()}. */
-  void attach(Channel ch) {
+  /**
+   * The request goes out on {@code ch}, a connection that served an earlier request when
+   * {@code reused}; its timeouts are armed by {@link #armTimers()}.
+   */
+  void attach(Channel ch, boolean reused) {
     this.channel = ch;
+    this.mayResend = reused;
     this.lastReadNanos = System.nanoTime();
+  }
+
+  /**
+   * The request is sent again from now on: its clock restarts at {@code nanos}, and it is on
+   * no connection until the next {@link #attach}. Only for an exchange that received nothing.
+   */
+  void restart(long nanos) {
+    this.startNanos = nanos;
+    this.channel = null;
   }
 
   /**
@@ -110,9 +142,13 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
    * scheduled task on the loop, and the next send due should not wait for three of them.
    */
   void armTimers() {
-    if (finished) {
-      return;
+    if (finished || channel == null) {
+      return; // over, or between a stale connection and the new one
     }
+    // A request sent again may find the timers of its first write still armed.
+    cancel(firstTokenTimer);
+    cancel(requestTimer);
+    cancel(idleTimer);
     long elapsed = System.nanoTime() - startNanos;
     if (firstNanos < 0) {
       firstTokenTimer = schedule(config.firstTokenTimeout(), elapsed,
@@ -245,12 +281,19 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     usage();
   }
 
+  /** A 1xx response: the real one follows. */
+  void onInterimResponse() {
+    interimSeen = true;
+  }
+
   void onInactive() {
     if (finished) {
       return;
     }
     if (status == 0) {
-      fail("connection closed before response");
+      if (!resendStale()) {
+        fail("connection closed before response");
+      }
     } else if (chunkCount > 0) {
       fail("connection closed mid-stream");
     } else {
@@ -263,6 +306,9 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       return;
     }
     SSLException tls = tlsCause(cause);
+    if (tls == null && status == 0 && cause instanceof IOException && resendStale()) {
+      return; // a reset or a failed write on a stale connection
+    }
     if (tls != null) {
       fail("TLS handshake failed: " + tls.getMessage() + " (a self-signed certificate? "
           + "llm().insecureTls() accepts it)");
@@ -270,6 +316,21 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     }
     String message = cause.getMessage();
     fail("I/O error: " + cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+  }
+
+  /**
+   * Sends the request again when its connection was reused and nothing of the response came:
+   * the connection was stale. Once per request; a new connection that closes fails it.
+   */
+  private boolean resendStale() {
+    if (!mayResend || interimSeen || status != 0) {
+      return false;
+    }
+    mayResend = false;
+    cancel(firstTokenTimer);
+    cancel(idleTimer);
+    cancel(requestTimer);
+    return completion.resend(this);
   }
 
   private static SSLException tlsCause(Throwable cause) {

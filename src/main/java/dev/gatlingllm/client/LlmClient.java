@@ -13,6 +13,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.AttributeKey;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Map;
@@ -27,8 +28,22 @@ import javax.net.ssl.SSLException;
  * Streaming HTTP/1.1 client on the caller's event loops: a request is sent on the event loop
  * of the virtual user that asked for it, over a kept-alive connection owned by that loop
  * when one is idle, else a new one. No thread per request and no blocking call.
+ *
+ * <p>Connections are reused as forgivingly as the standard HTTP clients do. A response with
+ * {@code Connection: close} leaves its connection out of the pool; {@code Keep-Alive: max=N}
+ * and {@code timeout=T} bound its reuse ({@link ResponseHandler}). A request whose reused
+ * connection turns out stale (closed or reset before any of its response) goes out once more
+ * on a new connection ({@link Exchange}). A server that closes every connection after its
+ * response is noticed, and its connections are no longer reused ({@link ReuseWatch}).
  */
 public final class LlmClient implements AutoCloseable {
+
+  /**
+   * A connection's {@link ResponseHandler}, kept on the channel: a closed channel's pipeline is
+   * emptied, and the pool still asks a connection the server closed what it served.
+   */
+  private static final AttributeKey<ResponseHandler> HANDLER =
+      AttributeKey.valueOf(LlmClient.class, "responseHandler");
 
   private final ClientConfig config;
   private final long keepAliveNanos;
@@ -38,6 +53,9 @@ public final class LlmClient implements AutoCloseable {
   private volatile boolean closed;
   /** Told how long each request took from its clock start to its bytes being written. */
   private volatile LongConsumer writeTimes = nanos -> { };
+  /** Told of every request sent again because its reused connection was stale. */
+  private volatile Runnable resends = () -> { };
+  private final ReuseWatch reuse = new ReuseWatch();
 
   public LlmClient(ChannelFactory<? extends SocketChannel> channelFactory, ClientConfig config) {
     this.config = config;
@@ -58,6 +76,19 @@ public final class LlmClient implements AutoCloseable {
   /** Receives, for every request written from now on, the nanos from its clock start. */
   public void onWritten(LongConsumer observer) {
     this.writeTimes = observer;
+  }
+
+  /** Is told of every request sent again from now on because its reused connection was stale. */
+  public void onResent(Runnable observer) {
+    this.resends = observer;
+  }
+
+  /**
+   * Whether connections are reused: false once the server was seen to close each one right
+   * after its response ({@link ReuseWatch}).
+   */
+  public boolean reusesConnections() {
+    return reuse.reusing();
   }
 
   /**
@@ -93,7 +124,7 @@ public final class LlmClient implements AutoCloseable {
       loop.execute(() -> send(loop, request, onDone));
       return;
     }
-    if (pool(loop).size() == 0 && !closed) {
+    if (pool(loop).size() == 0 && !closed && reuse.reusing()) {
       for (Map.Entry<EventLoop, Pool> other : pools.entrySet()) {
         if (other.getKey() != loop && other.getValue().size() > 0) {
           EventLoop lender = other.getKey();
@@ -154,13 +185,37 @@ public final class LlmClient implements AutoCloseable {
     }
   }
 
+  /**
+   * One request's way through the client: the loop whose pool its connection goes back to,
+   * its bytes (kept to send again), and who gets its record.
+   */
+  private final class Sending implements Exchange.Completion {
+    private final EventLoop loop;
+    private final EncodedRequest request;
+    private final Consumer<RequestRecord> onDone;
+
+    Sending(EventLoop loop, EncodedRequest request, Consumer<RequestRecord> onDone) {
+      this.loop = loop;
+      this.request = request;
+      this.onDone = onDone;
+    }
+
+    @Override
+    public void done(Exchange exchange, RequestRecord record, boolean reusable) {
+      release(loop, exchange.channel(), reusable);
+      onDone.accept(record);
+    }
+
+    @Override
+    public boolean resend(Exchange exchange) {
+      return LlmClient.this.resend(loop, exchange, request);
+    }
+  }
+
   private void sendOn(EventLoop loop, EncodedRequest request, Consumer<RequestRecord> onDone) {
     long startNanos = System.nanoTime();
     Exchange exchange = new Exchange(request.request(), startNanos, config,
-        (ex, record, reusable) -> {
-          release(loop, ex.channel(), reusable);
-          onDone.accept(record);
-        });
+        new Sending(loop, request, onDone));
     if (closed) {
       // Never complete inside the caller's stack: the caller may be an action's execute().
       loop.execute(() -> exchange.failBeforeSend("client closed"));
@@ -168,14 +223,45 @@ public final class LlmClient implements AutoCloseable {
     }
     Channel pooled = pollIdle(loop);
     if (pooled != null) {
-      write(pooled, exchange, request);
+      write(pooled, exchange, request, true);
       return;
     }
+    connectAndWrite(loop, exchange, request);
+  }
+
+  /**
+   * The request of {@code exchange}, written on a reused connection that closed (or was reset)
+   * before any byte of its response came, goes out again on a new connection, as the
+   * standard clients do with a stale pooled connection. Safe to send twice: the server did
+   * not answer it, so it either never read it (it had closed the connection) or dropped it
+   * unanswered; the benchmark wants its answer either way. The clock restarts now, as for a
+   * request that opens a connection, so the stale attempt is in none of its times; its
+   * {@code x-request-id} and concurrency permit are the same. Runs on {@code loop}, the
+   * stale connection's.
+   */
+  private boolean resend(EventLoop loop, Exchange exchange, EncodedRequest request) {
+    if (closed) {
+      return false;
+    }
+    Channel stale = exchange.channel();
+    ResponseHandler handler = handlerOf(stale);
+    if (handler != null) {
+      closedByServer(handler);
+    }
+    release(loop, stale, false);
+    resends.run();
+    exchange.restart(System.nanoTime());
+    connectAndWrite(loop, exchange, request);
+    return true;
+  }
+
+  /** Sends on a new connection, which goes to {@code loop}'s pool after the response. */
+  private void connectAndWrite(EventLoop loop, Exchange exchange, EncodedRequest request) {
     ChannelFuture connect = connect(loop);
     connect.addListener(f -> {
       // A channel that could not even be created reports on a global executor: come back.
       Runnable then = f.isSuccess()
-          ? () -> write(connect.channel(), exchange, request)
+          ? () -> write(connect.channel(), exchange, request, false)
           : () -> exchange.failBeforeSend(connectError(f.cause()));
       if (loop.inEventLoop()) {
         then.run();
@@ -185,12 +271,18 @@ public final class LlmClient implements AutoCloseable {
     });
   }
 
+  /** The response handler of one of this client's connections, open or closed. */
+  private static ResponseHandler handlerOf(Channel ch) {
+    return ch.attr(HANDLER).get();
+  }
+
   /** A new connection to the target on {@code loop}, with the response pipeline. */
   private ChannelFuture connect(EventLoop loop) {
     return bootstrap(loop, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
         ResponseHandler handler = new ResponseHandler();
+        ch.attr(HANDLER).set(handler);
         ChannelHandler[] handlers = handler.handlers();
         // First in the pipeline: the stamp is the socket read, before TLS and HTTP decoding.
         ch.pipeline().addLast(handlers[0]);
@@ -232,10 +324,10 @@ public final class LlmClient implements AutoCloseable {
     return bootstrap.clone(loop).handler(handler);
   }
 
-  private void write(Channel ch, Exchange exchange, EncodedRequest request) {
-    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+  private void write(Channel ch, Exchange exchange, EncodedRequest request, boolean reused) {
+    ResponseHandler handler = handlerOf(ch);
     handler.begin(exchange);
-    exchange.attach(ch);
+    exchange.attach(ch, reused);
     // Already encoded (the pipeline has no request encoder): one buffer, one write.
     ChannelFuture written = ch.writeAndFlush(handler.outbound(ch.alloc(), request.bytes()));
     if (written.isDone()) { // the usual case: no listener to allocate and notify
@@ -252,6 +344,9 @@ public final class LlmClient implements AutoCloseable {
   }
 
   private void written(ChannelFuture write, Exchange exchange) {
+    if (exchange.channel() != write.channel()) {
+      return; // the connection was stale and the request went out again: that write counts
+    }
     if (write.isSuccess()) {
       writeTimes.accept(System.nanoTime() - exchange.startNanos());
     } else {
@@ -269,15 +364,21 @@ public final class LlmClient implements AutoCloseable {
    * here is closed after this send.
    */
   private Channel pollIdle(EventLoop loop) {
+    if (!reuse.reusing()) {
+      return null;
+    }
     Pool pool = pool(loop);
     long now = System.nanoTime();
     Channel ch;
     while ((ch = pool.pollLast()) != null) {
-      ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+      ResponseHandler handler = handlerOf(ch);
       if (usable(ch, handler, now)) {
         return ch;
       }
       if (!ch.isActive()) {
+        if (handler != null) {
+          closedByServer(handler);
+        }
         ch.close(); // the peer closed it already: nothing left to send
         continue;
       }
@@ -287,7 +388,9 @@ public final class LlmClient implements AutoCloseable {
         ch.close();
       }
       if (handler != null && expired(handler, now)) {
-        return null; // the rest of the pool was released earlier: expired too
+        // The rest of the pool was released earlier: expired too (its server's limit, when it
+        // announced one, is the same on each of its connections).
+        return null;
       }
     }
     return null;
@@ -298,29 +401,73 @@ public final class LlmClient implements AutoCloseable {
   }
 
   private boolean expired(ResponseHandler handler, long now) {
-    return now - handler.idleSince() >= keepAliveNanos;
+    return now - handler.idleSince() >= handler.idleLimitNanos(keepAliveNanos);
   }
 
+  /**
+   * Gives a connection back after a response, to its loop's pool when it can carry another
+   * request ({@code reusable}: the response was read whole and did not say
+   * {@code Connection: close}; and within the server's {@code Keep-Alive: max}), else closes
+   * it. A connection the server already closed is noted for the {@link ReuseWatch}, as is one
+   * that served more than one response (its server keeps connections open).
+   */
   private void release(EventLoop loop, Channel ch, boolean reusable) {
     if (ch == null) {
       return;
     }
-    ResponseHandler handler = ch.pipeline().get(ResponseHandler.class);
+    ResponseHandler handler = handlerOf(ch);
     if (handler != null) {
       handler.end();
-    }
-    if (reusable && !closed && ch.isActive() && handler != null) {
-      Pool pool = pool(loop);
-      pool.add(ch);
-      // Keep the pool free of expired connections a little at a time, oldest first.
-      Channel oldest = pool.peekFirst();
-      if (oldest != ch
-          && !usable(oldest, oldest.pipeline().get(ResponseHandler.class), System.nanoTime())) {
-        pool.pollFirst().close();
+      if (handler.responses() > 1) {
+        reuse.keptOpen(); // the server left it open after a response
       }
-    } else {
-      ch.close();
     }
+    if (reusable && !closed && handler != null && handler.mayServeAnother()) {
+      if (!ch.isActive()) {
+        closedByServer(handler);
+      } else if (reuse.reusing()) {
+        putBack(loop, ch);
+        return;
+      }
+    }
+    ch.close();
+    if (!reuse.reusing()) {
+      // Connections pooled before the reuse stopped: one closed per release, as expired ones.
+      Channel leftover = pool(loop).pollFirst();
+      if (leftover != null) {
+        leftover.close();
+      }
+    }
+  }
+
+  private void putBack(EventLoop loop, Channel ch) {
+    Pool pool = pool(loop);
+    pool.add(ch);
+    // Keep the pool free of expired connections a little at a time, oldest first.
+    Channel oldest = pool.peekFirst();
+    if (oldest == ch) {
+      return;
+    }
+    ResponseHandler handler = handlerOf(oldest);
+    if (!usable(oldest, handler, System.nanoTime())) {
+      if (handler != null && !oldest.isActive()) {
+        closedByServer(handler);
+      }
+      pool.pollFirst().close();
+    }
+  }
+
+  /**
+   * The server closed a connection that had served a response: how soon after it? Only a
+   * connection's first response counts: one that served more proves the server keeps them
+   * (and a restart of the server, closing every connection at once, is not a habit).
+   */
+  private void closedByServer(ResponseHandler handler) {
+    if (handler.responses() != 1) {
+      return;
+    }
+    long closedAt = handler.closedNanos();
+    reuse.closedByServer((closedAt < 0 ? System.nanoTime() : closedAt) - handler.idleSince());
   }
 
   static String connectError(Throwable cause) {

@@ -235,6 +235,7 @@ public final class LlmComponents implements ProtocolComponents {
     if (selfCheck == null) {
       SelfCheck started = SelfCheck.start(core.eventLoopGroup());
       client.onWritten(started::recordWrite);
+      client.onResent(started::recordConnectionRetry);
       if (!rehearsal) {
         protocol.serverMetrics().ifPresent(uri -> serverMetrics = ServerMetricsScraper.start(
             uri, headerMap(), Duration.ofSeconds(1), protocol.insecureTls()));
@@ -251,6 +252,10 @@ public final class LlmComponents implements ProtocolComponents {
       return null;
     }
     client.onWritten(nanos -> { });
+    client.onResent(() -> { });
+    if (!client.reusesConnections()) {
+      check.recordConnectionReuseStopped();
+    }
     return check.stop();
   }
 

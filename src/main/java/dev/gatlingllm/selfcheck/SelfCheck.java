@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The client measuring its own distortion during a run, so that a distorted run says so:
@@ -40,6 +41,8 @@ public final class SelfCheck {
   private final LagCauses lagCauses;
   private final LatencyHistogram sendLateness = new LatencyHistogram();
   private final LatencyHistogram writeTime = new LatencyHistogram();
+  private final AtomicLong connectionRetries = new AtomicLong();
+  private volatile boolean connectionReuseStopped;
   private final GcPauses gc;
   private final long startNanos;
   private final long startCpuNanos;
@@ -97,6 +100,19 @@ public final class SelfCheck {
   }
 
   /**
+   * A request was sent again on a new connection because its reused one was stale (closed
+   * before any of its response). Thread-safe and allocation-free.
+   */
+  public void recordConnectionRetry() {
+    connectionRetries.incrementAndGet();
+  }
+
+  /** The client stopped reusing connections: the server closes each after its response. */
+  public void recordConnectionReuseStopped() {
+    connectionReuseStopped = true;
+  }
+
+  /**
    * A paced request went out {@code nanos} late against its arrival schedule (negative when
    * early, which counts as on time: 0). Thread-safe and allocation-free.
    */
@@ -134,7 +150,8 @@ public final class SelfCheck {
         : 100.0 * cpuNanos / windowNanos;
     report = new SelfCheckReport(millis(windowNanos), lag, maxLagPerLoop, late, writes,
         pauses.pauses(), pauses.totalMs(), pauses.maxMs(), cpuPercent,
-        Runtime.getRuntime().availableProcessors(), lagCauses.figures());
+        Runtime.getRuntime().availableProcessors(), lagCauses.figures(),
+        new SelfCheckReport.Connections(connectionRetries.get(), connectionReuseStopped));
     return report;
   }
 

@@ -31,6 +31,7 @@ import java.util.Objects;
  *                            (200 = two cores busy); NaN when the platform does not tell
  * @param availableProcessors the cores the JVM may use
  * @param lagSplit            where the loops' lag over {@link #LOOP_LAG_P99_WARN_MS} went
+ * @param connections         requests sent again on a new connection, and whether reuse stopped
  */
 public record SelfCheckReport(
     double windowMs,
@@ -43,7 +44,8 @@ public record SelfCheckReport(
     double gcPauseMaxMs,
     double cpuPercentOfOneCore,
     int availableProcessors,
-    LagSplit lagSplit) {
+    LagSplit lagSplit,
+    Connections connections) {
 
   /** Loop lag p99 above this means the loops, not the server, set part of the latencies. */
   public static final double LOOP_LAG_P99_WARN_MS = 1.0;
@@ -64,6 +66,7 @@ public record SelfCheckReport(
     Objects.requireNonNull(sendLateness, "sendLateness");
     Objects.requireNonNull(writeTime, "writeTime");
     Objects.requireNonNull(lagSplit, "lagSplit");
+    Objects.requireNonNull(connections, "connections");
     loopLagMaxMsPerLoop = List.copyOf(loopLagMaxMsPerLoop);
   }
 
@@ -85,6 +88,17 @@ public record SelfCheckReport(
   }
 
   /**
+   * How the client's connections fared: requests sent again on a new connection because the
+   * reused one was stale (closed by the server before any of the response; never failures),
+   * and whether the client stopped reusing connections because the server closes each one
+   * after its response.
+   */
+  public record Connections(long retries, boolean reuseStopped) {
+    /** No retry, reuse on. */
+    public static final Connections NONE = new Connections(0, false);
+  }
+
+  /**
    * A distribution of durations in milliseconds.
    *
    * @param samples how many values it holds; the other figures are 0 when none
@@ -96,7 +110,8 @@ public record SelfCheckReport(
 
   /**
    * The object written into the vLLM result JSON under {@code "client_self_check"}, in this
-   * order: durations in ms rounded to 3 decimals, counts as integers, the lag's split as an
+   * order: durations in ms rounded to 3 decimals, counts as integers, whether connection
+   * reuse stopped as a boolean, the lag's split as an
    * object ({@code loop_lag_split}, {@code null} where not measured), {@code null} for an
    * unknown CPU figure, and {@code warnings} (an empty list when the client was not a
    * bottleneck). The percentiles and maximum of a distribution with no samples are left
@@ -115,6 +130,8 @@ public record SelfCheckReport(
     json.put("loop_lag_split", lagSplitJson());
     putLatency(json, "send_lateness", sendLateness, false);
     putLatency(json, "write_time", writeTime, false);
+    json.put("connection_retries", connections.retries());
+    json.put("connection_reuse_stopped", connections.reuseStopped());
     json.put("gc_pauses", gcPauses);
     json.put("gc_pause_total_ms", round3(gcPauseTotalMs));
     json.put("max_gc_pause_ms", round3(gcPauseMaxMs));
@@ -193,6 +210,8 @@ public record SelfCheckReport(
       line(out, "P99 write time (ms):", ms(writeTime.p99Ms()));
       line(out, "Max write time (ms):", ms(writeTime.maxMs()));
     }
+    line(out, "Connection retries:", Long.toString(connections.retries()));
+    line(out, "Connection reuse:", connections.reuseStopped() ? "stopped" : "on");
     line(out, "GC pauses:", Integer.toString(gcPauses));
     line(out, "GC pause total (ms):", ms(gcPauseTotalMs));
     line(out, "Max GC pause (ms):", ms(gcPauseMaxMs));

@@ -62,6 +62,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private long receivedNanos;
   private boolean draining;
   private boolean closing;
+  /** Responses begun on this connection, for {@link SimulatorConfig#keepAliveMax()}. */
+  private int responses;
 
   ConnectionHandler(SimulatorConfig config, ServerState state, TimerLateness lateness,
       ChunkLog chunkLog, long startedEpochSeconds, Queue<RecordedRequest> recorded) {
@@ -154,66 +156,67 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
-    boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (request.decoderResult().isFailure()) {
       sendError(ctx, HttpResponseStatus.BAD_REQUEST, "BadRequestError",
-          "Malformed HTTP request", false);
+          "Malformed HTTP request", ResponseConnection.CLOSE);
       return;
     }
+    ResponseConnection connection =
+        ResponseConnection.of(config, HttpUtil.isKeepAlive(request), ++responses);
     String path = new QueryStringDecoder(request.uri()).path();
     HttpMethod method = request.method();
     switch (path) {
       case "/v1/completions", "/v1/chat/completions" -> {
         if (method.equals(HttpMethod.POST)) {
-          generate(ctx, request, path.equals("/v1/chat/completions"), keepAlive);
+          generate(ctx, request, path.equals("/v1/chat/completions"), connection);
         } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
         }
       }
       case "/v1/embeddings", "/embeddings", "/pooling", "/v1/rerank", "/rerank" -> {
         if (method.equals(HttpMethod.POST)) {
-          pool(ctx, request, path.endsWith("rerank"), keepAlive);
+          pool(ctx, request, path.endsWith("rerank"), connection);
         } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
         }
       }
       case "/v1/audio/transcriptions", "/v1/audio/translations" -> {
         if (method.equals(HttpMethod.POST)) {
-          generate(ctx, request, true, keepAlive);
+          generate(ctx, request, true, connection);
         } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
         }
       }
       case "/debug/chunk-log" -> {
         if (chunkLog != null && method.equals(HttpMethod.GET)) {
           send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8", chunkLog.drain(),
-              keepAlive);
+              connection);
         } else {
-          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, keepAlive);
+          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
         }
       }
       case "/start_profile", "/stop_profile" -> {
         // vLLM's server answers 200 when started with a profiler directory; nothing to do here
         if (method.equals(HttpMethod.POST)) {
           state.profilerCall(path);
-          send(ctx, HttpResponseStatus.OK, null, "", keepAlive);
+          send(ctx, HttpResponseStatus.OK, null, "", connection);
         } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
         }
       }
       case "/v1/models", "/health", "/metrics" -> {
         if (method.equals(HttpMethod.GET)) {
-          sendInfo(ctx, path, keepAlive);
+          sendInfo(ctx, path, connection);
         } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, keepAlive);
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
         }
       }
-      default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, keepAlive);
+      default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
     }
   }
 
   private void generate(ChannelHandlerContext ctx, FullHttpRequest http, boolean chat,
-      boolean keepAlive) {
+      ResponseConnection connection) {
     GenerationRequest request;
     try {
       request = new QueryStringDecoder(http.uri()).path().startsWith("/v1/audio/")
@@ -221,7 +224,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           : GenerationRequest.parse(chat, http.content(), config.model(),
               config.defaultMaxTokens());
     } catch (ApiError e) {
-      sendError(ctx, e.status(), e.type(), e.getMessage(), keepAlive);
+      sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
       return;
     }
     long number = state.arrive();
@@ -230,7 +233,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       state.countFault(Fault.HTTP_ERROR);
       state.depart();
       sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
-          "Simulated internal server error (fault injection)", keepAlive);
+          "Simulated internal server error (fault injection)", connection);
       return;
     }
     state.lookUpPrefix(request);
@@ -238,7 +241,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     ChunkLog.Entry logEntry = chunkLog == null || !request.stream()
         ? null : new ChunkLog.Entry(requestId, receivedNanos);
     current = new Generation(ctx, config, state, lateness, request, number, faults, requestId,
-        keepAlive, () -> generationDone(ctx, keepAlive, logEntry));
+        connection, () -> generationDone(ctx, connection, logEntry));
     current.logTo(logEntry);
     current.begin();
   }
@@ -249,13 +252,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
    * meanwhile, as for a generation.
    */
   private void pool(ChannelHandlerContext ctx, FullHttpRequest http, boolean rerank,
-      boolean keepAlive) {
+      ResponseConnection connection) {
     PoolingRequest request;
     try {
       request = rerank ? PoolingRequest.rerank(http.content(), config.model())
           : PoolingRequest.embeddings(http.content(), config.model());
     } catch (ApiError e) {
-      sendError(ctx, e.status(), e.type(), e.getMessage(), keepAlive);
+      sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
       return;
     }
     long number = state.arrive();
@@ -263,7 +266,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       state.countFault(Fault.HTTP_ERROR);
       state.depart();
       sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
-          "Simulated internal server error (fault injection)", keepAlive);
+          "Simulated internal server error (fault injection)", connection);
       return;
     }
     String body = rerank
@@ -275,50 +278,51 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       pooling = null;
       state.depart();
       send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(), body,
-          keepAlive);
-      if (keepAlive) {
+          connection);
+      if (!connection.close()) {
         drain(ctx);
       }
     }, delay, TimeUnit.NANOSECONDS);
   }
 
-  private void generationDone(ChannelHandlerContext ctx, boolean keepAlive,
+  private void generationDone(ChannelHandlerContext ctx, ResponseConnection connection,
       ChunkLog.Entry logEntry) {
     current = null;
     if (logEntry != null) {
       chunkLog.add(logEntry);
     }
-    if (keepAlive) {
+    if (!connection.close()) {
       drain(ctx);
     } else {
       closing = true;
     }
   }
 
-  private void sendInfo(ChannelHandlerContext ctx, String path, boolean keepAlive) {
+  private void sendInfo(ChannelHandlerContext ctx, String path, ResponseConnection connection) {
     switch (path) {
       case "/v1/models" -> send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(),
-          ResponseText.models(config.model(), startedEpochSeconds), keepAlive);
+          ResponseText.models(config.model(), startedEpochSeconds), connection);
       case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
-          MetricsText.render(config.model(), state.snapshot(), lateness), keepAlive);
-      default -> send(ctx, HttpResponseStatus.OK, null, "", keepAlive);
+          MetricsText.render(config.model(), state.snapshot(), lateness), connection);
+      default -> send(ctx, HttpResponseStatus.OK, null, "", connection);
     }
   }
 
   /** FastAPI's body for routing errors, which vLLM's server returns for them. */
-  private void sendDetail(ChannelHandlerContext ctx, HttpResponseStatus status, boolean keepAlive) {
+  private void sendDetail(ChannelHandlerContext ctx, HttpResponseStatus status,
+      ResponseConnection connection) {
     send(ctx, status, HttpHeaderValues.APPLICATION_JSON.toString(),
-        "{\"detail\":" + ResponseText.quote(status.reasonPhrase()) + "}", keepAlive);
+        "{\"detail\":" + ResponseText.quote(status.reasonPhrase()) + "}", connection);
   }
 
   private void sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String type,
-      String message, boolean keepAlive) {
+      String message, ResponseConnection connection) {
     send(ctx, status, HttpHeaderValues.APPLICATION_JSON.toString(),
-        ResponseText.error(message, type, status.code()), keepAlive);
+        ResponseText.error(message, type, status.code()), connection);
   }
 
   private void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType,
-      String body, boolean keepAlive) {
+      String body, ResponseConnection connection) {
     ByteBuf buf = ByteBufUtil.writeUtf8(ctx.alloc(), body);
     FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, buf);
     if (contentType != null) {
@@ -327,11 +331,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     HttpUtil.setContentLength(response, buf.readableBytes());
     // as uvicorn under vLLM: injectors of a scaled-out run measure their clocks against it
     response.headers().set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
-    if (!keepAlive) {
-      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    connection.decorate(response);
+    if (connection.close()) {
       closing = true;
     }
     ChannelFuture written = ctx.writeAndFlush(response);
-    written.addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
+    written.addListener(connection.close()
+        ? ChannelFutureListener.CLOSE : ChannelFutureListener.CLOSE_ON_FAILURE);
   }
 }

@@ -39,7 +39,7 @@ final class Generation {
   private final GenerationRequest request;
   private final ResponseText text;
   private final String requestId;
-  private final boolean keepAlive;
+  private final ResponseConnection connection;
   private final Runnable onComplete;
   private final boolean stall;
   private final boolean inBand;
@@ -68,14 +68,14 @@ final class Generation {
    */
   Generation(ChannelHandlerContext ctx, SimulatorConfig config, ServerState state,
       TimerLateness lateness, GenerationRequest request, long number, Set<Fault> faults,
-      String requestId, boolean keepAlive, Runnable onComplete) {
+      String requestId, ResponseConnection connection, Runnable onComplete) {
     this.ctx = ctx;
     this.config = config;
     this.state = state;
     this.lateness = lateness;
     this.request = request;
     this.requestId = requestId;
-    this.keepAlive = keepAlive;
+    this.connection = connection;
     this.onComplete = onComplete;
     this.text = new ResponseText(request.chat(), number, System.currentTimeMillis() / 1000,
         config.model(), request.stream());
@@ -249,35 +249,42 @@ final class Generation {
       ctx.close();
       return;
     }
-    FullHttpResponse response;
     if (inBand) {
       // A non-streaming response cannot carry an event: it fails as a whole, like vLLM does.
       state.countFault(Fault.IN_BAND_ERROR);
-      response = json(HttpResponseStatus.INTERNAL_SERVER_ERROR, ResponseText.error(
+      respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, ResponseText.error(
           "Simulated in-band error (fault injection)", "InternalServerError", 500));
     } else {
-      response = json(HttpResponseStatus.OK, text.completion(
+      respond(HttpResponseStatus.OK, text.completion(
           SimTokens.text(request.maxTokens()), request.promptTokens(), request.maxTokens()));
     }
-    complete(ctx.write(response));
   }
 
-  private FullHttpResponse json(HttpResponseStatus status, String body) {
+  /** A JSON answer in one piece: with a content length, or as one chunk when asked to. */
+  private void respond(HttpResponseStatus status, String body) {
     ByteBuf buf = ByteBufUtil.writeUtf8(ctx.alloc(), body);
+    if (connection.chunkedAnswers()) {
+      HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+      HttpUtil.setTransferEncodingChunked(head, true);
+      decorate(head);
+      ctx.write(head);
+      ctx.write(new DefaultHttpContent(buf));
+      complete(ctx.write(LastHttpContent.EMPTY_LAST_CONTENT));
+      return;
+    }
     FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, buf);
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
     HttpUtil.setContentLength(response, buf.readableBytes());
     decorate(response);
-    return response;
+    complete(ctx.write(response));
   }
 
   private void decorate(HttpResponse response) {
     if (requestId != null) {
       response.headers().set("x-request-id", requestId);
     }
-    if (!keepAlive) {
-      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    }
+    connection.decorate(response);
   }
 
   private void write(String event) {
@@ -289,7 +296,8 @@ final class Generation {
   private void complete(ChannelFuture lastWrite) {
     finish();
     ctx.flush();
-    lastWrite.addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
+    lastWrite.addListener(connection.close()
+        ? ChannelFutureListener.CLOSE : ChannelFutureListener.CLOSE_ON_FAILURE);
     onComplete.run();
   }
 

@@ -26,6 +26,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An embedded server that behaves like vLLM's OpenAI-compatible server, for testing load
@@ -65,11 +66,13 @@ public final class Simulator implements AutoCloseable {
   private final int port;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Queue<RecordedRequest> recorded;
+  private final AtomicLong accepted;
 
   private Simulator(SimulatorConfig config, EventLoopGroup group, Channel serverChannel,
       ChannelGroup connections, ServerState state, TimerLateness lateness,
-      SimulatorConfig.Transport transport, Queue<RecordedRequest> recorded) {
+      SimulatorConfig.Transport transport, Queue<RecordedRequest> recorded, AtomicLong accepted) {
     this.recorded = recorded;
+    this.accepted = accepted;
     this.config = config;
     this.group = group;
     this.serverChannel = serverChannel;
@@ -102,6 +105,7 @@ public final class Simulator implements AutoCloseable {
     ChunkLog chunkLog = config.chunkLog() ? new ChunkLog() : null;
     Queue<RecordedRequest> recorded = config.recordRequests() ? new ConcurrentLinkedQueue<>() : null;
     long started = System.currentTimeMillis() / 1000;
+    AtomicLong accepted = new AtomicLong();
     try {
       Channel channel = new ServerBootstrap()
           .group(group)
@@ -112,6 +116,7 @@ public final class Simulator implements AutoCloseable {
             @Override
             protected void initChannel(SocketChannel ch) {
               connections.add(ch);
+              accepted.incrementAndGet();
               ch.pipeline().addLast(
                   new HttpServerCodec(),
                   new HttpObjectAggregator(MAX_BODY_BYTES),
@@ -122,7 +127,7 @@ public final class Simulator implements AutoCloseable {
           .syncUninterruptibly()
           .channel();
       return new Simulator(config, group, channel, connections, state, lateness, transport,
-          recorded);
+          recorded, accepted);
     } catch (Exception e) {
       // bind() failures arrive as checked exceptions rethrown without being declared.
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -188,6 +193,14 @@ public final class Simulator implements AutoCloseable {
           + "SimulatorConfig.builder().recordRequests(true)");
     }
     return List.copyOf(recorded);
+  }
+
+  /**
+   * Connections accepted since start, to see how a client reuses them (not reset by
+   * {@link #resetStats()}).
+   */
+  public long connectionsAccepted() {
+    return accepted.get();
   }
 
   /** Generation requests received and not finished right now, queued ones included. */

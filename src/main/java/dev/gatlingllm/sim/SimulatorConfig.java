@@ -41,6 +41,24 @@ public final class SimulatorConfig {
     EPOLL
   }
 
+  /**
+   * What the server does with a connection after a response. Real servers differ here, and
+   * a client that reuses connections has to cope with each.
+   */
+  public enum ConnectionPolicy {
+    /** vLLM's (uvicorn's): the connection stays open for the next request, no header says so. */
+    KEEP_ALIVE,
+    /**
+     * llama.cpp's server: every generation is answered with chunked encoding and
+     * {@code Keep-Alive: timeout=5, max=100}, and the connection is closed right after the
+     * last chunk, without {@code Connection: close}. A client that reuses it before it sees
+     * the close writes its next request into a closed connection.
+     */
+    CLOSE_AFTER_RESPONSE,
+    /** Every response says {@code Connection: close}, and the server closes after it. */
+    CONNECTION_CLOSE
+  }
+
   private static final Duration MAX_DELAY = Duration.ofHours(1);
   private static final Duration MAX_PREFILL = Duration.ofSeconds(1);
   private static final int MAX_OUTPUT_TOKENS = 1_000_000;
@@ -67,6 +85,8 @@ public final class SimulatorConfig {
   private final int reasoningTokens;
   private final String reasoningField;
   private final boolean recordRequests;
+  private final ConnectionPolicy connectionPolicy;
+  private final int keepAliveMax;
 
   private SimulatorConfig(Builder b) {
     host = b.host;
@@ -91,6 +111,8 @@ public final class SimulatorConfig {
     reasoningTokens = b.reasoningTokens;
     reasoningField = b.reasoningField;
     recordRequests = b.recordRequests;
+    connectionPolicy = b.connectionPolicy;
+    keepAliveMax = b.keepAliveMax;
   }
 
   /** A builder holding the defaults. */
@@ -321,6 +343,25 @@ public final class SimulatorConfig {
     return recordRequests;
   }
 
+  /**
+   * What the server does with a connection after a response. Default
+   * {@link ConnectionPolicy#KEEP_ALIVE}.
+   */
+  public ConnectionPolicy connectionPolicy() {
+    return connectionPolicy;
+  }
+
+  /**
+   * Responses a connection serves, 0 (default) for no limit. With N > 0 every response says
+   * {@code Keep-Alive: timeout=5, max=N} and the server closes the connection right after
+   * its N-th response, without {@code Connection: close}: as a server with a request limit
+   * per connection does, when the client is trusted to count. Only with
+   * {@link ConnectionPolicy#KEEP_ALIVE}.
+   */
+  public int keepAliveMax() {
+    return keepAliveMax;
+  }
+
   @Override
   public String toString() {
     return "SimulatorConfig{host=" + host + ", port=" + port + ", model=" + model
@@ -331,7 +372,8 @@ public final class SimulatorConfig {
         + ", inBandErrorRate=" + inBandErrorRate + ", stallRate=" + stallRate
         + ", stallDuration=" + stallDuration + ", ioThreads=" + ioThreads
         + ", transport=" + transport + ", reasoningTokens=" + reasoningTokens
-        + ", reasoningField=" + reasoningField + ", recordRequests=" + recordRequests + "}";
+        + ", reasoningField=" + reasoningField + ", recordRequests=" + recordRequests
+        + ", connectionPolicy=" + connectionPolicy + ", keepAliveMax=" + keepAliveMax + "}";
   }
 
   /**
@@ -362,6 +404,8 @@ public final class SimulatorConfig {
     private int reasoningTokens;
     private String reasoningField = "reasoning_content";
     private boolean recordRequests;
+    private ConnectionPolicy connectionPolicy = ConnectionPolicy.KEEP_ALIVE;
+    private int keepAliveMax;
 
     private Builder() {}
 
@@ -388,6 +432,8 @@ public final class SimulatorConfig {
       reasoningTokens = c.reasoningTokens;
       reasoningField = c.reasoningField;
       recordRequests = c.recordRequests;
+      connectionPolicy = c.connectionPolicy;
+      keepAliveMax = c.keepAliveMax;
     }
 
     private Builder copy() {
@@ -414,6 +460,22 @@ public final class SimulatorConfig {
       b.reasoningTokens = reasoningTokens;
       b.reasoningField = reasoningField;
       b.recordRequests = recordRequests;
+      b.connectionPolicy = connectionPolicy;
+      b.keepAliveMax = keepAliveMax;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#connectionPolicy()}. */
+    public Builder connectionPolicy(ConnectionPolicy value) {
+      Builder b = copy();
+      b.connectionPolicy = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#keepAliveMax()}. */
+    public Builder keepAliveMax(int value) {
+      Builder b = copy();
+      b.keepAliveMax = value;
       return b;
     }
 
@@ -600,6 +662,15 @@ public final class SimulatorConfig {
           "reasoningTokens must be in 0.." + MAX_OUTPUT_TOKENS + ", got " + reasoningTokens);
       require("reasoning_content".equals(reasoningField) || "reasoning".equals(reasoningField),
           "reasoningField must be reasoning_content or reasoning, got '" + reasoningField + "'");
+      require(connectionPolicy != null,
+          "connectionPolicy must be one of KEEP_ALIVE, CLOSE_AFTER_RESPONSE, CONNECTION_CLOSE,"
+              + " got null");
+      require(keepAliveMax >= 0 && keepAliveMax <= MAX_OUTPUT_TOKENS,
+          "keepAliveMax must be in 0.." + MAX_OUTPUT_TOKENS + " (0 = no limit), got "
+              + keepAliveMax);
+      require(keepAliveMax == 0 || connectionPolicy == ConnectionPolicy.KEEP_ALIVE,
+          "keepAliveMax limits kept-alive connections: it needs connectionPolicy KEEP_ALIVE, got "
+              + connectionPolicy);
       return new SimulatorConfig(this);
     }
 
@@ -626,7 +697,8 @@ public final class SimulatorConfig {
         "--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token", "--itl-ms",
         "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
         "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate",
-        "--stall-ms", "--io-threads", "--transport", "--reasoning-tokens", "--reasoning-field");
+        "--stall-ms", "--io-threads", "--transport", "--reasoning-tokens", "--reasoning-field",
+        "--connection", "--keep-alive-max");
 
     static final String USAGE = String.join("\n",
         "Usage: java -cp <classpath> dev.gatlingllm.sim.Main [options]",
@@ -654,6 +726,13 @@ public final class SimulatorConfig {
         "  --reasoning-tokens N        first N output tokens of a streamed chat answer are",
         "                              reasoning, not content (default 0)",
         "  --reasoning-field NAME      reasoning_content (default) or reasoning",
+        "  --connection POLICY         after a response: keep-alive (default, as vLLM),",
+        "                              close-after-response (as llama.cpp: chunked, Keep-Alive",
+        "                              header, closed after the last chunk without saying so)",
+        "                              or close (Connection: close, then closed)",
+        "  --keep-alive-max N          with keep-alive: say Keep-Alive: timeout=5, max=N and",
+        "                              close a connection after its N-th response (default 0:",
+        "                              no limit, no header)",
         "  --chunk-log                 keep each streamed request's receive and chunk write",
         "                              times, served (and cleared) by GET /debug/chunk-log",
         "  --help                      print this help and exit",
@@ -681,6 +760,8 @@ public final class SimulatorConfig {
         case "--transport": return b.transport(transport(flag, value));
         case "--reasoning-tokens": return b.reasoningTokens(integer(flag, value));
         case "--reasoning-field": return b.reasoningField(value);
+        case "--connection": return b.connectionPolicy(connectionPolicy(flag, value));
+        case "--keep-alive-max": return b.keepAliveMax(integer(flag, value));
         default: throw new IllegalArgumentException("unknown option '" + flag + "'");
       }
     }
@@ -725,6 +806,16 @@ public final class SimulatorConfig {
         throw new IllegalArgumentException(flag + " must be at most one hour, got '" + value + "'");
       }
       return Duration.ofNanos(Math.round(nanos));
+    }
+
+    private static ConnectionPolicy connectionPolicy(String flag, String value) {
+      switch (value.trim().toLowerCase(Locale.ROOT)) {
+        case "keep-alive": return ConnectionPolicy.KEEP_ALIVE;
+        case "close-after-response": return ConnectionPolicy.CLOSE_AFTER_RESPONSE;
+        case "close": return ConnectionPolicy.CONNECTION_CLOSE;
+        default: throw new IllegalArgumentException(flag
+            + " must be one of keep-alive, close-after-response, close, got '" + value + "'");
+      }
     }
 
     private static Transport transport(String flag, String value) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.selfcheck.SelfCheckReport.Connections;
 import dev.gatlingllm.selfcheck.SelfCheckReport.Latency;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ class SelfCheckReportTest {
 
   private static SelfCheckReport quiet() {
     return new SelfCheckReport(10_012.3456, QUIET_LAG, List.of(0.9, 0.71), Latency.NONE,
-        WRITES, 2, 7, 4, 27.456, 2, NOT_SPLIT);
+        WRITES, 2, 7, 4, 27.456, 2, NOT_SPLIT, Connections.NONE);
   }
 
   @Test
@@ -38,6 +39,8 @@ class SelfCheckReportTest {
         + "Median write time (ms):                  0.031     \n"
         + "P99 write time (ms):                     0.118     \n"
         + "Max write time (ms):                     0.350     \n"
+        + "Connection retries:                      0         \n"
+        + "Connection reuse:                        on        \n"
         + "GC pauses:                               2         \n"
         + "GC pause total (ms):                     7.000     \n"
         + "Max GC pause (ms):                       4.000     \n"
@@ -53,7 +56,8 @@ class SelfCheckReportTest {
     assertEquals(List.of("window_ms", "event_loops", "loop_lag_samples", "median_loop_lag_ms",
         "p99_loop_lag_ms", "p99.9_loop_lag_ms", "max_loop_lag_ms", "max_loop_lag_ms_per_loop",
         "loop_lag_split", "send_lateness_samples", "write_time_samples", "median_write_time_ms",
-        "p99_write_time_ms", "max_write_time_ms", "gc_pauses", "gc_pause_total_ms",
+        "p99_write_time_ms", "max_write_time_ms", "connection_retries",
+        "connection_reuse_stopped", "gc_pauses", "gc_pause_total_ms",
         "max_gc_pause_ms", "cpu_percent_of_one_core", "available_processors", "warnings"),
         new ArrayList<>(json.keySet()));
     assertEquals(10_012.346, json.get("window_ms"));
@@ -65,12 +69,28 @@ class SelfCheckReportTest {
     assertEquals(0, json.get("send_lateness_samples"));
     assertEquals(27.456, json.get("cpu_percent_of_one_core"));
     assertEquals(List.of(), json.get("warnings"));
+    assertEquals(0L, json.get("connection_retries"));
+    assertEquals(false, json.get("connection_reuse_stopped"));
+  }
+
+  @Test
+  void staleConnectionsSentAgainAndAStoppedReuseAreShownNotWarnedAbout() {
+    SelfCheckReport report = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
+        WRITES, 0, 0, 0, 10, 2, NOT_SPLIT, new Connections(3, true));
+    assertEquals(3L, report.toJson().get("connection_retries"));
+    assertEquals(true, report.toJson().get("connection_reuse_stopped"));
+    assertTrue(report.consoleText().contains(""
+        + "Connection retries:                      3         \n"
+        + "Connection reuse:                        stopped   \n"), report.consoleText());
+    // Neither distorts a timing: a retried request's clock restarts with its new connection.
+    assertEquals(List.of(), report.warnings());
   }
 
   @Test
   void sendLatenessAppearsWhenTheRunWasPaced() {
     SelfCheckReport paced = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9),
-        new Latency(100, 0.08, 0.8, 1.1, 4.6), WRITES, 0, 0, 0, 10, 2, NOT_SPLIT);
+        new Latency(100, 0.08, 0.8, 1.1, 4.6), WRITES, 0, 0, 0, 10, 2, NOT_SPLIT,
+        Connections.NONE);
     Map<String, Object> json = paced.toJson();
     assertEquals(100, json.get("send_lateness_samples"));
     assertEquals(0.08, json.get("median_send_lateness_ms"));
@@ -90,7 +110,7 @@ class SelfCheckReportTest {
   void loopLagAboveOneMillisecondAtP99SaysTheClientWasTheBottleneck() {
     Latency lag = new Latency(4_000, 0.2, 4.604, 30, 51.2);
     SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
-        WRITES, 0, 0, 0, 60, 2, NOT_SPLIT);
+        WRITES, 0, 0, 0, 60, 2, NOT_SPLIT, Connections.NONE);
     String expected = "the client itself was a bottleneck: event-loop lag p99 4.60 ms, max 51.20"
         + " ms; these latencies include up to 4.60 ms of client delay (p99)";
     assertEquals(List.of(expected), lagging.warnings());
@@ -104,7 +124,7 @@ class SelfCheckReportTest {
     SelfCheckReport.LagSplit split = new SelfCheckReport.LagSplit(true, 1, 200.004, 20.0004,
         10, 170.0036);
     SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
-        Latency.NONE, 0, 0, 0, 12.5, 2, split);
+        Latency.NONE, 0, 0, 0, 12.5, 2, split, Connections.NONE);
 
     assertTrue(lagging.consoleText().contains(""
         + "Max loop lag per loop (ms):              51.200 3.000\n"
@@ -127,7 +147,7 @@ class SelfCheckReportTest {
     Latency lag = new Latency(4_000, 0.2, 1.5, 3, 4);
     SelfCheckReport.LagSplit none = new SelfCheckReport.LagSplit(true, 1, 0, 0, 0, 0);
     SelfCheckReport report = new SelfCheckReport(10_000, lag, List.of(4.0), Latency.NONE,
-        Latency.NONE, 0, 0, 0, 12.5, 2, none);
+        Latency.NONE, 0, 0, 0, 12.5, 2, none, Connections.NONE);
     assertTrue(report.warnings().get(0).endsWith("ms of client delay (p99)"),
         report.warnings().get(0));
   }
@@ -135,31 +155,31 @@ class SelfCheckReportTest {
   @Test
   void aLongGcPauseIsWarnedAbout() {
     SelfCheckReport gc = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 3, 61, 48, 30, 2, NOT_SPLIT);
+        WRITES, 3, 61, 48, 30, 2, NOT_SPLIT, Connections.NONE);
     assertEquals(List.of("the client JVM stopped for garbage collection for up to 48.00 ms"
         + " (3 pauses, 61.00 ms in total); a latency measured across a pause includes it"),
         gc.warnings());
     SelfCheckReport one = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 1, 96, 96, 30, 2, NOT_SPLIT);
+        WRITES, 1, 96, 96, 30, 2, NOT_SPLIT, Connections.NONE);
     assertTrue(one.warnings().get(0).contains("(1 pause, 96.00 ms in total)"));
   }
 
   @Test
   void cpuAboveNinetyPercentOfTheCoresIsWarnedAbout() {
     SelfCheckReport busy = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, 185, 2, NOT_SPLIT);
+        WRITES, 0, 0, 0, 185, 2, NOT_SPLIT, Connections.NONE);
     assertEquals(List.of("the client JVM used 185 % of one core, more than 90 % of its 2"
         + " available cores; its latencies include time spent waiting for a CPU"),
         busy.warnings());
     SelfCheckReport oneCoreOfTwo = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9),
-        Latency.NONE, WRITES, 0, 0, 0, 99, 2, NOT_SPLIT);
+        Latency.NONE, WRITES, 0, 0, 0, 99, 2, NOT_SPLIT, Connections.NONE);
     assertEquals(List.of(), oneCoreOfTwo.warnings());
   }
 
   @Test
   void unknownCpuIsNullInJsonAndNotApplicableOnTheConsole() {
     SelfCheckReport noCpu = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, Double.NaN, 2, NOT_SPLIT);
+        WRITES, 0, 0, 0, Double.NaN, 2, NOT_SPLIT, Connections.NONE);
     assertTrue(noCpu.toJson().containsKey("cpu_percent_of_one_core"));
     assertNull(noCpu.toJson().get("cpu_percent_of_one_core"));
     assertTrue(noCpu.consoleText().contains("Client CPU (% of one core):              n/a"));

@@ -170,6 +170,27 @@ class SelfCheckTest {
   }
 
   @Test
+  void countsConnectionRetriesAndTheStoppedReuse() throws Exception {
+    EventLoopGroup group = newGroup("default");
+    try {
+      SelfCheck quiet = SelfCheck.start(group);
+      assertEquals(SelfCheckReport.Connections.NONE, quiet.stop().connections());
+
+      SelfCheck check = SelfCheck.start(group);
+      check.recordConnectionRetry();
+      check.recordConnectionRetry();
+      check.recordConnectionReuseStopped();
+      SelfCheckReport report = check.stop();
+      check.recordConnectionRetry(); // after the stop: not in the report
+
+      assertEquals(new SelfCheckReport.Connections(2, true), report.connections());
+      assertSame(report, check.stop());
+    } finally {
+      shutdown(group);
+    }
+  }
+
+  @Test
   void countsGcPausesThatEndInsideTheWindowOnly() throws Exception {
     EventLoopGroup group = newGroup("default");
     try {

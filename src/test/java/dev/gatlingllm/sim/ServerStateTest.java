@@ -17,7 +17,8 @@ class ServerStateTest {
   Generation generation() {
     long number = state.arrive();
     return new Generation(null, SimulatorConfig.defaults(), state, new TimerLateness(),
-        new GenerationRequest(false, true, false, 1, 4), number, Set.of(), null, true, () -> { });
+        new GenerationRequest(false, true, false, 1, 4), number, Set.of(), null,
+        ResponseConnection.KEEP, () -> { });
   }
 
   @Test

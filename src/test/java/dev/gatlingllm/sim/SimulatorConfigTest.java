@@ -28,6 +28,26 @@ class SimulatorConfigTest {
     assertEquals(16, c.defaultMaxTokens());
     assertEquals(Duration.ofSeconds(1), c.stallDuration());
     assertEquals(SimulatorConfig.Transport.AUTO, c.transport());
+    assertEquals(SimulatorConfig.ConnectionPolicy.KEEP_ALIVE, c.connectionPolicy());
+    assertEquals(0, c.keepAliveMax());
+  }
+
+  @Test
+  void connectionFlagsSetThePolicyAndTheLimit() {
+    assertEquals(SimulatorConfig.ConnectionPolicy.CLOSE_AFTER_RESPONSE,
+        SimulatorConfig.fromArgs("--connection", "close-after-response").connectionPolicy());
+    assertEquals(SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE,
+        SimulatorConfig.fromArgs("--connection=close").connectionPolicy());
+    SimulatorConfig limited = SimulatorConfig.fromArgs("--connection", "keep-alive",
+        "--keep-alive-max", "3");
+    assertEquals(SimulatorConfig.ConnectionPolicy.KEEP_ALIVE, limited.connectionPolicy());
+    assertEquals(3, limited.keepAliveMax());
+    assertArgs("--connection must be one of keep-alive, close-after-response, close, got 'never'",
+        "--connection", "never");
+    assertArgs("keepAliveMax must be in 0..1000000 (0 = no limit), got -1",
+        "--keep-alive-max", "-1");
+    assertArgs("keepAliveMax limits kept-alive connections: it needs connectionPolicy KEEP_ALIVE,"
+        + " got CONNECTION_CLOSE", "--connection", "close", "--keep-alive-max", "2");
   }
 
   @Test
@@ -154,7 +174,7 @@ class SimulatorConfigTest {
     for (String flag : List.of("--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token",
         "--itl-ms", "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
         "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate", "--stall-ms",
-        "--io-threads", "--transport", "--help")) {
+        "--io-threads", "--transport", "--connection", "--keep-alive-max", "--help")) {
       assertTrue(usage.contains("  " + flag + " "), flag);
     }
   }
