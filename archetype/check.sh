@@ -31,9 +31,9 @@ if ! "${mvn[@]}" gatling:test > "$log" 2>&1; then
   exit 1
 fi
 # The run must have gone through the plugin and written vLLM's summary and result file.
-for expected in "Serving Benchmark Result" "Wrote the benchmark result to" \
+for expected in "Serving Benchmark Result" "wrote the benchmark result to" \
     "completions: percentage of failed events is less than 1.0 : true"; do
-  if ! grep -q -- "$expected" "$log"; then
+  if ! grep -qi -- "$expected" "$log"; then
     tail -n 60 "$log"
     echo "archetype check: FAILED: no \"$expected\" in the generated project's output"
     exit 1
