@@ -134,7 +134,7 @@ public final class SelfCheck {
         : 100.0 * cpuNanos / windowNanos;
     report = new SelfCheckReport(millis(windowNanos), lag, maxLagPerLoop, late, writes,
         pauses.pauses(), pauses.totalMs(), pauses.maxMs(), cpuPercent,
-        Runtime.getRuntime().availableProcessors(), lagCauses.figures());
+        Runtime.getRuntime().availableProcessors(), lagCauses.figures(), JvmCheck.thisJvm());
     return report;
   }
 
