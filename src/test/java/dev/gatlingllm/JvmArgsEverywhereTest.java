@@ -42,6 +42,26 @@ class JvmArgsEverywhereTest {
   }
 
   @Test
+  void theInjectorImageAndItsKubernetesJobGiveTheSameSettings() throws IOException {
+    String pom = Files.readString(Path.of("pom.xml"));
+    int jib = pom.indexOf("<artifactId>jib-maven-plugin</artifactId>");
+    String flags = pom.substring(pom.indexOf("<jvmFlags>", jib), pom.indexOf("</jvmFlags>", jib));
+    List<String> image = new ArrayList<>();
+    Matcher m = Pattern.compile("<jvmFlag>([^<]*)</jvmFlag>").matcher(flags);
+    while (m.find()) {
+      image.add(m.group(1).trim());
+    }
+    List<String> expected = new ArrayList<>(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED"));
+    expected.addAll(JvmSettings.jvmArgs());
+    assertEquals(expected, image, "the Jib image's jvmFlags");
+
+    String job = Files.readString(Path.of("examples", "kubernetes", "injectors-job.yaml"));
+    StringBuilder lines = new StringBuilder();
+    JvmSettings.jvmArgs().forEach(arg -> lines.append("            - ").append(arg).append('\n'));
+    assertTrue(job.contains(lines), "the injector Job's java command gives, in order:\n" + lines);
+  }
+
+  @Test
   void theReadmesBlockIsTheOneTheWarningPrints() throws IOException {
     String readme = Files.readString(Path.of("README.md"));
     assertTrue(readme.contains("```xml\n" + JvmSettings.mavenBlock() + "\n```\n"),

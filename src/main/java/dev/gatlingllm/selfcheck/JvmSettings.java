@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * The JVM settings the client's timings need, in one place: the run's own check reads them
- * ({@link JvmCheck}), the sweep gives them to the runs it forks, and a test holds this
- * project's {@code pom.xml}, the example project's and the README's {@code <jvmArgs>} to
- * exactly {@link #jvmArgs()}. Each was chosen by the client-truth benchmark
+ * ({@link JvmCheck}), the sweep gives them to the runs it forks, and a test holds every copy
+ * users take them from (this project's {@code pom.xml}, the example project's, the README's
+ * {@code <jvmArgs>}, the injector image's and its Kubernetes Job's flags) to exactly {@link
+ * #jvmArgs()}. Each was chosen by the client-truth benchmark
  * (docs/client-overhead.md): the load generator's own pauses and CPU show up as TTFT and ITL
  * error.
  */
