@@ -72,9 +72,24 @@ public record JvmCheck(JvmReading reading, List<String> differences) {
       System.out.println(check.consoleLine());
       System.out.flush();
     }
-    if (!check.ok() && Boolean.parseBoolean(System.getProperty(STRICT_PROPERTY))) {
+    if (strict(System.getProperty(STRICT_PROPERTY)) && !check.ok()) {
       throw new IllegalStateException(check.refusal());
     }
+  }
+
+  /**
+   * The value of {@code -D}{@value #STRICT_PROPERTY}: absent is false; anything but true or
+   * false is refused rather than read as false, which would turn the gate off unseen.
+   */
+  static boolean strict(String value) {
+    if (value == null || value.equalsIgnoreCase("false")) {
+      return false;
+    }
+    if (value.equalsIgnoreCase("true")) {
+      return true;
+    }
+    throw new IllegalArgumentException("-D" + STRICT_PROPERTY + " must be true or false, got '"
+        + value + "'");
   }
 
   /** Whether every setting is what the timings need. */

@@ -14,7 +14,8 @@ import java.util.Objects;
  * how late each event loop gets to its work and why (its own work, waiting for a CPU, or not
  * runnable: {@link LagCauses}), how late paced requests go out, how long a request takes
  * from its clock start to its bytes being written, the JVM's GC pauses and its CPU use, over
- * the window from {@link #start} to {@link #stop}.
+ * the window from {@link #start} to {@link #stop}; the report also carries the JVM's settings
+ * against those the timings need ({@link JvmCheck}, read once per JVM).
  *
  * <p>Cost: one short timer task per loop every 10 ms (on an idle loop that is a timer
  * wake-up, which costs more than the task itself; a busy loop checks its timers anyway; on

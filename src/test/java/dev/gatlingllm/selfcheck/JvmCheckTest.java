@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -168,6 +169,17 @@ class JvmCheckTest {
     for (JvmSettings.Setting setting : JvmSettings.all()) {
       assertFalse(setting.why().isBlank(), setting + " says why");
     }
+  }
+
+  @Test
+  void strictModeIsTrueOrFalseAndNothingElse() {
+    assertFalse(JvmCheck.strict(null));
+    assertFalse(JvmCheck.strict("false"));
+    assertTrue(JvmCheck.strict("true"));
+    assertTrue(JvmCheck.strict("TRUE"));
+    IllegalArgumentException bad =
+        assertThrows(IllegalArgumentException.class, () -> JvmCheck.strict("yes"));
+    assertEquals("-Dllm.strictJvm must be true or false, got 'yes'", bad.getMessage());
   }
 
   @Test
