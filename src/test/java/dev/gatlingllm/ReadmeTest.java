@@ -94,25 +94,4 @@ class ReadmeTest {
         "README's backend table differs from Backends.markdownTable(); paste it again:\n"
             + Backends.markdownTable());
   }
-
-  /**
-   * The sweep forks each run's JVM itself (not through the Maven plugin): it must give it the
-   * flags the pom gives {@code gatling:test}'s JVM, which the README documents.
-   */
-  @Test
-  void theSweepsForkedJvmGetsThePomsGatlingFlags() throws IOException {
-    String pom = Files.readString(Path.of("pom.xml"));
-    int plugin = pom.indexOf("<artifactId>gatling-maven-plugin</artifactId>");
-    assertTrue(plugin >= 0, "the pom configures gatling-maven-plugin");
-    String block = pom.substring(pom.indexOf("<jvmArgs>", plugin), pom.indexOf("</jvmArgs>", plugin));
-    Matcher m = Pattern.compile("<jvmArg>([^<]+)</jvmArg>").matcher(block);
-    Set<String> pomArgs = new TreeSet<>();
-    while (m.find()) {
-      pomArgs.add(m.group(1));
-    }
-    assertFalse(pomArgs.isEmpty());
-    Set<String> sweepArgs = new TreeSet<>(dev.gatlingllm.sweep.SweepConfig.DEFAULT_JVM_ARGS);
-    sweepArgs.removeAll(Set.of("-Xmx1G")); // Gatling's own default, not in the pom
-    assertEquals(pomArgs, sweepArgs);
-  }
 }

@@ -15,6 +15,7 @@ import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.scale.InjectorRun;
 import dev.gatlingllm.scale.InjectorShare;
 import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.selfcheck.JvmCheck;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerMetricsScraper;
@@ -91,6 +92,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final boolean rehearsal;
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
+    // Before anything of the run: a JVM the timings cannot trust says so (or, strict, refuses).
+    JvmCheck.beforeTheRun();
     LlmRun.requireFirstProtocol(core, protocol);
     this.core = core;
     this.protocol = protocol;

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * how late each event loop gets to its work and why (its own work, waiting for a CPU, or not
  * runnable: {@link LagCauses}), how late paced requests go out, how long a request takes
  * from its clock start to its bytes being written, the JVM's GC pauses and its CPU use, over
- * the window from {@link #start} to {@link #stop}.
+ * the window from {@link #start} to {@link #stop}; the report also carries the JVM's settings
+ * against those the timings need ({@link JvmCheck}, read once per JVM).
  *
  * <p>Cost: one short timer task per loop every 10 ms (on an idle loop that is a timer
  * wake-up, which costs more than the task itself; a busy loop checks its timers anyway; on
@@ -151,7 +152,8 @@ public final class SelfCheck {
     report = new SelfCheckReport(millis(windowNanos), lag, maxLagPerLoop, late, writes,
         pauses.pauses(), pauses.totalMs(), pauses.maxMs(), cpuPercent,
         Runtime.getRuntime().availableProcessors(), lagCauses.figures(),
-        new SelfCheckReport.Connections(connectionRetries.get(), connectionReuseStopped));
+        new SelfCheckReport.Connections(connectionRetries.get(), connectionReuseStopped),
+        JvmCheck.thisJvm());
     return report;
   }
 

@@ -32,6 +32,7 @@ import java.util.Objects;
  * @param availableProcessors the cores the JVM may use
  * @param lagSplit            where the loops' lag over {@link #LOOP_LAG_P99_WARN_MS} went
  * @param connections         requests sent again on a new connection, and whether reuse stopped
+ * @param jvm                 the client JVM's settings against those the timings need
  */
 public record SelfCheckReport(
     double windowMs,
@@ -45,7 +46,8 @@ public record SelfCheckReport(
     double cpuPercentOfOneCore,
     int availableProcessors,
     LagSplit lagSplit,
-    Connections connections) {
+    Connections connections,
+    JvmCheck jvm) {
 
   /** Loop lag p99 above this means the loops, not the server, set part of the latencies. */
   public static final double LOOP_LAG_P99_WARN_MS = 1.0;
@@ -67,6 +69,7 @@ public record SelfCheckReport(
     Objects.requireNonNull(writeTime, "writeTime");
     Objects.requireNonNull(lagSplit, "lagSplit");
     Objects.requireNonNull(connections, "connections");
+    Objects.requireNonNull(jvm, "jvm");
     loopLagMaxMsPerLoop = List.copyOf(loopLagMaxMsPerLoop);
   }
 
@@ -113,7 +116,8 @@ public record SelfCheckReport(
    * order: durations in ms rounded to 3 decimals, counts as integers, whether connection
    * reuse stopped as a boolean, the lag's split as an
    * object ({@code loop_lag_split}, {@code null} where not measured), {@code null} for an
-   * unknown CPU figure, and {@code warnings} (an empty list when the client was not a
+   * unknown CPU figure, the JVM's settings and verdict ({@code jvm}, see {@link
+   * JvmCheck#toJson()}), and {@code warnings} (an empty list when the client was not a
    * bottleneck). The percentiles and maximum of a distribution with no samples are left
    * out, its {@code _samples} count stays.
    */
@@ -138,6 +142,7 @@ public record SelfCheckReport(
     json.put("cpu_percent_of_one_core",
         Double.isNaN(cpuPercentOfOneCore) ? null : round3(cpuPercentOfOneCore));
     json.put("available_processors", availableProcessors);
+    json.put("jvm", jvm.toJson());
     json.put("warnings", warnings());
     return json;
   }
@@ -218,6 +223,7 @@ public record SelfCheckReport(
     line(out, "Client CPU (% of one core):",
         Double.isNaN(cpuPercentOfOneCore) ? "n/a" : PyFormat.fixed(cpuPercentOfOneCore, 2));
     line(out, "Available processors:", Integer.toString(availableProcessors));
+    line(out, "JVM settings:", jvm.ok() ? "ok" : jvm.differences().size() + " differ");
     for (String warning : warnings()) {
       out.append("Warning: ").append(warning).append('\n');
     }
@@ -236,7 +242,7 @@ public record SelfCheckReport(
    * was not a bottleneck. Stable wording, only figures from this report.
    */
   public List<String> warnings() {
-    List<String> warnings = new ArrayList<>(3);
+    List<String> warnings = new ArrayList<>(4);
     if (loopLag.p99Ms() > LOOP_LAG_P99_WARN_MS) {
       String p99 = ms2(loopLag.p99Ms());
       warnings.add("the client itself was a bottleneck: event-loop lag p99 " + p99 + " ms, max "
@@ -254,6 +260,12 @@ public record SelfCheckReport(
           + " % of one core, more than " + Math.round(CPU_WARN_SHARE * 100) + " % of its "
           + availableProcessors + " available cores; its latencies include time spent"
           + " waiting for a CPU");
+    }
+    if (!jvm.ok()) {
+      warnings.add("the client JVM's settings differ from what its timings need ("
+          + String.join("; ", jvm.differences()) + "); its own pauses and compiling are in"
+          + " these latencies (README, \"The JVM gatling:test runs in\", has the <jvmArgs> to"
+          + " paste)");
     }
     return List.copyOf(warnings);
   }

@@ -2,6 +2,7 @@ package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.selfcheck.JvmSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,11 +18,11 @@ import java.util.Objects;
  */
 public final class SweepConfig {
 
-  /** Gatling's own defaults plus the flags {@code gatling:test} gives the run's JVM (pom.xml). */
-  public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xmx1G", "-Xms1G",
-      "-XX:+AlwaysPreTouch", "-XX:MetaspaceSize=256m", "-XX:TieredStopAtLevel=1",
-      "-XX:+UseParallelGC", "-XX:CompileThresholdScaling=0.02",
-      "-Dio.netty.leakDetection.level=disabled");
+  /**
+   * The flags the client's timings need ({@link JvmSettings}), the ones {@code gatling:test}
+   * gives the run's JVM: each forked run checks its JVM against them, as any run does.
+   */
+  public static final List<String> DEFAULT_JVM_ARGS = JvmSettings.jvmArgs();
 
   private final List<String> serveCmd;
   private final List<String> afterBenchCmd;

@@ -1,6 +1,7 @@
 package dev.gatlingllm.bench;
 
 import dev.gatlingllm.arrival.GammaCdf;
+import dev.gatlingllm.selfcheck.JvmSettings;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -37,7 +38,8 @@ import java.util.regex.Pattern;
  *   <li>every reported TTFT is compared with the server's (first write − arrival), every
  *       reported inter-token gap with the gap between the two writes, request by request
  *       ({@code x-request-id}); send lateness is start − scheduled; the client JVM's CPU comes
- *       from {@code /proc/<pid>/stat} over the run window (first send to last chunk);
+ *       from {@code /proc/<pid>/stat} over the run window (first send to last chunk), its
+ *       largest resident set from {@code VmHWM} in {@code /proc/<pid>/status};
  *   <li>paced rungs also test the gaps between sends against the profile's gamma distribution
  *       (Kolmogorov-Smirnov, 1 % level).
  * </ul>
@@ -207,20 +209,6 @@ public final class ClientTruthBenchmark {
         .mapToLong(Map.Entry::getValue).sum() * 10;
   }
 
-  /** The {@code jvmArgs} the pom gives Gatling's forked JVM (its first such list). */
-  static List<String> gatlingJvmArgs() throws IOException {
-    String pom = Files.readString(Path.of("pom.xml"));
-    int from = pom.indexOf("<jvmArgs>");
-    int to = pom.indexOf("</jvmArgs>", from);
-    List<String> args = new ArrayList<>();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("<jvmArg>([^<]+)</jvmArg>")
-        .matcher(pom.substring(from, to));
-    while (m.find()) {
-      args.add(m.group(1).trim());
-    }
-    return args;
-  }
-
   private static Result runRung(Rung rung, long simPid, String baseUrl, boolean pinned)
       throws Exception {
     Path out = DIR.resolve(rung.name()).toAbsolutePath();
@@ -230,9 +218,10 @@ public final class ClientTruthBenchmark {
     List<String> command = new ArrayList<>(onCore(pinned, 1));
     if (rung.name().startsWith(FLOOR)) {
       command.add(JAVA);
-      // The plugin's forked JVM's flags: the floor must not pay for a compiler the plugin's
-      // JVM does not run (with the JVM's defaults its C2 took 20-40 % of the core in the run).
-      command.addAll(gatlingJvmArgs());
+      // The plugin's forked JVM's flags (the pom's, held to JvmSettings by a test): the floor
+      // must not pay for a compiler the plugin's JVM does not run (with the JVM's defaults its
+      // C2 took 20-40 % of the core in the run).
+      command.addAll(JvmSettings.jvmArgs());
       command.addAll(List.of("-cp", testClasspath(), FloorClient.class.getName(), baseUrl,
           Integer.toString(rung.maxConcurrency()), Integer.toString(rung.numPrompts()),
           out.toString(), rung.rate().equals("inf") ? "Infinity" : rung.rate(),
@@ -340,6 +329,12 @@ public final class ClientTruthBenchmark {
      * then carries, the floor client's too.
      */
     private final List<long[]> steal = new ArrayList<>();
+    /**
+     * The client JVM's peak resident set so far ({@code VmHWM}, kB), read with the server's
+     * figures: the kernel keeps the peak, so sampling every 100 ms misses only what the last
+     * 100 ms before the JVM's exit added (Gatling's report, after the run).
+     */
+    private long peakResidentKb;
 
     CpuSampler(Path pidFile, Process mvn, long serverPid) {
       super("cpu-sampler");
@@ -363,9 +358,11 @@ public final class ClientTruthBenchmark {
             if (count % SERVER_EVERY == 0) {
               long jit = ClientTruthBenchmark.serverJitMillis(serverPid);
               long stolen = stealTicks();
+              long resident = peakResidentKb(pid);
               synchronized (samples) {
                 serverJit.add(new long[] {now, jit});
                 steal.add(new long[] {now, stolen});
+                peakResidentKb = Math.max(peakResidentKb, resident);
               }
             }
             // Per-thread figures only every THREAD_EVERY-th sample: reading every thread's
@@ -399,6 +396,27 @@ public final class ClientTruthBenchmark {
       synchronized (samples) {
         return (nearest(steal, toNanos) - nearest(steal, fromNanos)) * 10;
       }
+    }
+
+    /** The client JVM's largest resident set while sampled, in MB (0 when never read). */
+    double peakResidentMb() {
+      synchronized (samples) {
+        return peakResidentKb / 1024.0;
+      }
+    }
+
+    /** {@code VmHWM} of a process in kB ({@code /proc/<pid>/status}), or 0 where unreadable. */
+    static long peakResidentKb(long pid) {
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+          if (line.startsWith("VmHWM:")) {
+            return Long.parseLong(line.substring(6).trim().split("\\s+")[0]);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // the process just ended
+      }
+      return 0;
     }
 
     /** Steal ticks of cpu0 and cpu1 so far ({@code /proc/stat}), or 0 where unreadable. */
@@ -516,7 +534,7 @@ public final class ClientTruthBenchmark {
   record Result(Rung rung, int ok, int failed, int unmatched, double itlErrP50, double itlErrP99,
       double ttftErrP50, double ttftErrP99, double ttftErrMax, double firstWaveTtftErrP99,
       double cpuPercent, double[] late, double ksSchedule, double ksSent, double ksCritical,
-      String ttftSplit, long serverJitMillis, long stealMillis) {
+      String ttftSplit, long serverJitMillis, long stealMillis, double peakResidentMb) {
 
     static Result of(Rung rung, List<ClientRecord> client, Map<String, long[]> server,
         CpuSampler cpu) {
@@ -594,24 +612,25 @@ public final class ClientTruthBenchmark {
               Stats.percentile(sorted(answerLeg), 50), Stats.percentile(sorted(answerLeg), 99)),
           // The reference server's own compiling delays its reads and writes, which shows as
           // client error: in the table so that a rung that measured it is seen as such.
-          cpu.serverJitMillis(windowStart, windowEnd), cpu.stealMillis(windowStart, windowEnd));
+          cpu.serverJitMillis(windowStart, windowEnd), cpu.stealMillis(windowStart, windowEnd),
+          cpu.peakResidentMb());
     }
 
     static String header() {
       return "| rung | ok/failed/unmatched | abs ITL err p50 / p99 (vLLM p99) | TTFT err p50 (vLLM) |"
           + " TTFT err p99 (vLLM) | TTFT err max / first 100 ms p99 | client CPU % (vLLM) |"
           + " send late p50 / p90 / p99 / p99.9 | KS schedule / sent (1 % crit) | server JIT ms |"
-          + " host steal ms |";
+          + " host steal ms | client largest resident set MB |";
     }
 
     static String separator() {
-      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+      return "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
     }
 
     String row() {
       double[] v = rung.vllm();
       return String.format(Locale.ROOT,
-          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s | %d | %d |",
+          "| %s | %d/%d/%d | %.2f / %.2f (%s) | %.2f (%s) | %.2f (%s) | %.1f / %.1f | %.0f (%s) | %s | %s | %d | %d | %.0f |",
           rung.name(), ok, failed, unmatched, itlErrP50, itlErrP99, ref(v, 0), ttftErrP50,
           ref(v, 1), ttftErrP99, ref(v, 2), ttftErrMax, firstWaveTtftErrP99, cpuPercent,
           ref(v, 3),
@@ -619,7 +638,7 @@ public final class ClientTruthBenchmark {
               Stats.percentile(late, 50), Stats.percentile(late, 90), Stats.percentile(late, 99),
               Stats.percentile(late, 99.9)),
           Double.isNaN(ksSent) ? "-" : String.format(Locale.ROOT, "%.3f / %.3f (%.3f)",
-              ksSchedule, ksSent, ksCritical), serverJitMillis, stealMillis);
+              ksSchedule, ksSent, ksCritical), serverJitMillis, stealMillis, peakResidentMb);
     }
 
     private static String ref(double[] v, int i) {

@@ -29,7 +29,14 @@ final class ForkedGatling {
   /** {@link #run}, with {@code environment} added to the child's environment. */
   static Result run(Class<?> simulation, Path results, Map<String, String> properties,
       Map<String, String> environment, Path output) throws IOException, InterruptedException {
-    return run(simulation, results, properties, environment, output, null, null);
+    return run(simulation, results, List.of(), properties, environment, output, null, null);
+  }
+
+  /** {@link #run}, with {@code jvmArgs} given to the child's JVM first. */
+  static Result run(Class<?> simulation, Path results, List<String> jvmArgs,
+      Map<String, String> properties, Map<String, String> environment, Path output)
+      throws IOException, InterruptedException {
+    return run(simulation, results, jvmArgs, properties, environment, output, null, null);
   }
 
   /**
@@ -39,9 +46,17 @@ final class ForkedGatling {
   static Result run(Class<?> simulation, Path results, Map<String, String> properties,
       Map<String, String> environment, Path output, Path directory, String classpath)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    return run(simulation, results, List.of(), properties, environment, output, directory,
+        classpath);
+  }
+
+  private static Result run(Class<?> simulation, Path results, List<String> jvmArgs,
+      Map<String, String> properties, Map<String, String> environment, Path output,
+      Path directory, String classpath) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmArgs);
+    command.addAll(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
         // surefire's class path (a manifest-only jar, which the child reads the same way)
         "-cp", classpath != null ? classpath : System.getProperty("java.class.path")));
     properties.forEach((k, v) -> command.add("-D" + k + "=" + v));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.selfcheck.JvmCheck;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.IOException;
@@ -51,6 +52,11 @@ class SelfCheckIntegrationTest {
       double window = check.get("window_ms").asDouble();
       assertTrue(window > 1_800 && window < 60_000, "the window is the run's: " + window);
       assertTrue(check.get("median_write_time_ms").asDouble() < check.get("window_ms").asDouble());
+      // Surefire's JVM is not the tuned one: whatever it is, the JSON says what the check says.
+      JvmCheck jvm = JvmCheck.thisJvm();
+      assertEquals(jvm.verdict(), check.get("jvm").get("verdict").asText());
+      assertEquals(jvm.differences().size(), check.get("jvm").get("differences").size());
+      assertEquals(jvm.reading().gc(), check.get("jvm").get("gc").asText());
     }
   }
 

@@ -18,10 +18,14 @@ class SelfCheckReportTest {
   private static final Latency QUIET_LAG = new Latency(4_000, 0.0612, 0.2104, 0.48, 0.9);
   private static final Latency WRITES = new Latency(640, 0.031, 0.118, 0.2, 0.35);
   private static final SelfCheckReport.LagSplit NOT_SPLIT = SelfCheckReport.LagSplit.NOT_MEASURED;
+  private static final long MB = 1024 * 1024;
+  /** A JVM with the settings the timings need. */
+  static final JvmCheck TUNED = JvmCheck.of(new JvmReading("C1 only", "ParallelGC", 1024 * MB,
+      1024 * MB, 64 * MB, false, 0.02, 256 * MB, "disabled"));
 
   private static SelfCheckReport quiet() {
     return new SelfCheckReport(10_012.3456, QUIET_LAG, List.of(0.9, 0.71), Latency.NONE,
-        WRITES, 2, 7, 4, 27.456, 2, NOT_SPLIT, Connections.NONE);
+        WRITES, 2, 7, 4, 27.456, 2, NOT_SPLIT, Connections.NONE, TUNED);
   }
 
   @Test
@@ -46,6 +50,7 @@ class SelfCheckReportTest {
         + "Max GC pause (ms):                       4.000     \n"
         + "Client CPU (% of one core):              27.46     \n"
         + "Available processors:                    2         \n"
+        + "JVM settings:                            ok        \n"
         + "==================================================\n",
         quiet().consoleText());
   }
@@ -58,7 +63,8 @@ class SelfCheckReportTest {
         "loop_lag_split", "send_lateness_samples", "write_time_samples", "median_write_time_ms",
         "p99_write_time_ms", "max_write_time_ms", "connection_retries",
         "connection_reuse_stopped", "gc_pauses", "gc_pause_total_ms",
-        "max_gc_pause_ms", "cpu_percent_of_one_core", "available_processors", "warnings"),
+        "max_gc_pause_ms", "cpu_percent_of_one_core", "available_processors", "jvm",
+        "warnings"),
         new ArrayList<>(json.keySet()));
     assertEquals(10_012.346, json.get("window_ms"));
     assertEquals(2, json.get("event_loops"));
@@ -90,7 +96,7 @@ class SelfCheckReportTest {
   void sendLatenessAppearsWhenTheRunWasPaced() {
     SelfCheckReport paced = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9),
         new Latency(100, 0.08, 0.8, 1.1, 4.6), WRITES, 0, 0, 0, 10, 2, NOT_SPLIT,
-        Connections.NONE);
+        Connections.NONE, TUNED);
     Map<String, Object> json = paced.toJson();
     assertEquals(100, json.get("send_lateness_samples"));
     assertEquals(0.08, json.get("median_send_lateness_ms"));
@@ -110,7 +116,7 @@ class SelfCheckReportTest {
   void loopLagAboveOneMillisecondAtP99SaysTheClientWasTheBottleneck() {
     Latency lag = new Latency(4_000, 0.2, 4.604, 30, 51.2);
     SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
-        WRITES, 0, 0, 0, 60, 2, NOT_SPLIT, Connections.NONE);
+        WRITES, 0, 0, 0, 60, 2, NOT_SPLIT, Connections.NONE, TUNED);
     String expected = "the client itself was a bottleneck: event-loop lag p99 4.60 ms, max 51.20"
         + " ms; these latencies include up to 4.60 ms of client delay (p99)";
     assertEquals(List.of(expected), lagging.warnings());
@@ -124,7 +130,7 @@ class SelfCheckReportTest {
     SelfCheckReport.LagSplit split = new SelfCheckReport.LagSplit(true, 1, 200.004, 20.0004,
         10, 170.0036);
     SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
-        Latency.NONE, 0, 0, 0, 12.5, 2, split, Connections.NONE);
+        Latency.NONE, 0, 0, 0, 12.5, 2, split, Connections.NONE, TUNED);
 
     assertTrue(lagging.consoleText().contains(""
         + "Max loop lag per loop (ms):              51.200 3.000\n"
@@ -147,7 +153,7 @@ class SelfCheckReportTest {
     Latency lag = new Latency(4_000, 0.2, 1.5, 3, 4);
     SelfCheckReport.LagSplit none = new SelfCheckReport.LagSplit(true, 1, 0, 0, 0, 0);
     SelfCheckReport report = new SelfCheckReport(10_000, lag, List.of(4.0), Latency.NONE,
-        Latency.NONE, 0, 0, 0, 12.5, 2, none, Connections.NONE);
+        Latency.NONE, 0, 0, 0, 12.5, 2, none, Connections.NONE, TUNED);
     assertTrue(report.warnings().get(0).endsWith("ms of client delay (p99)"),
         report.warnings().get(0));
   }
@@ -155,35 +161,57 @@ class SelfCheckReportTest {
   @Test
   void aLongGcPauseIsWarnedAbout() {
     SelfCheckReport gc = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 3, 61, 48, 30, 2, NOT_SPLIT, Connections.NONE);
+        WRITES, 3, 61, 48, 30, 2, NOT_SPLIT, Connections.NONE, TUNED);
     assertEquals(List.of("the client JVM stopped for garbage collection for up to 48.00 ms"
         + " (3 pauses, 61.00 ms in total); a latency measured across a pause includes it"),
         gc.warnings());
     SelfCheckReport one = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 1, 96, 96, 30, 2, NOT_SPLIT, Connections.NONE);
+        WRITES, 1, 96, 96, 30, 2, NOT_SPLIT, Connections.NONE, TUNED);
     assertTrue(one.warnings().get(0).contains("(1 pause, 96.00 ms in total)"));
   }
 
   @Test
   void cpuAboveNinetyPercentOfTheCoresIsWarnedAbout() {
     SelfCheckReport busy = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, 185, 2, NOT_SPLIT, Connections.NONE);
+        WRITES, 0, 0, 0, 185, 2, NOT_SPLIT, Connections.NONE, TUNED);
     assertEquals(List.of("the client JVM used 185 % of one core, more than 90 % of its 2"
         + " available cores; its latencies include time spent waiting for a CPU"),
         busy.warnings());
     SelfCheckReport oneCoreOfTwo = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9),
-        Latency.NONE, WRITES, 0, 0, 0, 99, 2, NOT_SPLIT, Connections.NONE);
+        Latency.NONE, WRITES, 0, 0, 0, 99, 2, NOT_SPLIT, Connections.NONE, TUNED);
     assertEquals(List.of(), oneCoreOfTwo.warnings());
   }
 
   @Test
   void unknownCpuIsNullInJsonAndNotApplicableOnTheConsole() {
     SelfCheckReport noCpu = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, Double.NaN, 2, NOT_SPLIT, Connections.NONE);
+        WRITES, 0, 0, 0, Double.NaN, 2, NOT_SPLIT, Connections.NONE, TUNED);
     assertTrue(noCpu.toJson().containsKey("cpu_percent_of_one_core"));
     assertNull(noCpu.toJson().get("cpu_percent_of_one_core"));
     assertTrue(noCpu.consoleText().contains("Client CPU (% of one core):              n/a"));
     assertEquals(List.of(), noCpu.warnings());
+  }
+
+  @Test
+  void aJvmThatDiffersIsOneLineOnTheConsoleAWarningAndAJsonObject() {
+    // Gatling's defaults on one CPU: the serial collector, both compilers, no pre-touch.
+    JvmCheck untuned = JvmCheck.of(new JvmReading("C1 and C2", "SerialGC", 16 * MB, 1024 * MB,
+        5 * MB, false, 1.0, 21 * MB, "simple"));
+    SelfCheckReport report = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
+        WRITES, 0, 0, 0, 10, 1, NOT_SPLIT, untuned);
+
+    assertTrue(report.consoleText().contains("JVM settings:                            7 differ"
+        + "  \n"), report.consoleText());
+    assertEquals(1, report.warnings().size());
+    assertTrue(report.warnings().get(0).startsWith("the client JVM's settings differ from what"
+        + " its timings need (compiler: C1 and C2, needs C1 only (-XX:TieredStopAtLevel=1); GC:"
+        + " SerialGC, needs ParallelGC (-XX:+UseParallelGC); initial heap: 16 MB, needs the max heap"
+        + " (fixed) (-Xms1024m); "), report.warnings().get(0));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> jvm = (Map<String, Object>) report.toJson().get("jvm");
+    assertEquals("differs", jvm.get("verdict"));
+    assertEquals(untuned.differences(), jvm.get("differences"));
+    assertEquals("SerialGC", jvm.get("gc"));
   }
 
   @Test

@@ -154,11 +154,18 @@ LLM.run(function (d, app) {
   var sc = R.client_self_check;
   if (sc) {
     var cs = LLM.section(app, 'Client self-check', 'How much the load generator itself may have distorted the timings, measured during the run.');
+    if (sc.jvm) {
+      // The client JVM's settings: a run whose JVM differs says so above its figures.
+      cs.appendChild(el('div', { cls: sc.jvm.verdict === 'ok' ? 'banner ok' : 'banner bad', 'data-jvm-verdict': sc.jvm.verdict,
+        text: sc.jvm.verdict === 'ok' ? 'JVM settings: ok (the ones the timings need).'
+          : 'JVM settings differ from what the timings need: ' + sc.jvm.differences.join('; ') + '.' }));
+    }
     var ct = el('table', {}, [el('tr', {}, [el('th', { text: 'figure' }), el('th', { text: 'value' })])]);
     (function flat(prefix, o) {
       Object.keys(o).forEach(function (k) {
         var v = o[k], name = prefix ? prefix + '.' + k : k;
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) { flat(name, v); } else { ct.appendChild(el('tr', {}, [el('td', { text: name }), el('td', { text: Array.isArray(v) ? v.join('; ') : num(v) })])); }
+        if (name === 'jvm.differences') { return; } // in the banner above
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) { flat(name, v); } else { ct.appendChild(el('tr', {}, [el('td', { text: name }), el('td', Array.isArray(v) ? { cls: 'reason', text: v.join('; ') } : { text: num(v) })])); }
       });
     })('', sc);
     cs.appendChild(ct);
