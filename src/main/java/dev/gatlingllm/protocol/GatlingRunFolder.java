@@ -43,25 +43,27 @@ final class GatlingRunFolder {
 
   /**
    * The folder this run's files go into: Gatling's run folder of the run that
-   * {@code statsEngine} records, claimed for this run; empty when it is not a Gatling run
-   * whose run id can be read, or the folder is in none of the {@code roots}.
+   * {@code statsEngine} records, claimed for this run; when it is in none of the
+   * {@code roots}, {@value RunRecordLog#FALLBACK_FOLDER}{@code /<run id>} (never another run's
+   * folder). Empty when it is not a Gatling run whose run id can be read.
    */
   static Optional<Path> of(StatsEngine statsEngine, List<Path> roots) {
-    Optional<String> runId = runId(statsEngine);
+    Optional<String> runId = statsEngine == null ? Optional.empty() : runId(statsEngine);
     if (runId.isEmpty()) {
       return Optional.empty();
     }
-    Optional<Path> folder = find(runId.get(), roots);
-    if (folder.isEmpty()) {
-      LOG.warn("Gatling run folder {} is in none of {} (set -D{}=<Gatling's results folder>)",
-          runId.get(), roots, RunResults.RESULTS_FOLDER_PROPERTY);
-      return Optional.empty();
-    }
+    Path folder = find(runId.get(), roots).orElse(null);
     try {
-      return Optional.of(claim(folder.get()));
+      if (folder == null) {
+        folder = Files.createDirectories(Paths.get(RunRecordLog.FALLBACK_FOLDER, runId.get()));
+        LOG.warn("Gatling run folder {} is in none of {} (set -D{}=<Gatling's results folder>): "
+            + "this run's files go to {}", runId.get(), roots,
+            RunResults.RESULTS_FOLDER_PROPERTY, folder);
+      }
+      return Optional.of(claim(folder));
     } catch (IOException e) {
-      LOG.warn("cannot claim the run folder {} ({}): writing into it", folder.get(), e.toString());
-      return folder;
+      LOG.warn("cannot claim the run folder {} ({}): writing into it", folder, e.toString());
+      return Optional.ofNullable(folder);
     }
   }
 

@@ -343,6 +343,7 @@ public final class RunResults {
       roots.add(Paths.get(configured));
     }
     roots.add(Paths.get("target", "gatling"));
+    roots.add(Paths.get("build", "reports", "gatling")); // Gradle's
     roots.add(Paths.get("results"));
     return roots;
   }
