@@ -85,8 +85,7 @@ public final class RunResults {
    * (it need not):
    * when the next run starts in this JVM, or at exit. The run folder is the run's own (else
    * the newest one Gatling had started by the time the run registered). A failure is logged;
-   * it does not
-   * change the exit status, since nobody asked for the file.
+   * it does not change the exit status, since nobody asked for the file.
    */
   static void writeForgotten(LlmComponents run, long registeredAtMillis, boolean atExit) {
     if (run.store().size() == 0) {
