@@ -30,6 +30,7 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -80,6 +81,11 @@ public final class LlmComponents implements ProtocolComponents {
   private volatile ServerMetricsScraper serverMetrics;
   /** Measures the client's own distortion from the first send on; null before it. */
   private volatile SelfCheck selfCheck;
+  /**
+   * Where this run's files go: its Gatling run folder (or this run's subfolder of a shared
+   * one), known exactly; null when this is not a Gatling run whose folder can be read.
+   */
+  private final Path runFolder;
   /** Every finished request, on disk as it finishes; null when the log could not be created. */
   private final RecordLog recordLog;
   /** This injector's share of a scaled-out benchmark; the whole one otherwise. */
@@ -130,6 +136,8 @@ public final class LlmComponents implements ProtocolComponents {
       // the real warm-up's probe does both, with real requests
       warmUpWithoutRequests();
     }
+    this.runFolder = GatlingRunFolder.of(core.statsEngine(), RunResults.candidateRoots())
+        .orElse(null);
     this.recordLog = RunRecordLog.open(this);
     if (recordLog != null) {
       store.mirrorTo(recordLog::append);
@@ -151,6 +159,7 @@ public final class LlmComponents implements ProtocolComponents {
     this.limiter = newLimiter(protocol, share);
     this.injector = null;
     this.settingsHash = null;
+    this.runFolder = run.runFolder;
     this.recordLog = null;
     this.rehearsal = true;
     this.warmedUp.set(true);
@@ -289,6 +298,11 @@ public final class LlmComponents implements ProtocolComponents {
 
   public RecordStore store() {
     return store;
+  }
+
+  /** This run's folder for its files (see {@link GatlingRunFolder}); empty when not known. */
+  Optional<Path> runFolder() {
+    return Optional.ofNullable(runFolder);
   }
 
   /** The run's record log, mirroring {@link #store()}; empty when it could not be created. */

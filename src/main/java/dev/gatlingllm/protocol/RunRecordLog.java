@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a run's record log goes and what it is told: the Gatling run folder that the run
- * started in (it exists, with {@code simulation.log}, when the protocol's components are
- * built; the newest one started since this JVM did), else {@value #FALLBACK_FOLDER}{@code /<yyyyMMddHHmmssSSS>/}. Its settings during
+ * Where a run's record log goes and what it is told: the run's own folder
+ * ({@link LlmComponents#runFolder()}: the Gatling run folder it started in, which exists, with
+ * {@code simulation.log}, when the protocol's components are built), else
+ * {@value #FALLBACK_FOLDER}{@code /<yyyyMMddHHmmssSSS>/}. Its settings during
  * the run are the run's current ones, dated when the run started; the normal report writes
  * the final ones into its end marker.
  */
@@ -36,8 +37,11 @@ final class RunRecordLog {
     LocalDateTime started = LocalDateTime.now();
     // A folder started before this JVM is an older run's (a test harness, an IDE run).
     long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
-    Path folder = RunResults.runFolderStartedBy(System.currentTimeMillis(), false)
-        .filter(f -> RunResults.folderStartMillis(f) >= jvmStart - 1_000)
+    // Not a Gatling 3.15 run whose folder is known exactly (a harness, another stats engine):
+    // the newest run folder started since this JVM did.
+    Path folder = run.runFolder().or(() -> RunResults.runFolderStartedBy(
+            System.currentTimeMillis(), false)
+        .filter(f -> RunResults.folderStartMillis(f) >= jvmStart - 1_000))
         .orElse(null);
     if (folder == null) {
       folder = Paths.get(FALLBACK_FOLDER, STAMP.format(started));

@@ -70,7 +70,8 @@ public final class RunResults {
       LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
       return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
     }
-    Path runFolder = locateRunFolder(simulationClass).orElse(null);
+    Path runFolder = current.get().runFolder()
+        .or(() -> locateRunFolder(simulationClass)).orElse(null);
     if (runFolder == null) {
       LOG.warn("Gatling run folder of {} not found (set -D{}=<results folder>); "
           + "writing results to the working directory", simulationClass.getSimpleName(),
@@ -82,16 +83,17 @@ public final class RunResults {
   /**
    * Writes the results of a run whose simulation did not call {@code LlmDsl.writeResults}
    * (it need not):
-   * when the next run starts in this JVM, or at exit. The run folder is the newest one that
-   * Gatling had started by the time the run registered. A failure is logged; it does not
-   * change the exit status, since nobody asked for the file.
+   * when the next run starts in this JVM, or at exit. The run folder is the run's own (else
+   * the newest one Gatling had started by the time the run registered). A failure is logged;
+   * it does not change the exit status, since nobody asked for the file.
    */
   static void writeForgotten(LlmComponents run, long registeredAtMillis, boolean atExit) {
     if (run.store().size() == 0) {
       release(run);
       return; // nothing was ever sent: nothing to lose
     }
-    Path folder = registeredAtMillis < 0 ? null : runFolderStartedBy(registeredAtMillis).orElse(null);
+    Path folder = run.runFolder().or(() -> registeredAtMillis < 0 ? Optional.empty()
+        : runFolderStartedBy(registeredAtMillis)).orElse(null);
     if (folder == null) {
       // Not a Gatling run this plugin can place (a harness, or results in an unknown folder):
       // writing into the working directory would litter a project with files nobody asked for.
@@ -243,9 +245,10 @@ public final class RunResults {
   }
 
   /**
-   * Gatling names the run folder {@code <simulation simple name lowercased>-<timestamp>} and
-   * creates it with {@code simulation.log} at the start of the run: the newest such folder
-   * under the results folder is this run's.
+   * For a run whose folder is not known exactly ({@link GatlingRunFolder}): Gatling names the
+   * run folder {@code <simulation simple name lowercased>-<timestamp>} and creates it with
+   * {@code simulation.log} at the start of the run, so the newest such folder under the
+   * results folder is taken for this run's (wrong when runs start side by side).
    */
   static Optional<Path> locateRunFolder(Class<?> simulationClass) {
     String prefix = simulationClass.getSimpleName().toLowerCase(Locale.ROOT) + "-";
@@ -331,13 +334,15 @@ public final class RunResults {
     }
   }
 
-  private static List<Path> candidateRoots() {
+  /** The folders Gatling's results folder is looked for in: the configured one first. */
+  static List<Path> candidateRoots() {
     List<Path> roots = new ArrayList<>();
     String configured = System.getProperty(RESULTS_FOLDER_PROPERTY);
     if (configured != null && !configured.isBlank()) {
       roots.add(Paths.get(configured));
     }
     roots.add(Paths.get("target", "gatling"));
+    roots.add(Paths.get("build", "reports", "gatling")); // Gradle's
     roots.add(Paths.get("results"));
     return roots;
   }

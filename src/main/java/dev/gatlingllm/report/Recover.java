@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
 
 /**
  * Rebuilds a run's vLLM result JSON and console summary from its record log
@@ -20,8 +22,11 @@ import java.util.function.ToIntFunction;
  *
  * <pre>
  * ./mvnw -q compile exec:java -Dexec.mainClass=dev.gatlingllm.report.Recover \
- *     -Dexec.args="target/gatling/mysim-20260101120000123/llm-records.bin"
+ *     -Dexec.args="target/gatling/mysim-20260101120000123"
  * </pre>
+ *
+ * The input is a run folder (as {@code Merge} takes them), whose record log is then the one
+ * directly in it, or the record log itself.
  *
  * Options: {@code --out <file.json>} (default: the run's result file name, beside the log;
  * an existing file is never overwritten), {@code --tokenizer <tokenizer.json, folder or Hugging
@@ -71,7 +76,7 @@ public final class Recover {
       }
     }
     if (log == null) {
-      fail("no record log given\n" + usage(), 2);
+      fail("no run folder or record log given\n" + usage(), 2);
     }
     try {
       Recovered r = recover(log, out, tokenizer == null ? null : counter(tokenizer), System.out);
@@ -85,18 +90,20 @@ public final class Recover {
   }
 
   /**
-   * Reads {@code recordLog} and writes its result JSON, printing the summary to
-   * {@code console}.
+   * Reads the record log {@code input} (or the one in the run folder {@code input}) and
+   * writes its result JSON, printing the summary to {@code console}.
    *
    * @param output       the result file; null = the run's result file name beside the log
    * @param tokenCounter counts output tokens of responses without usage; null = the run's
    *                     tokenizer, loaded when first needed
-   * @throws IllegalArgumentException when the file is not a record log (of this version)
+   * @throws IllegalArgumentException when the file is not a record log (of this version), or
+   *                                  the folder holds none or several
    * @throws IllegalStateException    when the result file exists already
    * @throws UncheckedIOException     when the log cannot be read
    */
-  public static Recovered recover(Path recordLog, Path output, ToIntFunction<String> tokenCounter,
+  public static Recovered recover(Path input, Path output, ToIntFunction<String> tokenCounter,
       PrintStream console) {
+    Path recordLog = recordLogOf(input);
     RecordLogReader.Contents contents = RecordLogReader.read(recordLog);
     RunSettings settings = contents.settings();
     int count = contents.records().size();
@@ -135,6 +142,38 @@ public final class Recover {
       }
       return new Recovered(outcome, partial, count, contents.droppedBytes());
     }
+  }
+
+  /**
+   * {@code input} itself, or for a folder the record log directly in it: {@value
+   * RecordLog#FILE_NAME}, else the one {@code llm-records-<n>.bin} (a log that found the
+   * name taken).
+   */
+  static Path recordLogOf(Path input) {
+    if (!Files.isDirectory(input)) {
+      return input;
+    }
+    Path log = input.resolve(RecordLog.FILE_NAME);
+    if (Files.isRegularFile(log)) {
+      return log;
+    }
+    List<Path> logs;
+    try (Stream<Path> files = Files.list(input)) {
+      logs = files.filter(p -> p.getFileName().toString().matches("llm-records-\\d+\\.bin"))
+          .filter(Files::isRegularFile).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the folder " + input + ": " + e, e);
+    }
+    if (logs.size() == 1) {
+      return logs.get(0);
+    }
+    if (logs.isEmpty()) {
+      throw new IllegalArgumentException("no record log (" + RecordLog.FILE_NAME + ") in "
+          + input + ": give the Gatling run folder of a gatling-llm run (its record log is "
+          + "written there as the run goes) or the record log itself");
+    }
+    throw new IllegalArgumentException("several record logs in " + input + " " + logs.stream()
+        .map(p -> p.getFileName().toString()).toList() + ": give the one to recover");
   }
 
   private static LocalDateTime lastWrite(Path file) {
@@ -190,7 +229,8 @@ public final class Recover {
   }
 
   private static String usage() {
-    return "usage: Recover <record log, e.g. target/gatling/<run>/" + RecordLog.FILE_NAME + ">"
+    return "usage: Recover <run folder, e.g. target/gatling/<run>, or its record log "
+        + RecordLog.FILE_NAME + ">"
         + " [--out <result.json>] [--tokenizer <tokenizer.json | folder | Hugging Face id>]";
   }
 

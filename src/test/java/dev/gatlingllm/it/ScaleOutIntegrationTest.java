@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same benchmark run on one injector and as three injector JVMs on this machine, against
  * the simulator, then merged: the same requests at the same scheduled times, the same token
- * totals, and aggregates within measurement noise.
+ * totals, and aggregates within measurement noise. The three injectors start together in one
+ * project with one results folder, as the documented test on one machine does, and each
+ * finds its own files in its own run folder.
  *
  * <p>One benchmark carries both things scale-out splits, so that one set of injector JVMs
  * (the expensive part: three Gatling JVMs starting on two cores) checks them together: seeded
@@ -123,6 +125,9 @@ class ScaleOutIntegrationTest {
       // a shared folder as the start barrier: JVMs that start slowly on a busy machine cannot
       // miss it, as they could a fixed -Dllm.startAt
       Path barrier = work.resolve("barrier");
+      // the documented test on one machine: the injectors started together in one project,
+      // with its one results folder, as ./mvnw gatling:test runs them
+      Path project = Files.createDirectories(work.resolve("project"));
       List<CompletableFuture<ForkedGatling.Result>> injectors = new ArrayList<>();
       for (int k = 0; k < 3; k++) {
         Map<String, String> mine = new HashMap<>(common);
@@ -130,11 +135,11 @@ class ScaleOutIntegrationTest {
         mine.put("llm.startBarrier", barrier.toString());
         mine.put("llm.clockOffset", clock);
         mine.put("llm.clockProbes", "8");
-        Path results = Files.createDirectories(work.resolve("injector-" + k));
         Path output = work.resolve("injector-" + k + ".out");
         injectors.add(CompletableFuture.supplyAsync(() -> {
           try {
-            return ForkedGatling.run(ScaleOutItSimulation.class, results, mine, output);
+            return ForkedGatling.run(ScaleOutItSimulation.class, Path.of("target", "gatling"),
+                mine, Map.of(), output, project, null);
           } catch (Exception e) {
             throw new IllegalStateException(e);
           }
@@ -146,10 +151,10 @@ class ScaleOutIntegrationTest {
       }
     }
     List<Read> single = logs(work.resolve("single")).stream().map(Read::of).toList();
-    List<Read> split = logs(work).stream().filter(p -> p.toString().contains("injector-"))
-        .map(Read::of).toList();
+    List<Read> split = logs(work.resolve("project")).stream().map(Read::of).toList();
     assertEquals(1, single.size());
     assertEquals(3, split.size());
+    assertEachFolderHoldsItsOwnFiles(split);
     PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     Merge.Merged one = Merge.merge(List.of(single.get(0).log), work.resolve("merged-single"),
         false, null, quiet);
@@ -159,6 +164,44 @@ class ScaleOutIntegrationTest {
     assertTrue(Files.exists(three.outcome().htmlReport()));
     return new Outcome(single, split, JSON.readTree(one.outcome().resultFile().toFile()),
         JSON.readTree(three.outcome().resultFile().toFile()));
+  }
+
+  /**
+   * Each injector's record log, result JSON and LLM report are in a run folder of their own,
+   * the three of them side by side in the project's one results folder (or, for injectors
+   * started in the same millisecond, in an {@code llm-run-<n>} subfolder of the one Gatling
+   * gave both): the result JSON beside a log is that injector's.
+   */
+  private static void assertEachFolderHoldsItsOwnFiles(List<Read> split) throws Exception {
+    List<Integer> indexes = new ArrayList<>();
+    for (Read r : split) {
+      Path folder = r.log.getParent();
+      assertTrue(Files.isRegularFile(gatlingFolder(r).resolve("simulation.log")),
+          "Gatling's run folder");
+      assertTrue(Files.isRegularFile(folder.resolve("llm-report.html")), folder.toString());
+      List<Path> own;
+      try (Stream<Path> files = Files.list(folder)) {
+        own = files.filter(p -> p.getFileName().toString().matches(
+            "llm-records(-\\d+)?\\.bin|.*\\.json")).sorted().toList();
+      }
+      assertEquals(2, own.size(), "one record log and one result JSON: " + own);
+      Path json = own.stream().filter(p -> p.toString().endsWith(".json")).findFirst()
+          .orElseThrow();
+      JsonNode result = JSON.readTree(json.toFile());
+      int index = r.facts.share().index();
+      assertEquals(index, result.get("injector").get("index").asInt(), json.toString());
+      assertEquals(PROMPTS / 3, result.get("completed").asInt());
+      indexes.add(index);
+    }
+    assertEquals(List.of(0, 1, 2), indexes.stream().sorted().toList());
+    assertEquals(1, split.stream().map(r -> gatlingFolder(r).getParent()).distinct().count(),
+        "one results folder");
+  }
+
+  /** The log's Gatling run folder: its own, or (runs of one millisecond) the one it is in. */
+  private static Path gatlingFolder(Read r) {
+    Path folder = r.log.getParent();
+    return folder.getFileName().toString().startsWith("llm-run-") ? folder.getParent() : folder;
   }
 
   private static void assertSameBenchmark(Outcome o) {

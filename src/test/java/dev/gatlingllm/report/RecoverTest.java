@@ -104,4 +104,46 @@ class RecoverTest {
         runFolder.resolve(RecordLog.FILE_NAME), null, MetricFixtures.WORDS, console()));
     assertTrue(e.getMessage().contains("r.json exists already"), e.getMessage());
   }
+
+  @Test
+  void aRunFolderIsRecoveredFromTheRecordLogInIt() throws Exception {
+    Path runFolder = Files.createDirectories(dir.resolve("run"));
+    ReportOutcome normal = runAndReport(runFolder, MetricFixtures.records("mixed"));
+
+    Recover.Recovered recovered = Recover.recover(runFolder, dir.resolve("recovered.json"),
+        MetricFixtures.WORDS, console());
+
+    assertTrue(recovered.outcome().ok(), recovered.outcome().error());
+    assertEquals(MetricFixtures.records("mixed").size(), recovered.records());
+    assertEquals(Files.readString(normal.resultFile()),
+        Files.readString(recovered.outcome().resultFile()));
+  }
+
+  @Test
+  void aFolderWithoutARecordLogIsRefusedByName() throws Exception {
+    Path gatlingOnly = Files.createDirectories(dir.resolve("sim-20261126120000123"));
+    Files.writeString(gatlingOnly.resolve("simulation.log"), "gatling's");
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Recover.recover(gatlingOnly, null, MetricFixtures.WORDS, console()));
+
+    assertTrue(e.getMessage().startsWith("no record log (llm-records.bin) in " + gatlingOnly
+        + ": "), e.getMessage());
+  }
+
+  @Test
+  void aFolderWithOneNumberedLogGivesItAndWithSeveralAsksWhich() throws Exception {
+    Path runFolder = Files.createDirectories(dir.resolve("run"));
+    runAndReport(runFolder, MetricFixtures.records("mixed"));
+    Path log = runFolder.resolve(RecordLog.FILE_NAME);
+    Path second = Files.move(log, runFolder.resolve("llm-records-2.bin"));
+    assertEquals(second, Recover.recordLogOf(runFolder));
+
+    Files.copy(second, runFolder.resolve("llm-records-3.bin"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Recover.recordLogOf(runFolder));
+    assertEquals("several record logs in " + runFolder
+        + " [llm-records-2.bin, llm-records-3.bin]: give the one to recover", e.getMessage());
+    assertEquals(log, Recover.recordLogOf(log), "a file is taken as given");
+  }
 }
