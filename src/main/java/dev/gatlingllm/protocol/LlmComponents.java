@@ -89,6 +89,10 @@ public final class LlmComponents implements ProtocolComponents {
   private final String settingsHash;
   /** True for the copy the actions' rehearsal runs on ({@link #forRehearsal}). */
   private final boolean rehearsal;
+  /** The server checked against each request; a rehearsal's own, thrown away. */
+  private final ServerCompliance compliance = new ServerCompliance();
+  /** Longest wait for the server's model list before the run. */
+  private static final Duration MODEL_LIST_TIMEOUT = Duration.ofSeconds(5);
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     LlmRun.requireFirstProtocol(core, protocol);
@@ -189,7 +193,15 @@ public final class LlmComponents implements ProtocolComponents {
     if (problem != null) {
       LOG.warn("cannot reach {} before the run ({}): requests will fail until it is up",
           protocol.target(), problem);
+    } else {
+      listServedModels();
     }
+  }
+
+  /** Once before the run: the model names the compliance check compares requests with. */
+  private void listServedModels() {
+    ServedModels.fetch(protocol.target(), headerMap(), protocol.insecureTls(),
+        MODEL_LIST_TIMEOUT).ifPresent(compliance::servedModels);
   }
 
   /**
@@ -209,6 +221,7 @@ public final class LlmComponents implements ProtocolComponents {
     List<EventLoop> loops = eventLoops();
     RunWarmUp.run(protocol, client, loops, path, body,
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id), rehearse);
+    listServedModels();
     List<String> skipped = GatlingWarmUp.run(core, loops.get(0));
     if (!skipped.isEmpty()) {
       LOG.info("warm-up: Gatling's per-request code not warmed ({}); the JIT compiles it during "
@@ -291,6 +304,11 @@ public final class LlmComponents implements ProtocolComponents {
   /** The run's record log, mirroring {@link #store()}; empty when it could not be created. */
   public Optional<RecordLog> recordLog() {
     return Optional.ofNullable(recordLog);
+  }
+
+  /** The server checked against what each request asked. */
+  public ServerCompliance compliance() {
+    return compliance;
   }
 
   /** How output tokens are counted, during the run (goodput rows) and after it. */
