@@ -193,12 +193,14 @@ public final class LlmComponents implements ProtocolComponents {
     if (problem != null) {
       LOG.warn("cannot reach {} before the run ({}): requests will fail until it is up",
           protocol.target(), problem);
-    } else {
-      listServedModels();
     }
   }
 
-  /** Once before the run: the model names the compliance check compares requests with. */
+  /**
+   * Once before the run, with the warm-up (which already talks to the server): the model
+   * names the compliance check compares requests with. Without the warm-up the run sends
+   * nothing but its own requests, and the model is not checked.
+   */
   private void listServedModels() {
     ServedModels.fetch(protocol.target(), headerMap(), protocol.insecureTls(),
         MODEL_LIST_TIMEOUT).ifPresent(compliance::servedModels);

@@ -14,8 +14,8 @@ import io.gatling.javaapi.core.Simulation;
 /**
  * {@code it.requests} requests of {@code it.endpoint} (chat or completions) at concurrency 4,
  * each asking {@code it.maxTokens} tokens with {@code ignore_eos} for model {@code it.model},
- * with a prompt of {@code it.promptWords} words whose dataset count says as many tokens. No
- * warm-up: the model list is fetched before the run all the same. No request may fail.
+ * with a prompt of {@code it.promptWords} words whose dataset count says as many tokens. A
+ * short warm-up, which fetches the server's model list. No request may fail.
  */
 public class ComplianceItSimulation extends Simulation {
 
@@ -36,7 +36,7 @@ public class ComplianceItSimulation extends Simulation {
                 .maxTokens(Integer.getInteger(MAX_TOKENS, 16)).ignoreEos(true))
             .injectOpen(atOnceUsers(Integer.getInteger(REQUESTS, 20))))
         .protocols(llm().baseUrl(System.getProperty(BASE_URL))
-            .model(System.getProperty(MODEL, "sim-model")).maxConcurrency(4).noWarmUp())
+            .model(System.getProperty(MODEL, "sim-model")).maxConcurrency(4).warmUp(2))
         .assertions(global().failedRequests().count().is(0L));
   }
 
