@@ -69,8 +69,20 @@ public final class ServerCompliance {
   private volatile Set<String> servedModels;
   /** Whether an onlyCompletionLimit request was over its limit (picks the fix's words). */
   private volatile boolean completionLimitIgnored;
+  /** Why prompt counts are not compared; null when they are. */
+  private final String promptCheckOff;
 
+  /** Every check on. */
   public ServerCompliance() {
+    this(null);
+  }
+
+  /**
+   * @param promptCheckOff why the prompts' own counts cannot be compared with the server's
+   *                       (they come from another tokenizer than the server's); null to compare
+   */
+  public ServerCompliance(String promptCheckOff) {
+    this.promptCheckOff = promptCheckOff;
     for (int i = 0; i < n; i++) {
       examples.add(new ArrayList<>(EXAMPLES));
     }
@@ -109,7 +121,7 @@ public final class ServerCompliance {
     }
     int own = record.promptTokens();
     int reported = record.usagePromptTokens();
-    if (own >= 0 && reported >= 0) {
+    if (promptCheckOff == null && own >= 0 && reported >= 0) {
       int tolerance = promptTolerance(own);
       // a chat template only adds tokens: only a shorter count is the server's doing
       boolean off = reported < own - tolerance || (!asked.chat() && reported > own + tolerance);
@@ -145,6 +157,6 @@ public final class ServerCompliance {
     }
     Set<String> models = servedModels;
     return new ServerComplianceReport(c, v, ids, models == null ? null : models,
-        completionLimitIgnored);
+        completionLimitIgnored, promptCheckOff);
   }
 }

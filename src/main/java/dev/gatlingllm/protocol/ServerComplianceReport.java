@@ -30,9 +30,12 @@ public final class ServerComplianceReport {
   /** Null when the server lists no models (no {@code /v1/models}). */
   private final Set<String> servedModels;
   private final boolean completionLimitIgnored;
+  /** Why the prompt counts were not compared; null when they were. */
+  private final String promptCheckOff;
 
   ServerComplianceReport(long[] checked, long[] violations, List<List<String>> examples,
-      Set<String> servedModels, boolean completionLimitIgnored) {
+      Set<String> servedModels, boolean completionLimitIgnored, String promptCheckOff) {
+    this.promptCheckOff = promptCheckOff;
     this.checked = checked.clone();
     this.violations = violations.clone();
     this.examples = List.copyOf(examples);
@@ -109,8 +112,8 @@ public final class ServerComplianceReport {
 
   /**
    * The result JSON's value: per check, {@code checked}, {@code violations} and
-   * {@code example_request_ids}; the models {@code /v1/models} listed (null without it); the
-   * warnings (empty when clean).
+   * {@code example_request_ids}; the models {@code /v1/models} listed (null without it); why
+   * prompt counts were not compared (null when they were); the warnings (empty when clean).
    */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -124,6 +127,7 @@ public final class ServerComplianceReport {
       checks.put(check.key, c);
     }
     json.put("checks", checks);
+    json.put("prompt_check_off", promptCheckOff);
     json.put("warnings", warnings());
     return json;
   }

@@ -9,6 +9,7 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.action.LlmRequestBuilder;
+import dev.gatlingllm.sim.SimTokens;
 import io.gatling.javaapi.core.Simulation;
 
 /**
@@ -36,7 +37,9 @@ public class ComplianceItSimulation extends Simulation {
                 .maxTokens(Integer.getInteger(MAX_TOKENS, 16)).ignoreEos(true))
             .injectOpen(atOnceUsers(Integer.getInteger(REQUESTS, 20))))
         .protocols(llm().baseUrl(System.getProperty(BASE_URL))
-            .model(System.getProperty(MODEL, "sim-model")).maxConcurrency(4).warmUp(2))
+            .model(System.getProperty(MODEL, "sim-model")).maxConcurrency(4).warmUp(2)
+            // the simulator's own tokenizer: whitespace-separated words
+            .tokenCounter("sim-words", SimTokens::countPromptTokens))
         .assertions(global().failedRequests().count().is(0L));
   }
 

@@ -89,6 +89,7 @@ class ServerComplianceIntegrationTest {
       assertEquals(REQUESTS, compliance.path("checks").path(check).path("checked").asInt(), check);
     }
     assertEquals("[\"sim-model\"]", compliance.get("models_listed").toString());
+    assertTrue(compliance.get("prompt_check_off").isNull());
   }
 
   @Test

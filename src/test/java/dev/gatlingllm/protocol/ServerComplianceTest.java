@@ -107,6 +107,16 @@ class ServerComplianceTest {
   }
 
   @Test
+  void promptsCountedWithAnotherTokenizerAreNotCompared() {
+    ServerCompliance c = new ServerCompliance("counted with GPT-2");
+    c.record(new Asked(-1, -1, false, false, null, false), record("a", 100, 60, -1, true));
+    ServerComplianceReport r = c.report();
+    assertEquals(0, r.checked(Check.PROMPT_TOKENS_MISMATCH));
+    assertTrue(r.clean());
+    assertEquals("counted with GPT-2", r.toJson().get("prompt_check_off"));
+  }
+
+  @Test
   void aCleanRunHasNoWarningAndPrintsNothing() {
     ServerCompliance c = new ServerCompliance();
     c.servedModels(Set.of("m"));
