@@ -155,7 +155,7 @@ LLM.run(function (d, app) {
   var sv = R.server_compliance;
   if (sv && sv.checks) {
     var ss = LLM.section(app, 'Server compliance', 'The server checked against each request: output tokens vs the limit asked, ignore_eos, the model name vs /v1/models'
-      + (sv.models_listed ? ' (' + sv.models_listed.join(', ') + ')' : ' (not listed: not checked)') + ', usage.prompt_tokens vs the prompt\'s own count.');
+      + (sv.models_listed ? ' (' + sv.models_listed.join(', ') + ')' : ' (not listed: not checked)') + ', usage.prompt_tokens vs the prompt\'s own count' + (sv.prompt_check_off ? ' (not compared: ' + sv.prompt_check_off + ').' : '.'));
     (sv.warnings || []).forEach(function (w) { ss.appendChild(el('div', { cls: 'banner bad', 'data-compliance-warning': 1, text: w })); });
     if (!(sv.warnings || []).length) { ss.appendChild(el('div', { cls: 'banner ok', text: 'The server did what the requests asked.' })); }
     var st = el('table', {}, [el('tr', {}, [el('th', { text: 'check' }), el('th', { text: 'requests checked' }), el('th', { text: 'failed' }), el('th', { text: 'example request ids' })])]);
