@@ -258,6 +258,9 @@ final class Generation {
       long now = System.nanoTime();
       write(text.finishEvent(request.promptTokens(), request.maxTokens(),
           (firstChunkNanos - admittedNanos) / 1e6, (now - firstChunkNanos) / 1e6));
+      if (logEntry != null) {
+        logEntry.wrote(now); // a chunk with a choice: clients count it as they count content
+      }
     } else if (request.includeUsage()) {
       write(text.usageEvent(request.promptTokens(), request.maxTokens()));
     }
