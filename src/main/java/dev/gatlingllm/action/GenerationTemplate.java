@@ -1,6 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,9 +16,23 @@ final class GenerationTemplate implements RequestTemplate {
   private static final String WARM_UP_PROMPT = "Warm-up request: please count from one to ten.";
 
   private final RequestSpec spec;
+  /** Fields of the extra body that override what the compliance check compares; null: unset. */
+  private final Integer extraMaxTokens;
+  private final Integer extraMaxCompletionTokens;
+  private final Object extraIgnoreEos;
+  private final Object extraModel;
 
   GenerationTemplate(RequestSpec spec) {
     this.spec = spec;
+    Map<String, Object> extra = spec.extraBody();
+    this.extraMaxTokens = integer(extra.get("max_tokens"));
+    this.extraMaxCompletionTokens = integer(extra.get("max_completion_tokens"));
+    this.extraIgnoreEos = extra.get("ignore_eos");
+    this.extraModel = extra.get("model");
+  }
+
+  private static Integer integer(Object value) {
+    return value instanceof Number n ? n.intValue() : null;
   }
 
   RequestSpec spec() {
@@ -59,7 +74,22 @@ final class GenerationTemplate implements RequestTemplate {
     }
     String requestModel = spec.model() != null ? spec.model().resolve(session) : model;
     return new Body(RequestBodies.build(spec, requestModel, prompt, messages, maxTokens),
-        Body.JSON);
+        Body.JSON, asked(maxTokens, requestModel));
+  }
+
+  /** What the body asks of the server, the extra body's fields winning as they do in it. */
+  private ServerCompliance.Asked asked(Integer maxTokens, String requestModel) {
+    boolean chat = spec.endpoint() == RequestSpec.Endpoint.CHAT;
+    Integer tokens = extraMaxTokens != null ? extraMaxTokens : chat ? null : maxTokens;
+    Integer completion = extraMaxCompletionTokens != null ? extraMaxCompletionTokens
+        : chat ? maxTokens : null;
+    int max = Math.max(tokens == null ? -1 : tokens, completion == null ? -1 : completion);
+    int min = tokens == null ? max : completion == null ? tokens : Math.min(tokens, completion);
+    boolean ignoreEos = extraIgnoreEos != null ? Boolean.TRUE.equals(extraIgnoreEos)
+        : Boolean.TRUE.equals(spec.ignoreEos());
+    String model = extraModel != null ? (extraModel instanceof String m ? m : null) : requestModel;
+    return new ServerCompliance.Asked(max, min, completion != null && tokens == null, ignoreEos,
+        model, chat);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.protocol.ServerCompliance;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
@@ -96,12 +97,12 @@ final class LlmRequestAction extends LlmAction {
       queueForPermit(session);
       return;
     }
-    EncodedRequest request = buildOrFail(session);
+    Prepared request = buildOrFail(session);
     if (request == null) {
       return;
     }
     SelfCheck check = components.selfCheck();
-    long due = request.request().scheduledNanos();
+    long due = request.encoded().request().scheduledNanos();
     if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
       // In schedule order across the loops: whichever loop's slot comes due first sends this
       // one too if it is due by then, from that loop (see PacedSends).
@@ -125,12 +126,12 @@ final class LlmRequestAction extends LlmAction {
   private void queueForPermit(Session session) {
     components.selfCheck();
     components.limiter().acquire(session.eventLoop(), () -> {
-      EncodedRequest request = buildOrFail(session);
+      Prepared request = buildOrFail(session);
       if (request == null) {
         components.limiter().release(); // the user was passed on without sending
         return;
       }
-      long due = request.request().scheduledNanos();
+      long due = request.encoded().request().scheduledNanos();
       if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null
           && due - System.nanoTime() > 0) {
         // a permit came back before this request's slot: hold it until then
@@ -147,12 +148,13 @@ final class LlmRequestAction extends LlmAction {
    * permit must be given back and the user passed on whatever happens. {@code loop} is the
    * loop this runs on: the user's, or the one that sent a paced request in its place.
    */
-  private void send(EventLoop loop, Session session, EncodedRequest request) {
+  private void send(EventLoop loop, Session session, Prepared request) {
     long startMillis = clock.nowMillis();
     try {
-      components.client().send(loop, request, record -> {
+      components.client().send(loop, request.encoded(), record -> {
         components.limiter().release();
         try {
+          components.compliance().record(request.asked(), record);
           complete(session, record, startMillis);
         } catch (RuntimeException e) {
           crashed(session, e);
@@ -170,7 +172,7 @@ final class LlmRequestAction extends LlmAction {
    * the limiter's queue it runs with a permit held). A paced request is built and encoded
    * here, in its user's lead before the slot: the send at the slot only writes it.
    */
-  private EncodedRequest buildOrFail(Session session) {
+  private Prepared buildOrFail(Session session) {
     try {
       return buildRequest(session);
     } catch (SessionValue.ResolutionException e) {
@@ -207,7 +209,7 @@ final class LlmRequestAction extends LlmAction {
     }
   }
 
-  private EncodedRequest buildRequest(Session session) {
+  private Prepared buildRequest(Session session) {
     HttpHeaders headers = components.requestHeaders(spec.requestId(session),
         longAttribute(session, ArrivalGate.REQUEST_INDEX_ATTRIBUTE, -1));
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
@@ -216,11 +218,14 @@ final class LlmRequestAction extends LlmAction {
     if (!body.contentType().equals(RequestTemplate.Body.JSON)) {
       headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
     }
-    return components.client().encode(new LlmRequest(spec.name(), spec.path(), headers,
-        body.bytes(), promptTokens,
+    return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
+        headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
-        spec.taskType() != TaskType.GENERATION));
+        spec.taskType() != TaskType.GENERATION)), body.asked());
   }
+
+  /** A request ready to write, and what it asks of the server (null: nothing checked). */
+  private record Prepared(EncodedRequest encoded, ServerCompliance.Asked asked) {}
 
   private static final String REQUEST_ID = "x-request-id";
 

@@ -1,6 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.util.function.IntFunction;
 
@@ -52,8 +53,15 @@ interface RequestTemplate {
     return null;
   }
 
-  /** A request body and the value of its {@code Content-Type} header. */
-  record Body(byte[] bytes, String contentType) {
+  /**
+   * A request body, the value of its {@code Content-Type} header, and what it asks of the
+   * server for the compliance check (null: nothing checked).
+   */
+  record Body(byte[] bytes, String contentType, ServerCompliance.Asked asked) {
     static final String JSON = "application/json";
+
+    Body(byte[] bytes, String contentType) {
+      this(bytes, contentType, null);
+    }
   }
 }

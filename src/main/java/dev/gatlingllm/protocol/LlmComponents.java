@@ -37,6 +37,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -96,6 +97,10 @@ public final class LlmComponents implements ProtocolComponents {
   private final String settingsHash;
   /** True for the copy the actions' rehearsal runs on ({@link #forRehearsal}). */
   private final boolean rehearsal;
+  /** The server checked against each request; a rehearsal's own, thrown away. */
+  private final ServerCompliance compliance;
+  /** Longest wait for the server's model list before the run. */
+  private static final Duration MODEL_LIST_TIMEOUT = Duration.ofSeconds(5);
 
   LlmComponents(CoreComponents core, LlmProtocol protocol) {
     // Before anything of the run: a JVM the timings cannot trust says so (or, strict, refuses).
@@ -132,6 +137,7 @@ public final class LlmComponents implements ProtocolComponents {
         .toString()), protocol.insecureTls()) : null;
     this.settingsHash = injector == null ? null : settingsHash();
     this.rehearsal = false;
+    this.compliance = new ServerCompliance(promptCheckOff(protocol));
     if (!protocol.warmUp().enabled()) {
       // the real warm-up's probe does both, with real requests
       warmUpWithoutRequests();
@@ -162,7 +168,21 @@ public final class LlmComponents implements ProtocolComponents {
     this.runFolder = run.runFolder;
     this.recordLog = null;
     this.rehearsal = true;
+    this.compliance = new ServerCompliance(promptCheckOff(protocol));
     this.warmedUp.set(true);
+  }
+
+  /**
+   * Prompts counted with the shipped GPT-2 fallback are counted with another tokenizer than
+   * the server's (unless it serves a GPT-2): their counts differ from its by design (the
+   * simulator counts words), and comparing them would only say so.
+   */
+  private static String promptCheckOff(LlmProtocol protocol) {
+    boolean fallback = OutputTokens.FALLBACK_ID.equals(protocol.tokenizerId());
+    return fallback && !protocol.requestModelName().toLowerCase(Locale.ROOT)
+        .contains("gpt2")
+        ? "prompts counted with the shipped GPT-2 tokenizer, not the server's: give the"
+            + " server's tokenizer to compare them" : null;
   }
 
   /** The cap on requests in flight of this injector's share, or none. */
@@ -205,6 +225,16 @@ public final class LlmComponents implements ProtocolComponents {
   }
 
   /**
+   * Once before the run, with the warm-up (which already talks to the server): the model
+   * names the compliance check compares requests with. Without the warm-up the run sends
+   * nothing but its own requests, and the model is not checked.
+   */
+  private void listServedModels() {
+    ServedModels.fetch(protocol.target(), headerMap(), protocol.insecureTls(),
+        MODEL_LIST_TIMEOUT).ifPresent(compliance::servedModels);
+  }
+
+  /**
    * Sends the run's warm-up requests (see {@link WarmUpOptions}) once per run, with the body
    * of the first request action built: called while the simulation is built, before any
    * user starts.
@@ -221,6 +251,7 @@ public final class LlmComponents implements ProtocolComponents {
     List<EventLoop> loops = eventLoops();
     RunWarmUp.run(protocol, client, loops, path, body,
         id -> new DefaultHttpHeaders().add(baseHeaders).set("x-request-id", id), rehearse);
+    listServedModels();
     List<String> skipped = GatlingWarmUp.run(core, loops.get(0));
     if (!skipped.isEmpty()) {
       LOG.info("warm-up: Gatling's per-request code not warmed ({}); the JIT compiles it during "
@@ -308,6 +339,11 @@ public final class LlmComponents implements ProtocolComponents {
   /** The run's record log, mirroring {@link #store()}; empty when it could not be created. */
   public Optional<RecordLog> recordLog() {
     return Optional.ofNullable(recordLog);
+  }
+
+  /** The server checked against what each request asked. */
+  public ServerCompliance compliance() {
+    return compliance;
   }
 
   /** How output tokens are counted, during the run (goodput rows) and after it. */

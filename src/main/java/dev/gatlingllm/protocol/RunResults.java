@@ -151,6 +151,9 @@ public final class RunResults {
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
       }
+      ServerComplianceReport compliance = run.compliance().report();
+      info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
+      compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
       ServerSeries server = run.stopServerMetrics();
       if (server != null) {
         info = info.toBuilder().extra(ServerSeries.KEY,
@@ -164,6 +167,7 @@ public final class RunResults {
           RunReporter.report(settings.withOptions(quiet), run.store(), runFolder, tokenCounter);
       if (options.printSummary() && outcome.summary() != null) {
         printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
+            + compliance.consoleText()
             + (outcome.htmlReport() == null ? ""
                 : "LLM report: " + outcome.htmlReport().toAbsolutePath().toUri() + "\n"));
       }

@@ -21,6 +21,11 @@ final class ApiError extends Exception {
     return new ApiError(HttpResponseStatus.BAD_REQUEST, "BadRequestError", message);
   }
 
+  /** A body that is not JSON, as a server that does not check before parsing answers it. */
+  static ApiError serverError(String message) {
+    return new ApiError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "server_error", message);
+  }
+
   static ApiError modelNotFound(String model) {
     return new ApiError(HttpResponseStatus.NOT_FOUND, "NotFoundError",
         "The model `" + model + "` does not exist.");

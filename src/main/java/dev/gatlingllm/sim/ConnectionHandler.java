@@ -221,8 +221,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     try {
       request = new QueryStringDecoder(http.uri()).path().startsWith("/v1/audio/")
           ? AudioRequest.parse(http, config.model(), config.defaultMaxTokens())
-          : GenerationRequest.parse(chat, http.content(), config.model(),
-              config.defaultMaxTokens());
+          : GenerationRequest.parse(chat, http.content(), config);
     } catch (ApiError e) {
       sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
       return;

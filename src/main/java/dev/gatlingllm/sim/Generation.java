@@ -48,6 +48,12 @@ final class Generation {
   private final int chunks;
   /** Content chunks sent before an injected fault takes effect. */
   private final int faultPoint;
+  /** Whether a streamed chat answer still owes its role chunk (sent with the first event). */
+  private boolean roleChunk;
+  /** First token held back to go out merged with the next event; -1 when none is held. */
+  private int heldFrom = -1;
+  private long admittedNanos;
+  private long firstChunkNanos;
 
   /** Guarded by {@link ServerState}'s lock. */
   boolean holdsSlot;
@@ -78,7 +84,8 @@ final class Generation {
     this.connection = connection;
     this.onComplete = onComplete;
     this.text = new ResponseText(request.chat(), number, System.currentTimeMillis() / 1000,
-        config.model(), request.stream());
+        request.model() != null ? request.model() : config.model(), request.stream());
+    this.roleChunk = request.chat() && !config.omitsRole(number);
     this.stall = faults.contains(Fault.STALL);
     this.inBand = faults.contains(Fault.IN_BAND_ERROR);
     this.disconnect = faults.contains(Fault.DISCONNECT);
@@ -132,6 +139,7 @@ final class Generation {
     if (finished) {
       return;
     }
+    admittedNanos = System.nanoTime();
     long prefill = config.prefillPerToken().toNanos() * request.promptTokens();
     dueNanos = System.nanoTime() + jitter.apply(config.ttft().toNanos() + prefill);
     if (request.stream()) {
@@ -175,20 +183,34 @@ final class Generation {
     int to = Math.min(from + k, request.maxTokens());
     boolean last = nextChunk == chunks;
     boolean thinking = request.chat() && from < config.reasoningTokens();
-    String event = thinking
-        ? text.reasoningEvent(SimTokens.range(from, to), config.reasoningField(), last)
-        : text.contentEvent(SimTokens.range(from, to), last);
-    if (j == 0 && request.chat()) {
-      event = text.roleEvent() + event;
-    }
-    write(event);
-    if (logEntry != null) {
-      // Before the flush: on loopback the client can read the bytes before flush() returns.
-      logEntry.wrote(System.nanoTime());
-    }
-    ctx.flush();
-
     boolean faulty = nextChunk == faultPoint && (stall || inBand || disconnect);
+    int textFrom = heldFrom >= 0 ? heldFrom : from;
+    if (!last && !faulty && config.mergesToken(to - 1)
+        && thinking == (request.chat() && to < config.reasoningTokens())) {
+      // held back, as a token ending inside a UTF-8 character: it goes out with the next one
+      heldFrom = textFrom;
+    } else {
+      heldFrom = -1;
+      // llama.cpp's finish reason comes in a chunk of its own, with the usage
+      boolean finishHere = last && !config.usageInFinishChunk();
+      String event = thinking
+          ? text.reasoningEvent(SimTokens.range(textFrom, to), config.reasoningField(), finishHere)
+          : text.contentEvent(SimTokens.range(textFrom, to), finishHere);
+      if (roleChunk) {
+        roleChunk = false;
+        event = text.roleEvent(config.nullRoleContent()) + event;
+      }
+      write(event);
+      if (logEntry != null) {
+        // Before the flush: on loopback the client can read the bytes before flush() returns.
+        logEntry.wrote(System.nanoTime());
+      }
+      ctx.flush();
+      if (firstChunkNanos == 0) {
+        firstChunkNanos = System.nanoTime();
+      }
+    }
+
     long pause = 0;
     if (faulty && stall) {
       state.countFault(Fault.STALL);
@@ -232,7 +254,14 @@ final class Generation {
   }
 
   private void endStream() {
-    if (request.includeUsage()) {
+    if (config.usageInFinishChunk()) {
+      long now = System.nanoTime();
+      write(text.finishEvent(request.promptTokens(), request.maxTokens(),
+          (firstChunkNanos - admittedNanos) / 1e6, (now - firstChunkNanos) / 1e6));
+      if (logEntry != null) {
+        logEntry.wrote(now); // a chunk with a choice: clients count it as they count content
+      }
+    } else if (request.includeUsage()) {
       write(text.usageEvent(request.promptTokens(), request.maxTokens()));
     }
     write(ResponseText.DONE);

@@ -19,33 +19,45 @@ import java.io.IOException;
  * @param maxTokens    output length
  * @param promptText   the prompt as sent (chat: the messages' JSON), for the prefix cache;
  *                     empty when there is none (audio)
+ * @param model        the model name the answer carries: the served one, or the request's
+ *                     when {@link SimulatorConfig#anyModel()} accepts it; null for the served one
  */
 record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
-    int maxTokens, String promptText) {
+    int maxTokens, String promptText, String model) {
 
   /** A request without prompt text (nothing for the prefix cache to match). */
   GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
       int maxTokens) {
-    this(chat, stream, includeUsage, promptTokens, maxTokens, "");
+    this(chat, stream, includeUsage, promptTokens, maxTokens, "", null);
   }
 
   static final int MAX_TOKENS_LIMIT = 1_000_000;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * Parses and checks a request body like vLLM does.
+   * Parses and checks a request body like vLLM does, or like the dialect of {@code config}
+   * (see {@link SimulatorConfig#dialect}).
    *
-   * @throws ApiError 400 for a malformed request, 404 for another model than {@code model}
+   * @throws ApiError 400 for a malformed request (500 for invalid JSON when the dialect says
+   *     so), 404 for another model than the served one (unless any model is accepted)
    */
-  static GenerationRequest parse(boolean chat, ByteBuf body, String model, int defaultMaxTokens)
+  static GenerationRequest parse(boolean chat, ByteBuf body, SimulatorConfig config)
       throws ApiError {
-    JsonNode root = readJson(body);
+    JsonNode root;
+    try {
+      root = readJson(body);
+    } catch (ApiError e) {
+      throw config.invalidJsonAs500() ? ApiError.serverError(e.getMessage()) : e;
+    }
     JsonNode requested = root.get("model");
+    String echoed = null;
     if (requested != null && !requested.isNull()) {
       if (!requested.isTextual()) {
         throw ApiError.badRequest("model must be a string");
       }
-      if (!requested.textValue().equals(model)) {
+      if (config.anyModel()) {
+        echoed = requested.textValue();
+      } else if (!requested.textValue().equals(config.model())) {
         throw ApiError.modelNotFound(requested.textValue());
       }
     }
@@ -62,11 +74,20 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
       includeUsage = bool(options, "include_usage");
     }
     int prompt = chat ? chatPromptTokens(root) : completionPromptTokens(root);
+    if (config.cutLongPrompts()) {
+      prompt = Math.min(prompt, config.contextTokens());
+    }
     String maxField = chat && present(root, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
-    int maxTokens = present(root, maxField) ? maxTokens(root.get(maxField), maxField) : defaultMaxTokens;
+    int maxTokens = present(root, maxField)
+        ? maxTokens(root.get(maxField), maxField) : config.defaultMaxTokens();
+    if (maxField.equals("max_completion_tokens") && config.ignoreMaxCompletionTokens()) {
+      // checked like any value, then ignored: the stream runs until the context is full
+      maxTokens = Math.max(1, config.contextTokens() - prompt);
+    }
     JsonNode promptNode = root.get(chat ? "messages" : "prompt");
     String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
-    return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens, promptText);
+    return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens, promptText,
+        echoed);
   }
 
   private static JsonNode readJson(ByteBuf body) throws ApiError {

@@ -66,10 +66,32 @@ final class ResponseText {
         + "\"results\":[" + results + "]}";
   }
 
-  /** The chat event vLLM sends before the first content: the assistant role, empty content. */
-  String roleEvent() {
+  /**
+   * The chat event sent before the first content: the assistant role, with empty content
+   * (vLLM) or null content (llama.cpp).
+   */
+  String roleEvent(boolean nullContent) {
     return "data: " + head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
-        + "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+        + "\"content\":" + (nullContent ? "null" : "\"\"")
+        + "},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+  }
+
+  /**
+   * llama.cpp's last event: one choice of empty text with the finish reason, the usage and
+   * the server's {@code timings} in the same chunk.
+   */
+  String finishEvent(int promptTokens, int completionTokens, double promptMs, double predictedMs) {
+    String choice = chat
+        ? "{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}"
+        : "{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\":\"length\"}";
+    return "data: " + head + "\"choices\":[" + choice + "]," + usage(promptTokens, completionTokens)
+        + ",\"timings\":{\"prompt_n\":" + promptTokens + ",\"prompt_ms\":" + round3(promptMs)
+        + ",\"predicted_n\":" + completionTokens + ",\"predicted_ms\":" + round3(predictedMs)
+        + "}}\n\n";
+  }
+
+  private static double round3(double ms) {
+    return Math.round(ms * 1000) / 1000.0;
   }
 
   /** The final usage event sent when {@code stream_options.include_usage} is true. */

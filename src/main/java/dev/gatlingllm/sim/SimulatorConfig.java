@@ -59,6 +59,23 @@ public final class SimulatorConfig {
     CONNECTION_CLOSE
   }
 
+  /**
+   * Which server's habits the simulator imitates, beyond timing. A preset of the finer
+   * switches ({@link Builder#dialect}); each switch can be set on its own after it.
+   */
+  public enum Dialect {
+    /** vLLM's OpenAI server: every dialect switch off. */
+    VLLM,
+    /**
+     * llama.cpp's server ({@code llama-server}), as measured: usage and {@code timings} in the
+     * finish chunk, a token ending inside a UTF-8 character merged into the next event (1 %),
+     * the role chunk's content null and missing in 1 request in 20,
+     * {@code max_completion_tokens} ignored, any model name accepted, invalid JSON answered
+     * 500, prompts longer than the slot cut.
+     */
+    LLAMACPP
+  }
+
   private static final Duration MAX_DELAY = Duration.ofHours(1);
   private static final Duration MAX_PREFILL = Duration.ofSeconds(1);
   private static final int MAX_OUTPUT_TOKENS = 1_000_000;
@@ -87,6 +104,15 @@ public final class SimulatorConfig {
   private final boolean recordRequests;
   private final ConnectionPolicy connectionPolicy;
   private final int keepAliveMax;
+  private final boolean usageInFinishChunk;
+  private final double mergedTokenRate;
+  private final boolean nullRoleContent;
+  private final double missingRoleRate;
+  private final boolean ignoreMaxCompletionTokens;
+  private final int contextTokens;
+  private final boolean cutLongPrompts;
+  private final boolean anyModel;
+  private final boolean invalidJsonAs500;
 
   private SimulatorConfig(Builder b) {
     host = b.host;
@@ -113,6 +139,15 @@ public final class SimulatorConfig {
     recordRequests = b.recordRequests;
     connectionPolicy = b.connectionPolicy;
     keepAliveMax = b.keepAliveMax;
+    usageInFinishChunk = b.usageInFinishChunk;
+    mergedTokenRate = b.mergedTokenRate;
+    nullRoleContent = b.nullRoleContent;
+    missingRoleRate = b.missingRoleRate;
+    ignoreMaxCompletionTokens = b.ignoreMaxCompletionTokens;
+    contextTokens = b.contextTokens;
+    cutLongPrompts = b.cutLongPrompts;
+    anyModel = b.anyModel;
+    invalidJsonAs500 = b.invalidJsonAs500;
   }
 
   /** A builder holding the defaults. */
@@ -362,6 +397,85 @@ public final class SimulatorConfig {
     return keepAliveMax;
   }
 
+  /**
+   * llama.cpp's end of stream: no content event carries the finish reason; a last chunk does,
+   * with one choice of empty text, the usage and a {@code timings} object in the same chunk,
+   * and no {@code choices: []} usage chunk follows. The usage is sent whether or not
+   * {@code include_usage} asked for it. Default off (vLLM's separate usage chunk).
+   */
+  public boolean usageInFinishChunk() {
+    return usageInFinishChunk;
+  }
+
+  /**
+   * Fraction of output tokens held back and sent merged with the next one, as a server does
+   * with a token that ends inside a UTF-8 character: that event carries two tokens, so a
+   * client sees fewer events (and inter-token latencies) than tokens. Decided per request by
+   * the token's index with the fault rule (rate 0.01: tokens 99, 199, ...); the last token is
+   * never held back. Default 0.
+   */
+  public double mergedTokenRate() {
+    return mergedTokenRate;
+  }
+
+  /** Whether the chat role chunk says {@code "content": null} instead of {@code ""}. Default off. */
+  public boolean nullRoleContent() {
+    return nullRoleContent;
+  }
+
+  /**
+   * Fraction of streamed chat requests without a role chunk (decided by arrival number with
+   * the fault rule: 0.05 leaves it out of requests 19, 39, ...). Default 0.
+   */
+  public double missingRoleRate() {
+    return missingRoleRate;
+  }
+
+  /**
+   * Whether {@code max_completion_tokens} is ignored (what chat clients send): such a stream
+   * runs to the context limit, {@link #contextTokens()} minus the prompt (at least one
+   * token). {@code max_tokens} is still honoured. Default off.
+   */
+  public boolean ignoreMaxCompletionTokens() {
+    return ignoreMaxCompletionTokens;
+  }
+
+  /**
+   * The context of a slot, in tokens: where a stream whose limit is ignored stops, and the
+   * length a long prompt is cut to with {@link #cutLongPrompts()}. Default 1024.
+   */
+  public int contextTokens() {
+    return contextTokens;
+  }
+
+  /**
+   * Whether a prompt longer than {@link #contextTokens()} is cut to that length silently:
+   * {@code usage.prompt_tokens} and the prefill time count the cut prompt. Default off.
+   */
+  public boolean cutLongPrompts() {
+    return cutLongPrompts;
+  }
+
+  /** Whether any {@code model} name is accepted (and echoed) instead of answered 404. Default off. */
+  public boolean anyModel() {
+    return anyModel;
+  }
+
+  /** Whether a body that is not JSON is answered HTTP 500 instead of 400. Default off. */
+  public boolean invalidJsonAs500() {
+    return invalidJsonAs500;
+  }
+
+  /** Whether the output token with 0-based index {@code token} is merged into the next event. */
+  boolean mergesToken(int token) {
+    return hits(mergedTokenRate, token);
+  }
+
+  /** Whether the streamed chat request with arrival number {@code number} has no role chunk. */
+  boolean omitsRole(long number) {
+    return hits(missingRoleRate, number);
+  }
+
   @Override
   public String toString() {
     return "SimulatorConfig{host=" + host + ", port=" + port + ", model=" + model
@@ -373,7 +487,12 @@ public final class SimulatorConfig {
         + ", stallDuration=" + stallDuration + ", ioThreads=" + ioThreads
         + ", transport=" + transport + ", reasoningTokens=" + reasoningTokens
         + ", reasoningField=" + reasoningField + ", recordRequests=" + recordRequests
-        + ", connectionPolicy=" + connectionPolicy + ", keepAliveMax=" + keepAliveMax + "}";
+        + ", connectionPolicy=" + connectionPolicy + ", keepAliveMax=" + keepAliveMax
+        + ", usageInFinishChunk=" + usageInFinishChunk + ", mergedTokenRate=" + mergedTokenRate
+        + ", nullRoleContent=" + nullRoleContent + ", missingRoleRate=" + missingRoleRate
+        + ", ignoreMaxCompletionTokens=" + ignoreMaxCompletionTokens
+        + ", contextTokens=" + contextTokens + ", cutLongPrompts=" + cutLongPrompts
+        + ", anyModel=" + anyModel + ", invalidJsonAs500=" + invalidJsonAs500 + "}";
   }
 
   /**
@@ -406,6 +525,15 @@ public final class SimulatorConfig {
     private boolean recordRequests;
     private ConnectionPolicy connectionPolicy = ConnectionPolicy.KEEP_ALIVE;
     private int keepAliveMax;
+    private boolean usageInFinishChunk;
+    private double mergedTokenRate;
+    private boolean nullRoleContent;
+    private double missingRoleRate;
+    private boolean ignoreMaxCompletionTokens;
+    private int contextTokens = 1024;
+    private boolean cutLongPrompts;
+    private boolean anyModel;
+    private boolean invalidJsonAs500;
 
     private Builder() {}
 
@@ -434,6 +562,15 @@ public final class SimulatorConfig {
       recordRequests = c.recordRequests;
       connectionPolicy = c.connectionPolicy;
       keepAliveMax = c.keepAliveMax;
+      usageInFinishChunk = c.usageInFinishChunk;
+      mergedTokenRate = c.mergedTokenRate;
+      nullRoleContent = c.nullRoleContent;
+      missingRoleRate = c.missingRoleRate;
+      ignoreMaxCompletionTokens = c.ignoreMaxCompletionTokens;
+      contextTokens = c.contextTokens;
+      cutLongPrompts = c.cutLongPrompts;
+      anyModel = c.anyModel;
+      invalidJsonAs500 = c.invalidJsonAs500;
     }
 
     private Builder copy() {
@@ -462,6 +599,15 @@ public final class SimulatorConfig {
       b.recordRequests = recordRequests;
       b.connectionPolicy = connectionPolicy;
       b.keepAliveMax = keepAliveMax;
+      b.usageInFinishChunk = usageInFinishChunk;
+      b.mergedTokenRate = mergedTokenRate;
+      b.nullRoleContent = nullRoleContent;
+      b.missingRoleRate = missingRoleRate;
+      b.ignoreMaxCompletionTokens = ignoreMaxCompletionTokens;
+      b.contextTokens = contextTokens;
+      b.cutLongPrompts = cutLongPrompts;
+      b.anyModel = anyModel;
+      b.invalidJsonAs500 = invalidJsonAs500;
       return b;
     }
 
@@ -469,6 +615,87 @@ public final class SimulatorConfig {
     public Builder connectionPolicy(ConnectionPolicy value) {
       Builder b = copy();
       b.connectionPolicy = value;
+      return b;
+    }
+
+    /**
+     * Sets every dialect switch to {@code dialect}'s habits (see {@link Dialect}); the
+     * context size is left as it is.
+     */
+    public Builder dialect(Dialect dialect) {
+      boolean llama = dialect == Dialect.LLAMACPP;
+      Builder b = copy();
+      b.usageInFinishChunk = llama;
+      b.mergedTokenRate = llama ? 0.01 : 0;
+      b.nullRoleContent = llama;
+      b.missingRoleRate = llama ? 0.05 : 0;
+      b.ignoreMaxCompletionTokens = llama;
+      b.cutLongPrompts = llama;
+      b.anyModel = llama;
+      b.invalidJsonAs500 = llama;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#usageInFinishChunk()}. */
+    public Builder usageInFinishChunk(boolean value) {
+      Builder b = copy();
+      b.usageInFinishChunk = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#mergedTokenRate()}. */
+    public Builder mergedTokenRate(double value) {
+      Builder b = copy();
+      b.mergedTokenRate = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#nullRoleContent()}. */
+    public Builder nullRoleContent(boolean value) {
+      Builder b = copy();
+      b.nullRoleContent = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#missingRoleRate()}. */
+    public Builder missingRoleRate(double value) {
+      Builder b = copy();
+      b.missingRoleRate = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#ignoreMaxCompletionTokens()}. */
+    public Builder ignoreMaxCompletionTokens(boolean value) {
+      Builder b = copy();
+      b.ignoreMaxCompletionTokens = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#contextTokens()}. */
+    public Builder contextTokens(int value) {
+      Builder b = copy();
+      b.contextTokens = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#cutLongPrompts()}. */
+    public Builder cutLongPrompts(boolean value) {
+      Builder b = copy();
+      b.cutLongPrompts = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#anyModel()}. */
+    public Builder anyModel(boolean value) {
+      Builder b = copy();
+      b.anyModel = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#invalidJsonAs500()}. */
+    public Builder invalidJsonAs500(boolean value) {
+      Builder b = copy();
+      b.invalidJsonAs500 = value;
       return b;
     }
 
@@ -671,6 +898,10 @@ public final class SimulatorConfig {
       require(keepAliveMax == 0 || connectionPolicy == ConnectionPolicy.KEEP_ALIVE,
           "keepAliveMax limits kept-alive connections: it needs connectionPolicy KEEP_ALIVE, got "
               + connectionPolicy);
+      checkRate("mergedTokenRate", mergedTokenRate);
+      checkRate("missingRoleRate", missingRoleRate);
+      require(contextTokens >= 1 && contextTokens <= MAX_OUTPUT_TOKENS,
+          "contextTokens must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + contextTokens);
       return new SimulatorConfig(this);
     }
 
@@ -698,7 +929,8 @@ public final class SimulatorConfig {
         "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
         "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate",
         "--stall-ms", "--io-threads", "--transport", "--reasoning-tokens", "--reasoning-field",
-        "--connection", "--keep-alive-max");
+        "--connection", "--keep-alive-max", "--dialect", "--context-tokens",
+        "--merged-token-rate", "--missing-role-rate");
 
     static final String USAGE = String.join("\n",
         "Usage: java -cp <classpath> dev.gatlingllm.sim.Main [options]",
@@ -733,6 +965,17 @@ public final class SimulatorConfig {
         "  --keep-alive-max N          with keep-alive: say Keep-Alive: timeout=5, max=N and",
         "                              close a connection after its N-th response (default 0:",
         "                              no limit, no header)",
+        "  --dialect vllm|llamacpp     the server imitated: vllm (default) or llamacpp (usage",
+        "                              in the finish chunk, merged tokens, null or missing",
+        "                              role chunk, max_completion_tokens ignored, any model,",
+        "                              invalid JSON answered 500, long prompts cut); give it",
+        "                              first: flags after it change its switches",
+        "  --context-tokens N          slot context: where a stream whose limit is ignored",
+        "                              stops, what a long prompt is cut to (default 1024)",
+        "  --merged-token-rate F       fraction of tokens merged into the next event",
+        "                              (default 0; llamacpp 0.01)",
+        "  --missing-role-rate F       fraction of chat streams without a role chunk",
+        "                              (default 0; llamacpp 0.05)",
         "  --chunk-log                 keep each streamed request's receive and chunk write",
         "                              times, served (and cleared) by GET /debug/chunk-log",
         "  --help                      print this help and exit",
@@ -762,6 +1005,10 @@ public final class SimulatorConfig {
         case "--reasoning-field": return b.reasoningField(value);
         case "--connection": return b.connectionPolicy(connectionPolicy(flag, value));
         case "--keep-alive-max": return b.keepAliveMax(integer(flag, value));
+        case "--dialect": return b.dialect(dialect(flag, value));
+        case "--context-tokens": return b.contextTokens(integer(flag, value));
+        case "--merged-token-rate": return b.mergedTokenRate(number(flag, value));
+        case "--missing-role-rate": return b.missingRoleRate(number(flag, value));
         default: throw new IllegalArgumentException("unknown option '" + flag + "'");
       }
     }
@@ -815,6 +1062,15 @@ public final class SimulatorConfig {
         case "close": return ConnectionPolicy.CONNECTION_CLOSE;
         default: throw new IllegalArgumentException(flag
             + " must be one of keep-alive, close-after-response, close, got '" + value + "'");
+      }
+    }
+
+    private static Dialect dialect(String flag, String value) {
+      switch (value.trim().toLowerCase(Locale.ROOT)) {
+        case "vllm": return Dialect.VLLM;
+        case "llamacpp", "llama.cpp": return Dialect.LLAMACPP;
+        default: throw new IllegalArgumentException(flag
+            + " must be one of vllm, llamacpp, got '" + value + "'");
       }
     }
 

@@ -13,6 +13,7 @@ LLM.run(function (d, app) {
   HEADLINE.forEach(function (h) { known[h[0]] = 1; });
   SETTINGS.forEach(function (k) { known[k] = 1; });
   ['client_self_check', 'server_metrics', 'rps_change_events', 'arrival_replay'].forEach(function (k) { known[k] = 1; });
+  known.server_compliance = 1;
 
   var total = (R.completed || 0) + (R.failed || 0);
   if (total === 0) {
@@ -148,6 +149,21 @@ LLM.run(function (d, app) {
     gs.appendChild(gt);
     LLM.chart(gs, 'goodput', { title: LLM.title('Requests meeting the SLOs (%)'), grid: { left: 140, right: 40, top: 40, bottom: 30 }, xAxis: { type: 'value', max: 100 }, yAxis: { type: 'category', data: d.goodput.map(function (r) { return r.slo; }) },
       series: [{ type: 'bar', data: d.goodput.map(function (r) { return Math.round(r.share * 10) / 10; }), label: { show: true, position: 'right', formatter: '{c} %' } }] }, 60 + 36 * d.goodput.length);
+  }
+
+  // Server compliance: did the server do what each request asked?
+  var sv = R.server_compliance;
+  if (sv && sv.checks) {
+    var ss = LLM.section(app, 'Server compliance', 'The server checked against each request: output tokens vs the limit asked, ignore_eos, the model name vs /v1/models'
+      + (sv.models_listed ? ' (' + sv.models_listed.join(', ') + ')' : ' (not listed: not checked)') + ', usage.prompt_tokens vs the prompt\'s own count' + (sv.prompt_check_off ? ' (not compared: ' + sv.prompt_check_off + ').' : '.'));
+    (sv.warnings || []).forEach(function (w) { ss.appendChild(el('div', { cls: 'banner bad', 'data-compliance-warning': 1, text: w })); });
+    if (!(sv.warnings || []).length) { ss.appendChild(el('div', { cls: 'banner ok', text: 'The server did what the requests asked.' })); }
+    var st = el('table', {}, [el('tr', {}, [el('th', { text: 'check' }), el('th', { text: 'requests checked' }), el('th', { text: 'failed' }), el('th', { text: 'example request ids' })])]);
+    Object.keys(sv.checks).forEach(function (k) {
+      var c = sv.checks[k];
+      st.appendChild(el('tr', {}, [el('td', { text: k }), el('td', { text: num(c.checked) }), el('td', { 'data-compliance': k, text: num(c.violations) }), el('td', { text: (c.example_request_ids || []).join(', ') })]));
+    });
+    ss.appendChild(st);
   }
 
   // Client self-check

@@ -1,0 +1,162 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.metrics.RequestRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Checks the server against what each request asked, once per finished request (at record
+ * time, never per chunk): output tokens beyond the limit asked, fewer than asked despite
+ * {@code ignore_eos}, a model name the server's {@code /v1/models} does not list, and a
+ * {@code usage.prompt_tokens} off the prompt's own count by more than tokenizers differ.
+ * Numbers are only true when the server did what was asked; none of the reference clients
+ * checks this. Thread-safe: requests finish on every event loop.
+ */
+public final class ServerCompliance {
+
+  /** The checks, in the order they are reported. */
+  public enum Check {
+    /** {@code usage.completion_tokens} above the request's max tokens. */
+    OUTPUT_OVER_MAX_TOKENS("output_over_max_tokens", "Output over max tokens:"),
+    /** {@code usage.completion_tokens} below the request's max tokens with {@code ignore_eos}. */
+    OUTPUT_UNDER_IGNORE_EOS("output_under_ignore_eos", "Output under max tokens, ignore_eos:"),
+    /** The request's model is not in the server's {@code /v1/models} list. */
+    MODEL_NOT_LISTED("model_not_listed", "Model not listed by /v1/models:"),
+    /** {@code usage.prompt_tokens} off the dataset's count beyond {@link #promptTolerance}. */
+    PROMPT_TOKENS_MISMATCH("prompt_tokens_mismatch", "Prompt tokens off the prompt's count:");
+
+    /** Key in the result JSON. */
+    public final String key;
+    /** Label of the console block. */
+    final String label;
+
+    Check(String key, String label) {
+      this.key = key;
+      this.label = label;
+    }
+  }
+
+  /**
+   * What one request asked, as far as the server can be checked against it.
+   *
+   * @param maxTokens      the output limit the body sets (the larger one when it sets both
+   *                       {@code max_tokens} and {@code max_completion_tokens}: a server may
+   *                       honour either); -1 when it sets none
+   * @param minTokens      the smaller one of them (what {@code ignore_eos} must reach)
+   * @param onlyCompletionLimit whether the limit was sent as {@code max_completion_tokens} only
+   *                       (no {@code max_tokens} beside it), which some servers ignore
+   * @param ignoreEos      {@code ignore_eos: true} was sent
+   * @param model          the {@code model} field sent; null when none
+   * @param chat           a chat request: the server's count includes its chat template
+   */
+  public record Asked(int maxTokens, int minTokens, boolean onlyCompletionLimit, boolean ignoreEos,
+      String model, boolean chat) {}
+
+  /** Request ids kept per check, to find the requests in the server's logs. */
+  static final int EXAMPLES = 3;
+  /** Prompt counts may differ by this many tokens (special tokens, tokenizer versions). */
+  static final int PROMPT_TOLERANCE_TOKENS = 8;
+  /** ... or by this fraction of the prompt, whichever is larger. */
+  static final double PROMPT_TOLERANCE_FRACTION = 0.10;
+
+  private final int n = Check.values().length;
+  private final AtomicLongArray checked = new AtomicLongArray(n);
+  private final AtomicLongArray violations = new AtomicLongArray(n);
+  private final List<List<String>> examples = new ArrayList<>(n);
+  /** The server's listed models; null until listed, or when it lists none. */
+  private volatile Set<String> servedModels;
+  /** Whether an onlyCompletionLimit request was over its limit (picks the fix's words). */
+  private volatile boolean completionLimitIgnored;
+  /** Why prompt counts are not compared; null when they are. */
+  private final String promptCheckOff;
+
+  /** Every check on. */
+  public ServerCompliance() {
+    this(null);
+  }
+
+  /**
+   * @param promptCheckOff why the prompts' own counts cannot be compared with the server's
+   *                       (they come from another tokenizer than the server's); null to compare
+   */
+  public ServerCompliance(String promptCheckOff) {
+    this.promptCheckOff = promptCheckOff;
+    for (int i = 0; i < n; i++) {
+      examples.add(new ArrayList<>(EXAMPLES));
+    }
+  }
+
+  /** The models the server's {@code /v1/models} lists; without it, no model is checked. */
+  public void servedModels(Set<String> models) {
+    this.servedModels = Set.copyOf(models);
+  }
+
+  /** The largest difference of prompt counts that is still the tokenizers' own. */
+  static int promptTolerance(int promptTokens) {
+    return Math.max(PROMPT_TOLERANCE_TOKENS,
+        (int) Math.ceil(promptTokens * PROMPT_TOLERANCE_FRACTION));
+  }
+
+  /** Checks one finished request. Failed requests are not checked: they say nothing. */
+  public void record(Asked asked, RequestRecord record) {
+    if (asked == null || !record.success()) {
+      return;
+    }
+    int output = record.outputTokens();
+    if (output >= 0 && asked.maxTokens() > 0) {
+      boolean over = output > asked.maxTokens();
+      count(Check.OUTPUT_OVER_MAX_TOKENS, over, record);
+      if (over && asked.onlyCompletionLimit()) {
+        completionLimitIgnored = true;
+      }
+      if (asked.ignoreEos()) {
+        count(Check.OUTPUT_UNDER_IGNORE_EOS, output < asked.minTokens(), record);
+      }
+    }
+    Set<String> models = servedModels;
+    if (models != null && asked.model() != null) {
+      count(Check.MODEL_NOT_LISTED, !models.contains(asked.model()), record);
+    }
+    int own = record.promptTokens();
+    int reported = record.usagePromptTokens();
+    if (promptCheckOff == null && own >= 0 && reported >= 0) {
+      int tolerance = promptTolerance(own);
+      // a chat template only adds tokens: only a shorter count is the server's doing
+      boolean off = reported < own - tolerance || (!asked.chat() && reported > own + tolerance);
+      count(Check.PROMPT_TOKENS_MISMATCH, off, record);
+    }
+  }
+
+  private void count(Check check, boolean violated, RequestRecord record) {
+    int i = check.ordinal();
+    checked.incrementAndGet(i);
+    if (violated && violations.incrementAndGet(i) <= EXAMPLES && record.requestId() != null) {
+      List<String> ids = examples.get(i);
+      synchronized (ids) {
+        if (ids.size() < EXAMPLES) {
+          ids.add(record.requestId());
+        }
+      }
+    }
+  }
+
+  /** What was counted so far. */
+  public ServerComplianceReport report() {
+    long[] c = new long[n];
+    long[] v = new long[n];
+    List<List<String>> ids = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      c[i] = checked.get(i);
+      v[i] = violations.get(i);
+      List<String> e = examples.get(i);
+      synchronized (e) {
+        ids.add(List.copyOf(e));
+      }
+    }
+    Set<String> models = servedModels;
+    return new ServerComplianceReport(c, v, ids, models == null ? null : models,
+        completionLimitIgnored, promptCheckOff);
+  }
+}
