@@ -82,7 +82,7 @@ class SelfCheckReportTest {
   @Test
   void staleConnectionsSentAgainAndAStoppedReuseAreShownNotWarnedAbout() {
     SelfCheckReport report = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, 10, 2, NOT_SPLIT, new Connections(3, true));
+        WRITES, 0, 0, 0, 10, 2, NOT_SPLIT, new Connections(3, true), TUNED);
     assertEquals(3L, report.toJson().get("connection_retries"));
     assertEquals(true, report.toJson().get("connection_reuse_stopped"));
     assertTrue(report.consoleText().contains(""
@@ -198,7 +198,7 @@ class SelfCheckReportTest {
     JvmCheck untuned = JvmCheck.of(new JvmReading("C1 and C2", "SerialGC", 16 * MB, 1024 * MB,
         5 * MB, false, 1.0, 21 * MB, "simple"));
     SelfCheckReport report = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
-        WRITES, 0, 0, 0, 10, 1, NOT_SPLIT, untuned);
+        WRITES, 0, 0, 0, 10, 1, NOT_SPLIT, Connections.NONE, untuned);
 
     assertTrue(report.consoleText().contains("JVM settings:                            7 differ"
         + "  \n"), report.consoleText());
