@@ -15,7 +15,7 @@ echo "archetype check: installing the archetype"
 "${mvn[@]}" -q -f "$root/archetype/pom.xml" install
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 cd "$work"
 echo "archetype check: generating a project in $work"
 "${mvn[@]}" -q org.apache.maven.plugins:maven-archetype-plugin:3.4.0:generate \
@@ -32,7 +32,8 @@ if ! "${mvn[@]}" gatling:test > "$log" 2>&1; then
 fi
 # The run must have gone through the plugin and written vLLM's summary and result file.
 for expected in "Serving Benchmark Result" "wrote the benchmark result to" \
-    "completions: percentage of failed events is less than 1.0 : true"; do
+    "completions: percentage of failed events is less than 1.0 : true" \
+    "JVM settings:                            ok"; do
   if ! grep -qi -- "$expected" "$log"; then
     tail -n 60 "$log"
     echo "archetype check: FAILED: no \"$expected\" in the generated project's output"
@@ -48,4 +49,6 @@ for unexpected in "Failed to detect GPU count" "|-INFO in ch.qos.logback"; do
   fi
 done
 ls target/gatling/*/benchmark-*.json > /dev/null
+# The plugin's check of its own JVM, before the run: the archetype's <jvmArgs> are the ones
+grep -q "^JVM settings: .*: ok$" "$log" || { echo "archetype check: FAILED: no JVM settings ok line"; exit 1; }
 echo "archetype check: passed (generated project ran its simulation; result JSON written)"
