@@ -12,6 +12,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.uring.IoUring;
 import io.netty.util.concurrent.EventExecutor;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,14 +93,17 @@ class SelfCheckTest {
     try {
       SelfCheck check = SelfCheck.start(group);
       Thread.sleep(100);
-      group.next().submit(() -> spin(50)).get(5, TimeUnit.SECONDS);
+      // 50 ms of the loop's own CPU time, however long another process keeps the core: on
+      // a busy machine a 50 ms wall-clock spin ran for as little as 6 ms, the rest of it
+      // rightly split as waiting for a CPU.
+      group.next().submit(() -> spinOnCpu(50)).get(10, TimeUnit.SECONDS);
       Thread.sleep(100);
       SelfCheckReport report = check.stop();
 
       SelfCheckReport.LagSplit split = report.lagSplit();
       assertTrue(split.measured(), report.consoleText());
-      // Up to 10 ms of the spin can come before the first probe due inside it, and another
-      // thread may take the core for a while: half of it is plenty.
+      // Up to 10 ms of the spin can come before the first probe due inside it, and the
+      // split's interval need not hold all of the rest: half of it is plenty.
       assertTrue(split.runningMs() >= 25, report.consoleText());
       assertTrue(split.runningMs() > split.notRunnableMs(), report.consoleText());
     } finally {
@@ -109,9 +114,11 @@ class SelfCheckTest {
   private static final boolean LINUX =
       Files.isReadable(Path.of("/proc/thread-self/schedstat"));
 
-  private static void spin(long millis) {
-    long end = System.nanoTime() + millis * 1_000_000;
-    while (System.nanoTime() < end) {
+  /** Spins until the calling thread has run {@code millis} on a CPU (not of wall time). */
+  private static void spinOnCpu(long millis) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long end = threads.getCurrentThreadCpuTime() + millis * 1_000_000;
+    while (threads.getCurrentThreadCpuTime() < end) {
       Thread.onSpinWait();
     }
   }
@@ -228,12 +235,15 @@ class SelfCheckTest {
     EventLoopGroup group = newGroup("nio");
     try {
       LatencyHistogram samples = new LatencyHistogram();
-      LoopLagProbe probe = LoopLagProbe.start(group.next(), 1_000_000, samples,
+      EventExecutor loop = group.next();
+      LoopLagProbe probe = LoopLagProbe.start(loop, 1_000_000, samples,
           new LagCauses(1_000_000));
       Thread.sleep(50);
       probe.stop();
       probe.stop();
-      Thread.sleep(5); // a run already under way when stop() was called may still record
+      // a run already under way when stop() was called may still record: it has ended once
+      // the loop gets to a task queued after it (a fixed sleep was too short on a busy core)
+      loop.submit(() -> { }).get(5, TimeUnit.SECONDS);
       long afterStop = samples.snapshot().count();
       Thread.sleep(50);
       assertTrue(afterStop > 0);
