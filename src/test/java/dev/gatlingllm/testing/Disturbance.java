@@ -32,7 +32,8 @@ public final class Disturbance {
   private static final Path PRESSURE = Path.of("/proc/pressure/cpu");
   private static final Set<String> HOUSEKEEPING_PREFIXES = Set.of(
       "C1 CompilerThre", "C2 CompilerThre", "GC Thread", "G1 ", "VM Thread", "VM Periodic",
-      "Service Thread", "Monitor Deflati", "Common-Cleaner", "Sweeper", "Signal Dispatch");
+      "Service Thread", "Monitor Deflati", "Common-Cleaner", "Sweeper", "Signal Dispatch",
+      "Reference Handl", "Finalizer", "Notification Th", "Attach Listener");
 
   private final Map<String, Long> startWaitNanos;
   private final long startPressureMicros;
