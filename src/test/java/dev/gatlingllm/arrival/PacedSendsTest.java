@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.testing.Disturbance;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.util.ArrayList;
@@ -34,6 +35,12 @@ class PacedSendsTest {
   @ParameterizedTest
   @MethodSource("kinds")
   void aBusyLoopsDueSendGoesOutFirstFromTheLoopThatIsFree(String kind) throws Exception {
+    // The scene needs A busy and B free at A's slot, 2 ms apart: a loop kept off its core by
+    // another process (measured) can miss its cue, and the scene is played again.
+    Disturbance.retryWhenDisturbed(3, 5, () -> busyLoopScene(kind));
+  }
+
+  private static void busyLoopScene(String kind) throws Exception {
     EventLoopGroup group = EventLoops.newGroup(kind, 2);
     try {
       EventLoop a = group.next();
@@ -44,6 +51,7 @@ class PacedSendsTest {
       List<String> order = new ArrayList<>();
       Map<String, EventLoop> ranOn = new HashMap<>();
       AtomicLong aFreeAt = new AtomicLong();
+      CountDownLatch aFree = new CountDownLatch(1);
       AtomicLong sentA = new AtomicLong();
       CountDownLatch done = new CountDownLatch(2);
       long base = System.nanoTime() + 20_000_000;
@@ -62,6 +70,7 @@ class PacedSendsTest {
           Thread.onSpinWait();
         }
         aFreeAt.set(System.nanoTime());
+        aFree.countDown();
       });
       b.execute(() -> sends.await(pacer, b, base + 2_000_000, loop -> {
         synchronized (order) {
@@ -76,8 +85,8 @@ class PacedSendsTest {
         assertSame(b, ranOn.get("a"), "A's send went out from B, the loop that was free");
         assertSame(b, ranOn.get("b"));
       }
+      assertTrue(aFree.await(10, TimeUnit.SECONDS), "A's busy task ended");
       Thread.sleep(20); // A's own slot wake-up, late, finds its send gone
-      assertTrue(aFreeAt.get() != 0, "A's busy task ended");
       assertTrue(sentA.get() - aFreeAt.get() < 0, "A's send did not wait for A to be free");
       assertEquals(0, sends.pendingCount());
     } finally {
@@ -93,6 +102,13 @@ class PacedSendsTest {
   @ParameterizedTest
   @MethodSource("kinds")
   void everySendRunsOnceNeverEarlyAndEachLoopInScheduleOrder(String kind) throws Exception {
+    // Registering 400 sends takes a few ms of the 30 ms before the first is due; threads kept
+    // off their cores by another process (measured) can take longer, and the scene is played
+    // again.
+    Disturbance.retryWhenDisturbed(3, 10, () -> manySendsScene(kind));
+  }
+
+  private static void manySendsScene(String kind) throws Exception {
     EventLoopGroup group = EventLoops.newGroup(kind, 2);
     try {
       int n = 400;

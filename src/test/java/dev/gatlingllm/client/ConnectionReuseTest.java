@@ -13,6 +13,7 @@ import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.testing.Disturbance;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -166,7 +167,11 @@ class ConnectionReuseTest {
     RequestRecord first = send(client, "r1");
 
     long sentAt = System.nanoTime();
+    Disturbance disturbance = Disturbance.start();
     RequestRecord second = send(client, "r2");
+    // An answer "at once" is late on a busy machine by as long as the client's and the
+    // server's threads waited for a CPU: measured, and added to the 300 ms bounds below.
+    long waitedNanos = (long) (disturbance.waitedMs() * 1e6);
 
     assertAnswered(second);
     assertEquals(1, resent.get());
@@ -175,11 +180,11 @@ class ConnectionReuseTest {
         "the clock restarted after the stale connection closed: "
             + (second.startNanos() - sentAt) / 1e6 + " ms after the send");
     assertEquals(second.startNanos(), second.scheduledNanos(), "an unpaced request");
-    assertTrue(second.ttftNanos() < TimeUnit.MILLISECONDS.toNanos(300),
+    assertTrue(second.ttftNanos() < TimeUnit.MILLISECONDS.toNanos(300) + waitedNanos,
         "TTFT " + second.ttftNanos() / 1e6 + " ms holds none of the stale 300 ms (first: "
-            + first.ttftNanos() / 1e6 + " ms)");
-    assertTrue(second.latencyNanos() < TimeUnit.MILLISECONDS.toNanos(300),
-        "E2EL " + second.latencyNanos() / 1e6 + " ms");
+            + first.ttftNanos() / 1e6 + " ms; " + disturbance + ")");
+    assertTrue(second.latencyNanos() < TimeUnit.MILLISECONDS.toNanos(300) + waitedNanos,
+        "E2EL " + second.latencyNanos() / 1e6 + " ms; " + disturbance);
   }
 
   @Test
