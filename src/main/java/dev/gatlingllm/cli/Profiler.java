@@ -1,12 +1,10 @@
 package dev.gatlingllm.cli;
 
 import dev.gatlingllm.action.RequestPreview;
-import java.io.IOException;
+import dev.gatlingllm.http.AuxHttp;
+import dev.gatlingllm.http.AuxHttpException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,11 +12,12 @@ import java.util.Map;
  * {@code --profile}: asks the server to start its torch profiler before the measured run and
  * to stop it after, by posting the test request to {@code /start_profile} and
  * {@code /stop_profile} as vLLM does. The server answers these with plain JSON, not a stream,
- * so they go through the JDK's client rather than the benchmark's streaming one. A server
+ * so they go through {@link AuxHttp} rather than the benchmark's streaming client. A server
  * started without a profiler directory answers 404: that is reported, and the run goes on.
  */
 final class Profiler {
 
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
   private final String baseUrl;
@@ -26,8 +25,6 @@ final class Profiler {
   private final byte[] body;
   private final String contentType;
   private final PrintStream console;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-      .version(HttpClient.Version.HTTP_1_1).build();
 
   /** @param headers the run's headers, authorization included (never printed) */
   Profiler(String baseUrl, Map<String, String> headers, RequestPreview.Rendered test,
@@ -54,23 +51,17 @@ final class Profiler {
   }
 
   private boolean post(String path) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(TIMEOUT).header("Content-Type", contentType)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    headers.forEach(request::header);
     try {
-      HttpResponse<Void> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.discarding());
-      if (response.statusCode() / 100 == 2) {
+      AuxHttp.Response response = AuxHttp.post(URI.create(baseUrl + path), body, contentType)
+          .headers(headers).header("Content-Type", contentType)
+          .connectTimeout(CONNECT_TIMEOUT).timeout(TIMEOUT).followRedirects(false).send();
+      if (response.ok()) {
         return true;
       }
-      console.println("Profiler call " + path + " failed: HTTP " + response.statusCode()
+      console.println("Profiler call " + path + " failed: HTTP " + response.status()
           + " (was the server started with VLLM_TORCH_PROFILER_DIR?)");
-    } catch (IOException e) {
-      console.println("Profiler call " + path + " failed: " + e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      console.println("Profiler call " + path + " interrupted");
+    } catch (AuxHttpException e) {
+      console.println("Profiler call failed: " + e.getMessage());
     }
     return false;
   }

@@ -3,19 +3,14 @@ package dev.gatlingllm.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.client.Target;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import dev.gatlingllm.http.AuxHttp;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
 import java.net.URI;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,35 +32,19 @@ final class ServedModels {
       boolean insecureTls, Duration timeout) {
     URI uri = URI.create((target.tls() ? "https://" : "http://") + target.hostHeader()
         + target.path("/v1/models"));
-    HttpURLConnection c = null;
     try {
-      c = (HttpURLConnection) uri.toURL().openConnection();
-      if (insecureTls && c instanceof HttpsURLConnection https) {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), null);
-        https.setSSLSocketFactory(context.getSocketFactory());
-        https.setHostnameVerifier((host, session) -> true);
-      }
-      c.setConnectTimeout((int) timeout.toMillis());
-      c.setReadTimeout((int) timeout.toMillis());
-      headers.forEach(c::setRequestProperty);
-      int code = c.getResponseCode();
-      if (code != 200) {
-        LOG.debug("{} answered HTTP {}: the model name is not checked", uri, code);
+      AuxHttp.Response answer = AuxHttp.get(uri).headers(headers).connectTimeout(timeout)
+          .timeout(timeout).maxBody(MAX_BODY).insecureTls(insecureTls).send();
+      if (answer.status() != 200) {
+        LOG.debug("{} answered HTTP {}: the model name is not checked", answer.url(),
+            answer.status());
         return Optional.empty();
       }
-      byte[] body;
-      try (InputStream in = c.getInputStream()) {
-        body = in.readNBytes(MAX_BODY);
-      }
-      return parse(body);
-    } catch (IOException | GeneralSecurityException | RuntimeException e) {
-      LOG.debug("{} could not be read ({}): the model name is not checked", uri, e.toString());
+      return parse(answer.body());
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("{} could not be read ({}): the model name is not checked", AuxHttp.redact(uri),
+          e.toString());
       return Optional.empty();
-    } finally {
-      if (c != null) {
-        c.disconnect();
-      }
     }
   }
 

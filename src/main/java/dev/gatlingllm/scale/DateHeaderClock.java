@@ -1,19 +1,13 @@
 package dev.gatlingllm.scale;
 
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import dev.gatlingllm.http.AuxHttp;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.locks.LockSupport;
-import javax.net.ssl.SSLContext;
 
 /**
  * Measures the local clock's offset against the target server's clock from its HTTP
@@ -42,6 +36,9 @@ public final class DateHeaderClock {
   public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(15);
 
   private static final long SECOND = 1_000_000_000L;
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+  /** Only the headers matter; a small body is read to its end to keep the connection. */
+  private static final int PROBE_MAX_BODY = 64 << 10;
   /** Probes are timed at least this far ahead, so the sleep can end on time. */
   private static final long AHEAD_NANOS = 20_000_000L;
 
@@ -71,33 +68,17 @@ public final class DateHeaderClock {
    */
   public static ClockOffset measure(URI baseUrl, boolean insecureTls, int maxProbes,
       Duration budget) throws IOException {
-    HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5));
-    if (insecureTls) {
-      try {
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(null, InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), new SecureRandom());
-        builder = builder.sslContext(ssl);
-      } catch (GeneralSecurityException e) {
-        throw new IOException("cannot set up TLS for the clock probe: " + e, e);
-      }
-    }
-    HttpClient http = builder.build();
-    URI root = baseUrl.resolve("/");
+    // a redirect would add a second round trip to the probe: the first answer is the one
+    AuxHttp request = AuxHttp.get(baseUrl.resolve("/")).connectTimeout(PROBE_TIMEOUT)
+        .timeout(PROBE_TIMEOUT).maxBody(PROBE_MAX_BODY).followRedirects(false)
+        .insecureTls(insecureTls);
     LocalClock clock = systemClock();
     Probe probe = () -> {
-      HttpRequest request = HttpRequest.newBuilder(root).timeout(Duration.ofSeconds(5)).GET().build();
       long sent = clock.epochNanos();
-      HttpResponse<Void> response;
-      try {
-        response = http.send(request, HttpResponse.BodyHandlers.discarding());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
-      }
+      AuxHttp.Response response = request.send();
       long received = clock.epochNanos();
-      String date = response.headers().firstValue("date").orElseThrow(() -> new IOException(
-          root + " answered without a Date header"));
+      String date = response.header("Date").orElseThrow(() -> new IOException(
+          response.url() + " answered without a Date header"));
       return new Sample(sent, received, parseDate(date));
     };
     // a first request opens the connection and loads the client: its round trip would

@@ -1,12 +1,8 @@
 package dev.gatlingllm.servermetrics;
 
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
+import dev.gatlingllm.http.AuxHttp;
+import dev.gatlingllm.http.AuxHttpException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +10,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,36 +99,23 @@ public final class ServerMetricsScraper {
     }
     thread.shutdownNow();
     synchronized (this) {
-      return new ServerSeries(publicEndpoint(endpoint), interval.toNanos() / 1e9, samples,
+      return new ServerSeries(AuxHttp.redact(endpoint), interval.toNanos() / 1e9, samples,
           failed, status);
     }
   }
 
-  /** The endpoint as written in the results: no user info, query or fragment. */
-  static String publicEndpoint(URI uri) {
-    return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
-        + (uri.getRawPath() == null ? "" : uri.getRawPath());
-  }
-
   private void scrape() {
-    HttpURLConnection c = null;
     try {
-      c = (HttpURLConnection) endpoint.toURL().openConnection();
-      if (insecureTls && c instanceof HttpsURLConnection https) {
-        https.setSSLSocketFactory(TrustAll.FACTORY);
-        https.setHostnameVerifier((host, session) -> true);
-      }
-      int timeout = (int) Math.max(200, interval.toMillis() * 9 / 10);
-      c.setConnectTimeout(timeout);
-      c.setReadTimeout(timeout);
-      c.setRequestProperty("Accept", "text/plain");
-      headers.forEach(c::setRequestProperty);
-      int code = c.getResponseCode();
+      Duration timeout = Duration.ofMillis(Math.max(200, interval.toMillis() * 9 / 10));
+      AuxHttp.Response answer = AuxHttp.get(endpoint).header("Accept", "text/plain")
+          .headers(headers).connectTimeout(timeout).timeout(timeout).maxBody(MAX_BODY)
+          .insecureTls(insecureTls).send();
+      int code = answer.status();
       if (code == 404) {
         disable("disabled: HTTP 404");
         if (!quiet) {
           LOG.info("server metrics: {} answered 404, not scraping it (llm().noServerMetrics() "
-              + "turns this off)", publicEndpoint(endpoint));
+              + "turns this off)", AuxHttp.redact(endpoint));
         }
         return;
       }
@@ -143,16 +123,12 @@ public final class ServerMetricsScraper {
         failure("HTTP " + code);
         return;
       }
-      String body;
-      try (InputStream in = c.getInputStream()) {
-        body = new String(in.readNBytes(MAX_BODY), StandardCharsets.UTF_8);
-      }
-      ServerSample sample = ServerSample.of(System.nanoTime(), body);
+      ServerSample sample = ServerSample.of(System.nanoTime(), answer.text());
       if (sample.empty()) {
         disable("disabled: no vLLM metric in the answer");
         if (!quiet) {
           LOG.info("server metrics: {} has none of vLLM's metrics, not scraping it",
-              publicEndpoint(endpoint));
+              AuxHttp.redact(endpoint));
         }
         return;
       }
@@ -160,12 +136,10 @@ public final class ServerMetricsScraper {
         samples.add(sample);
         status = "ok";
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (AuxHttpException e) {
+      failure(e.getMessage());
+    } catch (RuntimeException e) {
       failure(e.getClass().getSimpleName() + ": " + e.getMessage());
-    } finally {
-      if (c != null) {
-        c.disconnect();
-      }
     }
   }
 
@@ -179,25 +153,10 @@ public final class ServerMetricsScraper {
     if (!warned && !quiet) {
       warned = true;
       LOG.warn("server metrics: scraping {} failed ({}); will keep trying every {} ms",
-          publicEndpoint(endpoint), what, interval.toMillis());
+          AuxHttp.redact(endpoint), what, interval.toMillis());
     }
     if (samples.isEmpty()) {
       status = "no answer: " + what;
-    }
-  }
-
-  /** A TLS socket factory that trusts every certificate; built on first use. */
-  private static final class TrustAll {
-    static final SSLSocketFactory FACTORY = create();
-
-    private static SSLSocketFactory create() {
-      try {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, InsecureTrustManagerFactory.INSTANCE.getTrustManagers(), null);
-        return context.getSocketFactory();
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
-      }
     }
   }
 }

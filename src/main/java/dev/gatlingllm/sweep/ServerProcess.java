@@ -1,8 +1,9 @@
 package dev.gatlingllm.sweep;
 
+import dev.gatlingllm.http.AuxHttp;
+import dev.gatlingllm.http.AuxHttpException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,8 +70,8 @@ final class ServerProcess implements AutoCloseable {
           return;
         }
         last = "HTTP " + status;
-      } catch (IOException e) {
-        last = e.getClass().getSimpleName() + ": " + e.getMessage();
+      } catch (AuxHttpException e) {
+        last = e.getMessage();
       }
       if (System.nanoTime() > deadline) {
         kill();
@@ -89,15 +90,9 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  private static int get(URI uri) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
-    c.setConnectTimeout(2_000);
-    c.setReadTimeout(5_000);
-    try {
-      return c.getResponseCode();
-    } finally {
-      c.disconnect();
-    }
+  private static int get(URI uri) throws AuxHttpException {
+    return AuxHttp.get(uri).connectTimeout(Duration.ofSeconds(2)).timeout(Duration.ofSeconds(5))
+        .send().status();
   }
 
   /**
@@ -132,20 +127,13 @@ final class ServerProcess implements AutoCloseable {
       out.println("Resetting caches at " + baseUrl);
       for (String path : List.of("/reset_prefix_cache", "/reset_mm_cache")) {
         try {
-          HttpURLConnection c = (HttpURLConnection) URI.create(baseUrl + path).toURL()
-              .openConnection();
-          c.setRequestMethod("POST");
-          c.setConnectTimeout(5_000);
-          c.setReadTimeout(60_000);
-          int status = c.getResponseCode();
-          c.disconnect();
-          if (status / 100 != 2) {
-            throw new SweepFailure("POST " + baseUrl + path + " answered HTTP " + status
-                + " (vLLM needs VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or "
-                + "give --after-bench-cmd)");
-          }
-        } catch (IOException e) {
-          throw new SweepFailure("POST " + baseUrl + path + " failed: " + e.getMessage(), e);
+          AuxHttp.post(URI.create(baseUrl + path), new byte[0], "application/json")
+              .connectTimeout(Duration.ofSeconds(5)).timeout(Duration.ofSeconds(60)).send()
+              .requireOk();
+        } catch (AuxHttpException e) {
+          throw new SweepFailure(e.getMessage() + (e.status() > 0 ? " (vLLM needs "
+              + "VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or give --after-bench-cmd)"
+              : ""), e);
         }
       }
     }
