@@ -1,7 +1,7 @@
 package dev.gatlingllm.logging;
 
 import dev.gatlingllm.dataset.DatasetException;
-import dev.gatlingllm.tokenizer.HubException;
+import dev.gatlingllm.hub.HubException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

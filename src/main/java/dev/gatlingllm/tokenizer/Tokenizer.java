@@ -1,6 +1,7 @@
 package dev.gatlingllm.tokenizer;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import dev.gatlingllm.hub.HubClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.gatlingllm.tokenizer;
+package dev.gatlingllm.hub;
 
 /** A file could not be had from the Hugging Face Hub or its cache; the message says why. */
 public final class HubException extends RuntimeException {

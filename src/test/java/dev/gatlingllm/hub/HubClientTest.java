@@ -1,4 +1,4 @@
-package dev.gatlingllm.tokenizer;
+package dev.gatlingllm.hub;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,7 +10,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.gatlingllm.tokenizer.FakeHub.Response;
+import dev.gatlingllm.hub.FakeHub.Response;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,16 +1,13 @@
-package dev.gatlingllm.tokenizer;
+package dev.gatlingllm.hub;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.http.AuxHttp;
+import dev.gatlingllm.http.AuxHttpException;
 import java.io.IOException;
-import java.net.ProxySelector;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodySubscribers;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -60,7 +57,6 @@ public final class HubClient {
   public static final String DEFAULT_ENDPOINT = "https://huggingface.co";
 
   private static final Logger LOG = LoggerFactory.getLogger(HubClient.class);
-  private static final int MAX_REDIRECTS = 10;
   // The hub's own rules: alphanumerics, '-', '_', '.', at most one '/', no '..' or '--'.
   private static final Pattern REPO_ID =
       Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?");
@@ -70,26 +66,14 @@ public final class HubClient {
   /** The words {@code huggingface_hub} accepts as "on" in boolean variables. */
   private static final Set<String> TRUE_WORDS = Set.of("1", "on", "yes", "true");
 
-  private final URI endpoint;
-  private final String token;
-  private final Path home;
+  /** The settings, read as they are: a builder is immutable. */
+  private final Builder settings;
   private final Path hubCache;
-  private final boolean offline;
-  private final Duration timeout;
-  private final HttpClient http;
 
-  private HubClient(Builder b) {
-    this.endpoint = b.endpoint;
-    this.token = b.token;
-    this.home = b.home;
-    this.hubCache = b.hubCache != null ? b.hubCache : b.home.resolve("hub");
-    this.offline = b.offline;
-    this.timeout = b.timeout;
-    this.http = HttpClient.newBuilder()
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .connectTimeout(b.timeout)
-        .proxy(ProxySelector.getDefault())
-        .build();
+  private HubClient(Builder settings) {
+    this.settings = settings;
+    this.hubCache = settings.hubCache != null ? settings.hubCache
+        : settings.home.resolve("hub");
   }
 
   /** A client configured from the process environment (see the class comment). */
@@ -145,17 +129,17 @@ public final class HubClient {
 
   /** The hub address requests go to. */
   public URI endpoint() {
-    return endpoint;
+    return settings.endpoint;
   }
 
   /** Whether a token is configured (the token itself is never exposed). */
   public boolean hasToken() {
-    return token != null;
+    return settings.token != null;
   }
 
   /** Folder holding the files this client downloaded: {@code $HF_HOME/gatling-llm}. */
   public Path cacheRoot() {
-    return home.resolve("gatling-llm");
+    return settings.home.resolve("gatling-llm");
   }
 
   /**
@@ -180,13 +164,13 @@ public final class HubClient {
       return target;
     }
     String what = repoId + "@" + revision + " file " + filename;
-    if (offline) {
+    if (settings.offline) {
       throw new HubException("HF_HUB_OFFLINE is set and " + what + " is not cached (looked in "
           + hubCache + " and " + target.getParent() + ")");
     }
-    URI uri = URI.create(endpoint + "/" + repoId + "/resolve/" + encode(revision) + "/"
+    URI uri = URI.create(settings.endpoint + "/" + repoId + "/resolve/" + encode(revision) + "/"
         + filename);
-    LOG.info("Downloading {} from {}", what, uri);
+    LOG.info("Downloading {} from {}", what, AuxHttp.redact(uri));
     download(uri, target, what);
     return target;
   }
@@ -211,17 +195,18 @@ public final class HubClient {
     if (cached.isPresent()) {
       return cached.get();
     }
-    if (offline) {
+    if (settings.offline) {
       throw new HubException("HF_HUB_OFFLINE is set and " + what + " is not cached (looked in "
           + folder + ")");
     }
-    URI listing = URI.create(endpoint + "/api/datasets/" + datasetId + "/parquet/"
+    URI listing = URI.create(settings.endpoint + "/api/datasets/" + datasetId + "/parquet/"
         + encode(subset) + "/" + encode(split));
     List<URI> urls = listParquetUrls(listing, what);
     List<Path> files = new ArrayList<>();
     for (int i = 0; i < urls.size(); i++) {
       Path file = folder.resolve(String.format(Locale.ROOT, "%04d.parquet", i));
-      LOG.info("Downloading {} part {}/{} from {}", what, i + 1, urls.size(), urls.get(i));
+      LOG.info("Downloading {} part {}/{} from {}", what, i + 1, urls.size(),
+          AuxHttp.redact(urls.get(i)));
       download(urls.get(i), file, what + " part " + (i + 1));
       files.add(file);
     }
@@ -274,97 +259,80 @@ public final class HubClient {
   }
 
   private List<URI> listParquetUrls(URI listing, String what) {
-    Path tmp = null;
+    String list = what + " Parquet file list";
+    AuxHttp.Response answer;
     try {
-      tmp = Files.createTempFile("hub-listing", ".json");
-      download(listing, tmp, what + " Parquet file list");
-      JsonNode node = JSON.readTree(tmp.toFile());
-      if (!node.isArray() || node.isEmpty()) {
-        throw new HubException("The hub lists no Parquet files for " + what + " (" + listing
-            + " returned " + abbreviate(node.toString()) + ")");
-      }
-      List<URI> urls = new ArrayList<>();
-      for (JsonNode url : node) {
-        if (!url.isTextual()) {
-          throw new HubException("Unexpected Parquet file list for " + what + " from " + listing
-              + ": " + abbreviate(node.toString()));
-        }
-        urls.add(listing.resolve(url.asText()));
-      }
-      return urls;
-    } catch (JsonProcessingException e) {
-      throw new HubException("The Parquet file list for " + what + " from " + listing
-          + " is not JSON: " + e.getOriginalMessage(), e);
-    } catch (IOException e) {
-      throw new HubException("Cannot read the Parquet file list for " + what + ": " + e, e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // a leftover temp file is harmless
-        }
-      }
+      answer = request(listing).send();
+    } catch (AuxHttpException e) {
+      throw new HubException("Cannot download " + list + ": " + e.getMessage(), e);
     }
+    if (answer.status() != 200) {
+      throw new HubException(failure(list, answer));
+    }
+    JsonNode node;
+    try {
+      node = JSON.readTree(answer.body());
+    } catch (IOException e) {
+      throw new HubException("The " + list + " from " + answer.url() + " is not JSON: "
+          + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString()), e);
+    }
+    if (!node.isArray() || node.isEmpty()) {
+      throw new HubException("The hub lists no Parquet files for " + what + " (" + answer.url()
+          + " returned " + abbreviate(node.toString()) + ")");
+    }
+    List<URI> urls = new ArrayList<>();
+    for (JsonNode url : node) {
+      if (!url.isTextual()) {
+        throw new HubException("Unexpected " + list + " from " + answer.url() + ": "
+            + abbreviate(node.toString()));
+      }
+      urls.add(listing.resolve(url.asText()));
+    }
+    return urls;
   }
 
-  /** GETs {@code uri} into {@code target}, following redirects; the file appears atomically. */
+  /** GETs {@code uri} into {@code target}; the file appears atomically, whole or not at all. */
   private void download(URI uri, Path target, String what) {
-    Path part = null;
+    Path part = target.resolveSibling(target.getFileName() + ".part-" + UUID.randomUUID());
     try {
-      Files.createDirectories(target.getParent());
-      part = target.resolveSibling(target.getFileName() + ".part-" + UUID.randomUUID());
-      URI current = uri;
-      for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(current)
-            .timeout(timeout)
-            .header("User-Agent", "gatling-llm")
-            .GET();
-        if (token != null && sameOrigin(current, endpoint)) {
-          request.header("Authorization", "Bearer " + token);
-        }
-        Path body = part;
-        HttpResponse<Path> response = http.send(request.build(), info -> info.statusCode() == 200
-            ? BodySubscribers.ofFile(body)
-            : BodySubscribers.replacing(null));
-        int status = response.statusCode();
-        if (status == 200) {
-          moveAtomically(part, target);
-          return;
-        }
-        Optional<String> location = response.headers().firstValue("Location");
-        if (isRedirect(status) && location.isPresent()) {
-          current = current.resolve(location.get());
-          continue;
-        }
-        throw new HubException(failure(what, current, status,
-            response.headers().firstValue("X-Error-Message").orElse(null)));
+      AuxHttp.Response answer = request(uri).download(part);
+      if (answer.status() != 200) {
+        throw new HubException(failure(what, answer));
       }
-      throw new HubException("Too many redirects (more than " + MAX_REDIRECTS + ") while "
-          + "downloading " + what + " from " + uri);
+      moveAtomically(part, target);
+    } catch (AuxHttpException e) {
+      throw new HubException("Cannot download " + what + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new HubException("Cannot download " + what + " from " + uri + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new HubException("Interrupted while downloading " + what + " from " + uri, e);
+      throw new HubException("Cannot store " + what + " as " + target + ": " + e, e);
     } finally {
-      if (part != null) {
-        try {
-          Files.deleteIfExists(part);
-        } catch (IOException ignored) {
-          // the partial file is left behind; it is never mistaken for the real one
-        }
+      try {
+        Files.deleteIfExists(part);
+      } catch (IOException ignored) {
+        // the partial file is left behind; it is never mistaken for the real one
       }
     }
   }
 
-  private String failure(String what, URI uri, int status, String serverMessage) {
-    String detail = serverMessage == null ? "" : " (hub says: " + abbreviate(serverMessage) + ")";
-    String base = "Cannot download " + what + ": HTTP " + status + " from " + uri + detail;
-    switch (status) {
+  /**
+   * A GET carrying the token only when it goes to the hub itself; {@link AuxHttp} drops it
+   * when a redirect leaves for another host (the CDN the hub sends downloads to).
+   */
+  private AuxHttp request(URI uri) {
+    AuxHttp get = AuxHttp.get(uri).connectTimeout(settings.timeout).timeout(settings.timeout);
+    return settings.token != null && AuxHttp.sameOrigin(uri, settings.endpoint)
+        ? get.header("Authorization", "Bearer " + settings.token)
+        : get;
+  }
+
+  private String failure(String what, AuxHttp.Response answer) {
+    String detail = answer.header("X-Error-Message")
+        .map(message -> " (hub says: " + abbreviate(message) + ")").orElse("");
+    String base = "Cannot download " + what + ": HTTP " + answer.status() + " from "
+        + answer.url() + detail;
+    switch (answer.status()) {
       case 401:
       case 403:
-        return base + (token == null
+        return base + (settings.token == null
             ? ". The repository may be gated or private: set HF_TOKEN to a token with access"
             : ". The configured token (HF_TOKEN) was refused: check it has access to the "
                 + "repository and that its terms were accepted on the hub");
@@ -374,24 +342,6 @@ public final class HubClient {
       default:
         return base;
     }
-  }
-
-  private static boolean isRedirect(int status) {
-    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
-  }
-
-  /** The token goes only to the hub itself, never to the CDN hosts it redirects to. */
-  private static boolean sameOrigin(URI a, URI b) {
-    return Objects.equals(a.getScheme(), b.getScheme())
-        && a.getHost() != null && a.getHost().equalsIgnoreCase(b.getHost())
-        && effectivePort(a) == effectivePort(b);
-  }
-
-  private static int effectivePort(URI u) {
-    if (u.getPort() != -1) {
-      return u.getPort();
-    }
-    return "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
   }
 
   private static void writeAtomically(Path target, byte[] content) {
@@ -482,8 +432,9 @@ public final class HubClient {
 
   @Override
   public String toString() {
-    return "HubClient{endpoint=" + endpoint + ", token=" + (token == null ? "none" : "set")
-        + ", cache=" + cacheRoot() + ", offline=" + offline + "}";
+    return "HubClient{endpoint=" + settings.endpoint + ", token="
+        + (settings.token == null ? "none" : "set") + ", cache=" + cacheRoot() + ", offline="
+        + settings.offline + "}";
   }
 
   /** Immutable: every method returns a new builder. */
@@ -547,7 +498,7 @@ public final class HubClient {
       return new Builder(endpoint, token, home, hubCache, value, timeout);
     }
 
-    /** Connect timeout and time allowed until response headers arrive. Default 30 s. */
+    /** Time allowed to connect, and for each wait on the hub's answer. Default 30 s. */
     public Builder timeout(Duration value) {
       if (value == null || value.isNegative() || value.isZero()) {
         throw new IllegalArgumentException("Hub timeout must be positive, got " + value);

@@ -1,4 +1,4 @@
-package dev.gatlingllm.tokenizer;
+package dev.gatlingllm.hub;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
