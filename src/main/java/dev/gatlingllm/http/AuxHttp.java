@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,7 +37,9 @@ import javax.net.ssl.HttpsURLConnection;
  * they were meant for: after a redirect to another scheme, host or port, the headers that
  * carry a credential ({@link #isCredential(String)}) are dropped. Header values are never
  * written into a message, a log line or {@link #toString()}; URLs in messages lose their user
- * info and query (where signed URLs carry their secrets).
+ * info and query (where signed URLs carry their secrets). Headers the JDK writes itself
+ * ({@code Host}, {@code Connection}, {@code Content-Length}, ...) are left to it, as
+ * {@link HttpURLConnection} does.
  */
 public final class AuxHttp {
 
@@ -87,8 +90,7 @@ public final class AuxHttp {
 
   private static AuxHttp create(String method, URI uri, byte[] body, Map<String, String> h) {
     Objects.requireNonNull(uri, "uri");
-    if (uri.getHost() == null
-        || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+    if (!isHttpUrl(uri)) {
       throw new IllegalArgumentException("Not an http(s) URL with a host: " + redact(uri));
     }
     return new AuxHttp(method, uri, body, caseInsensitive(h), DEFAULT_CONNECT_TIMEOUT,
@@ -191,8 +193,11 @@ public final class AuxHttp {
       try {
         next = current.resolve(location.get().trim());
       } catch (IllegalArgumentException e) {
-        throw new AuxHttpException(method + " " + redact(current) + " redirects to a malformed "
-            + "location", redact(current), response.status(), e);
+        next = null;
+      }
+      if (next == null || !isHttpUrl(next)) {
+        throw new AuxHttpException(method + " " + redact(current) + " redirects to a location "
+            + "that is not an http(s) URL", redact(current), response.status(), null);
       }
       if (!sameOrigin(current, next)) {
         currentHeaders = withoutCredentials(currentHeaders);
@@ -288,7 +293,7 @@ public final class AuxHttp {
         out.put(name, List.copyOf(values));
       }
     });
-    return out;
+    return Collections.unmodifiableMap(out);
   }
 
   /**
@@ -333,6 +338,11 @@ public final class AuxHttp {
   public static String redact(URI uri) {
     return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
         + (uri.getRawPath() == null ? "" : uri.getRawPath());
+  }
+
+  private static boolean isHttpUrl(URI uri) {
+    return uri.getHost() != null
+        && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
   }
 
   private static boolean isRedirect(int status) {

@@ -180,12 +180,18 @@ class AuxHttpTest {
   }
 
   @Test
-  void endlessRedirectsStopWithAMessage() throws Exception {
+  void endlessOrNonHttpRedirectsStopWithAMessage() throws Exception {
     URI base = serve("/loop", answer(302, "", Map.of("Location", "/loop")));
     AuxHttpException e = assertThrows(AuxHttpException.class,
         () -> AuxHttp.get(base.resolve("/loop")).send());
     assertEquals("GET " + base + "/loop failed: more than 10 redirects", e.getMessage());
     assertEquals(11, seen.size(), "the first request and ten redirects");
+
+    serve("/ftp", answer(302, "", Map.of("Location", "ftp://files.example/x")));
+    AuxHttpException ftp = assertThrows(AuxHttpException.class,
+        () -> AuxHttp.get(base.resolve("/ftp")).send());
+    assertEquals("GET " + base + "/ftp redirects to a location that is not an http(s) URL",
+        ftp.getMessage());
   }
 
   @Test
