@@ -245,19 +245,19 @@ public final class AuxHttp {
       InputStream in = status >= 400 ? c.getErrorStream() : inputStream(c);
       if (in == null) {
         reusable = true;
-        return new Response(redact(target), status, answerHeaders, new byte[0], false);
+        return new Response(verb, redact(target), status, answerHeaders, new byte[0], false);
       }
       try (in) {
         if (file != null && status / 100 == 2) {
           Files.createDirectories(file.toAbsolutePath().getParent());
           Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
           reusable = true;
-          return new Response(redact(target), status, answerHeaders, new byte[0], false);
+          return new Response(verb, redact(target), status, answerHeaders, new byte[0], false);
         }
         byte[] read = in.readNBytes(maxBody);
         boolean truncated = in.read() >= 0;
         reusable = !truncated;
-        return new Response(redact(target), status, answerHeaders, read, truncated);
+        return new Response(verb, redact(target), status, answerHeaders, read, truncated);
       }
     } catch (SocketTimeoutException e) {
       throw new AuxHttpException(where + " failed: no answer within " + describe(
@@ -377,11 +377,11 @@ public final class AuxHttp {
   }
 
   /**
-   * One answer: the URL it came from (without query), its status and headers, and its body
-   * up to the limit ({@code truncated} when there was more).
+   * One answer: the method and URL it came from (without query, after any redirect), its
+   * status and headers, and its body up to the limit ({@code truncated} when there was more).
    */
-  public record Response(String url, int status, Map<String, List<String>> headers, byte[] body,
-      boolean truncated) {
+  public record Response(String method, String url, int status,
+      Map<String, List<String>> headers, byte[] body, boolean truncated) {
 
     /** Whether the status is 2xx. */
     public boolean ok() {
@@ -406,14 +406,15 @@ public final class AuxHttp {
      */
     public Response requireOk() throws AuxHttpException {
       if (!ok()) {
-        throw new AuxHttpException(url + " answered HTTP " + status, url, status, null);
+        throw new AuxHttpException(method + " " + url + " answered HTTP " + status, url, status,
+            null);
       }
       return this;
     }
 
     @Override
     public String toString() {
-      return "HTTP " + status + " from " + url + " (" + body.length + " bytes"
+      return "HTTP " + status + " from " + method + " " + url + " (" + body.length + " bytes"
           + (truncated ? ", cut" : "") + ")";
     }
   }

@@ -98,7 +98,7 @@ class AuxHttpTest {
     assertEquals(503, r.status());
     assertEquals("overloaded", r.text(), "the error body is read too");
     AuxHttpException e = assertThrows(AuxHttpException.class, r::requireOk);
-    assertEquals(base + "/metrics answered HTTP 503", e.getMessage());
+    assertEquals("GET " + base + "/metrics answered HTTP 503", e.getMessage());
     assertEquals(503, e.status());
     assertEquals(base + "/metrics", e.url());
     assertFalse(call.toString().contains(SECRET), call.toString());
@@ -201,7 +201,8 @@ class AuxHttpTest {
     AuxHttp.Response r = AuxHttp.post(base.resolve("/start_profile"),
         "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8), "application/json").send();
     assertEquals("ok", r.text());
-    assertEquals(new Seen("POST", "/start_profile", "{\"prompt\":\"hi\"}", null, null), seen.get(0));
+    assertEquals(new Seen("POST", "/start_profile", "{\"prompt\":\"hi\"}", null, null),
+        seen.get(0));
     assertEquals(new Seen("GET", "/done", "", null, null), seen.get(1));
   }
 
