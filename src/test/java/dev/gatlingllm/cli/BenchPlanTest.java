@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
@@ -102,29 +103,28 @@ class BenchPlanTest {
 
   /** A dataset each backend can send, so that only the backend is under test. */
   private static String datasetFor(String backend) {
-    return switch (dev.gatlingllm.action.Backends.resolve(backend).kind()) {
-      case AUDIO -> " --dataset-name hf --dataset-path openslr/librispeech_asr";
-      case RERANK -> " --dataset-name random-rerank";
-      default -> "";
-    };
+    DatasetContent only = Backends.resolve(backend).accepts().onlyFor();
+    return only == DatasetContent.AUDIO
+        ? " --dataset-name hf --dataset-path openslr/librispeech_asr"
+        : only == DatasetContent.RERANK ? " --dataset-name random-rerank" : "";
   }
 
   @Test
   void everyBackendVllmKnowsIsServedOrRefusedWithItsReason() {
-    for (String name : dev.gatlingllm.action.Backends.servedNames()) {
+    for (String name : Backends.servedNames()) {
       BenchPlan plan = plan("--model m --backend " + name + datasetFor(name));
       assertEquals(name, plan.backend().name());
       assertEquals(plan.backend().defaultEndpoint(), plan.endpoint());
     }
     for (Map.Entry<String, String> refused
-        : dev.gatlingllm.action.Backends.refused().entrySet()) {
+        : Backends.refused().entrySet()) {
       assertEquals("--backend " + refused.getKey() + " cannot be served: " + refused.getValue(),
           error("--model m --backend " + refused.getKey()));
     }
     assertTrue(error("--model m --backend openai-chatt").startsWith("Unknown --backend "
         + "'openai-chatt'"));
     // vLLM's names, and the older names for its completions request
-    assertTrue(dev.gatlingllm.action.Backends.servedNames().containsAll(List.of("vllm",
+    assertTrue(Backends.servedNames().containsAll(List.of("vllm",
         "openai", "openai-chat", "openai-audio", "openai-embeddings", "openai-embeddings-chat",
         "openai-embeddings-clip", "openai-embeddings-vlm2vec", "infinity-embeddings",
         "infinity-embeddings-clip", "vllm-rerank", "lmdeploy", "sglang", "scalellm",
