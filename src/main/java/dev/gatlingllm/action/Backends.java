@@ -67,6 +67,10 @@ public final class Backends {
   public record Accepts(Set<DatasetContent> contents, boolean randomMm, String readme,
       DatasetContent onlyFor, Function<DatasetContent, String> ownRefusal, String others) {
 
+    public Accepts {
+      contents = Set.copyOf(contents);
+    }
+
     static final Accepts TEXT = new Accepts(EnumSet.of(DatasetContent.TEXT), false,
         "text datasets", null, null, null);
     static final Accepts TEXT_AND_VISUAL = new Accepts(
@@ -100,6 +104,12 @@ public final class Backends {
   public record Backend(String name, String defaultEndpoint, List<String> endpointEndings,
       boolean streams, TaskType metrics, Set<Takes> takes, Set<Takes> ignores, Accepts accepts,
       String sends, Function<RequestFlags, ActionBuilder> request) {
+
+    public Backend {
+      endpointEndings = List.copyOf(endpointEndings);
+      takes = Set.copyOf(takes);
+      ignores = Set.copyOf(ignores);
+    }
 
     /** Whether results use vLLM's reduced (pooling) metric set. */
     public boolean pooling() {
