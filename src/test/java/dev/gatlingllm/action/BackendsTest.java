@@ -93,7 +93,7 @@ class BackendsTest {
     assertEquals("/v1/rerank", Backends.resolve("vllm-rerank").defaultEndpoint());
   }
 
-  /** What a request's template says matches its entry: path, stream, metric set. */
+  /** What a request's template says matches its entry: path, stream, metric set, warm-up. */
   @Test
   void eachRequestGoesWhereItsEntrySaysWithItsMetricSet() {
     for (String name : Backends.servedNames()) {
@@ -104,6 +104,8 @@ class BackendsTest {
       assertEquals(b.streams(), t.taskType() == dev.gatlingllm.metrics.TaskType.GENERATION,
           name + ": only pooling answers are one body");
       assertTrue(b.endpointEndings().stream().anyMatch(b.defaultEndpoint()::endsWith), name);
+      // the drop-in allows --num-warmups where the plugin's warm-up can send the request
+      assertEquals(b.takes(Backends.Takes.WARM_UP), t.warmUpBody("m") != null, name);
     }
   }
 
