@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
-import dev.gatlingllm.cli.Backends;
+import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.cli.BenchFlags;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;

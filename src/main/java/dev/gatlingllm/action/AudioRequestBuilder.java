@@ -1,11 +1,7 @@
 package dev.gatlingllm.action;
 
-import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -20,26 +16,21 @@ import java.util.function.Function;
  * exec(LlmDsl.audio("translate").translations().audio(s -> wavBytes).maxTokens(64))
  * }</pre>
  */
-public final class AudioRequestBuilder implements ActionBuilder, Cloneable {
+public final class AudioRequestBuilder extends RequestBuilderBase<AudioRequestBuilder> {
 
-  private final String name;
-  private String path = "/v1/audio/transcriptions";
+  private static final String TRANSCRIPTIONS = Backends.resolve("openai-audio").defaultEndpoint();
+
   private SessionValue<byte[]> audio;
   private String fileName = "audio.wav";
   private String contentType = "audio/wav";
   private String language = "en";
   private SessionValue<Integer> maxTokens;
-  private SessionValue<Integer> promptTokens;
-  private SessionValue<String> requestId;
   private Boolean ignoreEos;
   private Map<String, Object> extraFields = Map.of();
   private String saveTextAs;
 
   AudioRequestBuilder(String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("request name must not be empty");
-    }
-    this.name = name;
+    super(name, TRANSCRIPTIONS);
   }
 
   /** A transcription request (see {@code LlmDsl.audio}). */
@@ -47,32 +38,14 @@ public final class AudioRequestBuilder implements ActionBuilder, Cloneable {
     return new AudioRequestBuilder(name);
   }
 
-  private AudioRequestBuilder copy(Consumer<AudioRequestBuilder> change) {
-    try {
-      AudioRequestBuilder b = (AudioRequestBuilder) clone();
-      change.accept(b);
-      return b;
-    } catch (CloneNotSupportedException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   /** {@code /v1/audio/transcriptions} (the default). */
   public AudioRequestBuilder transcriptions() {
-    return copy(b -> b.path = "/v1/audio/transcriptions");
+    return copy(b -> b.path = TRANSCRIPTIONS);
   }
 
   /** {@code /v1/audio/translations}. */
   public AudioRequestBuilder translations() {
     return copy(b -> b.path = "/v1/audio/translations");
-  }
-
-  /** Another path; vLLM requires it to end with transcriptions or translations. */
-  public AudioRequestBuilder endpoint(String endpointPath) {
-    if (endpointPath == null || !endpointPath.startsWith("/")) {
-      throw new IllegalArgumentException("endpoint must start with '/', got " + endpointPath);
-    }
-    return copy(b -> b.path = endpointPath);
   }
 
   /** The audio file's bytes (a WAV file unless {@link #file} says otherwise), e.g. "#{audio}". */
@@ -122,11 +95,6 @@ public final class AudioRequestBuilder implements ActionBuilder, Cloneable {
     return copy(b -> b.maxTokens = v);
   }
 
-  public AudioRequestBuilder promptTokens(String el) {
-    SessionValue<Integer> v = SessionValue.el("promptTokens", el, Integer.class);
-    return copy(b -> b.promptTokens = v);
-  }
-
   /** Audio {@code "#{audio}"}, {@code "#{prompt_len}"} and {@code "#{output_len}"}. */
   public AudioRequestBuilder fromDataset() {
     return audio("#{audio}").promptTokens("#{prompt_len}").maxTokens("#{output_len}");
@@ -142,16 +110,8 @@ public final class AudioRequestBuilder implements ActionBuilder, Cloneable {
       throw new IllegalArgumentException("extraBody field must be a non-empty name other than "
           + "'file', got '" + field + "'");
     }
-    Objects.requireNonNull(value, () -> "extraBody value of '" + field + "'");
-    Map<String, Object> fields = new LinkedHashMap<>(extraFields);
-    fields.put(field, value);
-    Map<String, Object> frozen = java.util.Collections.unmodifiableMap(fields);
-    return copy(b -> b.extraFields = frozen);
-  }
-
-  public AudioRequestBuilder requestId(String textOrEl) {
-    SessionValue<String> v = SessionValue.el("requestId", textOrEl, String.class);
-    return copy(b -> b.requestId = v);
+    Map<String, Object> fields = with(extraFields, field, value);
+    return copy(b -> b.extraFields = fields);
   }
 
   /** Saves the transcript in the session under this attribute. */
@@ -162,17 +122,12 @@ public final class AudioRequestBuilder implements ActionBuilder, Cloneable {
     return copy(b -> b.saveTextAs = attribute);
   }
 
+  @Override
   AudioTemplate template() {
     if (audio == null) {
       throw new IllegalArgumentException("request '" + name + "': audio(...) is required");
     }
     return new AudioTemplate(name, path, audio, fileName, contentType, language, maxTokens,
         promptTokens, requestId, ignoreEos, extraFields, saveTextAs);
-  }
-
-  @Override
-  public io.gatling.core.action.builder.ActionBuilder asScala() {
-    AudioTemplate template = template();
-    return LlmActions.scala((ctx, next) -> new LlmRequestAction(template, ctx, next));
   }
 }

@@ -13,39 +13,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code str()} makes of vLLM's payload values ({@code True}, not {@code true}), in its
  * order, after the file part.
  */
-final class AudioTemplate implements RequestTemplate {
+final class AudioTemplate extends RequestTemplate {
 
   private static final AtomicLong BOUNDARIES = new AtomicLong();
 
-  private final String name;
-  private final String path;
   private final SessionValue<byte[]> audio;
   private final String fileName;
   private final String contentType;
   private final String language;
   private final SessionValue<Integer> maxTokens;
-  private final SessionValue<Integer> promptTokens;
-  private final SessionValue<String> requestId;
   private final Boolean ignoreEos;
   private final Map<String, Object> extraFields;
-  private final String saveTextAs;
 
   AudioTemplate(String name, String path, SessionValue<byte[]> audio, String fileName,
       String contentType, String language, SessionValue<Integer> maxTokens,
       SessionValue<Integer> promptTokens, SessionValue<String> requestId, Boolean ignoreEos,
       Map<String, Object> extraFields, String saveTextAs) {
-    this.name = name;
-    this.path = path;
+    super(name, path, promptTokens, requestId, saveTextAs);
     this.audio = audio;
     this.fileName = fileName;
     this.contentType = contentType;
     this.language = language;
     this.maxTokens = maxTokens;
-    this.promptTokens = promptTokens;
-    this.requestId = requestId;
     this.ignoreEos = ignoreEos;
     this.extraFields = extraFields;
-    this.saveTextAs = saveTextAs;
   }
 
   /** The form's text fields in vLLM's order. */
@@ -81,7 +72,7 @@ final class AudioTemplate implements RequestTemplate {
   }
 
   @Override
-  public Body body(Session session, String model, String requestId) {
+  Body body(Session session, String model, String requestId) {
     byte[] bytes = audio.resolve(session);
     if (bytes.length == 0) {
       throw new SessionValue.ResolutionException("audio: the file is empty");
@@ -105,37 +96,12 @@ final class AudioTemplate implements RequestTemplate {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public String path() {
-    return path;
-  }
-
-  @Override
-  public String endpointType() {
+  String endpointType() {
     return "openai-audio";
   }
 
   @Override
-  public TaskType taskType() {
+  TaskType taskType() {
     return TaskType.GENERATION;
-  }
-
-  @Override
-  public int promptTokens(Session session) {
-    return SessionValue.resolveOr(promptTokens, session, -1);
-  }
-
-  @Override
-  public String requestId(Session session) {
-    return SessionValue.resolveOr(requestId, session, null);
-  }
-
-  @Override
-  public String saveTextAs() {
-    return saveTextAs;
   }
 }

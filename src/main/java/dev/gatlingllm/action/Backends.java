@@ -1,71 +1,189 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.dataset.DatasetContent;
+import dev.gatlingllm.metrics.TaskType;
+import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * vLLM's {@code --backend} names and what serves each of them here. Every name that current
- * or recent {@code vllm bench serve} accepts is known: it either maps to a request kind of the
- * DSL, or is refused with the reason.
+ * vLLM's {@code --backend} names, the one table of what each means here (vLLM keeps one too,
+ * from name to request function). Every name that current or recent {@code vllm bench serve}
+ * accepts is in it: a served backend with its request, path, datasets and metric set, or a
+ * refused one with the reason. The DSL's builders take their default paths from it, the
+ * drop-in ({@code cli.BenchPlan}) its request, flags and dataset rules, and the README its
+ * backend table.
  *
  * <pre>{@code
  * Backends.Backend b = Backends.resolve("openai-embeddings-clip");
- * switch (b.kind()) {
- *   case EMBEDDINGS -> LlmDsl.embeddings("embed").variant(b.embeddingsVariant()) ...
- *   ...
- * }
+ * ActionBuilder request = b.request(flags);   // LlmDsl.embeddings(...).variant(OPENAI_CLIP)...
  * }</pre>
+ *
+ * <p>Adding a backend: one {@code add(...)} line here; when it sends a body no request builder
+ * makes yet, its builder and {@link RequestTemplate} too (see docs/architecture.md).
  */
 public final class Backends {
 
-  /** The DSL request kind that sends a backend's requests. */
-  public enum Kind {
-    /** {@code LlmDsl.completions(name)}. */
-    COMPLETIONS,
-    /** {@code LlmDsl.chat(name)}, with {@code multiModal(...)} for multimodal datasets. */
-    CHAT,
-    /** {@code LlmDsl.audio(name)}. */
-    AUDIO,
-    /** {@code LlmDsl.embeddings(name).variant(embeddingsVariant())}. */
-    EMBEDDINGS,
-    /** {@code LlmDsl.rerank(name)}. */
-    RERANK
+  /** A part of the command line that a backend's request can take, with its vLLM flags. */
+  public enum Takes {
+    IGNORE_EOS("ignore-eos"),
+    LOGPROBS("logprobs"),
+    /** vLLM sends these with completions and chat only. */
+    SAMPLING("temperature", "top-p", "top-k", "min-p", "frequency-penalty", "presence-penalty",
+        "repetition-penalty"),
+    /** {@code --lora-modules}: the {@code model} field chosen per request. */
+    MODEL_PER_REQUEST("lora-modules"),
+    /** Warm-up requests of the same kind before the run. */
+    WARM_UP("num-warmups");
+
+    private final List<String> flags;
+
+    Takes(String... flags) {
+      this.flags = List.of(flags);
+    }
+
+    /** Its {@code vllm bench serve} flags, without the dashes. */
+    public List<String> flags() {
+      return flags;
+    }
+  }
+
+  /**
+   * Which datasets a backend can send, by their content (see {@link DatasetContent}).
+   *
+   * @param contents   the contents it sends
+   * @param randomMm   whether it sends the {@code random-mm} dataset (vLLM: chat only)
+   * @param readme     the README's datasets column
+   * @param onlyFor    the one content it sends when it sends nothing else; null otherwise
+   * @param ownRefusal for {@code onlyFor}: why another dataset is refused, by its content
+   * @param others     for {@code onlyFor}: why the other backends refuse its dataset
+   */
+  public record Accepts(Set<DatasetContent> contents, boolean randomMm, String readme,
+      DatasetContent onlyFor, Function<DatasetContent, String> ownRefusal, String others) {
+
+    public Accepts {
+      contents = Set.copyOf(contents);
+    }
+
+    static final Accepts TEXT = new Accepts(EnumSet.of(DatasetContent.TEXT), false,
+        "text datasets", null, null, null);
+    static final Accepts TEXT_AND_VISUAL = new Accepts(
+        EnumSet.of(DatasetContent.TEXT, DatasetContent.VISUAL), false,
+        "text datasets, image and video `hf` datasets", null, null, null);
+
+    /** Whether it sends a dataset of that content. */
+    public boolean sends(DatasetContent content) {
+      return contents.contains(content);
+    }
   }
 
   /**
    * A backend that can be served.
    *
-   * @param name              vLLM's backend name
-   * @param kind              the request kind to build
-   * @param embeddingsVariant for {@link Kind#EMBEDDINGS}, the body shape; null otherwise
-   * @param defaultEndpoint   the path its requests go to by default here (vLLM's own
-   *                          {@code --endpoint} default is {@code /v1/completions} whatever the
-   *                          backend, so its users pass {@code --endpoint} for the others)
-   * @param pooling           whether results use vLLM's reduced (pooling) metric set
+   * @param name            vLLM's backend name
+   * @param defaultEndpoint the path its requests go to by default here (vLLM's own
+   *                        {@code --endpoint} default is {@code /v1/completions} whatever the
+   *                        backend, so its users pass {@code --endpoint} for the others)
+   * @param endpointEndings how a given {@code --endpoint} must end, as vLLM checks the URL
+   * @param streams         whether the answer streams (SSE) rather than being one JSON body
+   * @param metrics         vLLM's metric set: {@link TaskType#GENERATION}, or the reduced
+   *                        pooling set ({@link TaskType#EMBEDDING})
+   * @param takes           the parts of the command line its request sends
+   * @param ignores         the parts it accepts and does not send, as vLLM does; a part in
+   *                        neither set is refused
+   * @param accepts         the datasets it can send
+   * @param sends           what it sends, for the README
+   * @param request         builds its request (vLLM's request function)
    */
-  public record Backend(String name, Kind kind, EmbeddingsVariant embeddingsVariant,
-      String defaultEndpoint, boolean pooling) {}
+  public record Backend(String name, String defaultEndpoint, List<String> endpointEndings,
+      boolean streams, TaskType metrics, Set<Takes> takes, Set<Takes> ignores, Accepts accepts,
+      String sends, Function<RequestFlags, ActionBuilder> request) {
+
+    public Backend {
+      endpointEndings = List.copyOf(endpointEndings);
+      takes = Set.copyOf(takes);
+      ignores = Set.copyOf(ignores);
+    }
+
+    /** Whether results use vLLM's reduced (pooling) metric set. */
+    public boolean pooling() {
+      return metrics == TaskType.EMBEDDING;
+    }
+
+    public boolean takes(Takes part) {
+      return takes.contains(part);
+    }
+
+    public boolean ignores(Takes part) {
+      return ignores.contains(part);
+    }
+
+    /** The request every user sends, with the command line's part of it. */
+    public ActionBuilder request(RequestFlags flags) {
+      return request.apply(flags);
+    }
+  }
 
   private static final Map<String, Backend> SERVED = new LinkedHashMap<>();
   private static final Map<String, String> REFUSED = new LinkedHashMap<>();
 
+  private static final Set<Takes> GENERATION =
+      EnumSet.of(Takes.IGNORE_EOS, Takes.SAMPLING, Takes.MODEL_PER_REQUEST, Takes.WARM_UP);
+  private static final String POOLING_METRICS = "; pooling metrics";
+
   static {
-    served("vllm", Kind.COMPLETIONS, "/v1/completions");
-    served("openai", Kind.COMPLETIONS, "/v1/completions");
-    // older vLLM releases sent these the OpenAI completions request too
-    served("sglang", Kind.COMPLETIONS, "/v1/completions");
-    served("lmdeploy", Kind.COMPLETIONS, "/v1/completions");
-    served("scalellm", Kind.COMPLETIONS, "/v1/completions");
-    served("llama.cpp", Kind.COMPLETIONS, "/v1/completions");
-    served("openai-chat", Kind.CHAT, "/v1/chat/completions");
-    served("openai-audio", Kind.AUDIO, "/v1/audio/transcriptions");
-    for (EmbeddingsVariant v : EmbeddingsVariant.values()) {
-      SERVED.put(v.backend(), new Backend(v.backend(), Kind.EMBEDDINGS, v, v.defaultPath(), true));
+    Set<Takes> completions = EnumSet.copyOf(GENERATION);
+    completions.add(Takes.LOGPROBS);
+    // older vLLM releases sent the OpenAI completions request for sglang ... llama.cpp too
+    for (String name : List.of("vllm", "openai", "sglang", "lmdeploy", "scalellm", "llama.cpp")) {
+      add(new Backend(name, "/v1/completions", List.of("completions"), true,
+          TaskType.GENERATION, completions, Set.of(), Accepts.TEXT, "streamed completions",
+          BackendRequests::completions));
     }
-    SERVED.put("vllm-rerank", new Backend("vllm-rerank", Kind.RERANK, null, "/v1/rerank", true));
+    add(new Backend("openai-chat", "/v1/chat/completions", List.of("chat/completions"), true,
+        TaskType.GENERATION, GENERATION, Set.of(),
+        new Accepts(EnumSet.of(DatasetContent.TEXT, DatasetContent.VISUAL), true,
+            "text datasets, `random-mm`, image and video `hf` datasets", null, null, null),
+        "streamed chat completions: the prompt as a text part, then the dataset's images or "
+            + "video as content parts", BackendRequests::chat));
+    add(new Backend("openai-audio", "/v1/audio/transcriptions",
+        List.of("transcriptions", "translations"), true, TaskType.GENERATION,
+        EnumSet.of(Takes.IGNORE_EOS), Set.of(),
+        new Accepts(EnumSet.of(DatasetContent.AUDIO), false, "ASR `hf` datasets only",
+            DatasetContent.AUDIO, content -> "openai-audio uploads each request's audio clip, "
+                + "and this dataset has " + content.description() + "; use an ASR dataset "
+                + "such as --dataset-name hf --dataset-path openslr/librispeech_asr",
+            "the dataset's requests are audio clips, which only --backend openai-audio "
+                + "uploads"),
+        "streamed transcription: the dataset's audio clip uploaded as a form, `temperature` 0.0",
+        BackendRequests::audio));
+    embeddings(EmbeddingsVariant.OPENAI, "/v1/embeddings", "the prompt as `input`");
+    embeddings(EmbeddingsVariant.OPENAI_CHAT, "/v1/embeddings",
+        "the prompt and media as a chat message");
+    embeddings(EmbeddingsVariant.OPENAI_CLIP, "/v1/embeddings",
+        "a chat message, the text left empty when there is an image");
+    embeddings(EmbeddingsVariant.OPENAI_VLM2VEC, "/v1/embeddings",
+        "a chat message, media first, with VLM2Vec's instruction");
+    embeddings(EmbeddingsVariant.INFINITY, "/embeddings", "Infinity's body: the prompt as `input`");
+    embeddings(EmbeddingsVariant.INFINITY_CLIP, "/embeddings",
+        "Infinity's body: the image alone when there is one");
+    embeddings(EmbeddingsVariant.VLLM_POOLING, "/pooling", "vLLM's `/pooling` body");
+    // vLLM's rerank request sends no flag-dependent field
+    add(new Backend("vllm-rerank", "/v1/rerank", List.of("rerank"), false, TaskType.EMBEDDING,
+        Set.of(), EnumSet.of(Takes.SAMPLING, Takes.IGNORE_EOS),
+        new Accepts(EnumSet.of(DatasetContent.RERANK), false, "`random-rerank` only",
+            DatasetContent.RERANK, content -> "rerank requests are a query with its documents, "
+                + "which only the random-rerank dataset makes (vLLM's only rerank dataset); use "
+                + "--dataset-name random-rerank",
+            "the dataset's requests are rerank queries with documents, which only --backend "
+                + "vllm-rerank sends"),
+        "the query and its documents" + POOLING_METRICS, BackendRequests::rerank));
     String ownProtocol = " speaks its own protocol, not the OpenAI API, and current vLLM's "
         + "bench serve no longer has it; run the server's OpenAI-compatible endpoint with "
         + "--backend openai or openai-chat";
@@ -74,8 +192,18 @@ public final class Backends {
     REFUSED.put("deepspeed-mii", "deepspeed-mii (a non-streamed MII request)" + ownProtocol);
   }
 
-  private static void served(String name, Kind kind, String endpoint) {
-    SERVED.put(name, new Backend(name, kind, null, endpoint, false));
+  /** An embeddings backend: its name is its body shape's ({@link EmbeddingsVariant}). */
+  private static void embeddings(EmbeddingsVariant variant, String path, String body) {
+    String ending = path.substring(path.lastIndexOf('/') + 1);
+    // vLLM's embeddings requests carry ignore_eos when asked, and no sampling parameter
+    add(new Backend(variant.backend(), path, List.of(ending), false, TaskType.EMBEDDING,
+        EnumSet.of(Takes.IGNORE_EOS), EnumSet.of(Takes.SAMPLING), Accepts.TEXT_AND_VISUAL,
+        "embeddings, " + body + POOLING_METRICS,
+        flags -> BackendRequests.embeddings(variant, flags)));
+  }
+
+  private static void add(Backend backend) {
+    SERVED.put(backend.name(), backend);
   }
 
   private Backends() {}
@@ -113,5 +241,26 @@ public final class Backends {
     }
     throw new IllegalArgumentException("Unknown --backend '" + name + "'; served: "
         + String.join(", ", SERVED.keySet()));
+  }
+
+  /** The served backend that alone sends datasets of that content, if one does. */
+  public static Optional<Backend> onlySenderOf(DatasetContent content) {
+    return SERVED.values().stream().filter(b -> b.accepts().onlyFor() == content).findFirst();
+  }
+
+  /** The README's backend table. */
+  public static String markdownTable() {
+    StringBuilder out = new StringBuilder(
+        "| `--backend` | sends | `--endpoint` when not given | datasets |\n|---|---|---|---|\n");
+    for (Backend b : SERVED.values()) {
+      out.append("| `").append(b.name()).append("` | ").append(b.sends()).append(" | `")
+          .append(b.defaultEndpoint()).append("` | ").append(b.accepts().readme())
+          .append(" |\n");
+    }
+    for (Map.Entry<String, String> r : REFUSED.entrySet()) {
+      out.append("| `").append(r.getKey()).append("` | **refused**: ").append(r.getValue())
+          .append(" | | |\n");
+    }
+    return out.toString();
   }
 }

@@ -1,11 +1,8 @@
 package dev.gatlingllm.action;
 
-import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -18,37 +15,22 @@ import java.util.function.Function;
  *     .input("#{prompt}").multiModal("#{mm_content}"))
  * }</pre>
  */
-public final class EmbeddingsRequestBuilder implements ActionBuilder, Cloneable {
+public final class EmbeddingsRequestBuilder
+    extends RequestBuilderBase<EmbeddingsRequestBuilder> {
 
-  private final String name;
   private EmbeddingsVariant variant = EmbeddingsVariant.OPENAI;
-  private String path;
   private SessionValue<Object> input;
   private SessionValue<Object> multiModal;
-  private SessionValue<Integer> promptTokens;
-  private SessionValue<String> requestId;
   private Map<String, Object> extraBody = Map.of();
 
   EmbeddingsRequestBuilder(String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("request name must not be empty");
-    }
-    this.name = name;
+    // the variant's path unless endpoint(...) gives one
+    super(name, null);
   }
 
   /** An embeddings request, {@link EmbeddingsVariant#OPENAI} unless told otherwise. */
   public static EmbeddingsRequestBuilder embeddings(String name) {
     return new EmbeddingsRequestBuilder(name);
-  }
-
-  private EmbeddingsRequestBuilder copy(Consumer<EmbeddingsRequestBuilder> change) {
-    try {
-      EmbeddingsRequestBuilder b = (EmbeddingsRequestBuilder) clone();
-      change.accept(b);
-      return b;
-    } catch (CloneNotSupportedException e) {
-      throw new AssertionError(e);
-    }
   }
 
   /** The body shape, as vLLM's backend of the same name sends it. */
@@ -99,32 +81,9 @@ public final class EmbeddingsRequestBuilder implements ActionBuilder, Cloneable 
     return copy(b -> b.multiModal = v);
   }
 
-  /**
-   * Input length from the dataset; only used when the server's answer has no
-   * {@code usage.prompt_tokens} (vLLM takes the server's count for pooling).
-   */
-  public EmbeddingsRequestBuilder promptTokens(String el) {
-    SessionValue<Integer> v = SessionValue.el("promptTokens", el, Integer.class);
-    return copy(b -> b.promptTokens = v);
-  }
-
   /** Input {@code "#{prompt}"} and its length {@code "#{prompt_len}"} from a dataset feeder. */
   public EmbeddingsRequestBuilder fromDataset() {
     return input("#{prompt}").promptTokens("#{prompt_len}");
-  }
-
-  /** Path instead of the variant's default ({@code /v1/embeddings}, {@code /embeddings}). */
-  public EmbeddingsRequestBuilder endpoint(String endpointPath) {
-    if (endpointPath == null || !endpointPath.startsWith("/")) {
-      throw new IllegalArgumentException("endpoint must start with '/', got " + endpointPath);
-    }
-    return copy(b -> b.path = endpointPath);
-  }
-
-  /** The {@code x-request-id} instead of the protocol's prefix and counter. */
-  public EmbeddingsRequestBuilder requestId(String textOrEl) {
-    SessionValue<String> v = SessionValue.el("requestId", textOrEl, String.class);
-    return copy(b -> b.requestId = v);
   }
 
   /** Adds a body field as is (vLLM's {@code --extra-body}); it wins over a standard field. */
@@ -132,13 +91,11 @@ public final class EmbeddingsRequestBuilder implements ActionBuilder, Cloneable 
     if (field == null || field.isBlank()) {
       throw new IllegalArgumentException("extraBody field name must not be empty");
     }
-    Objects.requireNonNull(value, () -> "extraBody value of '" + field + "'");
-    Map<String, Object> fields = new LinkedHashMap<>(extraBody);
-    fields.put(field, value);
-    Map<String, Object> frozen = java.util.Collections.unmodifiableMap(fields);
-    return copy(b -> b.extraBody = frozen);
+    Map<String, Object> fields = with(extraBody, field, value);
+    return copy(b -> b.extraBody = fields);
   }
 
+  @Override
   PoolingTemplate template() {
     if (input == null && multiModal == null) {
       throw new IllegalArgumentException("request '" + name + "': input(...) or "
@@ -146,11 +103,5 @@ public final class EmbeddingsRequestBuilder implements ActionBuilder, Cloneable 
     }
     return PoolingTemplate.embeddings(name, variant, path != null ? path : variant.defaultPath(),
         input, multiModal, promptTokens, requestId, extraBody);
-  }
-
-  @Override
-  public io.gatling.core.action.builder.ActionBuilder asScala() {
-    PoolingTemplate template = template();
-    return LlmActions.scala((ctx, next) -> new LlmRequestAction(template, ctx, next));
   }
 }

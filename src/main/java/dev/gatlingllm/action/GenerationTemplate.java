@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.function.IntFunction;
 
 /** Completions and chat requests, from an {@link LlmRequestBuilder}'s spec. */
-final class GenerationTemplate implements RequestTemplate {
+final class GenerationTemplate extends RequestTemplate {
 
   /** What warm-up requests ask; their answers are thrown away. */
   private static final String WARM_UP_PROMPT = "Warm-up request: please count from one to ten.";
@@ -23,6 +23,7 @@ final class GenerationTemplate implements RequestTemplate {
   private final Object extraModel;
 
   GenerationTemplate(RequestSpec spec) {
+    super(spec.name(), spec.path(), spec.promptTokens(), spec.requestId(), spec.saveTextAs());
     this.spec = spec;
     Map<String, Object> extra = spec.extraBody();
     this.extraMaxTokens = integer(extra.get("max_tokens"));
@@ -40,27 +41,17 @@ final class GenerationTemplate implements RequestTemplate {
   }
 
   @Override
-  public String name() {
-    return spec.name();
-  }
-
-  @Override
-  public String path() {
-    return spec.path();
-  }
-
-  @Override
-  public String endpointType() {
+  String endpointType() {
     return spec.endpoint().endpointType;
   }
 
   @Override
-  public TaskType taskType() {
+  TaskType taskType() {
     return TaskType.GENERATION;
   }
 
   @Override
-  public Body body(Session session, String model, String requestId) {
+  Body body(Session session, String model, String requestId) {
     String prompt = spec.prompt() == null ? null : spec.prompt().resolve(session);
     List<Map<String, Object>> messages = null;
     if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
@@ -93,22 +84,7 @@ final class GenerationTemplate implements RequestTemplate {
   }
 
   @Override
-  public int promptTokens(Session session) {
-    return SessionValue.resolveOr(spec.promptTokens(), session, -1);
-  }
-
-  @Override
-  public String requestId(Session session) {
-    return SessionValue.resolveOr(spec.requestId(), session, null);
-  }
-
-  @Override
-  public String saveTextAs() {
-    return spec.saveTextAs();
-  }
-
-  @Override
-  public IntFunction<byte[]> warmUpBody(String model) {
+  IntFunction<byte[]> warmUpBody(String model) {
     return maxTokens -> RequestBodies.build(spec, model, WARM_UP_PROMPT,
         spec.endpoint() == RequestSpec.Endpoint.CHAT ? userTurn(WARM_UP_PROMPT, null) : null,
         maxTokens);

@@ -17,6 +17,16 @@ public final class LlmActions {
     return () -> scala;
   }
 
+  /**
+   * One KO row named {@code name} with the reason as its message, for a run whose check
+   * before the run failed (see {@link FailedCheckAction}).
+   */
+  public static ActionBuilder failedCheck(String name, String message) {
+    io.gatling.core.action.builder.ActionBuilder scala =
+        scala((ctx, next) -> new FailedCheckAction(name, message, ctx, next));
+    return () -> scala;
+  }
+
   /** A Scala action builder from a Java factory of (scenario context, next action). */
   static io.gatling.core.action.builder.ActionBuilder scala(
       BiFunction<ScenarioContext, Action, Action> factory) {

@@ -1,9 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.action.RequestSpec.Endpoint;
-import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,19 +21,16 @@ import java.util.function.Function;
  *     .ignoreEos(true))
  * }</pre>
  */
-public final class LlmRequestBuilder implements ActionBuilder {
+public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilder> {
 
   /** Body fields the builder writes itself; extraBody may still override them deliberately. */
   private static final Set<String> MANAGED_FIELDS = Set.of("stream", "stream_options");
 
   private final Endpoint endpoint;
-  private final String name;
-  private String path;
   private SessionValue<String> prompt;
   private SessionValue<List<Map<String, Object>>> messages;
   private String systemPrompt;
   private SessionValue<Integer> maxTokens;
-  private SessionValue<Integer> promptTokens;
   private Boolean ignoreEos;
   private Double temperature;
   private Double topP;
@@ -44,21 +39,16 @@ public final class LlmRequestBuilder implements ActionBuilder {
   private Double frequencyPenalty;
   private Double presencePenalty;
   private Double repetitionPenalty;
-  private Map<String, Object> extraBody = new LinkedHashMap<>();
+  private Map<String, Object> extraBody = Map.of();
   private boolean stream = true;
   private String saveTextAs;
-  private SessionValue<String> requestId;
   private SessionValue<String> model;
   private Integer logprobs;
   private SessionValue<Object> multiModal;
 
   LlmRequestBuilder(Endpoint endpoint, String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("request name must not be empty");
-    }
+    super(name, endpoint.defaultPath());
     this.endpoint = endpoint;
-    this.name = name;
-    this.path = endpoint.defaultPath;
   }
 
   /** A completions request ({@code /v1/completions}). */
@@ -69,33 +59,6 @@ public final class LlmRequestBuilder implements ActionBuilder {
   /** A chat request ({@code /v1/chat/completions}). */
   public static LlmRequestBuilder chat(String name) {
     return new LlmRequestBuilder(Endpoint.CHAT, name);
-  }
-
-  private LlmRequestBuilder copy(java.util.function.Consumer<LlmRequestBuilder> change) {
-    LlmRequestBuilder b = new LlmRequestBuilder(endpoint, name);
-    b.path = path;
-    b.prompt = prompt;
-    b.messages = messages;
-    b.systemPrompt = systemPrompt;
-    b.maxTokens = maxTokens;
-    b.promptTokens = promptTokens;
-    b.ignoreEos = ignoreEos;
-    b.temperature = temperature;
-    b.topP = topP;
-    b.topK = topK;
-    b.minP = minP;
-    b.frequencyPenalty = frequencyPenalty;
-    b.presencePenalty = presencePenalty;
-    b.repetitionPenalty = repetitionPenalty;
-    b.extraBody = new LinkedHashMap<>(extraBody);
-    b.stream = stream;
-    b.saveTextAs = saveTextAs;
-    b.requestId = requestId;
-    b.model = model;
-    b.logprobs = logprobs;
-    b.multiModal = multiModal;
-    change.accept(b);
-    return b;
   }
 
   /** Prompt text, or EL such as {@code "#{prompt}"}; for chat it is the user message. */
@@ -149,11 +112,6 @@ public final class LlmRequestBuilder implements ActionBuilder {
   public LlmRequestBuilder promptTokens(int tokens) {
     requireAtLeast("promptTokens", tokens, 0);
     return copy(b -> b.promptTokens = SessionValue.constant(tokens));
-  }
-
-  public LlmRequestBuilder promptTokens(String el) {
-    SessionValue<Integer> v = SessionValue.el("promptTokens", el, Integer.class);
-    return copy(b -> b.promptTokens = v);
   }
 
   public LlmRequestBuilder promptTokens(Function<Session, Integer> f) {
@@ -224,8 +182,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
       throw new IllegalArgumentException(
           "extraBody cannot set '" + field + "': use stream(boolean) instead");
     }
-    Objects.requireNonNull(value, () -> "extraBody value of '" + field + "'");
-    return copy(b -> b.extraBody.put(field, value));
+    Map<String, Object> fields = with(extraBody, field, value);
+    return copy(b -> b.extraBody = fields);
   }
 
   public LlmRequestBuilder extraBody(Map<String, Object> fields) {
@@ -241,29 +199,12 @@ public final class LlmRequestBuilder implements ActionBuilder {
     return copy(b -> b.stream = on);
   }
 
-  /** Endpoint path instead of the default ({@code /v1/completions}, {@code /v1/chat/completions}). */
-  public LlmRequestBuilder endpoint(String endpointPath) {
-    if (endpointPath == null || !endpointPath.startsWith("/")) {
-      throw new IllegalArgumentException("endpoint must start with '/', got " + endpointPath);
-    }
-    return copy(b -> b.path = endpointPath);
-  }
-
   /** Saves the generated text in the session under this attribute, for multi-turn journeys. */
   public LlmRequestBuilder saveTextAs(String attribute) {
     if (attribute == null || attribute.isBlank()) {
       throw new IllegalArgumentException("saveTextAs attribute must not be empty");
     }
     return copy(b -> b.saveTextAs = attribute);
-  }
-
-  /**
-   * The {@code x-request-id} of this request instead of the protocol's prefix and counter,
-   * e.g. {@code "#{request_id}"} to send the dataset's ids as vLLM does.
-   */
-  public LlmRequestBuilder requestId(String textOrEl) {
-    SessionValue<String> v = SessionValue.el("requestId", textOrEl, String.class);
-    return copy(b -> b.requestId = v);
   }
 
   /**
@@ -321,9 +262,8 @@ public final class LlmRequestBuilder implements ActionBuilder {
   }
 
   @Override
-  public io.gatling.core.action.builder.ActionBuilder asScala() {
-    GenerationTemplate template = new GenerationTemplate(spec());
-    return LlmActions.scala((ctx, next) -> new LlmRequestAction(template, ctx, next));
+  GenerationTemplate template() {
+    return new GenerationTemplate(spec());
   }
 
   private void requireChat(String what) {

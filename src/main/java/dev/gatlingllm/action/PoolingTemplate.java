@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * Embeddings and rerank requests: the bodies of vLLM's pooling backends, field for field and
  * in their order. Their answers are timed as a whole (see {@code Exchange}).
  */
-final class PoolingTemplate implements RequestTemplate {
+final class PoolingTemplate extends RequestTemplate {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Pattern TRAILING_NUMBER = Pattern.compile("(\\d+)$");
@@ -27,21 +27,14 @@ final class PoolingTemplate implements RequestTemplate {
     Map<String, Object> build(Session session, String model, String requestId);
   }
 
-  private final String name;
-  private final String path;
   private final String backend;
   private final BodyFn body;
-  private final SessionValue<Integer> promptTokens;
-  private final SessionValue<String> requestId;
 
   private PoolingTemplate(String name, String path, String backend, BodyFn body,
       SessionValue<Integer> promptTokens, SessionValue<String> requestId) {
-    this.name = name;
-    this.path = path;
+    super(name, path, promptTokens, requestId, null);
     this.backend = backend;
     this.body = body;
-    this.promptTokens = promptTokens;
-    this.requestId = requestId;
   }
 
   static PoolingTemplate embeddings(String name, EmbeddingsVariant variant, String path,
@@ -172,46 +165,21 @@ final class PoolingTemplate implements RequestTemplate {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public String path() {
-    return path;
-  }
-
-  @Override
-  public String endpointType() {
+  String endpointType() {
     return backend;
   }
 
   @Override
-  public TaskType taskType() {
+  TaskType taskType() {
     return TaskType.EMBEDDING;
   }
 
   @Override
-  public Body body(Session session, String model, String id) {
+  Body body(Session session, String model, String id) {
     try {
       return new Body(MAPPER.writeValueAsBytes(body.build(session, model, id)), Body.JSON);
     } catch (JsonProcessingException e) {
       throw new SessionValue.ResolutionException("request body: " + e.getOriginalMessage());
     }
-  }
-
-  @Override
-  public int promptTokens(Session session) {
-    return SessionValue.resolveOr(promptTokens, session, -1);
-  }
-
-  @Override
-  public String requestId(Session session) {
-    return SessionValue.resolveOr(requestId, session, null);
-  }
-
-  @Override
-  public String saveTextAs() {
-    return null;
   }
 }

@@ -53,16 +53,7 @@ public final class RequestPreview {
   }
 
   private static RequestTemplate template(ActionBuilder request) {
-    if (request instanceof LlmRequestBuilder b) {
-      return new GenerationTemplate(b.spec());
-    }
-    if (request instanceof EmbeddingsRequestBuilder b) {
-      return b.template();
-    }
-    if (request instanceof RerankRequestBuilder b) {
-      return b.template();
-    }
-    if (request instanceof AudioRequestBuilder b) {
+    if (request instanceof RequestBuilderBase<?> b) {
       return b.template();
     }
     throw new IllegalArgumentException("not a gatling-llm request: "

@@ -34,17 +34,22 @@ record RequestSpec(
 
   /** The two OpenAI endpoints we speak. */
   enum Endpoint {
-    COMPLETIONS("/v1/completions", "completions", "max_tokens"),
-    CHAT("/v1/chat/completions", "chat", "max_completion_tokens");
+    COMPLETIONS("openai", "completions", "max_tokens"),
+    CHAT("openai-chat", "chat", "max_completion_tokens");
 
-    final String defaultPath;
+    /** vLLM's backend of this endpoint, whose path is the default. */
+    final String backend;
     final String endpointType;
     final String maxTokensField;
 
-    Endpoint(String defaultPath, String endpointType, String maxTokensField) {
-      this.defaultPath = defaultPath;
+    Endpoint(String backend, String endpointType, String maxTokensField) {
+      this.backend = backend;
       this.endpointType = endpointType;
       this.maxTokensField = maxTokensField;
+    }
+
+    String defaultPath() {
+      return Backends.resolve(backend).defaultEndpoint();
     }
   }
 }

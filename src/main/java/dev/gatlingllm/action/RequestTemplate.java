@@ -10,22 +10,41 @@ import java.util.function.IntFunction;
  * request action: its path, and the body built for one virtual user. Sending, pacing,
  * concurrency, timing and stats are the action's, the same for every kind.
  */
-interface RequestTemplate {
+abstract class RequestTemplate {
+
+  private final String name;
+  private final String path;
+  private final SessionValue<Integer> promptTokens;
+  private final SessionValue<String> requestId;
+  private final String saveTextAs;
+
+  RequestTemplate(String name, String path, SessionValue<Integer> promptTokens,
+      SessionValue<String> requestId, String saveTextAs) {
+    this.name = name;
+    this.path = path;
+    this.promptTokens = promptTokens;
+    this.requestId = requestId;
+    this.saveTextAs = saveTextAs;
+  }
 
   /** Gatling request name. */
-  String name();
+  final String name() {
+    return name;
+  }
 
   /** Endpoint path, e.g. {@code /v1/embeddings}. */
-  String path();
+  final String path() {
+    return path;
+  }
 
   /**
    * The result file's {@code endpoint_type} for a run made of this kind only: {@code chat},
    * {@code completions}, or the vLLM backend name of the other kinds.
    */
-  String endpointType();
+  abstract String endpointType();
 
   /** Generation (streamed tokens) or pooling (one JSON answer, the reduced metric set). */
-  TaskType taskType();
+  abstract TaskType taskType();
 
   /**
    * The body and its content type for this user.
@@ -34,22 +53,28 @@ interface RequestTemplate {
    *                  backend derives its prompt from its trailing number)
    * @throws SessionValue.ResolutionException when a session value is missing or invalid
    */
-  Body body(Session session, String model, String requestId);
+  abstract Body body(Session session, String model, String requestId);
 
   /** Prompt length from the dataset, -1 when not given. */
-  int promptTokens(Session session);
+  final int promptTokens(Session session) {
+    return SessionValue.resolveOr(promptTokens, session, -1);
+  }
 
   /** The {@code x-request-id} chosen for this request; null for the protocol's counter. */
-  String requestId(Session session);
+  final String requestId(Session session) {
+    return SessionValue.resolveOr(requestId, session, null);
+  }
 
   /** Session attribute to save the generated text under; null for none. */
-  String saveTextAs();
+  final String saveTextAs() {
+    return saveTextAs;
+  }
 
   /**
    * Warm-up bodies by {@code max_tokens} for the protocol's warm-up, or null (the default)
    * when this kind is not warmed up (the warm-up streams generation requests).
    */
-  default IntFunction<byte[]> warmUpBody(String model) {
+  IntFunction<byte[]> warmUpBody(String model) {
     return null;
   }
 

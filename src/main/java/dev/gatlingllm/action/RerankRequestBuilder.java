@@ -1,9 +1,7 @@
 package dev.gatlingllm.action;
 
-import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -15,34 +13,18 @@ import java.util.function.Function;
  * exec(LlmDsl.rerank("rerank").fromDataset())   // feeder of Datasets.randomRerank()
  * }</pre>
  */
-public final class RerankRequestBuilder implements ActionBuilder, Cloneable {
+public final class RerankRequestBuilder extends RequestBuilderBase<RerankRequestBuilder> {
 
-  private final String name;
-  private String path = "/v1/rerank";
   private SessionValue<String> query;
   private SessionValue<List<String>> documents;
-  private SessionValue<Integer> promptTokens;
-  private SessionValue<String> requestId;
 
   RerankRequestBuilder(String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("request name must not be empty");
-    }
-    this.name = name;
+    // vLLM also serves /rerank
+    super(name, Backends.resolve("vllm-rerank").defaultEndpoint());
   }
 
   public static RerankRequestBuilder rerank(String name) {
     return new RerankRequestBuilder(name);
-  }
-
-  private RerankRequestBuilder copy(Consumer<RerankRequestBuilder> change) {
-    try {
-      RerankRequestBuilder b = (RerankRequestBuilder) clone();
-      change.accept(b);
-      return b;
-    } catch (CloneNotSupportedException e) {
-      throw new AssertionError(e);
-    }
   }
 
   /** The query text, or EL such as {@code "#{prompt}"}. */
@@ -64,28 +46,9 @@ public final class RerankRequestBuilder implements ActionBuilder, Cloneable {
     return copy(b -> b.documents = session -> strings(raw.resolve(session)));
   }
 
-  /** Input length from the dataset, used when the answer has no {@code usage.prompt_tokens}. */
-  public RerankRequestBuilder promptTokens(String el) {
-    SessionValue<Integer> v = SessionValue.el("promptTokens", el, Integer.class);
-    return copy(b -> b.promptTokens = v);
-  }
-
   /** Query {@code "#{prompt}"}, {@code "#{documents}"} and {@code "#{prompt_len}"}. */
   public RerankRequestBuilder fromDataset() {
     return query("#{prompt}").documents("#{documents}").promptTokens("#{prompt_len}");
-  }
-
-  /** Path instead of {@code /v1/rerank} (vLLM also serves {@code /rerank}). */
-  public RerankRequestBuilder endpoint(String endpointPath) {
-    if (endpointPath == null || !endpointPath.startsWith("/")) {
-      throw new IllegalArgumentException("endpoint must start with '/', got " + endpointPath);
-    }
-    return copy(b -> b.path = endpointPath);
-  }
-
-  public RerankRequestBuilder requestId(String textOrEl) {
-    SessionValue<String> v = SessionValue.el("requestId", textOrEl, String.class);
-    return copy(b -> b.requestId = v);
   }
 
   private static List<String> strings(List<?> values) {
@@ -104,17 +67,12 @@ public final class RerankRequestBuilder implements ActionBuilder, Cloneable {
     return texts;
   }
 
+  @Override
   PoolingTemplate template() {
     if (query == null || documents == null) {
       throw new IllegalArgumentException("request '" + name + "': query(...) and "
           + "documents(...) are required (or fromDataset())");
     }
     return PoolingTemplate.rerank(name, path, query, documents, promptTokens, requestId);
-  }
-
-  @Override
-  public io.gatling.core.action.builder.ActionBuilder asScala() {
-    PoolingTemplate template = template();
-    return LlmActions.scala((ctx, next) -> new LlmRequestAction(template, ctx, next));
   }
 }

@@ -1,34 +1,28 @@
 package dev.gatlingllm.cli;
 
-import static dev.gatlingllm.LlmDsl.audio;
-import static dev.gatlingllm.LlmDsl.chat;
-import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.embeddings;
 import static dev.gatlingllm.LlmDsl.llm;
-import static dev.gatlingllm.LlmDsl.rerank;
 
-import dev.gatlingllm.action.AudioRequestBuilder;
+import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.action.Backends.Backend;
-import dev.gatlingllm.action.Backends.Kind;
-import dev.gatlingllm.action.EmbeddingsRequestBuilder;
-import dev.gatlingllm.action.LlmRequestBuilder;
+import dev.gatlingllm.action.Backends.Takes;
+import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.report.ResultOptions;
 import io.gatling.javaapi.core.ActionBuilder;
-import io.gatling.javaapi.core.Session;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Random;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -44,10 +38,6 @@ public final class BenchPlan {
   static final String LORA_ATTRIBUTE = "lora_module";
 
   private final BenchArgs args;
-  /** The sampling flags; vLLM sends them with completions and chat only. */
-  static final List<String> SAMPLING_FLAGS = List.of("temperature", "top-p", "top-k", "min-p",
-      "frequency-penalty", "presence-penalty", "repetition-penalty");
-
   private final Backend backend;
   private final String baseUrl;
   private final String endpoint;
@@ -77,8 +67,7 @@ public final class BenchPlan {
         + "KEY=VALUE format.");
     this.results = results(args);
     this.warmUps = warmUps(args);
-    boolean generation = backend.kind() == Kind.COMPLETIONS || backend.kind() == Kind.CHAT;
-    if (warmUps != null && warmUps > 0 && !generation) {
+    if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
       throw new IllegalArgumentException("--num-warmups " + warmUps + " with --backend "
           + backend.name() + ": warm-up requests are sent for completions and chat only "
           + "here; use --num-warmups 0");
@@ -113,13 +102,7 @@ public final class BenchPlan {
       throw new IllegalArgumentException("--endpoint must start with '/', got '" + path + "'");
     }
     // vLLM checks the URL the same way before it sends anything
-    List<String> endings = switch (backend.kind()) {
-      case COMPLETIONS -> List.of("completions");
-      case CHAT -> List.of("chat/completions");
-      case AUDIO -> List.of("transcriptions", "translations");
-      case EMBEDDINGS -> List.of(lastSegment(backend.defaultEndpoint()));
-      case RERANK -> List.of("rerank");
-    };
+    List<String> endings = backend.endpointEndings();
     if (endings.stream().noneMatch(path::endsWith)) {
       throw new IllegalArgumentException("--endpoint " + path + " with --backend "
           + backend.name() + ": its URL must end with '" + String.join("' or '", endings)
@@ -128,24 +111,20 @@ public final class BenchPlan {
     return path;
   }
 
-  private static String lastSegment(String path) {
-    return path.substring(path.lastIndexOf('/') + 1);
-  }
-
   /** Flags vLLM refuses, or cannot send, with this backend. */
   private static void checkBackendFlags(BenchArgs args, Backend backend) {
-    if (args.has("logprobs") && backend.kind() != Kind.COMPLETIONS) {
+    if (args.has("logprobs") && !backend.takes(Takes.LOGPROBS)) {
       throw new IllegalArgumentException("--logprobs is not supported with --backend "
           + backend.name() + ": " + BenchFlags.find("--logprobs").orElseThrow().note());
     }
-    List<String> sampling = SAMPLING_FLAGS.stream().filter(args::has).toList();
-    if (backend.kind() == Kind.AUDIO && !sampling.isEmpty()) {
+    List<String> sampling = Takes.SAMPLING.flags().stream().filter(args::has).toList();
+    if (!sampling.isEmpty() && !backend.takes(Takes.SAMPLING)
+        && !backend.ignores(Takes.SAMPLING)) {
       throw new IllegalArgumentException("--" + String.join(", --", sampling) + " with --backend "
           + backend.name() + ": sampling parameters are only supported by openai-compatible "
           + "backends (completions and chat), as vLLM refuses them");
     }
-    boolean modelPerRequest = backend.kind() == Kind.COMPLETIONS || backend.kind() == Kind.CHAT;
-    if (args.has("lora-modules") && !modelPerRequest) {
+    if (args.has("lora-modules") && !backend.takes(Takes.MODEL_PER_REQUEST)) {
       throw new IllegalArgumentException("--lora-modules is not supported with --backend "
           + backend.name() + ": " + BenchFlags.find("--lora-modules").orElseThrow().note());
     }
@@ -165,15 +144,14 @@ public final class BenchPlan {
    * for the console, empty when none.
    */
   public List<String> ignoredFlags() {
-    if (!backend.pooling()) {
-      return List.of();
+    List<String> ignored = new ArrayList<>();
+    for (Takes part : List.of(Takes.SAMPLING, Takes.IGNORE_EOS)) {
+      if (backend.ignores(part)) {
+        part.flags().stream().filter(args::has).forEach(f -> ignored.add("--" + f));
+      }
     }
-    List<String> ignored = new ArrayList<>(SAMPLING_FLAGS.stream().filter(args::has)
-        .map(f -> "--" + f).toList());
-    if (args.on("ignore-eos") && backend.kind() == Kind.RERANK) {
-      ignored.add("--ignore-eos");
-    }
-    if (args.has("goodput")) {
+    // the pooling metric set has no goodput
+    if (backend.pooling() && args.has("goodput")) {
       ignored.add("--goodput");
     }
     return ignored;
@@ -325,83 +303,44 @@ public final class BenchPlan {
    * the dataset's attributes and the flags that apply to it.
    */
   public ActionBuilder request() {
-    return switch (backend.kind()) {
-      case COMPLETIONS, CHAT -> generation();
-      case AUDIO -> audioRequest();
-      case EMBEDDINGS -> embeddingsRequest();
-      // vLLM's rerank request sends no flag-dependent field
-      case RERANK -> rerank("rerank").fromDataset().endpoint(endpoint)
-          .requestId("#{request_id}");
-    };
+    return backend.request(new Flags());
   }
 
-  private AudioRequestBuilder audioRequest() {
-    AudioRequestBuilder r = audio("audio").fromDataset().endpoint(endpoint)
-        .requestId("#{request_id}");
-    if (args.on("ignore-eos")) {
-      r = r.ignoreEos(true);
-    }
-    // vLLM's greedy default goes in with the extra body, after the standard fields
-    return r.extraBody("temperature", 0.0);
-  }
+  /** The command line's part of every request, for the backend's request factory. */
+  private final class Flags implements RequestFlags {
 
-  private EmbeddingsRequestBuilder embeddingsRequest() {
-    EmbeddingsRequestBuilder r = embeddings("embeddings").variant(backend.embeddingsVariant())
-        .fromDataset().multiModal(BenchPlan::mediaParts).endpoint(endpoint)
-        .requestId("#{request_id}");
-    // vLLM's embeddings requests carry ignore_eos when asked (and no sampling parameter)
-    return args.on("ignore-eos") ? r.extraBody("ignore_eos", true) : r;
-  }
+    @Override
+    public String endpoint() {
+      return endpoint;
+    }
 
-  /** The dataset's images or video; none for a text row. */
-  private static Object mediaParts(Session session) {
-    return session.contains(RandomMultiModalDataset.MM_CONTENT)
-        ? session.get(RandomMultiModalDataset.MM_CONTENT) : List.of();
-  }
+    @Override
+    public boolean on(String flag) {
+      return args.on(flag);
+    }
 
-  private LlmRequestBuilder generation() {
-    boolean chat = backend.kind() == Kind.CHAT;
-    LlmRequestBuilder r = chat
-        // vLLM sends the prompt as a text part of the user message, the media after it
-        ? chat("chat").fromDataset().multiModal(BenchPlan::mediaParts)
-        : completions("completions").fromDataset();
-    r = r.endpoint(endpoint).requestId("#{request_id}");
-    if (args.on("ignore-eos")) {
-      r = r.ignoreEos(true);
+    @Override
+    public OptionalDouble decimal(String flag) {
+      return args.has(flag) ? OptionalDouble.of(args.decimal(flag).orElseThrow())
+          : OptionalDouble.empty();
     }
-    if (args.has("logprobs")) {
-      int n = args.integer("logprobs").orElseThrow();
-      LlmRequestBuilder current = r;
-      r = flagged("logprobs", () -> current.logprobs(n));
-    }
-    if (args.has("lora-modules")) {
-      r = r.model("#{" + LORA_ATTRIBUTE + "}");
-    }
-    r = sampling(r, "temperature", LlmRequestBuilder::temperature);
-    r = sampling(r, "top-p", LlmRequestBuilder::topP);
-    r = sampling(r, "min-p", LlmRequestBuilder::minP);
-    r = sampling(r, "frequency-penalty", LlmRequestBuilder::frequencyPenalty);
-    r = sampling(r, "presence-penalty", LlmRequestBuilder::presencePenalty);
-    r = sampling(r, "repetition-penalty", LlmRequestBuilder::repetitionPenalty);
-    if (!chat && !args.has("repetition-penalty")) {
-      // vLLM's completions request always carries it (1.0, the server's default too)
-      r = r.repetitionPenalty(1.0);
-    }
-    if (args.has("top-k")) {
-      int k = args.integer("top-k").orElseThrow();
-      LlmRequestBuilder current = r;
-      r = flagged("top-k", () -> current.topK(k));
-    }
-    return r;
-  }
 
-  private LlmRequestBuilder sampling(LlmRequestBuilder r, String flag,
-      BiFunction<LlmRequestBuilder, Double, LlmRequestBuilder> set) {
-    if (!args.has(flag)) {
-      return r;
+    @Override
+    public OptionalInt integer(String flag) {
+      return args.has(flag) ? OptionalInt.of(args.integer(flag).orElseThrow())
+          : OptionalInt.empty();
     }
-    double v = args.decimal(flag).orElseThrow();
-    return flagged(flag, () -> set.apply(r, v));
+
+    @Override
+    public Optional<String> model() {
+      return args.has("lora-modules") ? Optional.of("#{" + LORA_ATTRIBUTE + "}")
+          : Optional.empty();
+    }
+
+    @Override
+    public <T> T flagged(String flag, Supplier<T> call) {
+      return BenchPlan.flagged(flag, call);
+    }
   }
 
   /**

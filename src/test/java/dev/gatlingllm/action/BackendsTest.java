@@ -2,11 +2,16 @@ package dev.gatlingllm.action;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class BackendsTest {
@@ -44,17 +49,83 @@ class BackendsTest {
     }
   }
 
+  /** The command line of a test: a path, no flag given. */
+  record NoFlags(String endpoint) implements RequestFlags {
+    @Override
+    public boolean on(String flag) {
+      return false;
+    }
+
+    @Override
+    public OptionalDouble decimal(String flag) {
+      return OptionalDouble.empty();
+    }
+
+    @Override
+    public OptionalInt integer(String flag) {
+      return OptionalInt.empty();
+    }
+
+    @Override
+    public Optional<String> model() {
+      return Optional.empty();
+    }
+
+    @Override
+    public <T> T flagged(String flag, Supplier<T> call) {
+      return call.get();
+    }
+  }
+
   @Test
   void eachNameMapsToItsRequestKind() {
-    assertEquals(Backends.Kind.COMPLETIONS, Backends.resolve("vllm").kind());
-    assertEquals(Backends.Kind.CHAT, Backends.resolve("openai-chat").kind());
-    assertEquals(Backends.Kind.AUDIO, Backends.resolve("openai-audio").kind());
-    assertEquals(Backends.Kind.RERANK, Backends.resolve("vllm-rerank").kind());
-    Backends.Backend clip = Backends.resolve(" infinity-embeddings-clip ");
-    assertEquals(Backends.Kind.EMBEDDINGS, clip.kind());
-    assertEquals(EmbeddingsVariant.INFINITY_CLIP, clip.embeddingsVariant());
-    assertEquals("/embeddings", clip.defaultEndpoint());
+    assertInstanceOf(LlmRequestBuilder.class, request("vllm"));
+    assertEquals(GenerationTemplate.class, template("vllm").getClass());
+    assertEquals("completions", template("llama.cpp").endpointType());
+    assertEquals("chat", template("openai-chat").endpointType());
+    assertInstanceOf(AudioRequestBuilder.class, request("openai-audio"));
+    assertInstanceOf(RerankRequestBuilder.class, request("vllm-rerank"));
+    assertInstanceOf(EmbeddingsRequestBuilder.class, request("infinity-embeddings-clip"));
+    // an embeddings backend's body is its variant's: the result names it
+    assertEquals("infinity-embeddings-clip", template(" infinity-embeddings-clip ")
+        .endpointType());
+    assertEquals("/embeddings", Backends.resolve("infinity-embeddings-clip").defaultEndpoint());
     assertEquals("/v1/rerank", Backends.resolve("vllm-rerank").defaultEndpoint());
+  }
+
+  /** What a request's template says matches its entry: path, stream, metric set, warm-up. */
+  @Test
+  void eachRequestGoesWhereItsEntrySaysWithItsMetricSet() {
+    for (String name : Backends.servedNames()) {
+      Backends.Backend b = Backends.resolve(name);
+      RequestTemplate t = template(name);
+      assertEquals(b.defaultEndpoint(), t.path(), name);
+      assertEquals(b.metrics(), t.taskType(), name);
+      assertEquals(b.streams(), t.taskType() == dev.gatlingllm.metrics.TaskType.GENERATION,
+          name + ": only pooling answers are one body");
+      assertTrue(b.endpointEndings().stream().anyMatch(b.defaultEndpoint()::endsWith), name);
+      // the drop-in allows --num-warmups where the plugin's warm-up can send the request
+      assertEquals(b.takes(Backends.Takes.WARM_UP), t.warmUpBody("m") != null, name);
+    }
+  }
+
+  @Test
+  void theDslsDefaultPathsAreTheTablesOnes() {
+    assertEquals("/v1/completions", LlmRequestBuilder.completions("c").prompt("p").spec().path());
+    assertEquals("/v1/chat/completions", LlmRequestBuilder.chat("c").prompt("p").spec().path());
+    assertEquals("/v1/audio/transcriptions", AudioRequestBuilder.of("a").fromDataset()
+        .template().path());
+    assertEquals("/pooling", EmbeddingsVariant.VLLM_POOLING.defaultPath());
+    assertEquals("/v1/rerank", RerankRequestBuilder.rerank("r").fromDataset().template().path());
+  }
+
+  private static io.gatling.javaapi.core.ActionBuilder request(String name) {
+    Backends.Backend b = Backends.resolve(name);
+    return b.request(new NoFlags(b.defaultEndpoint()));
+  }
+
+  private static RequestTemplate template(String name) {
+    return ((RequestBuilderBase<?>) request(name)).template();
   }
 
   @Test

@@ -1,20 +1,29 @@
 package dev.gatlingllm.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.action.Backends;
+import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -102,29 +111,28 @@ class BenchPlanTest {
 
   /** A dataset each backend can send, so that only the backend is under test. */
   private static String datasetFor(String backend) {
-    return switch (dev.gatlingllm.action.Backends.resolve(backend).kind()) {
-      case AUDIO -> " --dataset-name hf --dataset-path openslr/librispeech_asr";
-      case RERANK -> " --dataset-name random-rerank";
-      default -> "";
-    };
+    DatasetContent only = Backends.resolve(backend).accepts().onlyFor();
+    return only == DatasetContent.AUDIO
+        ? " --dataset-name hf --dataset-path openslr/librispeech_asr"
+        : only == DatasetContent.RERANK ? " --dataset-name random-rerank" : "";
   }
 
   @Test
   void everyBackendVllmKnowsIsServedOrRefusedWithItsReason() {
-    for (String name : dev.gatlingllm.action.Backends.servedNames()) {
+    for (String name : Backends.servedNames()) {
       BenchPlan plan = plan("--model m --backend " + name + datasetFor(name));
       assertEquals(name, plan.backend().name());
       assertEquals(plan.backend().defaultEndpoint(), plan.endpoint());
     }
     for (Map.Entry<String, String> refused
-        : dev.gatlingllm.action.Backends.refused().entrySet()) {
+        : Backends.refused().entrySet()) {
       assertEquals("--backend " + refused.getKey() + " cannot be served: " + refused.getValue(),
           error("--model m --backend " + refused.getKey()));
     }
     assertTrue(error("--model m --backend openai-chatt").startsWith("Unknown --backend "
         + "'openai-chatt'"));
     // vLLM's names, and the older names for its completions request
-    assertTrue(dev.gatlingllm.action.Backends.servedNames().containsAll(List.of("vllm",
+    assertTrue(Backends.servedNames().containsAll(List.of("vllm",
         "openai", "openai-chat", "openai-audio", "openai-embeddings", "openai-embeddings-chat",
         "openai-embeddings-clip", "openai-embeddings-vlm2vec", "infinity-embeddings",
         "infinity-embeddings-clip", "vllm-rerank", "lmdeploy", "sglang", "scalellm",
@@ -341,5 +349,149 @@ class BenchPlanTest {
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> plan.checkDataset(DatasetContent.of(samples))).getMessage()
         .contains("only --backend openai-audio uploads"));
+  }
+
+  // What the plan builds, worked out by hand from vLLM's request functions: each backend's
+  // request for one dataset record (the body the run and the ready check send), its path,
+  // and what the plan gives the protocol, the dataset and the arrivals.
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Map<String, Object> IMAGE = Map.of("type", "image_url",
+      "image_url", Map.of("url", "data:image/png;base64,AA=="));
+
+  /** The request of the plan for one record, as the run's first user sends it. */
+  private static RequestPreview.Rendered sent(BenchPlan plan, Map<String, Object> record) {
+    return RequestPreview.render(plan.request(), record, plan.requestModelName());
+  }
+
+  private static String body(RequestPreview.Rendered r) {
+    return new String(r.body(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void completionsSendTheFlagsInVllmsFieldOrder() {
+    BenchPlan plan = plan("--model m --served-model-name served --ignore-eos "
+        + "--temperature 0.7 --top-k 5 --logprobs 2");
+    RequestPreview.Rendered r = sent(plan, Map.of("prompt", "hi", "prompt_len", 1,
+        "output_len", 7, "request_id", "r-3"));
+    assertEquals("/v1/completions", r.path());
+    assertEquals("application/json", r.contentType());
+    assertFalse(r.pooling());
+    // repetition_penalty 1.0: vLLM's completions request always carries it
+    assertEquals("{\"model\":\"served\",\"prompt\":\"hi\",\"max_tokens\":7,\"logprobs\":2,"
+        + "\"temperature\":0.7,\"top_k\":5,\"repetition_penalty\":1.0,\"ignore_eos\":true,"
+        + "\"stream\":true,\"stream_options\":{\"include_usage\":true}}", body(r));
+  }
+
+  @Test
+  void chatSendsTheDatasetsMediaAfterThePromptAndTheDrawnLoraModule() throws Exception {
+    BenchPlan plan = plan("--model m --backend openai-chat --lora-modules a b --top-p 0.9 "
+        + "--endpoint /api/chat/completions");
+    RequestPreview.Rendered r = sent(plan, Map.of("prompt", "hi", "prompt_len", 1,
+        "output_len", 3, "request_id", "x", BenchPlan.LORA_ATTRIBUTE, "b",
+        "mm_content", List.of(IMAGE)));
+    assertEquals("/api/chat/completions", r.path());
+    assertEquals(JSON.readTree("{\"model\":\"b\",\"messages\":[{\"role\":\"user\","
+        + "\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image_url\","
+        + "\"image_url\":{\"url\":\"data:image/png;base64,AA==\"}}]}],"
+        + "\"max_completion_tokens\":3,\"temperature\":0.0,\"top_p\":0.9,\"stream\":true,"
+        + "\"stream_options\":{\"include_usage\":true}}"), JSON.readTree(r.body()));
+    // no repetition_penalty (completions only) and the fields in vLLM's order
+    assertEquals(List.of("model", "messages", "max_completion_tokens", "temperature", "top_p",
+        "stream", "stream_options"), fieldNames(r));
+  }
+
+  @Test
+  void embeddingsSendIgnoreEosAndNoSamplingParameter() throws Exception {
+    BenchPlan plan = plan("--model m --backend openai-embeddings --ignore-eos "
+        + "--temperature 0.3");
+    RequestPreview.Rendered r = sent(plan, Map.of("prompt", "hi", "prompt_len", 1,
+        "output_len", 3, "request_id", "x"));
+    assertEquals("/v1/embeddings", r.path());
+    assertTrue(r.pooling());
+    assertEquals("{\"model\":\"m\",\"input\":\"hi\",\"truncate_prompt_tokens\":-1,"
+        + "\"ignore_eos\":true}", body(r));
+    assertEquals(List.of("--temperature"), plan.ignoredFlags());
+  }
+
+  @Test
+  void anEmbeddingsVariantSendsItsOwnBodyToItsOwnPath() throws Exception {
+    RequestPreview.Rendered r = sent(plan("--model m --backend infinity-embeddings-clip"),
+        Map.of("prompt", "a cat", "prompt_len", 2, "request_id", "x",
+            "mm_content", List.of(IMAGE)));
+    assertEquals("/embeddings", r.path());
+    // Infinity's CLIP body: the image alone, its modality from the part's type
+    assertEquals("{\"model\":\"m\",\"input\":\"data:image/png;base64,AA==\","
+        + "\"modality\":\"image\"}", body(r));
+    RequestPreview.Rendered pooling = sent(plan("--model m --backend vllm-pooling "
+        + "--endpoint /custom/pooling"), Map.of("prompt", "hi", "prompt_len", 1));
+    assertEquals("/custom/pooling", pooling.path());
+    assertEquals("{\"model\":\"m\",\"truncate_prompt_tokens\":-1,\"input\":\"hi\"}",
+        body(pooling));
+  }
+
+  @Test
+  void rerankSendsTheQueryAndDocumentsAndNothingOfTheFlags() {
+    BenchPlan plan = plan("--model m --backend vllm-rerank --ignore-eos --temperature 0.5"
+        + datasetFor("vllm-rerank"));
+    RequestPreview.Rendered r = sent(plan, Map.of("prompt", "q", "prompt_len", 4,
+        "documents", List.of("d1", "d2"), "request_id", "x"));
+    assertEquals("/v1/rerank", r.path());
+    assertTrue(r.pooling());
+    assertEquals("{\"model\":\"m\",\"query\":\"q\",\"documents\":[\"d1\",\"d2\"],"
+        + "\"truncate_prompt_tokens\":-1}", body(r));
+    assertEquals(List.of("--temperature", "--ignore-eos"), plan.ignoredFlags());
+  }
+
+  @Test
+  void audioUploadsTheClipWithVllmsFormFieldsInTheirOrder() {
+    BenchPlan plan = plan("--model m --backend openai-audio --ignore-eos"
+        + datasetFor("openai-audio"));
+    RequestPreview.Rendered r = sent(plan, Map.of("audio", new byte[] {1, 2, 3},
+        "prompt_len", 9, "output_len", 5, "request_id", "x"));
+    assertEquals("/v1/audio/transcriptions", r.path());
+    assertFalse(r.pooling(), "a transcription streams");
+    assertTrue(r.contentType().startsWith("multipart/form-data; boundary="), r.contentType());
+    String form = body(r);
+    List<String> fields = new ArrayList<>();
+    Matcher m = Pattern.compile("name=\"([^\"]+)\"(?:; filename=\"[^\"]*\")?\r\n"
+        + "(?:Content-Type: [^\r]*\r\n)?\r\n([^\r]*)\r\n").matcher(form);
+    while (m.find()) {
+      fields.add(m.group(1) + "=" + m.group(2));
+    }
+    assertEquals(List.of("file=\u0001\u0002\u0003", "model=m", "max_completion_tokens=5",
+        "stream=True", "language=en", "stream_include_usage=True",
+        "stream_continuous_usage_stats=True", "ignore_eos=True", "temperature=0.0"), fields);
+  }
+
+  @Test
+  void theProtocolDatasetAndArrivalsAreTheFlags() {
+    BenchPlan plan = plan("--model org/m --served-model-name served --backend openai-chat "
+        + "--base-url http://h:9/v --header x-team=perf --request-id-prefix p- --num-warmups 3 "
+        + "--dataset-name sonnet --dataset-path datasets/sonnet/sonnet.txt --num-prompts 12 --seed 7 "
+        + "--request-rate 4 --burstiness 0.5 --max-concurrency 3");
+    LlmProtocol protocol = plan.protocol().protocol();
+    assertEquals("openai-chat", protocol.backend());
+    assertEquals("org/m", protocol.model());
+    assertEquals("served", protocol.requestModelName());
+    assertEquals(Map.of("x-team", "perf"), protocol.headers());
+    assertEquals("p-", protocol.requestIdPrefix());
+    assertEquals(3, protocol.warmUp().requests());
+    assertEquals("/v1/chat/completions", plan.endpoint());
+    assertEquals("sonnet", plan.dataset().name());
+    assertEquals(12, plan.dataset().numPrompts());
+    assertEquals(7, plan.dataset().seed());
+    ArrivalProfile arrivals = plan.arrivals(12);
+    assertEquals(12, arrivals.numPrompts());
+    assertEquals(4.0, arrivals.requestRate());
+    assertEquals(0.5, arrivals.burstiness());
+    assertEquals(7, arrivals.seed());
+    assertEquals(3, arrivals.maxConcurrency().getAsInt());
+  }
+
+  private static List<String> fieldNames(RequestPreview.Rendered r) throws Exception {
+    List<String> names = new ArrayList<>();
+    JSON.readTree(r.body()).fieldNames().forEachRemaining(names::add);
+    return names;
   }
 }
