@@ -85,12 +85,7 @@ final class ChunkScanner {
   }
 
   private static void readChoices(Cursor c, ChunkFields out) {
-    if (c.peekValue() != '[') {
-      c.skipValue(1);
-      return;
-    }
-    c.pos++;
-    if (c.consumeIf(']')) {
+    if (!c.enter('[', ']', 1)) {
       return;
     }
     boolean first = true;
@@ -106,8 +101,7 @@ final class ChunkScanner {
   }
 
   private static void readChoice(Cursor c, ChunkFields out) {
-    c.pos++; // '{'
-    if (c.consumeIf('}')) {
+    if (!c.enter('{', '}', 3)) {
       return;
     }
     do {
@@ -125,12 +119,7 @@ final class ChunkScanner {
   }
 
   private static void readMessage(Cursor c, ChunkFields out) {
-    if (c.peekValue() != '{') {
-      c.skipValue(3);
-      return;
-    }
-    c.pos++;
-    if (c.consumeIf('}')) {
+    if (!c.enter('{', '}', 3)) {
       return;
     }
     do {
@@ -147,12 +136,7 @@ final class ChunkScanner {
   }
 
   private static void readUsage(Cursor c, ChunkFields out) {
-    if (c.peekValue() != '{') {
-      c.skipValue(2);
-      return;
-    }
-    c.pos++;
-    if (c.consumeIf('}')) {
+    if (!c.enter('{', '}', 2)) {
       return;
     }
     do {
@@ -265,6 +249,20 @@ final class ChunkScanner {
 
     void colon() {
       expect(':');
+    }
+
+    /**
+     * Steps into the object or array ({@code open}, {@code close}) that is the next value and
+     * says whether it has members; any other value is skipped (at {@code depth}) and gives
+     * false, as does an empty one.
+     */
+    boolean enter(char open, char close, int depth) {
+      if (peekValue() != open) {
+        skipValue(depth);
+        return false;
+      }
+      pos++;
+      return !consumeIf(close);
     }
 
     /** Where the current member's name starts and ends; set by {@link #member()}. */
