@@ -85,7 +85,7 @@ final class ChunkScanner {
   }
 
   private static void readChoices(Cursor c, ChunkFields out) {
-    if (!c.enter('[', ']', 1)) {
+    if (!c.enter('[', 1) || c.consumeIf(']')) {
       return;
     }
     boolean first = true;
@@ -101,7 +101,7 @@ final class ChunkScanner {
   }
 
   private static void readChoice(Cursor c, ChunkFields out) {
-    if (!c.enter('{', '}', 3)) {
+    if (!c.enter('{', 3) || c.consumeIf('}')) {
       return;
     }
     do {
@@ -119,7 +119,7 @@ final class ChunkScanner {
   }
 
   private static void readMessage(Cursor c, ChunkFields out) {
-    if (!c.enter('{', '}', 3)) {
+    if (!c.enter('{', 3) || c.consumeIf('}')) {
       return;
     }
     do {
@@ -136,7 +136,7 @@ final class ChunkScanner {
   }
 
   private static void readUsage(Cursor c, ChunkFields out) {
-    if (!c.enter('{', '}', 2)) {
+    if (!c.enter('{', 2) || c.consumeIf('}')) {
       return;
     }
     do {
@@ -252,17 +252,17 @@ final class ChunkScanner {
     }
 
     /**
-     * Steps into the object or array ({@code open}, {@code close}) that is the next value and
-     * says whether it has members; any other value is skipped (at {@code depth}) and gives
-     * false, as does an empty one.
+     * Steps into the next value when it starts with {@code open} ('{' or '['); any other
+     * value is skipped (at {@code depth}) and gives false. Kept under C1's inlining size
+     * (35 bytes): it runs for every object of every chunk.
      */
-    boolean enter(char open, char close, int depth) {
+    boolean enter(char open, int depth) {
       if (peekValue() != open) {
         skipValue(depth);
         return false;
       }
       pos++;
-      return !consumeIf(close);
+      return true;
     }
 
     /** Where the current member's name starts and ends; set by {@link #member()}. */
