@@ -41,13 +41,11 @@ final class ChunkParser {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("expected a JSON object");
       }
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
+      for (String field; (field = nextMember(p)) != null; ) {
         switch (field) {
-          case "choices" -> readChoices(p, value, out);
-          case "usage" -> readUsage(p, value, out);
-          case "error" -> out.error = readError(p, value);
+          case "choices" -> readChoices(p, out);
+          case "usage" -> readUsage(p, out);
+          case "error" -> out.error = readError(p);
           default -> p.skipChildren();
         }
       }
@@ -57,10 +55,8 @@ final class ChunkParser {
     }
   }
 
-  private static void readChoices(JsonParser p, JsonToken value, ChunkFields out)
-      throws IOException {
-    if (value != JsonToken.START_ARRAY) {
-      p.skipChildren();
+  private static void readChoices(JsonParser p, ChunkFields out) throws IOException {
+    if (!opens(p, JsonToken.START_ARRAY)) {
       return;
     }
     boolean first = true;
@@ -76,31 +72,25 @@ final class ChunkParser {
   }
 
   private static void readChoice(JsonParser p, ChunkFields out) throws IOException {
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String field = p.currentName();
-      JsonToken value = p.nextToken();
+    for (String field; (field = nextMember(p)) != null; ) {
       switch (field) {
-        case "text" -> out.appendText(textOrNull(p, value));
-        case "delta", "message" -> readMessage(p, value, out);
-        case "finish_reason" -> out.finishReason = textOrNull(p, value);
+        case "text" -> out.appendText(textOrNull(p));
+        case "delta", "message" -> readMessage(p, out);
+        case "finish_reason" -> out.finishReason = textOrNull(p);
         default -> p.skipChildren();
       }
     }
   }
 
-  private static void readMessage(JsonParser p, JsonToken value, ChunkFields out)
-      throws IOException {
-    if (value != JsonToken.START_OBJECT) {
-      p.skipChildren();
+  private static void readMessage(JsonParser p, ChunkFields out) throws IOException {
+    if (!opens(p, JsonToken.START_OBJECT)) {
       return;
     }
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String field = p.currentName();
-      JsonToken v = p.nextToken();
+    for (String field; (field = nextMember(p)) != null; ) {
       switch (field) {
-        case "content" -> out.appendText(textOrNull(p, v));
+        case "content" -> out.appendText(textOrNull(p));
         case "reasoning_content", "reasoning" -> {
-          String thought = textOrNull(p, v);
+          String thought = textOrNull(p);
           out.reasoning |= thought != null && !thought.isEmpty();
         }
         default -> p.skipChildren();
@@ -108,15 +98,12 @@ final class ChunkParser {
     }
   }
 
-  private static void readUsage(JsonParser p, JsonToken value, ChunkFields out)
-      throws IOException {
-    if (value != JsonToken.START_OBJECT) {
-      p.skipChildren();
+  private static void readUsage(JsonParser p, ChunkFields out) throws IOException {
+    if (!opens(p, JsonToken.START_OBJECT)) {
       return;
     }
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String field = p.currentName();
-      JsonToken v = p.nextToken();
+    for (String field; (field = nextMember(p)) != null; ) {
+      JsonToken v = p.currentToken();
       if (v == JsonToken.VALUE_NUMBER_INT && field.equals("completion_tokens")) {
         out.completionTokens = p.getIntValue();
       } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("prompt_tokens")) {
@@ -128,7 +115,8 @@ final class ChunkParser {
   }
 
   /** An in-band error is either a string or an object with a {@code message}. */
-  private static String readError(JsonParser p, JsonToken value) throws IOException {
+  private static String readError(JsonParser p) throws IOException {
+    JsonToken value = p.currentToken();
     if (value == JsonToken.VALUE_NULL) {
       return null;
     }
@@ -137,10 +125,8 @@ final class ChunkParser {
       return value == JsonToken.VALUE_STRING ? p.getText() : "error event";
     }
     String message = null;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String field = p.currentName();
-      JsonToken v = p.nextToken();
-      if (field.equals("message") && v == JsonToken.VALUE_STRING) {
+    for (String field; (field = nextMember(p)) != null; ) {
+      if (field.equals("message") && p.currentToken() == JsonToken.VALUE_STRING) {
         message = p.getText();
       } else {
         p.skipChildren();
@@ -149,11 +135,33 @@ final class ChunkParser {
     return message == null ? "error event" : message;
   }
 
-  private static String textOrNull(JsonParser p, JsonToken value) throws IOException {
-    if (value == JsonToken.VALUE_STRING) {
+  private static String textOrNull(JsonParser p) throws IOException {
+    if (p.currentToken() == JsonToken.VALUE_STRING) {
       return p.getText();
     }
     p.skipChildren();
     return null;
+  }
+
+  /**
+   * Moves past the next member's name onto its value and returns the name; null (on the
+   * object's end) when there is no member left.
+   */
+  private static String nextMember(JsonParser p) throws IOException {
+    if (p.nextToken() != JsonToken.FIELD_NAME) {
+      return null;
+    }
+    String name = p.currentName();
+    p.nextToken();
+    return name;
+  }
+
+  /** Whether the current value starts with {@code start}; any other value is skipped. */
+  private static boolean opens(JsonParser p, JsonToken start) throws IOException {
+    if (p.currentToken() == start) {
+      return true;
+    }
+    p.skipChildren();
+    return false;
   }
 }

@@ -85,12 +85,7 @@ final class ChunkScanner {
   }
 
   private static void readChoices(Cursor c, ChunkFields out) {
-    if (c.peekValue() != '[') {
-      c.skipValue(1);
-      return;
-    }
-    c.pos++;
-    if (c.consumeIf(']')) {
+    if (!c.enter('[', 1) || c.consumeIf(']')) {
       return;
     }
     boolean first = true;
@@ -106,8 +101,7 @@ final class ChunkScanner {
   }
 
   private static void readChoice(Cursor c, ChunkFields out) {
-    c.pos++; // '{'
-    if (c.consumeIf('}')) {
+    if (!c.enter('{', 3) || c.consumeIf('}')) {
       return;
     }
     do {
@@ -125,12 +119,7 @@ final class ChunkScanner {
   }
 
   private static void readMessage(Cursor c, ChunkFields out) {
-    if (c.peekValue() != '{') {
-      c.skipValue(3);
-      return;
-    }
-    c.pos++;
-    if (c.consumeIf('}')) {
+    if (!c.enter('{', 3) || c.consumeIf('}')) {
       return;
     }
     do {
@@ -147,12 +136,7 @@ final class ChunkScanner {
   }
 
   private static void readUsage(Cursor c, ChunkFields out) {
-    if (c.peekValue() != '{') {
-      c.skipValue(2);
-      return;
-    }
-    c.pos++;
-    if (c.consumeIf('}')) {
+    if (!c.enter('{', 2) || c.consumeIf('}')) {
       return;
     }
     do {
@@ -265,6 +249,20 @@ final class ChunkScanner {
 
     void colon() {
       expect(':');
+    }
+
+    /**
+     * Steps into the next value when it starts with {@code open} ('{' or '['); any other
+     * value is skipped (at {@code depth}) and gives false. Kept under C1's inlining size
+     * (35 bytes): it runs for every object of every chunk.
+     */
+    boolean enter(char open, int depth) {
+      if (peekValue() != open) {
+        skipValue(depth);
+        return false;
+      }
+      pos++;
+      return true;
     }
 
     /** Where the current member's name starts and ends; set by {@link #member()}. */

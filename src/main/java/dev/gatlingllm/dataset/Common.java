@@ -15,6 +15,11 @@ record Common(int numPrompts, long seed, boolean noOversample, boolean disableSh
     Objects.requireNonNull(requestIdPrefix, "requestIdPrefix");
   }
 
+  /** These options with {@code count} prompts (0: every entry once, where a dataset allows it). */
+  Common withNumPrompts(int count) {
+    return new Common(count, seed, noOversample, disableShuffle, requestIdPrefix);
+  }
+
   /** Fails for datasets where 0 ("all") has no meaning. */
   void requirePrompts(String dataset) {
     if (numPrompts < 1) {

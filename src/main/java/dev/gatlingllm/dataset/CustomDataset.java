@@ -50,16 +50,13 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
 
   /** Output length for every request, over any per-line value ({@code --custom-output-len}). */
   public CustomDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("custom-output-len must be >= 1, got " + tokens);
-    }
+    atLeast("custom-output-len", tokens, 1);
     return new CustomDataset(common, path, tokens);
   }
 
   /** Use every line of the file once ({@code --num-prompts 0} in vLLM). */
   public CustomDataset allPrompts() {
-    return with(new Common(0, common.seed(), common.noOversample(), common.disableShuffle(),
-        common.requestIdPrefix()));
+    return with(common.withNumPrompts(0));
   }
 
   /** The configured {@code path}. */

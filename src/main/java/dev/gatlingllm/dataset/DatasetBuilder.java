@@ -28,11 +28,8 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
 
   /** Number of requests to sample ({@code --num-prompts}, default 1000). */
   public SELF numPrompts(int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("num-prompts must be >= 1, got " + count);
-    }
-    return with(new Common(count, common.seed(), common.noOversample(), common.disableShuffle(),
-        common.requestIdPrefix()));
+    atLeast("num-prompts", count, 1);
+    return with(common.withNumPrompts(count));
   }
 
   /** Random seed ({@code --seed}, default 0). */
@@ -63,6 +60,13 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     }
     return with(new Common(common.numPrompts(), common.seed(), common.noOversample(),
         common.disableShuffle(), prefix));
+  }
+
+  /** The check of every count option: {@code option must be >= min, got value}. */
+  static void atLeast(String option, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(option + " must be >= " + min + ", got " + value);
+    }
   }
 
   @Override

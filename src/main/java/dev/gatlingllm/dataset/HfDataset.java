@@ -129,9 +129,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
 
   /** Output length for every request ({@code --hf-output-len}); turns pruning off. */
   public HfDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("hf-output-len must be >= 1, got " + tokens);
-    }
+    atLeast("hf-output-len", tokens, 1);
     return new HfDataset(common, path, subset, split, hfName, tokens, minDistance, maxDistance,
         hub);
   }

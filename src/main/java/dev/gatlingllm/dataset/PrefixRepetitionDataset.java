@@ -55,37 +55,25 @@ public final class PrefixRepetitionDataset extends DatasetBuilder<PrefixRepetiti
 
   /** Tokens of each shared prefix ({@code --prefix-repetition-prefix-len}, default 256). */
   public PrefixRepetitionDataset prefixLen(int tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("prefix-repetition-prefix-len must be >= 0, got "
-          + tokens);
-    }
+    atLeast("prefix-repetition-prefix-len", tokens, 0);
     return new PrefixRepetitionDataset(common, tokens, suffixLen, numPrefixes, outputLen);
   }
 
   /** Tokens of each request's own suffix ({@code --prefix-repetition-suffix-len}, 256). */
   public PrefixRepetitionDataset suffixLen(int tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("prefix-repetition-suffix-len must be >= 0, got "
-          + tokens);
-    }
+    atLeast("prefix-repetition-suffix-len", tokens, 0);
     return new PrefixRepetitionDataset(common, prefixLen, tokens, numPrefixes, outputLen);
   }
 
   /** How many distinct prefixes ({@code --prefix-repetition-num-prefixes}, default 10). */
   public PrefixRepetitionDataset numPrefixes(int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("prefix-repetition-num-prefixes must be >= 1, got "
-          + count);
-    }
+    atLeast("prefix-repetition-num-prefixes", count, 1);
     return new PrefixRepetitionDataset(common, prefixLen, suffixLen, count, outputLen);
   }
 
   /** Output tokens per request ({@code --prefix-repetition-output-len}, default 128). */
   public PrefixRepetitionDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("prefix-repetition-output-len must be >= 1, got "
-          + tokens);
-    }
+    atLeast("prefix-repetition-output-len", tokens, 1);
     return new PrefixRepetitionDataset(common, prefixLen, suffixLen, numPrefixes, tokens);
   }
 

@@ -55,9 +55,7 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
 
   /** Input tokens per request after the prefix ({@code --random-input-len}, default 1024). */
   public RandomDataset inputLen(int tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("random-input-len must be >= 0, got " + tokens);
-    }
+    atLeast("random-input-len", tokens, 0);
     return new RandomDataset(common, tokens, outputLen, rangeRatio, prefixLen);
   }
 
@@ -66,9 +64,7 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
    * as in vLLM, every drawn length is raised to at least 1.
    */
   public RandomDataset outputLen(int tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("random-output-len must be >= 0, got " + tokens);
-    }
+    atLeast("random-output-len", tokens, 0);
     return new RandomDataset(common, inputLen, tokens, rangeRatio, prefixLen);
   }
 
@@ -85,9 +81,7 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
 
   /** Tokens of the random prefix every prompt starts with ({@code --random-prefix-len}). */
   public RandomDataset prefixLen(int tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("random-prefix-len must be >= 0, got " + tokens);
-    }
+    atLeast("random-prefix-len", tokens, 0);
     return new RandomDataset(common, inputLen, outputLen, rangeRatio, tokens);
   }
 

@@ -85,10 +85,7 @@ public final class RandomMultiModalDataset extends DatasetBuilder<RandomMultiMod
 
   /** {@code --random-mm-base-items-per-request} (default 1). */
   public RandomMultiModalDataset baseItemsPerRequest(int items) {
-    if (items < 0) {
-      throw new IllegalArgumentException("random-mm-base-items-per-request must be >= 0, got "
-          + items);
-    }
+    atLeast("random-mm-base-items-per-request", items, 0);
     return new RandomMultiModalDataset(common, text, items, itemsRangeRatio, limits, buckets);
   }
 

@@ -65,9 +65,7 @@ public final class RandomRerankDataset extends DatasetBuilder<RandomRerankDatase
 
   /** Documents per request ({@code --random-batch-size}, default 1). */
   public RandomRerankDataset batchSize(int documents) {
-    if (documents < 1) {
-      throw new IllegalArgumentException("random-batch-size must be >= 1, got " + documents);
-    }
+    atLeast("random-batch-size", documents, 1);
     return new RandomRerankDataset(common, inputLen, rangeRatio, documents, reranker);
   }
 

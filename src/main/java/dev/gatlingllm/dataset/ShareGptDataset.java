@@ -41,9 +41,7 @@ public final class ShareGptDataset extends DatasetBuilder<ShareGptDataset> {
 
   /** Output length for every request instead of the reply's ({@code --sharegpt-output-len}). */
   public ShareGptDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("sharegpt-output-len must be >= 1, got " + tokens);
-    }
+    atLeast("sharegpt-output-len", tokens, 1);
     return new ShareGptDataset(common, path, tokens);
   }
 

@@ -56,25 +56,19 @@ public final class SonnetDataset extends DatasetBuilder<SonnetDataset> {
 
   /** Upper bound of prompt tokens ({@code --sonnet-input-len}, default 550). */
   public SonnetDataset inputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("sonnet-input-len must be >= 1, got " + tokens);
-    }
+    atLeast("sonnet-input-len", tokens, 1);
     return new SonnetDataset(common, path, tokens, outputLen, prefixLen);
   }
 
   /** Output tokens per request ({@code --sonnet-output-len}, default 150). */
   public SonnetDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("sonnet-output-len must be >= 1, got " + tokens);
-    }
+    atLeast("sonnet-output-len", tokens, 1);
     return new SonnetDataset(common, path, inputLen, tokens, prefixLen);
   }
 
   /** Tokens of the shared beginning ({@code --sonnet-prefix-len}, default 200). */
   public SonnetDataset prefixLen(int tokens) {
-    if (tokens < 0) {
-      throw new IllegalArgumentException("sonnet-prefix-len must be >= 0, got " + tokens);
-    }
+    atLeast("sonnet-prefix-len", tokens, 0);
     return new SonnetDataset(common, path, inputLen, outputLen, tokens);
   }
 

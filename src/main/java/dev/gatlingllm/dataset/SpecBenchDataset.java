@@ -56,16 +56,13 @@ public final class SpecBenchDataset extends DatasetBuilder<SpecBenchDataset> {
 
   /** Output length of every request ({@code --spec-bench-output-len}, default 256). */
   public SpecBenchDataset outputLen(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("spec-bench-output-len must be >= 1, got " + tokens);
-    }
+    atLeast("spec-bench-output-len", tokens, 1);
     return new SpecBenchDataset(common, path, category, tokens);
   }
 
   /** Use every (matching) question once ({@code --num-prompts 0} in vLLM). */
   public SpecBenchDataset allPrompts() {
-    return with(new Common(0, common.seed(), common.noOversample(), common.disableShuffle(),
-        common.requestIdPrefix()));
+    return with(common.withNumPrompts(0));
   }
 
   /** The configured {@code path}. */

@@ -3,6 +3,7 @@ package dev.gatlingllm.metrics;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * numpy's mean / median / std / percentile on samples in seconds, reported in milliseconds
@@ -12,27 +13,17 @@ final class Stats {
 
   private Stats() {}
 
-  /** A sorted sample in seconds. */
-  private interface Sorted {
-    int size();
-
-    double get(int i);
+  /** A sorted sample in seconds: {@code size} values, the i-th read by {@code at}. */
+  private record Sorted(int size, IntToDoubleFunction at) {
+    double get(int i) {
+      return at.applyAsDouble(i);
+    }
   }
 
   /** Statistics of seconds values; sorts the array in place. */
   static Distribution ofSeconds(double[] seconds, int count, double[] percentiles) {
     Arrays.sort(seconds, 0, count);
-    return of(new Sorted() {
-      @Override
-      public int size() {
-        return count;
-      }
-
-      @Override
-      public double get(int i) {
-        return seconds[i];
-      }
-    }, percentiles);
+    return of(new Sorted(count, i -> seconds[i]), percentiles);
   }
 
   /**
@@ -41,17 +32,7 @@ final class Stats {
    */
   static Distribution ofMicros(int[] micros, int count, double[] percentiles) {
     Arrays.sort(micros, 0, count);
-    return of(new Sorted() {
-      @Override
-      public int size() {
-        return count;
-      }
-
-      @Override
-      public double get(int i) {
-        return micros[i] / 1e6;
-      }
-    }, percentiles);
+    return of(new Sorted(count, i -> micros[i] / 1e6), percentiles);
   }
 
   private static Distribution of(Sorted s, double[] percentiles) {
@@ -70,31 +51,29 @@ final class Stats {
     return new Distribution(mean * 1000, median(s) * 1000, std(s, mean) * 1000, ps);
   }
 
-  /** Compensated (Neumaier) sum: as accurate as numpy's pairwise sum or better. */
   private static double mean(Sorted s) {
-    double sum = 0;
-    double comp = 0;
-    for (int i = 0; i < s.size(); i++) {
-      double x = s.get(i);
-      double t = sum + x;
-      comp += Math.abs(sum) >= Math.abs(x) ? (sum - t) + x : (x - t) + sum;
-      sum = t;
-    }
-    return (sum + comp) / s.size();
+    return sum(s.size(), s::get) / s.size();
   }
 
   /** Population standard deviation (ddof 0), two-pass like numpy. */
   private static double std(Sorted s, double mean) {
+    return Math.sqrt(sum(s.size(), i -> {
+      double d = s.get(i) - mean;
+      return d * d;
+    }) / s.size());
+  }
+
+  /** Compensated (Neumaier) sum of n terms: as accurate as numpy's pairwise sum or better. */
+  private static double sum(int n, IntToDoubleFunction term) {
     double sum = 0;
     double comp = 0;
-    for (int i = 0; i < s.size(); i++) {
-      double d = s.get(i) - mean;
-      double x = d * d;
+    for (int i = 0; i < n; i++) {
+      double x = term.applyAsDouble(i);
       double t = sum + x;
-      comp += sum >= x ? (sum - t) + x : (x - t) + sum;
+      comp += Math.abs(sum) >= Math.abs(x) ? (sum - t) + x : (x - t) + sum;
       sum = t;
     }
-    return Math.sqrt((sum + comp) / s.size());
+    return sum + comp;
   }
 
   private static double median(Sorted s) {

@@ -2,11 +2,11 @@ package dev.gatlingllm.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.PrettyPrinter;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import dev.gatlingllm.metrics.PyFormat;
 import java.io.IOException;
 import java.io.Writer;
@@ -97,20 +97,14 @@ final class PyJson {
     }
   }
 
-  /** Python's default separators: {@code ", "} between items, {@code ": "} after keys. */
-  private static final class PythonSeparators implements PrettyPrinter {
+  /**
+   * Python's default separators: {@code ", "} between items, {@code ": "} after keys. The
+   * brackets are Jackson's minimal ones; nothing goes between root values.
+   */
+  private static final class PythonSeparators extends MinimalPrettyPrinter {
 
-    @Override
-    public void writeRootValueSeparator(JsonGenerator g) {}
-
-    @Override
-    public void writeStartObject(JsonGenerator g) throws IOException {
-      g.writeRaw('{');
-    }
-
-    @Override
-    public void writeEndObject(JsonGenerator g, int nrOfEntries) throws IOException {
-      g.writeRaw('}');
+    PythonSeparators() {
+      super(null);
     }
 
     @Override
@@ -124,25 +118,9 @@ final class PyJson {
     }
 
     @Override
-    public void writeStartArray(JsonGenerator g) throws IOException {
-      g.writeRaw('[');
-    }
-
-    @Override
-    public void writeEndArray(JsonGenerator g, int nrOfValues) throws IOException {
-      g.writeRaw(']');
-    }
-
-    @Override
     public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
       g.writeRaw(", ");
     }
-
-    @Override
-    public void beforeArrayValues(JsonGenerator g) {}
-
-    @Override
-    public void beforeObjectEntries(JsonGenerator g) {}
   }
 
   /**

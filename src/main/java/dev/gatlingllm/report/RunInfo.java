@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What was run: the parameters vLLM writes at the head of its result JSON and uses in the
@@ -157,7 +158,6 @@ public final class RunInfo {
     return seedGiven;
   }
 
-  /** Immutable builder: every call returns a new builder; values are checked as they are set. */
   /**
    * Keys of this plugin's own written after vLLM's (e.g. {@code client_self_check}), in the
    * order they were added.
@@ -171,6 +171,7 @@ public final class RunInfo {
     return source;
   }
 
+  /** Immutable builder: every call returns a new builder; values are checked as they are set. */
   public static final class Builder {
 
     private String backend = "openai";
@@ -193,6 +194,13 @@ public final class RunInfo {
 
     private Builder(String modelId) {
       this.modelId = nonBlank(modelId, "modelId");
+    }
+
+    /** A copy of this builder with {@code change} applied: builders never change in place. */
+    private Builder with(Consumer<Builder> change) {
+      Builder b = copy();
+      change.accept(b);
+      return b;
     }
 
     private Builder copy() {
@@ -218,16 +226,12 @@ public final class RunInfo {
 
     /** vLLM's {@code --backend}, written as a label; default {@code openai}. */
     public Builder backend(String backend) {
-      Builder b = copy();
-      b.backend = nonBlank(backend, "backend");
-      return b;
+      return with(b -> b.backend = nonBlank(backend, "backend"));
     }
 
     /** Overrides {@code endpoint_type} (default: the backend, as vLLM writes it). */
     public Builder endpointType(String endpointType) {
-      Builder b = copy();
-      b.endpointType = nonBlank(endpointType, "endpointType");
-      return b;
+      return with(b -> b.endpointType = nonBlank(endpointType, "endpointType"));
     }
 
     /**
@@ -235,24 +239,18 @@ public final class RunInfo {
      * backends, here it is always this explicit choice.
      */
     public Builder taskType(TaskType taskType) {
-      Builder b = copy();
-      b.taskType = Objects.requireNonNull(taskType, "taskType");
-      return b;
+      return with(b -> b.taskType = Objects.requireNonNull(taskType, "taskType"));
     }
 
     public Builder tokenizerId(String tokenizerId) {
-      Builder b = copy();
-      b.tokenizerId = nonBlank(tokenizerId, "tokenizerId");
-      return b;
+      return with(b -> b.tokenizerId = nonBlank(tokenizerId, "tokenizerId"));
     }
 
     public Builder numPrompts(int numPrompts) {
       if (numPrompts < 0) {
         throw new IllegalArgumentException("numPrompts must be >= 0, got " + numPrompts);
       }
-      Builder b = copy();
-      b.numPrompts = numPrompts;
-      return b;
+      return with(b -> b.numPrompts = numPrompts);
     }
 
     /** Requests per second, {@code > 0}; {@link Double#POSITIVE_INFINITY} (default) = all at once. */
@@ -261,9 +259,7 @@ public final class RunInfo {
         throw new IllegalArgumentException("requestRate must be > 0 (or infinity), got "
             + PyFormat.repr(requestRate));
       }
-      Builder b = copy();
-      b.requestRate = requestRate;
-      return b;
+      return with(b -> b.requestRate = requestRate);
     }
 
     /** Gamma shape of the inter-arrival times, {@code > 0}; 1 (default) is Poisson. */
@@ -272,9 +268,7 @@ public final class RunInfo {
         throw new IllegalArgumentException("A positive burstiness factor is expected, but given "
             + PyFormat.repr(burstiness));
       }
-      Builder b = copy();
-      b.burstiness = burstiness;
-      return b;
+      return with(b -> b.burstiness = burstiness);
     }
 
     /**
@@ -286,12 +280,12 @@ public final class RunInfo {
         throw new IllegalArgumentException("replay time scale must be a positive number, got "
             + PyFormat.repr(timeScale));
       }
-      Builder b = copy();
-      Map<String, Object> replay = new LinkedHashMap<>();
-      replay.put("source", nonBlank(source, "replay source"));
-      replay.put("time_scale", timeScale);
-      b.arrivalReplay = Collections.unmodifiableMap(replay);
-      return b;
+      return with(b -> {
+        Map<String, Object> replay = new LinkedHashMap<>();
+        replay.put("source", nonBlank(source, "replay source"));
+        replay.put("time_scale", timeScale);
+        b.arrivalReplay = Collections.unmodifiableMap(replay);
+      });
     }
 
     /** Cap on requests in flight, {@code > 0}; null (default) = unbounded. */
@@ -300,9 +294,7 @@ public final class RunInfo {
         throw new IllegalArgumentException("maxConcurrency must be greater than 0, got "
             + maxConcurrency);
       }
-      Builder b = copy();
-      b.maxConcurrency = maxConcurrency;
-      return b;
+      return with(b -> b.maxConcurrency = maxConcurrency);
     }
 
     /**
@@ -325,11 +317,11 @@ public final class RunInfo {
       if ("exponential".equals(strategy) && startRps == 0) {
         throw new IllegalArgumentException("For exponential ramp-up, the start RPS cannot be 0.");
       }
-      Builder b = copy();
-      b.rampUpStrategy = strategy;
-      b.rampUpStartRps = startRps;
-      b.rampUpEndRps = endRps;
-      return b;
+      return with(b -> {
+        b.rampUpStrategy = strategy;
+        b.rampUpStartRps = startRps;
+        b.rampUpEndRps = endRps;
+      });
     }
 
     /**
@@ -340,37 +332,29 @@ public final class RunInfo {
      * @param zone  the zone of the local timestamps (vLLM uses the machine's)
      */
     public Builder rpsChangeEvents(ArrivalSchedule schedule, Instant start, ZoneId zone) {
-      Builder b = copy();
-      b.rpsChangeEvents = schedule.rpsChangeEventsJson(start, zone);
-      return b;
+      return with(b -> b.rpsChangeEvents = schedule.rpsChangeEventsJson(start, zone));
     }
 
     /** Rate steps exactly as a result JSON held them: how a record log restores them. */
     Builder rpsChangeEvents(List<Map<String, Object>> events) {
-      Builder b = copy();
-      b.rpsChangeEvents = List.copyOf(events);
-      return b;
+      return with(b -> b.rpsChangeEvents = List.copyOf(events));
     }
 
     public Builder seed(long seed) {
-      Builder b = copy();
-      b.seed = seed;
-      b.seedGiven = true;
-      return b;
+      return with(b -> {
+        b.seed = seed;
+        b.seedGiven = true;
+      });
     }
 
     /** An extra top-level key of the result JSON; the value must be JSON-writable. */
     public Builder extra(String key, Object value) {
-      Builder b = copy();
-      b.extras.put(nonBlank(key, "key"), Objects.requireNonNull(value, "value"));
-      return b;
+      return with(b -> b.extras.put(nonBlank(key, "key"), Objects.requireNonNull(value, "value")));
     }
 
     /** This builder without the extra {@code key} (the merge moves some into a list). */
     Builder withoutExtra(String key) {
-      Builder b = copy();
-      b.extras.remove(key);
-      return b;
+      return with(b -> b.extras.remove(key));
     }
 
     /** Checks the combination (ramp-up excludes a finite request rate and a replay) and builds. */

@@ -1,11 +1,7 @@
 package dev.gatlingllm.sim;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-import java.io.IOException;
 
 /**
  * The parts of a {@code /v1/completions} or {@code /v1/chat/completions} body the
@@ -32,8 +28,6 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
   }
 
   static final int MAX_TOKENS_LIMIT = 1_000_000;
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   /**
    * Parses and checks a request body like vLLM does, or like the dialect of {@code config}
    * (see {@link SimulatorConfig#dialect}).
@@ -45,7 +39,7 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
       throws ApiError {
     JsonNode root;
     try {
-      root = readJson(body);
+      root = RequestJson.object(body);
     } catch (ApiError e) {
       throw config.invalidJsonAs500() ? ApiError.serverError(e.getMessage()) : e;
     }
@@ -88,21 +82,6 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
     String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
     return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens, promptText,
         echoed);
-  }
-
-  private static JsonNode readJson(ByteBuf body) throws ApiError {
-    JsonNode root;
-    try {
-      root = JSON.readTree(new ByteBufInputStream(body.duplicate()));
-    } catch (JacksonException e) {
-      throw ApiError.badRequest("Invalid JSON in request body: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw ApiError.badRequest("Unreadable request body: " + e.getMessage());
-    }
-    if (root == null || !root.isObject()) {
-      throw ApiError.badRequest("Request body must be a JSON object");
-    }
-    return root;
   }
 
   private static boolean present(JsonNode node, String field) {

@@ -1,19 +1,13 @@
 package dev.gatlingllm.sim;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-import java.io.IOException;
 
 /**
  * The parts of an embeddings, pooling or rerank body the simulator acts on: how many prompt
  * tokens (by the {@link SimTokens} rule) and, for rerank, how many documents.
  */
 record PoolingRequest(int promptTokens, int documents) {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** {@code /v1/embeddings}, {@code /embeddings} (Infinity) and {@code /pooling}. */
   static PoolingRequest embeddings(ByteBuf body, String model) throws ApiError {
@@ -57,17 +51,7 @@ record PoolingRequest(int promptTokens, int documents) {
   }
 
   private static JsonNode read(ByteBuf body, String model) throws ApiError {
-    JsonNode root;
-    try {
-      root = JSON.readTree(new ByteBufInputStream(body.duplicate()));
-    } catch (JacksonException e) {
-      throw ApiError.badRequest("Invalid JSON in request body: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw ApiError.badRequest("Unreadable request body: " + e.getMessage());
-    }
-    if (root == null || !root.isObject()) {
-      throw ApiError.badRequest("Request body must be a JSON object");
-    }
+    JsonNode root = RequestJson.object(body);
     JsonNode requested = root.get("model");
     if (requested != null && requested.isTextual() && !requested.textValue().equals(model)) {
       throw ApiError.modelNotFound(requested.textValue());

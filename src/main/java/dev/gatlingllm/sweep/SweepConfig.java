@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What a sweep runs: the server command (optional) and its combinations, the drop-in's
@@ -160,6 +161,13 @@ public final class SweepConfig {
 
     private Builder() {}
 
+    /** A copy of this builder with {@code change} applied: builders never change in place. */
+    private Builder with(Consumer<Builder> change) {
+      Builder b = copy();
+      change.accept(b);
+      return b;
+    }
+
     private Builder copy() {
       Builder b = new Builder();
       b.serveCmd = serveCmd;
@@ -188,22 +196,16 @@ public final class SweepConfig {
     }
 
     public Builder serveCmd(List<String> words) {
-      Builder b = copy();
-      b.serveCmd = List.copyOf(words);
-      return b;
+      return with(b -> b.serveCmd = List.copyOf(words));
     }
 
     /** {@code --after-bench-cmd}: run after every benchmark run instead of the cache reset. */
     public Builder afterBenchCmd(String line) {
-      Builder b = copy();
-      b.afterBenchCmd = line == null ? List.of() : CommandLine.split(line);
-      return b;
+      return with(b -> b.afterBenchCmd = line == null ? List.of() : CommandLine.split(line));
     }
 
     public Builder showStdout(boolean value) {
-      Builder b = copy();
-      b.showStdout = value;
-      return b;
+      return with(b -> b.showStdout = value);
     }
 
     /** {@code --bench-args}: the drop-in's flags, as for {@code -Dllm.args}. */
@@ -213,55 +215,39 @@ public final class SweepConfig {
 
     public Builder benchArgs(List<String> words) {
       BenchArgs.parse(words); // bad flags fail here, before any server starts
-      Builder b = copy();
-      b.benchArgs = List.copyOf(words);
-      return b;
+      return with(b -> b.benchArgs = List.copyOf(words));
     }
 
     public Builder serveParams(List<Map<String, Object>> combs) {
-      Builder b = copy();
-      b.serveParams = nonEmpty(combs, "--serve-params");
-      return b;
+      return with(b -> b.serveParams = nonEmpty(combs, "--serve-params"));
     }
 
     public Builder benchParams(List<Map<String, Object>> combs) {
-      Builder b = copy();
-      b.benchParams = nonEmpty(combs, "--bench-params");
-      return b;
+      return with(b -> b.benchParams = nonEmpty(combs, "--bench-params"));
     }
 
     /** {@code --link-vars}: {@code serve_key=bench_key,...}. */
     public Builder linkVars(String text) {
-      Builder b = copy();
-      b.linkVars = Params.parseLinkVars(text);
-      return b;
+      return with(b -> b.linkVars = Params.parseLinkVars(text));
     }
 
     public Builder numRuns(int value) {
       if (value < 1) {
         throw new IllegalArgumentException("`num_runs` should be at least 1.");
       }
-      Builder b = copy();
-      b.numRuns = value;
-      return b;
+      return with(b -> b.numRuns = value);
     }
 
     public Builder outputDir(Path value) {
-      Builder b = copy();
-      b.outputDir = Objects.requireNonNull(value, "outputDir");
-      return b;
+      return with(b -> b.outputDir = Objects.requireNonNull(value, "outputDir"));
     }
 
     public Builder resume(String value) {
-      Builder b = copy();
-      b.resume = value == null || value.isBlank() ? null : value;
-      return b;
+      return with(b -> b.resume = value == null || value.isBlank() ? null : value);
     }
 
     public Builder dryRun(boolean value) {
-      Builder b = copy();
-      b.dryRun = value;
-      return b;
+      return with(b -> b.dryRun = value);
     }
 
     public Builder serverReadyTimeout(Duration value) {
@@ -269,9 +255,7 @@ public final class SweepConfig {
         throw new IllegalArgumentException("--server-ready-timeout must be > 0 s, got "
             + value.toSeconds());
       }
-      Builder b = copy();
-      b.serverReadyTimeout = value;
-      return b;
+      return with(b -> b.serverReadyTimeout = value);
     }
 
     /** Longest one benchmark run may take (its JVM is killed then); null: no limit. */
@@ -280,34 +264,24 @@ public final class SweepConfig {
         throw new IllegalArgumentException("--run-timeout must be > 0 s, got "
             + value.toSeconds());
       }
-      Builder b = copy();
-      b.runTimeout = value;
-      return b;
+      return with(b -> b.runTimeout = value);
     }
 
     public Builder jvmArgs(List<String> value) {
-      Builder b = copy();
-      b.jvmArgs = List.copyOf(value);
-      return b;
+      return with(b -> b.jvmArgs = List.copyOf(value));
     }
 
     public Builder classpath(String value) {
-      Builder b = copy();
-      b.classpath = value;
-      return b;
+      return with(b -> b.classpath = value);
     }
 
     public Builder out(PrintStream value) {
-      Builder b = copy();
-      b.out = Objects.requireNonNull(value, "out");
-      return b;
+      return with(b -> b.out = Objects.requireNonNull(value, "out"));
     }
 
     /** Replaces the forked Gatling runs (tests of the search logic). */
     Builder launcher(RunLauncher value) {
-      Builder b = copy();
-      b.launcher = value;
-      return b;
+      return with(b -> b.launcher = value);
     }
 
     public SweepConfig build() {

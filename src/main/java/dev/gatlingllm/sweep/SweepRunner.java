@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Runs the sweeps: the grid ({@code serve}), the SLA search ({@code serve_sla}) and the even
@@ -64,22 +66,7 @@ final class SweepRunner {
   // ---------------------------------------------------------------- serve (grid)
 
   SweepOutcome serve() {
-    for (Map<String, Object> serve : config.serveParams()) {
-      List<Map<String, Object>> benches = benchesFor(serve);
-      if (benches.isEmpty()) {
-        continue;
-      }
-      boolean needed = false;
-      for (Map<String, Object> bench : benches) {
-        needed |= missingRuns(root.resolve(Params.folderName(serve, bench)));
-      }
-      withServer(serve, benches.get(0), needed, server -> {
-        for (Map<String, Object> bench : benches) {
-          Path point = root.resolve(Params.folderName(serve, bench));
-          runPoint(server, serve, bench, point);
-        }
-      });
-    }
+    eachPoint(this::missingRuns, this::runPoint);
     return finish(null);
   }
 
@@ -87,27 +74,12 @@ final class SweepRunner {
 
   SweepOutcome serveSla(List<Map<String, SlaCriterion>> slas, SlaVariable variable) {
     refuseOverride(variable, "SLA mode");
-    for (Map<String, Object> serve : config.serveParams()) {
-      List<Map<String, Object>> benches = benchesFor(serve);
-      if (benches.isEmpty()) {
-        continue;
-      }
-      boolean needed = false;
-      for (Map<String, Object> bench : benches) {
-        Path base = root.resolve(Params.folderName(serve, bench));
-        for (Map<String, SlaCriterion> sla : slas) {
-          needed |= !Files.exists(slaFile(base, sla));
-        }
-      }
-      withServer(serve, benches.get(0), needed, server -> {
-        for (Map<String, Object> bench : benches) {
-          Path base = root.resolve(Params.folderName(serve, bench));
+    eachPoint(base -> slas.stream().anyMatch(sla -> !Files.exists(slaFile(base, sla))),
+        (server, serve, bench, base) -> {
           for (Map<String, SlaCriterion> sla : slas) {
             searchSla(server, serve, bench, sla, variable, base);
           }
-        }
-      });
-    }
+        });
     return finish(variable);
   }
 
@@ -188,23 +160,8 @@ final class SweepRunner {
       throw new IllegalArgumentException("--workload-iters must be at least 1, got " + iters);
     }
     refuseOverride(variable, "workload mode");
-    for (Map<String, Object> serve : config.serveParams()) {
-      List<Map<String, Object>> benches = benchesFor(serve);
-      if (benches.isEmpty()) {
-        continue;
-      }
-      boolean needed = false;
-      for (Map<String, Object> bench : benches) {
-        needed |= !Files.exists(workloadFile(root.resolve(Params.folderName(serve, bench)),
-            variable));
-      }
-      withServer(serve, benches.get(0), needed, server -> {
-        for (Map<String, Object> bench : benches) {
-          scan(server, serve, bench, variable, iters,
-              root.resolve(Params.folderName(serve, bench)));
-        }
-      });
-    }
+    eachPoint(base -> !Files.exists(workloadFile(base, variable)),
+        (server, serve, bench, base) -> scan(server, serve, bench, variable, iters, base));
     return finish(variable);
   }
 
@@ -293,17 +250,18 @@ final class SweepRunner {
   }
 
   private static double meanEstimate(List<Map<String, Object>> runs, SlaVariable variable) {
-    double sum = 0;
-    for (Map<String, Object> run : runs) {
-      sum += variable.estimate(run);
-    }
-    return sum / runs.size();
+    return mean(runs, variable::estimate);
   }
 
   private static double meanOf(List<Map<String, Object>> runs, String key) {
+    return mean(runs, run -> SlaVariable.number(run, key));
+  }
+
+  private static double mean(List<Map<String, Object>> runs,
+      ToDoubleFunction<Map<String, Object>> value) {
     double sum = 0;
     for (Map<String, Object> run : runs) {
-      sum += SlaVariable.number(run, key);
+      sum += value.applyAsDouble(run);
     }
     return sum / runs.size();
   }
@@ -458,6 +416,34 @@ final class SweepRunner {
       Params.json().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), value);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** What a mode does at one point (a server combination with a benchmark combination). */
+  private interface PointWork {
+    void run(Server server, Map<String, Object> serve, Map<String, Object> bench, Path base);
+  }
+
+  /**
+   * Every server combination with the benchmark combinations linked to it: the server is
+   * started when {@code missing} says some point's files are not there yet, then {@code work}
+   * runs at each point, in the point's folder.
+   */
+  private void eachPoint(Predicate<Path> missing, PointWork work) {
+    for (Map<String, Object> serve : config.serveParams()) {
+      List<Map<String, Object>> benches = benchesFor(serve);
+      if (benches.isEmpty()) {
+        continue;
+      }
+      boolean needed = false;
+      for (Map<String, Object> bench : benches) {
+        needed |= missing.test(root.resolve(Params.folderName(serve, bench)));
+      }
+      withServer(serve, benches.get(0), needed, server -> {
+        for (Map<String, Object> bench : benches) {
+          work.run(server, serve, bench, root.resolve(Params.folderName(serve, bench)));
+        }
+      });
     }
   }
 
