@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Golden files for the report tests: what vLLM's `bench serve` prints and writes.
+"""Golden files for the report tests: our transcription of what vLLM's `bench serve` prints
+and writes, from reading vllm/benchmarks/serve.py (not output of a vLLM run).
 
 Run from this directory after ../metrics/make_fixtures.py:  python3 make_golden.py
 Takes the numpy-computed expectations of ../metrics/metrics_cases.json and renders them

@@ -1,9 +1,7 @@
 package dev.gatlingllm.arrival;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -153,31 +151,6 @@ public final class ArrivalProfile {
       params.put("arrival_replay", replay);
     }
     return Collections.unmodifiableMap(params);
-  }
-
-  /** What vLLM prints before a run ("Traffic request rate: ...", burstiness, concurrency). */
-  public List<String> summaryLines() {
-    List<String> lines = new ArrayList<>();
-    if (replayTrace != null) {
-      lines.add("Traffic replay: " + numPrompts + " arrivals from " + replayTrace.source()
-          + " (time scale " + replayTimeScale + ")");
-    } else if (rampUpStrategy != null) {
-      lines.add("Traffic ramp-up strategy: " + rampUpStrategy.cliName() + ".");
-      lines.add("Will increase RPS from " + rampUpStartRps + " to " + rampUpEndRps
-          + " RPS over the duration of the benchmark.");
-    } else {
-      lines.add("Traffic request rate: " + pythonFloat(requestRate));
-    }
-    if (replayTrace == null) {
-      lines.add("Burstiness factor: " + pythonFloat(burstiness) + " ("
-          + (burstiness == 1.0 ? "Poisson process" : "Gamma distribution") + ")");
-    }
-    lines.add("Maximum request concurrency: " + (maxConcurrency == null ? "None" : maxConcurrency));
-    return lines;
-  }
-
-  private static String pythonFloat(double v) {
-    return Double.isInfinite(v) ? "inf" : Double.toString(v);
   }
 
   @Override

@@ -192,7 +192,7 @@ public class BenchServe extends Simulation {
     return "not ready within " + timeout + " s: " + outcome.lastError();
   }
 
-  private static void printTraffic(ArrivalProfile profile) {
+  static void printTraffic(ArrivalProfile profile) {
     if (profile.rampUpStrategy().isPresent()) {
       out().println("Traffic ramp-up strategy: " + profile.rampUpStrategy().get().cliName() + ".");
       out().println("Will increase RPS from " + profile.rampUpStartRps().getAsInt() + " to "

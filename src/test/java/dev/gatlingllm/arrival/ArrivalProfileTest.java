@@ -159,17 +159,6 @@ class ArrivalProfileTest {
   }
 
   @Test
-  void summaryLinesReadLikeVllms() {
-    assertEquals(List.of("Traffic request rate: inf", "Burstiness factor: 1.0 (Poisson process)",
-        "Maximum request concurrency: None"), BASE.build().summaryLines());
-    assertEquals(List.of("Traffic ramp-up strategy: linear.",
-            "Will increase RPS from 1 to 9 RPS over the duration of the benchmark.",
-            "Burstiness factor: 0.5 (Gamma distribution)", "Maximum request concurrency: 4"),
-        BASE.rampUp(RampUpStrategy.LINEAR, 1, 9).burstiness(0.5).maxConcurrency(4).build()
-            .summaryLines());
-  }
-
-  @Test
   void newLimiterFollowsMaxConcurrency() {
     assertTrue(BASE.build().newLimiter() == ConcurrencyLimiter.unlimited());
     ConcurrencyLimiter bounded = BASE.maxConcurrency(3).build().newLimiter();

@@ -2,9 +2,13 @@ package dev.gatlingllm.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.report.LlmReport;
+import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.IOException;
@@ -60,36 +64,49 @@ class ForgottenResultsTest {
   }
 
   @Test
-  void aRunWhoseFolderIsNotFoundWritesNothingIntoAnotherRunsFolder() throws Exception {
-    // Another run's folder, where the plugin looks by default, started in this JVM's lifetime
-    // but not written to since: it must not be taken for this run's (such a folder once
-    // collected other runs' JSON files).
-    Path decoy = Path.of("target", "gatling", "decoysimulation-" + LocalDateTime.now()
-        .minusSeconds(1).format(DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS")));
-    Files.createDirectories(decoy);
+  void aRunOutsideTheFoldersLookedInWritesIntoItsOwnFolderNotIntoAnotherRuns() throws Exception {
+    // Gatling writes these runs under "elsewhere", which is not among the folders the plugin
+    // looks in; the one it looks in first (-Dllm.resultsFolder) holds another run's folder,
+    // started in this JVM's lifetime but not written to since. Such a folder once collected
+    // other runs' JSON files. The runs' own folders are found through the simulation.log this
+    // JVM holds open, which only Linux shows (/proc/self/fd).
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd (Linux)");
+    Path lookedIn = work.resolve("looked-in");
+    Path decoy = Files.createDirectories(lookedIn.resolve("decoysimulation-"
+        + LocalDateTime.now().minusSeconds(1).format(
+            DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS"))));
     Path log = Files.writeString(decoy.resolve("simulation.log"), "x");
     Files.setLastModifiedTime(log, FileTime.from(Instant.now().minusSeconds(30)));
     Path results = work.resolve("elsewhere");
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
-      Map<String, String> properties = Map.of(
-          ItSimulation.BASE_URL, simulator.baseUrl(), ItSimulation.USERS, "2");
-      GatlingRunner.run(ItSimulation.class, results, properties);
-      GatlingRunner.run(ItSimulation.class, results, properties); // writes the first, if it can
-      // No result files. (The record log, placed when the run starts, can still land there
-      // in this in-JVM case: Gatling does not tell a plugin its run folder. docs/reliability.md)
+      Map<String, String> properties = Map.of(ItSimulation.BASE_URL, simulator.baseUrl(),
+          ItSimulation.USERS, "2", RunResults.RESULTS_FOLDER_PROPERTY, lookedIn.toString());
+      GatlingRunner.Result forgetful = GatlingRunner.run(ItSimulation.class, results, properties);
+      assertEquals(0, forgetful.exitCode());
+      // the next run writes the forgotten one's results
+      GatlingRunner.Result next = GatlingRunner.run(ItSimulation.class, results, properties);
+      assertEquals(0, next.exitCode());
+
+      List<Path> written = jsonFiles(forgetful.runFolder());
+      assertEquals(1, written.size(), "the first run's JSON, in the first run's folder");
+      JsonNode doc = new ObjectMapper().readTree(written.get(0).toFile());
+      // two users, one request each: 5 prompt tokens, 20 output tokens (ignore_eos)
+      assertEquals(2, doc.get("completed").asInt());
+      assertEquals(0, doc.get("failed").asInt());
+      assertEquals(10, doc.get("total_input_tokens").asInt());
+      assertEquals(40, doc.get("total_output_tokens").asInt());
+      assertEquals("sim-model", doc.get("model_id").asText());
+      assertTrue(Files.isRegularFile(forgetful.file(LlmReport.FILE_NAME)), "the LLM report");
+      assertTrue(Files.isRegularFile(forgetful.file(RecordLog.FILE_NAME)), "the record log");
+      assertEquals(List.of(), jsonFiles(next.runFolder()), "the second run is not done yet");
       try (Stream<Path> files = Files.list(decoy)) {
-        assertEquals(List.of(), files.map(f -> f.getFileName().toString())
-            .filter(n -> n.endsWith(".json") || n.endsWith(".html")).toList(),
-            "no results were written into another run's folder");
+        assertEquals(List.of("simulation.log"), files.map(f -> f.getFileName().toString())
+            .toList(), "nothing was written into another run's folder");
       }
-    } finally {
-      try (Stream<Path> files = Files.list(decoy)) {
-        for (Path f : files.toList()) {
-          Files.delete(f);
-        }
+      try (Stream<Path> folders = Files.list(lookedIn)) {
+        assertEquals(List.of(decoy), folders.toList(), "no folder made beside it");
       }
-      Files.delete(decoy);
     }
   }
 

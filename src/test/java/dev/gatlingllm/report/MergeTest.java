@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -123,47 +122,106 @@ class MergeTest {
     assertTrue(Files.size(merged.outcome().htmlReport()) > 1000);
   }
 
+  /**
+   * A successful request whose content chunks arrive {@code chunkMs} after its start (the
+   * first is the TTFT, the last the latency), one output token each, 10 prompt tokens.
+   */
+  private static RequestRecord chunks(String id, long start, int... chunkMs) {
+    int[] micros = new int[chunkMs.length];
+    for (int i = 0; i < chunkMs.length; i++) {
+      micros[i] = chunkMs[i] * 1_000;
+    }
+    long latency = chunkMs[chunkMs.length - 1] * MS;
+    return new RequestRecord("gen", start, start, chunkMs[0] * MS, latency, start + latency,
+        micros, 10, 10, chunkMs.length, 200, true, null, "x".repeat(chunkMs.length), id, -1, 0);
+  }
+
   @Test
-  void mergedFiguresAreExactlyThoseOfTheConcatenatedRequests() throws Exception {
-    // 30 requests on the reference timeline (ns after E), dealt i mod 3 to three injectors
-    // whose nanoTime origins and clock offsets all differ
-    Random random = new Random(11);
-    List<RequestRecord> truth = new ArrayList<>();
-    long t = 0;
-    for (int i = 0; i < 30; i++) {
-      t += (long) (random.nextDouble() * 200 * MS);
-      truth.add(request("r" + i, t, (long) ((20 + random.nextDouble() * 80) * MS),
-          (long) ((300 + random.nextDouble() * 900) * MS), 2 + random.nextInt(30)));
-    }
-    long[] offset = {0, 3_217 * MS + 123, -41 * S - 7};
-    long[] anchorNano = {5 * S, 123_456_789_012L, -9 * S};
-    long[] anchorEpoch = {E + 2 * S, E - 3 * S, E + 100 * S};
-    List<Path> logs = new ArrayList<>();
-    for (int k = 0; k < 3; k++) {
-      InjectorFacts f = facts(k, 3, "same", offset[k], anchorNano[k], anchorEpoch[k]);
-      long toLocal = -f.toReferenceEpoch() + E; // reference ns after E -> this injector's nanoTime
-      List<RequestRecord> mine = new ArrayList<>();
-      for (int i = k; i < truth.size(); i += 3) {
-        mine.add(Merge.shifted(truth.get(i), toLocal));
-      }
-      logs.add(log("inj" + k, settings(f, toLocal), mine, true));
-    }
-    Merge.Merged merged = Merge.merge(List.of(dir), dir.resolve("out"), false, t2 -> 1, out);
+  void mergedFiguresAreThoseWorkedOutByHandOnTheReferenceClock() throws Exception {
+    // Three injectors whose nanoTime origins and clock offsets all differ. Reference-clock
+    // times below are ms after the common start (the merged timeline's 0); each injector's
+    // nanoTime for it was worked out by hand: reference epoch = nanoTime + anchorEpoch -
+    // anchorNano + offset.
+    //   injector 0: offset 0,     anchor 5 s <-> E + 2 s:    nanoTime = ref + 3 s
+    //   injector 1: offset +3 s,  anchor 100 s <-> E - 3 s:  nanoTime = ref + 100 s
+    //   injector 2: offset -41 s, anchor -9 s <-> E + 100 s: nanoTime = ref - 68 s
+    // Injector 1 started at ref 0, injector 0 at 50 ms, injector 2 at 100 ms: the timeline
+    // starts at the earliest start, before any request.
+    // request  injector  start (ref)  chunks at (ms after its start)
+    //   a        0         100         50, 60, 80
+    //   b        1          10         30, 40
+    //   c        2         200         70, 100, 140, 160
+    //   d        0        1100         20
+    //   e        1        1500         40, 90
+    //   f        2        2400         60, 80, 100
+    Path a = log("inj0", settings(facts(0, 3, "same", 0, 5 * S, E + 2 * S), 3_050 * MS), List.of(
+        chunks("a", 3_100 * MS, 50, 60, 80), chunks("d", 4_100 * MS, 20)), true);
+    Path b = log("inj1", settings(facts(1, 3, "same", 3 * S, 100 * S, E - 3 * S), 100 * S),
+        List.of(chunks("b", 100_010 * MS, 30, 40), chunks("e", 101_500 * MS, 40, 90)), true);
+    Path c = log("inj2", settings(facts(2, 3, "same", -41 * S, -9 * S, E + 100 * S),
+        -67_900 * MS), List.of(chunks("c", -67_800 * MS, 70, 100, 140, 160),
+        chunks("f", -65_600 * MS, 60, 80, 100)), true);
 
-    // the reference: one run holding all 30 requests, reported the ordinary way
-    RunSettings single = new RunSettings(RunInfo.builder("org/m").numPrompts(30).requestRate(10)
+    Merge.Merged merged = Merge.merge(List.of(c, a, b), dir.resolve("out"), false, t -> 1, out);
+
+    assertTrue(merged.outcome().ok(), merged.outcome().error());
+    Map<String, Object> doc = json(merged.outcome().resultFile());
+    // from 0 (injector 1's start) to the end of f, 2400 + 100 ms
+    assertEquals(2.5, number(doc, "duration"));
+    assertEquals(6, doc.get("completed"));
+    assertEquals(60, doc.get("total_input_tokens"));
+    assertEquals(15, doc.get("total_output_tokens"));
+    assertEquals(6 / 2.5, number(doc, "request_throughput"), 1e-12);
+    assertEquals(15 / 2.5, number(doc, "output_throughput"), 1e-12);
+    assertEquals(75 / 2.5, number(doc, "total_token_throughput"), 1e-12);
+    // a, b and c all run in second 0 (with 9 chunks between them), d and e in second 1
+    assertEquals(3.0, number(doc, "max_concurrent_requests"));
+    assertEquals(9.0, number(doc, "max_output_tokens_per_s"));
+    // TTFT 20 30 40 50 60 70; numpy's linear percentiles: p90 at rank 4.5, p99 at 4.95
+    assertMs(doc, "ttft", 45, 45, 65, 69.5);
+    // TPOT (latency - ttft) / (tokens - 1) of the five with more than one token: a 15, b 10,
+    // c 30, e 50, f 20; sorted 10 15 20 30 50: p90 at rank 3.6, p99 at 3.96
+    assertMs(doc, "tpot", 25, 20, 42, 49.2);
+    // ITL 10 20 | 10 | 30 40 20 | 50 | 20 20; sorted 10 10 20 20 20 20 30 40 50
+    assertMs(doc, "itl", 220.0 / 9, 20, 42, 49.2);
+    // E2EL 80 40 160 20 90 100; sorted 20 40 80 90 100 160
+    assertMs(doc, "e2el", 490.0 / 6, 85, 130, 157);
+    // request order (by start: b a c d e f), seconds after the common start
+    assertEquals(List.of(0.01, 0.1, 0.2, 1.1, 1.5, 2.4), doc.get("start_times"));
+    assertEquals(List.of(0.03, 0.05, 0.07, 0.02, 0.04, 0.06), doc.get("ttfts"));
+    assertEquals(List.of(0, 1, 2), merged.injectors().stream()
+        .map(i -> i.facts().share().index()).toList());
+    assertEquals(List.of(2, 2, 2), merged.injectors().stream().map(Merge.Injector::records)
+        .toList());
+    assertFalse(merged.partial());
+
+    // every other key (stds, medians, the rest of the detail) is that of one ordinary run of
+    // the same six requests, stamped on the reference timeline from the table above
+    List<RequestRecord> oneRun = List.of(chunks("a", 100 * MS, 50, 60, 80),
+        chunks("d", 1_100 * MS, 20), chunks("b", 10 * MS, 30, 40), chunks("e", 1_500 * MS, 40, 90),
+        chunks("c", 200 * MS, 70, 100, 140, 160), chunks("f", 2_400 * MS, 60, 80, 100));
+    Path single = Files.createDirectories(dir.resolve("single"));
+    RunSettings plain = new RunSettings(RunInfo.builder("org/m").numPrompts(30).requestRate(10)
         .seed(3).build(), settings(facts(0, 1, "x", 0, 0, 0), 0).options().toBuilder()
-        .resultDir(dir.resolve("single")).resultFilename(
-            merged.outcome().resultFile().getFileName().toString()).printSummary(false).build(),
-        OptionalLong.of(0), WHEN);
-    Files.createDirectories(dir.resolve("single"));
-    ReportOutcome one = RunReporter.report(single, RecordSource.of(truth), dir.resolve("single"),
-        t2 -> 1, out);
+        .resultDir(single).resultFilename(merged.outcome().resultFile().getFileName()
+            .toString()).printSummary(false).build(), OptionalLong.of(0), WHEN);
+    Map<String, Object> want = json(RunReporter.report(plain, RecordSource.of(oneRun), single,
+        t -> 1, out).resultFile());
+    assertEquals(3, ((List<?>) doc.remove("injectors")).size());
+    assertEquals(want, doc);
+  }
 
-    Map<String, Object> got = json(merged.outcome().resultFile());
-    Map<String, Object> want = json(one.resultFile());
-    assertEquals(3, ((List<?>) got.remove("injectors")).size());
-    assertEquals(want, got);
+  private static double number(Map<String, Object> doc, String key) {
+    return ((Number) doc.get(key)).doubleValue();
+  }
+
+  /** Mean, median, p90 and p99 of one metric, in ms. */
+  private static void assertMs(Map<String, Object> doc, String metric, double mean,
+      double median, double p90, double p99) {
+    assertEquals(mean, number(doc, "mean_" + metric + "_ms"), 1e-9, "mean " + metric);
+    assertEquals(median, number(doc, "median_" + metric + "_ms"), 1e-9, "median " + metric);
+    assertEquals(p90, number(doc, "p90_" + metric + "_ms"), 1e-9, "p90 " + metric);
+    assertEquals(p99, number(doc, "p99_" + metric + "_ms"), 1e-9, "p99 " + metric);
   }
 
   @Test

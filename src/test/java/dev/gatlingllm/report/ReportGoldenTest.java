@@ -20,7 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Our files and summary against what vLLM's code paths produce (make_golden.py). */
+/**
+ * Our files and summary against the goldens of {@code report/make_golden.py}. The goldens are
+ * not output of vLLM: they are our own transcription into Python (numpy for the statistics,
+ * {@code metrics/make_fixtures.py}) of vLLM's {@code calculate_metrics}, console summary and
+ * result dictionary, written from reading {@code vllm/benchmarks/serve.py}, and run over the
+ * hand-built records of {@code metrics/metrics_cases.json}. They hold the Java code to that
+ * reading, independently of the Java code; a misreading of vLLM would be in both, so a few
+ * golden values are also worked out by hand below
+ * ({@link #mixedGoldenValuesAreTheOnesWorkedOutByHand}).
+ */
 class ReportGoldenTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -112,6 +121,44 @@ class ReportGoldenTest {
     assertFalse(text.contains("\n"));
     assertTrue(text.startsWith("{\"date\": \"20250102-030405\", \"endpoint_type\": \"openai\", "),
         text);
+  }
+
+  @Test
+  void mixedGoldenValuesAreTheOnesWorkedOutByHand() throws Exception {
+    // The six successful requests of make_fixtures.py's mixed_records(), in ms (each TTFT
+    // carries 123 ns more, each latency 456 ns more, 123 ns for a single chunk):
+    //   TTFT  120  80  95  150  60  400          chunk gaps
+    //   r1 120: 20 22 25 30 (5 tokens)   r2 80: 15 x9 (10 tokens)   r3 95: - (1 token)
+    //   r4 150: 40 35 45 (7 words, no usage)   r5 60: 10 10 (3 words, usage 0)
+    //   r6 400: 300 350 450 500 300 (6 tokens)
+    JsonNode golden = JSON.readTree(Goldens.resource("result-mixed.json"));
+    ReportOutcome out = Goldens.report("mixed", Goldens.options("mixed"), dir);
+    JsonNode ours = JSON.readTree(out.resultFile().toFile());
+    for (JsonNode doc : List.of(golden, ours)) {
+      // prompts 11 + 32 + 9 + 20 + 13 (usage, no dataset length) + 40; tokens 5+10+1+7+3+6
+      assertEquals(125, doc.get("total_input_tokens").asInt());
+      assertEquals(32, doc.get("total_output_tokens").asInt());
+      assertEquals(157 / 3.5, doc.get("total_token_throughput").doubleValue(), 1e-12);
+      // every successful request runs in second 0 (r6 from 0.9 s), and every chunk but r6's
+      // arrives in it (r6's first at 1.3 s): 5 + 10 + 1 + 4 + 3
+      assertEquals(6, doc.get("max_concurrent_requests").asInt());
+      assertEquals(23.0, doc.get("max_output_tokens_per_s").doubleValue());
+      // TTFT sorted 60 80 95 120 150 400: numpy's p90 at rank 4.5, p99.9 at 4.995
+      assertEquals(905 / 6.0 + 0.000123, doc.get("mean_ttft_ms").doubleValue(), 1e-9);
+      assertEquals(107.5 + 0.000123, doc.get("median_ttft_ms").doubleValue(), 1e-9);
+      assertEquals(275 + 0.000123, doc.get("p90_ttft_ms").doubleValue(), 1e-9);
+      assertEquals(398.75 + 0.000123, doc.get("p99.9_ttft_ms").doubleValue(), 1e-9);
+      // TPOT of the five with more than one token: (gaps + 333 ns) / (tokens - 1); median r4's
+      assertEquals(120.000333 / 6, doc.get("median_tpot_ms").doubleValue(), 1e-9);
+      // the 23 ITLs sum to 97 + 135 + 120 + 20 + 1900; sorted, index 11 is 20, and the p90 at
+      // rank 19.8 lies between 300 and 350
+      assertEquals(2272 / 23.0, doc.get("mean_itl_ms").doubleValue(), 1e-9);
+      assertEquals(20.0, doc.get("median_itl_ms").doubleValue(), 1e-9);
+      assertEquals(340.0, doc.get("p90_itl_ms").doubleValue(), 1e-9);
+      // E2EL sorted 80 95 215 217 270 2300 (+456 ns, r3's +123 ns): p90 at rank 4.5
+      assertEquals(216.000456, doc.get("median_e2el_ms").doubleValue(), 1e-9);
+      assertEquals(1285.000456, doc.get("p90_e2el_ms").doubleValue(), 1e-9);
+    }
   }
 
   @Test
