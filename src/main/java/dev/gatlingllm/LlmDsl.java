@@ -26,7 +26,7 @@ import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.protocol.SimulationBuild;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;

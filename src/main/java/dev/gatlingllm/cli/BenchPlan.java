@@ -20,7 +20,7 @@ import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
 import java.util.ArrayList;

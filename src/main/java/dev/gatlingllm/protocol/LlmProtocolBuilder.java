@@ -2,7 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.Target;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.net.URI;

@@ -14,7 +14,7 @@ import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.ProtocolTestSupport;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;

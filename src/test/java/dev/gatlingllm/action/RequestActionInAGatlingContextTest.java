@@ -12,7 +12,7 @@ import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import java.util.List;

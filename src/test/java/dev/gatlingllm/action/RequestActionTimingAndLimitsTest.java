@@ -9,7 +9,7 @@ import dev.gatlingllm.client.CannedHttpServer;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import io.gatling.commons.stats.KO$;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;

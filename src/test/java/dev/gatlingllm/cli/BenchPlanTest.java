@@ -10,7 +10,7 @@ import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.TaskType;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunReporter;
 import java.io.IOException;

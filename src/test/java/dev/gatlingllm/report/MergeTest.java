@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.scale.ClockOffset;
 import dev.gatlingllm.scale.InjectorFacts;
 import dev.gatlingllm.scale.InjectorShare;

@@ -11,6 +11,7 @@ import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package dev.gatlingllm.metrics;
+package dev.gatlingllm.report;
 
+import dev.gatlingllm.metrics.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 

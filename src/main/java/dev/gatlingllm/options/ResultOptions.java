@@ -1,4 +1,4 @@
-package dev.gatlingllm.report;
+package dev.gatlingllm.options;
 
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.Metric;
@@ -30,6 +30,9 @@ import java.util.Objects;
  * }</pre>
  */
 public final class ResultOptions {
+
+  /** Default ITL colour thresholds of the timeline, as vLLM's {@code --plot-timeline}. */
+  private static final double[] DEFAULT_TIMELINE_THRESHOLDS_MS = {25, 50};
 
   private final boolean saveResult;
   private final Path resultDir;
@@ -149,6 +152,11 @@ public final class ResultOptions {
     return timelineThresholdsMs.clone();
   }
 
+  /** The timeline's ITL colour thresholds when none are given, ms. */
+  public static double[] defaultTimelineThresholdsMs() {
+    return DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
+  }
+
   /** A builder starting from these options. */
   public Builder toBuilder() {
     Builder b = new Builder();
@@ -185,7 +193,7 @@ public final class ResultOptions {
     private boolean pytorch;
     private boolean printSummary = true;
     private boolean htmlReport = true;
-    private double[] timelineThresholdsMs = ReportData.DEFAULT_THRESHOLDS_MS.clone();
+    private double[] timelineThresholdsMs = DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
 
     private Builder() {}
 
