@@ -203,8 +203,9 @@ final class LlmRequestAction extends LlmAction {
    */
   private void failUnbuilt(Session session, String message) {
     long now = System.nanoTime();
-    RequestRecord record = new RequestRecord(spec.name(),
-        longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, now), now, -1, -1, now, new int[0], -1, -1, -1, 0, false, message, "");
+    RequestRecord record = RequestRecord.builder(spec.name())
+        .scheduledNanos(longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, now)).startNanos(now)
+        .error(message).generatedText("").build();
     try {
       complete(session, record, clock.nowMillis());
     } catch (RuntimeException e) {

@@ -66,8 +66,10 @@ class MergeTest {
     for (int i = 0; i < chunks; i++) {
       micros[i] = (int) ((ttft + (latency - ttft) * i / Math.max(1, chunks - 1)) / 1_000);
     }
-    return new RequestRecord("gen", start, start, ttft, latency, start + latency, micros, 16, 16,
-        chunks, 200, true, null, "x".repeat(chunks), id, -1, 0);
+    return RequestRecord.builder("gen").startNanos(start).ttftNanos(ttft).latencyNanos(latency)
+        .endNanos(start + latency).chunkMicros(micros).promptTokens(16).usagePromptTokens(16)
+        .outputTokens(chunks).httpStatus(200).success(true).generatedText("x".repeat(chunks))
+        .requestId(id).build();
   }
 
   private Path log(String name, RunSettings settings, List<RequestRecord> records,
