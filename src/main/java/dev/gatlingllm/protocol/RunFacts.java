@@ -10,19 +10,7 @@ import java.time.ZoneId;
  * What the results say about the run, read by its record log during the run and by
  * {@link RunResults} at its end: the run's parameters and the start of its benchmark duration.
  */
-final class RunFacts {
-
-  private final RunSetup setup;
-  private final RequestKinds kinds;
-  private final RunPacing pacing;
-  private final RunMeasures measures;
-
-  RunFacts(RunSetup setup, RequestKinds kinds, RunPacing pacing, RunMeasures measures) {
-    this.setup = setup;
-    this.kinds = kinds;
-    this.pacing = pacing;
-    this.measures = measures;
-  }
+record RunFacts(RunSetup setup, RequestKinds kinds, RunPacing pacing, RunMeasures measures) {
 
   /** The run's parameters for the result file. */
   RunInfo runInfo() {
