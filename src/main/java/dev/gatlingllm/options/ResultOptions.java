@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a run is reported: vLLM's {@code --save-result}, {@code --save-detailed},
@@ -197,73 +198,61 @@ public final class ResultOptions {
 
     private Builder() {}
 
-    private Builder copy() {
-      return build().toBuilder();
+    /** A copy with {@code change} made to it: each setter returns a new builder. */
+    private Builder with(Consumer<Builder> change) {
+      Builder b = build().toBuilder();
+      change.accept(b);
+      return b;
+    }
+
+    private static void requireNotBlank(String what, String value) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException(what + " must not be blank, got "
+            + (value == null ? "null" : "'" + value + "'"));
+      }
     }
 
     /** Write the result JSON (default true); false only computes and prints. */
     public Builder saveResult(boolean saveResult) {
-      Builder b = copy();
-      b.saveResult = saveResult;
-      return b;
+      return with(b -> b.saveResult = saveResult);
     }
 
     /** Directory for the result files (created when missing); default the run folder. */
     public Builder resultDir(Path resultDir) {
-      Builder b = copy();
-      b.resultDir = Objects.requireNonNull(resultDir, "resultDir");
-      return b;
+      return with(b -> b.resultDir = Objects.requireNonNull(resultDir, "resultDir"));
     }
 
     public Builder resultDir(String resultDir) {
-      if (resultDir == null || resultDir.isBlank()) {
-        throw new IllegalArgumentException("resultDir must not be blank, got "
-            + (resultDir == null ? "null" : "'" + resultDir + "'"));
-      }
+      requireNotBlank("resultDir", resultDir);
       return resultDir(Path.of(resultDir));
     }
 
     /** The result file's name instead of vLLM's default name. */
     public Builder resultFilename(String resultFilename) {
-      if (resultFilename == null || resultFilename.isBlank()) {
-        throw new IllegalArgumentException("resultFilename must not be blank, got "
-            + (resultFilename == null ? "null" : "'" + resultFilename + "'"));
-      }
-      Builder b = copy();
-      b.resultFilename = resultFilename;
-      return b;
+      requireNotBlank("resultFilename", resultFilename);
+      return with(b -> b.resultFilename = resultFilename);
     }
 
     /** The label (prefix) of the results; unset, the backend names the file and JSON has null. */
     public Builder label(String label) {
-      Builder b = copy();
-      b.label = label;
-      return b;
+      return with(b -> b.label = label);
     }
 
     /** Include per-request arrays (vLLM's {@code --save-detailed}). */
     public Builder detailed(boolean detailed) {
-      Builder b = copy();
-      b.detailed = detailed;
-      return b;
+      return with(b -> b.detailed = detailed);
     }
 
     /** Append the result as one more JSON line (vLLM's {@code --append-result}). */
     public Builder append(boolean append) {
-      Builder b = copy();
-      b.append = append;
-      return b;
+      return with(b -> b.append = append);
     }
 
     /** One metadata pair; a repeated key keeps its first position and the last value. */
     public Builder metadata(String key, String value) {
-      if (key == null || key.isBlank()) {
-        throw new IllegalArgumentException("Metadata key must not be blank, got "
-            + (key == null ? "null" : "'" + key + "'"));
-      }
-      Builder b = copy();
-      b.metadata.put(key, Objects.requireNonNull(value, "metadata value for " + key));
-      return b;
+      requireNotBlank("Metadata key", key);
+      Objects.requireNonNull(value, "metadata value for " + key);
+      return with(b -> b.metadata.put(key, value));
     }
 
     /** Several metadata pairs, in the map's iteration order. */
@@ -291,9 +280,7 @@ public final class ResultOptions {
 
     /** vLLM's {@code --percentile-metrics}, e.g. {@code "ttft,tpot,itl,e2el"}. */
     public Builder percentileMetrics(String commaSeparated) {
-      Builder b = copy();
-      b.percentileMetrics = Metric.parseList(commaSeparated);
-      return b;
+      return with(b -> b.percentileMetrics = Metric.parseList(commaSeparated));
     }
 
     public Builder percentileMetrics(Metric... metrics) {
@@ -301,22 +288,16 @@ public final class ResultOptions {
         throw new IllegalArgumentException("Percentile metrics must not be empty: "
             + "give at least one of TTFT, TPOT, ITL, E2EL");
       }
-      Builder b = copy();
-      b.percentileMetrics = List.of(metrics);
-      return b;
+      return with(b -> b.percentileMetrics = List.of(metrics));
     }
 
     /** vLLM's {@code --metric-percentiles}, e.g. {@code "50,90,99,99.9"}. */
     public Builder metricPercentiles(String commaSeparated) {
-      Builder b = copy();
-      b.metricPercentiles = Percentiles.parse(commaSeparated);
-      return b;
+      return with(b -> b.metricPercentiles = Percentiles.parse(commaSeparated));
     }
 
     public Builder metricPercentiles(double... percentiles) {
-      Builder b = copy();
-      b.metricPercentiles = Percentiles.validate(percentiles);
-      return b;
+      return with(b -> b.metricPercentiles = Percentiles.validate(percentiles));
     }
 
     /** vLLM's {@code --goodput}, e.g. {@code "ttft:500 tpot:50 e2el:2000"} (milliseconds). */
@@ -330,23 +311,17 @@ public final class ResultOptions {
     }
 
     public Builder goodput(GoodputSlo goodput) {
-      Builder b = copy();
-      b.goodput = Objects.requireNonNull(goodput, "goodput");
-      return b;
+      return with(b -> b.goodput = Objects.requireNonNull(goodput, "goodput"));
     }
 
     /** Also write the PyTorch OSS benchmark format file {@code <name>.pytorch.json}. */
     public Builder pytorch(boolean pytorch) {
-      Builder b = copy();
-      b.pytorch = pytorch;
-      return b;
+      return with(b -> b.pytorch = pytorch);
     }
 
     /** Print the console summary to standard output (default true). */
     public Builder printSummary(boolean printSummary) {
-      Builder b = copy();
-      b.printSummary = printSummary;
-      return b;
+      return with(b -> b.printSummary = printSummary);
     }
 
     /**
@@ -354,9 +329,7 @@ public final class ResultOptions {
      * written (default true).
      */
     public Builder htmlReport(boolean htmlReport) {
-      Builder b = copy();
-      b.htmlReport = htmlReport;
-      return b;
+      return with(b -> b.htmlReport = htmlReport);
     }
 
     /**
@@ -374,9 +347,7 @@ public final class ResultOptions {
               + "ascending, got " + java.util.Arrays.toString(thresholdsMs));
         }
       }
-      Builder b = copy();
-      b.timelineThresholdsMs = thresholdsMs.clone();
-      return b;
+      return with(b -> b.timelineThresholdsMs = thresholdsMs.clone());
     }
 
     public ResultOptions build() {
