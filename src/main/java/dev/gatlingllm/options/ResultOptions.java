@@ -35,36 +35,16 @@ public final class ResultOptions {
   /** Default ITL colour thresholds of the timeline, as vLLM's {@code --plot-timeline}. */
   private static final double[] DEFAULT_TIMELINE_THRESHOLDS_MS = {25, 50};
 
-  private final boolean saveResult;
-  private final Path resultDir;
-  private final String resultFilename;
-  private final String label;
-  private final boolean detailed;
-  private final boolean append;
+  /**
+   * The values, kept in the builder that was built: builders are never changed once made
+   * (each setter changes a copy), so the options share it.
+   */
+  private final Builder values;
   private final Map<String, String> metadata;
-  private final List<Metric> percentileMetrics;
-  private final double[] metricPercentiles;
-  private final GoodputSlo goodput;
-  private final boolean pytorch;
-  private final boolean printSummary;
-  private final boolean htmlReport;
-  private final double[] timelineThresholdsMs;
 
-  private ResultOptions(Builder b) {
-    this.saveResult = b.saveResult;
-    this.resultDir = b.resultDir;
-    this.resultFilename = b.resultFilename;
-    this.label = b.label;
-    this.detailed = b.detailed;
-    this.append = b.append;
-    this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
-    this.percentileMetrics = b.percentileMetrics;
-    this.metricPercentiles = b.metricPercentiles.clone();
-    this.goodput = b.goodput;
-    this.pytorch = b.pytorch;
-    this.printSummary = b.printSummary;
-    this.htmlReport = b.htmlReport;
-    this.timelineThresholdsMs = b.timelineThresholdsMs.clone();
+  private ResultOptions(Builder values) {
+    this.values = values;
+    this.metadata = Collections.unmodifiableMap(values.metadata);
   }
 
   /** Save the result JSON in the run folder, percentile 99, no SLOs. */
@@ -78,32 +58,32 @@ public final class ResultOptions {
 
   /** Whether the result JSON is written (default true). */
   public boolean saveResult() {
-    return saveResult;
+    return values.saveResult;
   }
 
   /** Directory for the result files; null = the Gatling run folder. */
   public Path resultDir() {
-    return resultDir;
+    return values.resultDir;
   }
 
   /** File name; null = vLLM's default name. */
   public String resultFilename() {
-    return resultFilename;
+    return values.resultFilename;
   }
 
   /** Label (written as {@code label}, prefix of the default name); null = not set. */
   public String label() {
-    return label;
+    return values.label;
   }
 
   /** Whether per-request arrays are included. */
   public boolean detailed() {
-    return detailed;
+    return values.detailed;
   }
 
   /** Whether the result is appended as one more line to an existing file. */
   public boolean append() {
-    return append;
+    return values.append;
   }
 
   /** Free pairs written after {@code num_prompts}, in the order given. */
@@ -113,44 +93,44 @@ public final class ResultOptions {
 
   /** The metrics whose statistics are reported; null = the default for the task type. */
   public List<Metric> percentileMetrics() {
-    return percentileMetrics;
+    return values.percentileMetrics;
   }
 
   /** vLLM's defaults when none were chosen: TTFT, TPOT, ITL for generation, E2EL for embeddings. */
   public List<Metric> percentileMetrics(TaskType taskType) {
-    if (percentileMetrics != null) {
-      return percentileMetrics;
+    if (values.percentileMetrics != null) {
+      return values.percentileMetrics;
     }
     return taskType == TaskType.EMBEDDING ? List.of(Metric.E2EL)
         : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL);
   }
 
   public double[] metricPercentiles() {
-    return metricPercentiles.clone();
+    return values.metricPercentiles.clone();
   }
 
   public GoodputSlo goodput() {
-    return goodput;
+    return values.goodput;
   }
 
   /** Whether {@code <name>.pytorch.json} is written next to the result. */
   public boolean pytorch() {
-    return pytorch;
+    return values.pytorch;
   }
 
   /** Whether the reporter prints the console summary to standard output (default true). */
   public boolean printSummary() {
-    return printSummary;
+    return values.printSummary;
   }
 
   /** Whether {@code llm-report.html} is written beside the results (default true). */
   public boolean htmlReport() {
-    return htmlReport;
+    return values.htmlReport;
   }
 
   /** ITL colour thresholds of the report's request timeline, ms, ascending (25, 50). */
   public double[] timelineThresholdsMs() {
-    return timelineThresholdsMs.clone();
+    return values.timelineThresholdsMs.clone();
   }
 
   /** The timeline's ITL colour thresholds when none are given, ms. */
@@ -160,26 +140,11 @@ public final class ResultOptions {
 
   /** A builder starting from these options. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.saveResult = saveResult;
-    b.resultDir = resultDir;
-    b.resultFilename = resultFilename;
-    b.label = label;
-    b.detailed = detailed;
-    b.append = append;
-    b.metadata = new LinkedHashMap<>(metadata);
-    b.percentileMetrics = percentileMetrics;
-    b.metricPercentiles = metricPercentiles.clone();
-    b.goodput = goodput;
-    b.pytorch = pytorch;
-    b.printSummary = printSummary;
-    b.htmlReport = htmlReport;
-    b.timelineThresholdsMs = timelineThresholdsMs.clone();
-    return b;
+    return values;
   }
 
   /** Immutable builder for {@link ResultOptions}. */
-  public static final class Builder {
+  public static final class Builder implements Cloneable {
 
     private boolean saveResult = true;
     private Path resultDir;
@@ -187,6 +152,7 @@ public final class ResultOptions {
     private String label;
     private boolean detailed;
     private boolean append;
+    /** The one value a copy does not share: {@link #with} changes it in place. */
     private LinkedHashMap<String, String> metadata = new LinkedHashMap<>();
     private List<Metric> percentileMetrics;
     private double[] metricPercentiles = Percentiles.DEFAULT.clone();
@@ -200,7 +166,13 @@ public final class ResultOptions {
 
     /** A copy with {@code change} made to it: each setter returns a new builder. */
     private Builder with(Consumer<Builder> change) {
-      Builder b = build().toBuilder();
+      Builder b;
+      try {
+        b = (Builder) clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
+      b.metadata = new LinkedHashMap<>(metadata);
       change.accept(b);
       return b;
     }
@@ -250,32 +222,32 @@ public final class ResultOptions {
 
     /** One metadata pair; a repeated key keeps its first position and the last value. */
     public Builder metadata(String key, String value) {
-      requireNotBlank("Metadata key", key);
-      Objects.requireNonNull(value, "metadata value for " + key);
-      return with(b -> b.metadata.put(key, value));
+      return with(b -> b.putMetadata(key, value));
     }
 
     /** Several metadata pairs, in the map's iteration order. */
     public Builder metadata(Map<String, String> pairs) {
-      Builder b = this;
-      for (Map.Entry<String, String> e : pairs.entrySet()) {
-        b = b.metadata(e.getKey(), e.getValue());
-      }
-      return b;
+      return with(b -> pairs.forEach(b::putMetadata));
     }
 
     /** vLLM's {@code --metadata KEY=VALUE ...}: split at the first '=', both sides trimmed. */
     public Builder metadataPairs(String... keyEqualsValue) {
-      Builder b = this;
-      for (String item : keyEqualsValue) {
-        int eq = item == null ? -1 : item.indexOf('=');
-        if (eq < 0) {
-          throw new IllegalArgumentException("Invalid metadata format. Please use KEY=VALUE "
-              + "format. Got '" + item + "'.");
+      return with(b -> {
+        for (String item : keyEqualsValue) {
+          int eq = item == null ? -1 : item.indexOf('=');
+          if (eq < 0) {
+            throw new IllegalArgumentException("Invalid metadata format. Please use KEY=VALUE "
+                + "format. Got '" + item + "'.");
+          }
+          b.putMetadata(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
         }
-        b = b.metadata(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
-      }
-      return b;
+      });
+    }
+
+    /** Only on a fresh copy, inside {@link #with}. */
+    private void putMetadata(String key, String value) {
+      requireNotBlank("Metadata key", key);
+      metadata.put(key, Objects.requireNonNull(value, "metadata value for " + key));
     }
 
     /** vLLM's {@code --percentile-metrics}, e.g. {@code "ttft,tpot,itl,e2el"}. */

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *     .apiKeyFromEnv("OPENAI_API_KEY");
  * }</pre>
  */
-public final class LlmProtocolBuilder implements ProtocolBuilder {
+public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmProtocolBuilder.class);
 
@@ -66,35 +66,15 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
 
   /** A copy with {@code change} made to it: each setter returns a new builder. */
   private LlmProtocolBuilder with(Consumer<LlmProtocolBuilder> change) {
-    LlmProtocolBuilder b = copy();
-    change.accept(b);
-    return b;
-  }
-
-  private LlmProtocolBuilder copy() {
-    LlmProtocolBuilder b = new LlmProtocolBuilder();
-    b.baseUrl = baseUrl;
-    b.model = model;
-    b.servedModelName = servedModelName;
-    b.backend = backend;
-    b.apiKeyEnv = apiKeyEnv;
-    b.apiKeyEnvExplicit = apiKeyEnvExplicit;
+    LlmProtocolBuilder b;
+    try {
+      b = (LlmProtocolBuilder) clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+    // the one value a setter changes in place; the others are replaced
     b.headers = new LinkedHashMap<>(headers);
-    b.requestIdPrefix = requestIdPrefix;
-    b.connectTimeout = connectTimeout;
-    b.firstTokenTimeout = firstTokenTimeout;
-    b.idleTimeout = idleTimeout;
-    b.requestTimeout = requestTimeout;
-    b.keepAliveTimeout = keepAliveTimeout;
-    b.insecureTls = insecureTls;
-    b.environment = environment;
-    b.results = results;
-    b.tokenCounter = tokenCounter;
-    b.tokenizerId = tokenizerId;
-    b.arrivals = arrivals;
-    b.maxConcurrency = maxConcurrency;
-    b.warmUp = warmUp;
-    b.serverMetrics = serverMetrics;
+    change.accept(b);
     return b;
   }
 
