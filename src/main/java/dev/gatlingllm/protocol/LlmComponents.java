@@ -52,11 +52,10 @@ public final class LlmComponents implements ProtocolComponents {
   /** Longest wait for the server's model list before the run. */
   private static final Duration MODEL_LIST_TIMEOUT = Duration.ofSeconds(5);
 
-  private final RunSetup setup;
-  private final RunPacing pacing;
-  private final RunMeasures measures;
-  private final RequestKinds kinds;
+  /** This copy's parts: the run's setup, request kinds, pacing and measures. */
   private final RunFacts facts;
+  /** {@code facts.setup()}, at hand. */
+  private final RunSetup setup;
   private final RequestHeaders headers;
   private final RecordStore store;
   /** The server checked against each request; a rehearsal's own, thrown away. */
@@ -73,14 +72,10 @@ public final class LlmComponents implements ProtocolComponents {
   private final AtomicBoolean warmedUp;
   private final AtomicBoolean commonStartAwaited = new AtomicBoolean();
 
-  private LlmComponents(RunSetup setup, RunPacing pacing, RunMeasures measures,
-      RequestKinds kinds, RecordStore store, Path runFolder, RecordLog recordLog,
+  private LlmComponents(RunFacts facts, RecordStore store, Path runFolder, RecordLog recordLog,
       boolean rehearsal) {
-    this.setup = setup;
-    this.pacing = pacing;
-    this.measures = measures;
-    this.kinds = kinds;
-    this.facts = new RunFacts(setup, kinds, pacing, measures);
+    this.facts = facts;
+    this.setup = facts.setup();
     this.headers = new RequestHeaders(setup.baseHeaders(), rehearsal ? "warmup-action-"
         : setup.protocol().requestIdPrefix(), setup.share(),
         !rehearsal && setup.injector() != null);
@@ -117,16 +112,14 @@ public final class LlmComponents implements ProtocolComponents {
         .<Supplier<ServerMetricsScraper>>map(uri -> () -> ServerMetricsScraper.start(uri,
             setup.headerMap(), Duration.ofSeconds(1), protocol.insecureTls()))
         .orElse(null);
-    RunMeasures measures = new RunMeasures(core.eventLoopGroup(), setup.client(), scraping);
-    RequestKinds kinds = new RequestKinds();
+    RunFacts facts = new RunFacts(setup, new RequestKinds(), pacing,
+        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping));
     RecordStore store = new RecordStore();
-    RecordLog log = RunRecordLog.open(runFolder, protocol.results(),
-        new RunFacts(setup, kinds, pacing, measures));
+    RecordLog log = RunRecordLog.open(runFolder, protocol.results(), facts);
     if (log != null) {
       store.mirrorTo(log::append);
     }
-    LlmComponents run =
-        new LlmComponents(setup, pacing, measures, kinds, store, runFolder, log, false);
+    LlmComponents run = new LlmComponents(facts, store, runFolder, log, false);
     LlmRun.register(run);
     return run;
   }
@@ -139,9 +132,10 @@ public final class LlmComponents implements ProtocolComponents {
    * own. Nothing done through it reaches the run's results.
    */
   public LlmComponents forRehearsal(ArrivalClock clock) {
-    return new LlmComponents(setup, pacing.forRehearsal(clock, setup.protocol(), setup.share()),
-        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null), new RequestKinds(),
-        new RecordStore(), runFolder, null, true);
+    RunFacts own = new RunFacts(setup, new RequestKinds(),
+        facts.pacing().forRehearsal(clock, setup.protocol(), setup.share()),
+        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null));
+    return new LlmComponents(own, new RecordStore(), runFolder, null, true);
   }
 
   /**
@@ -237,12 +231,12 @@ public final class LlmComponents implements ProtocolComponents {
 
   /** When the run's requests go out: arrival clock, pacer, limiter. */
   public RunPacing pacing() {
-    return pacing;
+    return facts.pacing();
   }
 
   /** What the run measures from its first send on; started by the request action. */
   public RunMeasures measures() {
-    return measures;
+    return facts.measures();
   }
 
   /** This run's folder for its files (see {@link GatlingRunFolder}); empty when not known. */
@@ -297,7 +291,7 @@ public final class LlmComponents implements ProtocolComponents {
    * @throws IllegalStateException when the run already has requests of the other set
    */
   public void registerEndpointType(String type, TaskType task) {
-    kinds.register(type, task);
+    facts.kinds().register(type, task);
   }
 
   /** The run's parameters for the result file. */
@@ -318,7 +312,7 @@ public final class LlmComponents implements ProtocolComponents {
       InjectionPlan plan = InjectionPlan.of(setup.share().schedule(
           setup.protocol().arrivals().orElseThrow()));
       setup.injector().awaitStart(plan.lead().plus(plan.bucket()).toNanos(),
-          setup.settingsHash()).ifPresent(pacing.arrivalClock().orElseThrow()::start);
+          setup.settingsHash()).ifPresent(facts.pacing().arrivalClock().orElseThrow()::start);
     }
   }
 

@@ -7,8 +7,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 
 /**
- * What the results say about the run, read by its record log during the run and by
- * {@link RunResults} at its end: the run's parameters and the start of its benchmark duration.
+ * The parts of one copy of a run (the run's, or a rehearsal's) and what the results say about
+ * it, read by its record log during the run and by {@link RunResults} at its end: the run's
+ * parameters and the start of its benchmark duration.
  */
 record RunFacts(RunSetup setup, RequestKinds kinds, RunPacing pacing, RunMeasures measures) {
 
