@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalSchedule;
-import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.InjectorFacts;
 import dev.gatlingllm.scale.InjectorShare;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.gatlingllm.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.report.RecordCodec;
 import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.report.RecordCodec;
+import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
 import java.io.ByteArrayOutputStream;
