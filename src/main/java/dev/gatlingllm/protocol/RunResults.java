@@ -3,7 +3,6 @@ package dev.gatlingllm.protocol;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RunReporter;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
