@@ -31,7 +31,7 @@ final class ArrivalGate {
   /** @throws IllegalArgumentException when the run has no arrival profile */
   ArrivalGate(LlmComponents components) {
     this.components = components;
-    this.clock = components.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
+    this.clock = components.pacing().arrivalClock().orElseThrow(() -> new IllegalArgumentException(
         "awaitArrival() needs an arrival profile: inject the scenario with "
             + ".injectOpen(injection(profile)), or remove awaitArrival()"));
   }
@@ -56,7 +56,8 @@ final class ArrivalGate {
     long due = clock.dueNanos(slot);
     Session paced = arrived.set(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE, due)
         .set(REQUEST_INDEX_ATTRIBUTE, components.share().global(slot));
-    components.pacer().awaitSlot(session.eventLoop(), due - LlmRequestAction.PREPARE_LEAD_NANOS,
+    components.pacing().pacer().awaitSlot(session.eventLoop(),
+        due - LlmRequestAction.PREPARE_LEAD_NANOS,
         () -> then.accept(paced));
   }
 }

@@ -6,6 +6,7 @@ import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.protocol.RunPacing;
 import dev.gatlingllm.protocol.ServerCompliance;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
@@ -43,6 +44,7 @@ final class LlmRequestAction extends LlmAction {
 
   private final RequestTemplate spec;
   private final LlmComponents components;
+  private final RunPacing pacing;
   private final String ttftName;
   private final String goodputName;
   private final GoodputSlo slo;
@@ -68,7 +70,8 @@ final class LlmRequestAction extends LlmAction {
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
-    this.arrival = components.arrivalClock().isPresent() ? new ArrivalGate(components) : null;
+    this.pacing = components.pacing();
+    this.arrival = pacing.arrivalClock().isPresent() ? new ArrivalGate(components) : null;
     components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
@@ -93,7 +96,7 @@ final class LlmRequestAction extends LlmAction {
       arrival.await(session, this::$bang);
       return;
     }
-    if (!components.limiter().hasFreePermit()) {
+    if (!pacing.limiter().hasFreePermit()) {
       queueForPermit(session);
       return;
     }
@@ -101,18 +104,18 @@ final class LlmRequestAction extends LlmAction {
     if (request == null) {
       return;
     }
-    SelfCheck check = components.selfCheck();
+    SelfCheck check = components.measures().start();
     long due = request.encoded().request().scheduledNanos();
-    if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null) {
+    if (due != LlmRequest.NOT_SCHEDULED && pacing.pacer() != null) {
       // In schedule order across the loops: whichever loop's slot comes due first sends this
       // one too if it is due by then, from that loop (see PacedSends).
-      components.pacedSends().await(components.pacer(), session.eventLoop(), due, loop -> {
+      pacing.pacedSends().await(pacing.pacer(), session.eventLoop(), due, loop -> {
         // Pacing precision; waiting for a concurrency permit comes after and is not lateness.
         check.recordSendLateness(System.nanoTime() - due);
-        components.limiter().acquire(loop, () -> send(loop, session, request));
+        pacing.limiter().acquire(loop, () -> send(loop, session, request));
       });
     } else {
-      components.limiter().acquire(session.eventLoop(),
+      pacing.limiter().acquire(session.eventLoop(),
           () -> send(session.eventLoop(), session, request));
     }
   }
@@ -124,18 +127,18 @@ final class LlmRequestAction extends LlmAction {
    * least 100 ms before it polls again) while the first wave's tokens were arriving.
    */
   private void queueForPermit(Session session) {
-    components.selfCheck();
-    components.limiter().acquire(session.eventLoop(), () -> {
+    components.measures().start();
+    pacing.limiter().acquire(session.eventLoop(), () -> {
       Prepared request = buildOrFail(session);
       if (request == null) {
-        components.limiter().release(); // the user was passed on without sending
+        pacing.limiter().release(); // the user was passed on without sending
         return;
       }
       long due = request.encoded().request().scheduledNanos();
-      if (due != LlmRequest.NOT_SCHEDULED && components.pacer() != null
+      if (due != LlmRequest.NOT_SCHEDULED && pacing.pacer() != null
           && due - System.nanoTime() > 0) {
         // a permit came back before this request's slot: hold it until then
-        components.pacer().awaitSlot(session.eventLoop(), due,
+        pacing.pacer().awaitSlot(session.eventLoop(), due,
             () -> send(session.eventLoop(), session, request));
       } else {
         send(session.eventLoop(), session, request);
@@ -152,7 +155,7 @@ final class LlmRequestAction extends LlmAction {
     long startMillis = clock.nowMillis();
     try {
       components.client().send(loop, request.encoded(), record -> {
-        components.limiter().release();
+        pacing.limiter().release();
         try {
           components.compliance().record(request.asked(), record);
           complete(session, record, startMillis);
@@ -161,7 +164,7 @@ final class LlmRequestAction extends LlmAction {
         }
       });
     } catch (RuntimeException e) {
-      components.limiter().release();
+      pacing.limiter().release();
       crashed(session, e);
     }
   }
@@ -200,8 +203,9 @@ final class LlmRequestAction extends LlmAction {
    */
   private void failUnbuilt(Session session, String message) {
     long now = System.nanoTime();
-    RequestRecord record = new RequestRecord(spec.name(),
-        longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, now), now, -1, -1, now, new int[0], -1, -1, -1, 0, false, message, "");
+    RequestRecord record = RequestRecord.builder(spec.name())
+        .scheduledNanos(longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, now)).startNanos(now)
+        .error(message).generatedText("").build();
     try {
       complete(session, record, clock.nowMillis());
     } catch (RuntimeException e) {
@@ -276,7 +280,7 @@ final class LlmRequestAction extends LlmAction {
 
   private void complete(Session session, RequestRecord record, long startMillis) {
     components.store().add(record);
-    components.markSend(record.startNanos());
+    components.measures().markSend(record.startNanos());
     long endMillis = startMillis + Math.round(
         (record.success() ? record.latencyNanos() : record.endNanos() - record.startNanos()) / 1e6);
     Option<String> code = record.httpStatus() == 0

@@ -68,7 +68,7 @@ final class Rehearsal {
    * @return how many ended as failures, or -1 when they were not all back in time
    */
   static int run(RequestTemplate spec, LlmComponents run, Clock gatlingClock, int requests) {
-    ArrivalClock clock = run.arrivalClock().isPresent()
+    ArrivalClock clock = run.pacing().arrivalClock().isPresent()
         ? ArrivalClock.of(ArrivalProfile.builder().numPrompts(requests).requestRate(RATE).seed(0)
             .build().schedule())
         : null;
@@ -83,7 +83,7 @@ final class Rehearsal {
     int maxTokens = run.protocol().warmUp().maxTokens();
     // Started now, stopped at the end: a straggler past the deadline then records into this
     // stopped check, and never hooks the client's write times again during the run.
-    components.selfCheck();
+    components.measures().start();
     if (clock != null) {
       clock.start(System.nanoTime() + FIRST_SLOT_DELAY_NANOS);
     }
@@ -99,7 +99,7 @@ final class Rehearsal {
       Thread.currentThread().interrupt();
       finished = false;
     }
-    components.stopSelfCheck();
+    components.measures().stopSelfCheck();
     if (!finished) {
       // The store stays open: a straggler's record then lands in a store nobody reads, not in
       // an error on the run's log.

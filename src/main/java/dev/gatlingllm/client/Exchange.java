@@ -471,27 +471,31 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       inflater = null;
     }
     boolean hasContent = chunkCount > 0;
-    RequestRecord record = new RequestRecord(
-        request.name(),
-        request.scheduledNanos() == LlmRequest.NOT_SCHEDULED ? startNanos : request.scheduledNanos(),
-        startNanos,
-        hasContent ? firstNanos - startNanos : -1,
-        hasContent ? lastChunkNanos - startNanos : -1,
-        endNanos - startNanos >= 0 ? endNanos : startNanos,
-        Arrays.copyOf(chunkMicros, chunkCount),
-        request.promptTokens(),
-        promptTokens,
-        completionTokens,
-        status,
-        success,
-        error,
-        text.toString(),
-        request.headers().get(REQUEST_ID),
-        hasContent && firstAnswerNanos >= 0 ? firstAnswerNanos - startNanos : -1,
-        reasoningChunks);
+    RequestRecord.Builder record = RequestRecord.builder(request.name())
+        .startNanos(startNanos)
+        .endNanos(endNanos - startNanos >= 0 ? endNanos : startNanos)
+        .chunkMicros(Arrays.copyOf(chunkMicros, chunkCount))
+        .promptTokens(request.promptTokens())
+        .usagePromptTokens(promptTokens)
+        .outputTokens(completionTokens)
+        .httpStatus(status)
+        .success(success)
+        .error(error)
+        .generatedText(text.toString())
+        .requestId(request.headers().get(REQUEST_ID))
+        .reasoningChunks(reasoningChunks);
+    if (request.scheduledNanos() != LlmRequest.NOT_SCHEDULED) {
+      record.scheduledNanos(request.scheduledNanos());
+    }
+    if (hasContent) {
+      record.ttftNanos(firstNanos - startNanos).latencyNanos(lastChunkNanos - startNanos);
+      if (firstAnswerNanos >= 0) {
+        record.ttfcNanos(firstAnswerNanos - startNanos);
+      }
+    }
     // A fully read response leaves the connection clean whatever its status: reusing it
     // spares the next request a connect inside its TTFT.
-    completion.done(this, record, responseComplete && keepAlive);
+    completion.done(this, record.build(), responseComplete && keepAlive);
   }
 
   private static boolean isDone(byte[] data, int length) {

@@ -11,6 +11,9 @@ import java.util.Objects;
  * so they always add up to {@code latency - ttft} to the microsecond. TTFT and latency
  * themselves are kept to the nanosecond.
  *
+ * <p>Made with {@link #builder(String)}, which names each value where a record is made and
+ * leaves out what was not measured.
+ *
  * @param name             Gatling request name
  * @param scheduledNanos   when the arrival profile wanted the request sent; equals
  *                         {@code startNanos} when nothing paced or queued it
@@ -58,26 +61,6 @@ public record RequestRecord(
     Objects.requireNonNull(chunkMicros, "chunkMicros");
   }
 
-  /** A record of a model that did not reason: no reasoning chunk, TTFC not tracked. */
-  public RequestRecord(String name, long scheduledNanos, long startNanos, long ttftNanos,
-      long latencyNanos, long endNanos, int[] chunkMicros, int promptTokens,
-      int usagePromptTokens, int outputTokens, int httpStatus, boolean success, String error,
-      String generatedText, String requestId) {
-    this(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos, chunkMicros,
-        promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, generatedText,
-        requestId, -1, 0);
-  }
-
-  /** A record without a request id. */
-  public RequestRecord(String name, long scheduledNanos, long startNanos, long ttftNanos,
-      long latencyNanos, long endNanos, int[] chunkMicros, int promptTokens,
-      int usagePromptTokens, int outputTokens, int httpStatus, boolean success, String error,
-      String generatedText) {
-    this(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos, chunkMicros,
-        promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, generatedText,
-        null);
-  }
-
   /** Number of inter-token latencies: one fewer than content chunks. */
   public int itlCount() {
     return Math.max(0, chunkMicros.length - 1);
@@ -104,6 +87,161 @@ public record RequestRecord(
   /** Time spent between the scheduled arrival and the actual send (queueing, pacing). */
   public long waitNanos() {
     return startNanos - scheduledNanos;
+  }
+
+  /** A builder of a record of request {@code name}; see {@link Builder} for its defaults. */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** A builder holding this record's values. */
+  public Builder toBuilder() {
+    return new Builder(name).scheduledNanos(scheduledNanos).startNanos(startNanos)
+        .ttftNanos(ttftNanos).latencyNanos(latencyNanos).endNanos(endNanos)
+        .chunkMicros(chunkMicros).promptTokens(promptTokens).usagePromptTokens(usagePromptTokens)
+        .outputTokens(outputTokens).httpStatus(httpStatus).success(success).error(error)
+        .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
+        .reasoningChunks(reasoningChunks);
+  }
+
+  /**
+   * Names each value of a record where it is made. What is not set is what was not measured:
+   * no content (TTFT, latency and TTFC -1, no chunk), token counts -1, no response head
+   * (status 0), failed, no error, text or request id, no reasoning chunk; the scheduled time
+   * and the end default to the start (nothing paced or queued it; over as it started).
+   * Mutable, unlike the DSL's builders: the client makes one per request on the event loop,
+   * where one object is all a record may cost beyond itself (no allocation per call).
+   */
+  public static final class Builder {
+
+    private static final int[] NO_CHUNKS = new int[0];
+
+    private final String name;
+    private long scheduledNanos;
+    private boolean scheduledSet;
+    private long startNanos;
+    private long ttftNanos = -1;
+    private long latencyNanos = -1;
+    private long endNanos;
+    private boolean endSet;
+    private int[] chunkMicros = NO_CHUNKS;
+    private int promptTokens = -1;
+    private int usagePromptTokens = -1;
+    private int outputTokens = -1;
+    private int httpStatus;
+    private boolean success;
+    private String error;
+    private String generatedText;
+    private String requestId;
+    private long ttfcNanos = -1;
+    private int reasoningChunks;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** When the arrival profile wanted it sent; the start when not set. */
+    public Builder scheduledNanos(long nanos) {
+      scheduledNanos = nanos;
+      scheduledSet = true;
+      return this;
+    }
+
+    /** Right before the request bytes were written. */
+    public Builder startNanos(long nanos) {
+      startNanos = nanos;
+      return this;
+    }
+
+    /** First content chunk minus start. */
+    public Builder ttftNanos(long nanos) {
+      ttftNanos = nanos;
+      return this;
+    }
+
+    /** Last content chunk minus start. */
+    public Builder latencyNanos(long nanos) {
+      latencyNanos = nanos;
+      return this;
+    }
+
+    /** When the request was over; the start when not set. */
+    public Builder endNanos(long nanos) {
+      endNanos = nanos;
+      endSet = true;
+      return this;
+    }
+
+    /** Arrival of every content chunk, microseconds after start; kept, not copied. */
+    public Builder chunkMicros(int[] micros) {
+      chunkMicros = micros;
+      return this;
+    }
+
+    /** Prompt length from the dataset. */
+    public Builder promptTokens(int tokens) {
+      promptTokens = tokens;
+      return this;
+    }
+
+    /** {@code usage.prompt_tokens} reported by the server. */
+    public Builder usagePromptTokens(int tokens) {
+      usagePromptTokens = tokens;
+      return this;
+    }
+
+    /** {@code usage.completion_tokens} reported by the server. */
+    public Builder outputTokens(int tokens) {
+      outputTokens = tokens;
+      return this;
+    }
+
+    public Builder httpStatus(int status) {
+      httpStatus = status;
+      return this;
+    }
+
+    public Builder success(boolean ok) {
+      success = ok;
+      return this;
+    }
+
+    /** Why it failed (full text). */
+    public Builder error(String message) {
+      error = message;
+      return this;
+    }
+
+    /** Concatenated text of all content chunks. */
+    public Builder generatedText(String text) {
+      generatedText = text;
+      return this;
+    }
+
+    /** The {@code x-request-id} it was sent with. */
+    public Builder requestId(String id) {
+      requestId = id;
+      return this;
+    }
+
+    /** First chunk carrying answer text (not reasoning) minus start. */
+    public Builder ttfcNanos(long nanos) {
+      ttfcNanos = nanos;
+      return this;
+    }
+
+    /** Content chunks that carried reasoning text. */
+    public Builder reasoningChunks(int chunks) {
+      reasoningChunks = chunks;
+      return this;
+    }
+
+    public RequestRecord build() {
+      return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
+          ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
+          usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
+          ttfcNanos, reasoningChunks);
+    }
   }
 
   /** This record with another generated text (null drops it), everything else shared. */

@@ -4,15 +4,23 @@ import io.gatling.core.actor.Actor;
 import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.stats.writer.RunMessage;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * plugin's files still follow Gatling's folder, without mixing: the first run of the plugin to
  * {@linkplain #claim claim} the folder writes into it, a later one into a subfolder
  * {@code llm-run-<n>} of it.
+ *
+ * <p>This is the one place a run's folder is decided; the record log, the result JSON and the
+ * LLM report all go where it says. The one fallback, for a run whose id cannot be read (a test
+ * harness, another stats engine): the newest run folder started since this JVM did, judged by
+ * the start time in its name ({@link #startedByThisJvm}).
  */
 final class GatlingRunFolder {
 
@@ -38,6 +51,15 @@ final class GatlingRunFolder {
   static final String SHARED_RUN_PREFIX = "llm-run-";
 
   private static final Logger LOG = LoggerFactory.getLogger(GatlingRunFolder.class);
+  /** A run id's start time: a dash and 17 digits, {@code yyyyMMddHHmmssSSS}. */
+  private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{17}$");
+  private static final DateTimeFormatter FOLDER_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT);
+  /**
+   * The JVM's start time and the name's start time are read from two clocks (the JVM's and
+   * Gatling's, both wall clocks in ms): a run started just after the JVM still passes.
+   */
+  private static final long CLOCK_SLACK_MILLIS = 1_000;
 
   private GatlingRunFolder() {}
 
@@ -45,12 +67,14 @@ final class GatlingRunFolder {
    * The folder this run's files go into: Gatling's run folder of the run that
    * {@code statsEngine} records, claimed for this run; when it is in none of the
    * {@code roots}, {@value RunRecordLog#FALLBACK_FOLDER}{@code /<run id>} (never another run's
-   * folder). Empty when it is not a Gatling run whose run id can be read.
+   * folder). When the run id cannot be read, the fallback {@link #startedByThisJvm}; empty
+   * when that finds none either.
    */
   static Optional<Path> of(StatsEngine statsEngine, List<Path> roots) {
     Optional<String> runId = statsEngine == null ? Optional.empty() : runId(statsEngine);
     if (runId.isEmpty()) {
-      return Optional.empty();
+      return startedByThisJvm(roots, System.currentTimeMillis(),
+          ManagementFactory.getRuntimeMXBean().getStartTime());
     }
     Path folder = find(runId.get(), roots).orElse(null);
     try {
@@ -65,6 +89,62 @@ final class GatlingRunFolder {
       LOG.warn("cannot claim the run folder {} ({}): writing into it", folder, e.toString());
       return Optional.ofNullable(folder);
     }
+  }
+
+  /**
+   * The fallback for a run whose id cannot be read: of the run folders in {@code roots} that
+   * hold a {@code simulation.log}, the one with the latest start time in its name
+   * ({@code <simulation id>-<yyyyMMddHHmmssSSS>}, Gatling's clock and zone) that is not after
+   * {@code nowMillis} and not before {@code jvmStartMillis} less {@value #CLOCK_SLACK_MILLIS} ms:
+   * a folder from before this JVM is an older run's (an earlier build, a test harness). Wrong
+   * when runs of one JVM overlap, or another JVM starts a run into the same results folder.
+   */
+  static Optional<Path> startedByThisJvm(List<Path> roots, long nowMillis, long jvmStartMillis) {
+    Optional<Path> best = Optional.empty();
+    long bestStart = Long.MIN_VALUE;
+    for (Path root : roots) {
+      try (Stream<Path> children = Files.list(root)) {
+        for (Path p : (Iterable<Path>) children::iterator) {
+          long started = startMillis(p);
+          if (started != Long.MIN_VALUE && started <= nowMillis && started > bestStart
+              && started >= jvmStartMillis - CLOCK_SLACK_MILLIS
+              && Files.isRegularFile(p.resolve("simulation.log"))) {
+            best = Optional.of(p);
+            bestStart = started;
+          }
+        }
+      } catch (IOException e) {
+        // not a folder we can read: try the next root
+      }
+    }
+    return best;
+  }
+
+  /** The start time in a run folder's name, epoch ms in this JVM's zone; MIN_VALUE if none. */
+  static long startMillis(Path folder) {
+    Matcher m = RUN_SUFFIX.matcher(folder.getFileName().toString());
+    if (!m.find()) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      return LocalDateTime.parse(m.group().substring(1), FOLDER_TIME)
+          .atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
+    } catch (DateTimeParseException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
+  /** The folders Gatling's results folder is looked for in: the configured one first. */
+  static List<Path> roots() {
+    List<Path> roots = new ArrayList<>();
+    String configured = System.getProperty(RunResults.RESULTS_FOLDER_PROPERTY);
+    if (configured != null && !configured.isBlank()) {
+      roots.add(Paths.get(configured));
+    }
+    roots.add(Paths.get("target", "gatling"));
+    roots.add(Paths.get("build", "reports", "gatling")); // Gradle's
+    roots.add(Paths.get("results"));
+    return roots;
   }
 
   /** Gatling's run id ({@code RunMessage.runId}) as its stats engine's data writers hold it. */

@@ -2,7 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import io.gatling.core.protocol.Protocol;
 import java.net.URI;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.Target;
-import dev.gatlingllm.report.ResultOptions;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.net.URI;
@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *     .apiKeyFromEnv("OPENAI_API_KEY");
  * }</pre>
  */
-public final class LlmProtocolBuilder implements ProtocolBuilder {
+public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmProtocolBuilder.class);
 
@@ -63,30 +64,17 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
 
   public LlmProtocolBuilder() {}
 
-  private LlmProtocolBuilder copy() {
-    LlmProtocolBuilder b = new LlmProtocolBuilder();
-    b.baseUrl = baseUrl;
-    b.model = model;
-    b.servedModelName = servedModelName;
-    b.backend = backend;
-    b.apiKeyEnv = apiKeyEnv;
-    b.apiKeyEnvExplicit = apiKeyEnvExplicit;
+  /** A copy with {@code change} made to it: each setter returns a new builder. */
+  private LlmProtocolBuilder with(Consumer<LlmProtocolBuilder> change) {
+    LlmProtocolBuilder b;
+    try {
+      b = (LlmProtocolBuilder) clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+    // the one value a setter changes in place; the others are replaced
     b.headers = new LinkedHashMap<>(headers);
-    b.requestIdPrefix = requestIdPrefix;
-    b.connectTimeout = connectTimeout;
-    b.firstTokenTimeout = firstTokenTimeout;
-    b.idleTimeout = idleTimeout;
-    b.requestTimeout = requestTimeout;
-    b.keepAliveTimeout = keepAliveTimeout;
-    b.insecureTls = insecureTls;
-    b.environment = environment;
-    b.results = results;
-    b.tokenCounter = tokenCounter;
-    b.tokenizerId = tokenizerId;
-    b.arrivals = arrivals;
-    b.maxConcurrency = maxConcurrency;
-    b.warmUp = warmUp;
-    b.serverMetrics = serverMetrics;
+    change.accept(b);
     return b;
   }
 
@@ -96,66 +84,46 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * from the run, see {@link WarmUpOptions}.
    */
   public LlmProtocolBuilder warmUp(int requests) {
-    if (requests < 0) {
-      throw new IllegalArgumentException("warmUp requests must be >= 0, got " + requests);
-    }
-    LlmProtocolBuilder b = copy();
-    b.warmUp = warmUp.withRequests(requests);
-    return b;
+    requireAtLeast("warmUp requests", requests, 0);
+    return with(b -> b.warmUp = warmUp.withRequests(requests));
   }
 
   /** Streams the warm-up runs at once; by default the run's concurrency. */
   public LlmProtocolBuilder warmUpConcurrency(int streams) {
-    if (streams < 1) {
-      throw new IllegalArgumentException("warmUpConcurrency must be >= 1, got " + streams);
-    }
-    LlmProtocolBuilder b = copy();
-    b.warmUp = warmUp.withConcurrency(streams);
-    return b;
+    requireAtLeast("warmUpConcurrency", streams, 1);
+    return with(b -> b.warmUp = warmUp.withConcurrency(streams));
   }
 
   /** {@code max_tokens} of each warm-up request (default 64). */
   public LlmProtocolBuilder warmUpMaxTokens(int tokens) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException("warmUpMaxTokens must be >= 1, got " + tokens);
-    }
-    LlmProtocolBuilder b = copy();
-    b.warmUp = warmUp.withMaxTokens(tokens);
-    return b;
+    requireAtLeast("warmUpMaxTokens", tokens, 1);
+    return with(b -> b.warmUp = warmUp.withMaxTokens(tokens));
   }
 
   /** No warm-up requests: the run's first requests meet a cold client and no open connection. */
   public LlmProtocolBuilder noWarmUp() {
-    LlmProtocolBuilder b = copy();
-    b.warmUp = WarmUpOptions.off();
-    return b;
+    return with(b -> b.warmUp = WarmUpOptions.off());
   }
 
   /** Server root, e.g. {@code http://127.0.0.1:8000}; a path prefix is kept. */
   public LlmProtocolBuilder baseUrl(String url) {
     Target.parse(url);
-    LlmProtocolBuilder b = copy();
-    b.baseUrl = url;
-    return b;
+    return with(b -> b.baseUrl = url);
   }
 
   /** Model id: sent as {@code model} unless a served name is set; names the result file. */
   public LlmProtocolBuilder model(String modelId) {
-    LlmProtocolBuilder b = copy();
     if (modelId == null || modelId.isBlank()) {
       throw new IllegalArgumentException("model must not be empty: give the id of the model "
           + "the server serves (its /v1/models lists them; the ready simulations take it from "
           + "-Dllm.model=<model id>)");
     }
-    b.model = modelId;
-    return b;
+    return with(b -> b.model = modelId);
   }
 
   /** Name the server knows the model by, when it differs from the model id. */
   public LlmProtocolBuilder servedModelName(String name) {
-    LlmProtocolBuilder b = copy();
-    b.servedModelName = requireText("servedModelName", name);
-    return b;
+    return with(b -> b.servedModelName = requireText("servedModelName", name));
   }
 
   /**
@@ -163,9 +131,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * a label: it changes neither the requests nor the metrics.
    */
   public LlmProtocolBuilder backend(String name) {
-    LlmProtocolBuilder b = copy();
-    b.backend = requireText("backend", name);
-    return b;
+    return with(b -> b.backend = requireText("backend", name));
   }
 
   /**
@@ -175,10 +141,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * {@link #header} sets an Authorization header of its own.
    */
   public LlmProtocolBuilder apiKeyFromEnv(String variable) {
-    LlmProtocolBuilder b = copy();
-    b.apiKeyEnv = requireText("apiKeyFromEnv", variable);
-    b.apiKeyEnvExplicit = true;
-    return b;
+    requireText("apiKeyFromEnv", variable);
+    return with(b -> {
+      b.apiKeyEnv = variable;
+      b.apiKeyEnvExplicit = true;
+    });
   }
 
   /**
@@ -195,44 +162,34 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(
           "header '" + name + "' is set by the client; reserved: " + RESERVED_HEADERS);
     }
-    LlmProtocolBuilder b = copy();
-    b.headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
-    b.headers.put(name, value);
-    return b;
+    return with(b -> {
+      b.headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
+      b.headers.put(name, value);
+    });
   }
 
   /** Prefix of the {@code x-request-id} header; the request number follows it. */
   public LlmProtocolBuilder requestIdPrefix(String prefix) {
-    LlmProtocolBuilder b = copy();
-    b.requestIdPrefix = Objects.requireNonNull(prefix, "requestIdPrefix");
-    return b;
+    return with(b -> b.requestIdPrefix = Objects.requireNonNull(prefix, "requestIdPrefix"));
   }
 
   public LlmProtocolBuilder connectTimeout(Duration timeout) {
-    LlmProtocolBuilder b = copy();
-    b.connectTimeout = requirePositive("connectTimeout", timeout);
-    return b;
+    return with(b -> b.connectTimeout = requirePositive("connectTimeout", timeout));
   }
 
   /** Longest wait from send to the first content chunk; none by default. */
   public LlmProtocolBuilder firstTokenTimeout(Duration timeout) {
-    LlmProtocolBuilder b = copy();
-    b.firstTokenTimeout = requirePositive("firstTokenTimeout", timeout);
-    return b;
+    return with(b -> b.firstTokenTimeout = requirePositive("firstTokenTimeout", timeout));
   }
 
   /** Longest silence between two reads of a response; default 2 minutes. */
   public LlmProtocolBuilder idleTimeout(Duration timeout) {
-    LlmProtocolBuilder b = copy();
-    b.idleTimeout = requirePositive("idleTimeout", timeout);
-    return b;
+    return with(b -> b.idleTimeout = requirePositive("idleTimeout", timeout));
   }
 
   /** Longest whole request, send to end of stream; default 10 minutes. */
   public LlmProtocolBuilder requestTimeout(Duration timeout) {
-    LlmProtocolBuilder b = copy();
-    b.requestTimeout = requirePositive("requestTimeout", timeout);
-    return b;
+    return with(b -> b.requestTimeout = requirePositive("requestTimeout", timeout));
   }
 
   /**
@@ -240,9 +197,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * and the goodput SLOs; see {@link ResultOptions}. Written by {@code LlmDsl.writeResults}.
    */
   public LlmProtocolBuilder results(ResultOptions options) {
-    LlmProtocolBuilder b = copy();
-    b.results = Objects.requireNonNull(options, "results");
-    return b;
+    return with(b -> b.results = Objects.requireNonNull(options, "results"));
   }
 
   public LlmProtocolBuilder results(ResultOptions.Builder options) {
@@ -258,9 +213,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * into the result file.
    */
   public LlmProtocolBuilder arrivals(ArrivalProfile profile) {
-    LlmProtocolBuilder b = copy();
-    b.arrivals = Objects.requireNonNull(profile, "arrivals");
-    return b;
+    return with(b -> b.arrivals = Objects.requireNonNull(profile, "arrivals"));
   }
 
   /**
@@ -268,12 +221,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * client-side for a free slot, and their clock starts when they are actually sent.
    */
   public LlmProtocolBuilder maxConcurrency(int max) {
-    if (max < 1) {
-      throw new IllegalArgumentException("maxConcurrency must be >= 1, got " + max);
-    }
-    LlmProtocolBuilder b = copy();
-    b.maxConcurrency = max;
-    return b;
+    requireAtLeast("maxConcurrency", max, 1);
+    return with(b -> b.maxConcurrency = max);
   }
 
   /**
@@ -294,10 +243,12 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * {@link #tokenizer(Tokenizer)}.
    */
   public LlmProtocolBuilder tokenCounter(String tokenizerId, ToIntFunction<String> counter) {
-    LlmProtocolBuilder b = copy();
-    b.tokenizerId = requireText("tokenizerId", tokenizerId);
-    b.tokenCounter = Objects.requireNonNull(counter, "token counter");
-    return b;
+    requireText("tokenizerId", tokenizerId);
+    Objects.requireNonNull(counter, "token counter");
+    return with(b -> {
+      b.tokenizerId = tokenizerId;
+      b.tokenCounter = counter;
+    });
   }
 
   /**
@@ -305,9 +256,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * server's keep-alive timeout (uvicorn: 5 s, gunicorn: 2 s).
    */
   public LlmProtocolBuilder keepAliveTimeout(Duration timeout) {
-    LlmProtocolBuilder b = copy();
-    b.keepAliveTimeout = requirePositive("keepAliveTimeout", timeout);
-    return b;
+    return with(b -> b.keepAliveTimeout = requirePositive("keepAliveTimeout", timeout));
   }
 
   /**
@@ -317,9 +266,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * encrypted, but no longer authenticated: never use it across a network you do not trust.
    */
   public LlmProtocolBuilder insecureTls() {
-    LlmProtocolBuilder b = copy();
-    b.insecureTls = true;
-    return b;
+    return with(b -> b.insecureTls = true);
   }
 
   /**
@@ -334,23 +281,17 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     if (!value.startsWith("/")) {
       Target.parse(value);
     }
-    LlmProtocolBuilder b = copy();
-    b.serverMetrics = value;
-    return b;
+    return with(b -> b.serverMetrics = value);
   }
 
   /** No scraping of the server's metrics. */
   public LlmProtocolBuilder noServerMetrics() {
-    LlmProtocolBuilder b = copy();
-    b.serverMetrics = "";
-    return b;
+    return with(b -> b.serverMetrics = "");
   }
 
   /** Where environment variables are read from; for tests. */
   LlmProtocolBuilder environment(Function<String, String> env) {
-    LlmProtocolBuilder b = copy();
-    b.environment = Objects.requireNonNull(env);
-    return b;
+    return with(b -> b.environment = Objects.requireNonNull(env));
   }
 
   /**
@@ -484,6 +425,12 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       throw new IllegalArgumentException(what + " must not be empty");
     }
     return value;
+  }
+
+  private static void requireAtLeast(String what, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(what + " must be >= " + min + ", got " + value);
+    }
   }
 
   private static Duration requirePositive(String what, Duration d) {

@@ -36,6 +36,6 @@ public final class LlmProtocolKey implements ProtocolKey<LlmProtocol, LlmCompone
   public Function1<LlmProtocol, LlmComponents> newComponents(CoreComponents coreComponents) {
     Map<LlmProtocol, LlmComponents> perProtocol = new ConcurrentHashMap<>();
     return protocol -> perProtocol.computeIfAbsent(protocol,
-        p -> new LlmComponents(coreComponents, p));
+        p -> LlmComponents.open(coreComponents, p));
   }
 }

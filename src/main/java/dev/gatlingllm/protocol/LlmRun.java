@@ -17,8 +17,6 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LlmRun {
 
   private static final AtomicReference<LlmComponents> CURRENT = new AtomicReference<>();
-  private static final Map<LlmComponents, Long> REGISTERED_AT =
-      Collections.synchronizedMap(new WeakHashMap<>());
   /** Closed with the next run registered; see {@link #closeAfterRun}. */
   private static final List<AutoCloseable> TO_CLOSE = new ArrayList<>();
   private static final Map<LlmComponents, List<AutoCloseable>> CLOSED_WITH =
@@ -48,21 +46,15 @@ public final class LlmRun {
   static void register(LlmComponents components) {
     RunResults.printPendingSummary();
     LlmComponents previous = CURRENT.getAndSet(components);
-    REGISTERED_AT.put(components, System.currentTimeMillis());
     synchronized (TO_CLOSE) {
       CLOSED_WITH.put(components, new ArrayList<>(TO_CLOSE));
       TO_CLOSE.clear();
     }
     if (previous != null) {
       // The previous simulation in this JVM never called LlmDsl.writeResults(this).
-      RunResults.writeForgotten(previous, registeredAt(previous), false);
+      RunResults.writeForgotten(previous, false);
     }
     RunResults.writeForgottenAtExit();
-  }
-
-  /** When {@code run} was registered (its Gatling run had started), epoch ms; -1 if unknown. */
-  static long registeredAt(LlmComponents run) {
-    return REGISTERED_AT.getOrDefault(run, -1L);
   }
 
   /** The components of the latest run started in this JVM. */

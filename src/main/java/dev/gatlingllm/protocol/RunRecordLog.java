@@ -1,9 +1,9 @@
 package dev.gatlingllm.protocol;
 
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RunSettings;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.LocalDateTime;
@@ -14,12 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a run's record log goes and what it is told: the run's own folder
- * ({@link LlmComponents#runFolder()}: the Gatling run folder it started in, which exists, with
- * {@code simulation.log}, when the protocol's components are built), else
- * {@value #FALLBACK_FOLDER}{@code /<yyyyMMddHHmmssSSS>/}. Its settings during
- * the run are the run's current ones, dated when the run started; the normal report writes
- * the final ones into its end marker.
+ * Where a run's record log goes and what it is told: the run's own folder (see
+ * {@link GatlingRunFolder}), else {@value #FALLBACK_FOLDER}{@code /<yyyyMMddHHmmssSSS>/}. Its
+ * settings during the run are the run's current ones, dated when the run started; the normal
+ * report writes the final ones into its end marker.
  */
 final class RunRecordLog {
 
@@ -32,25 +30,21 @@ final class RunRecordLog {
 
   private RunRecordLog() {}
 
-  /** Opens the log of {@code run}; null (after an error in the log) when it cannot be. */
-  static RecordLog open(LlmComponents run) {
+  /**
+   * Opens the log of a run in {@code runFolder} (null when not known); null (after an error
+   * in the log) when it cannot be.
+   */
+  static RecordLog open(Path runFolder, ResultOptions options, RunFacts run) {
     LocalDateTime started = LocalDateTime.now();
-    // A folder started before this JVM is an older run's (a test harness, an IDE run).
-    long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
-    // Not a Gatling 3.15 run whose folder is known exactly (a harness, another stats engine):
-    // the newest run folder started since this JVM did.
-    Path folder = run.runFolder().or(() -> RunResults.runFolderStartedBy(
-            System.currentTimeMillis(), false)
-        .filter(f -> RunResults.folderStartMillis(f) >= jvmStart - 1_000))
-        .orElse(null);
+    Path folder = runFolder;
     if (folder == null) {
       folder = Paths.get(FALLBACK_FOLDER, STAMP.format(started));
       LOG.warn("Gatling run folder not found (set -D{}=<results folder>): the record log goes "
           + "to {}", RunResults.RESULTS_FOLDER_PROPERTY, folder);
     }
     try {
-      RecordLog log = RecordLog.create(folder, () -> new RunSettings(run.runInfo(),
-          run.protocol().results(), startOf(run), started));
+      RecordLog log = RecordLog.create(folder,
+          () -> new RunSettings(run.runInfo(), options, startOf(run), started));
       LOG.info("recording every request to {}", log.file());
       return log;
     } catch (IOException | RuntimeException e) {
@@ -60,7 +54,7 @@ final class RunRecordLog {
     }
   }
 
-  private static OptionalLong startOf(LlmComponents run) {
+  private static OptionalLong startOf(RunFacts run) {
     long start = run.benchmarkStartNanos();
     return start < 0 ? OptionalLong.empty() : OptionalLong.of(start);
   }

@@ -1,32 +1,17 @@
 package dev.gatlingllm.protocol;
 
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunReporter;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerSeries;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,11 +37,6 @@ public final class RunResults {
   private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
   private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
   private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
-  private static final Pattern RUN_SUFFIX = Pattern.compile("-\\d{14,}$");
-  /** File systems with coarse modification times (1-2 s) still pass the check. */
-  private static final long MTIME_SLACK_MILLIS = 2_000;
-  private static final DateTimeFormatter FOLDER_TIME =
-      DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT);
 
   private RunResults() {}
 
@@ -70,8 +50,7 @@ public final class RunResults {
       LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
       return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
     }
-    Path runFolder = current.get().runFolder()
-        .or(() -> locateRunFolder(simulationClass)).orElse(null);
+    Path runFolder = current.get().runFolder().orElse(null);
     if (runFolder == null) {
       LOG.warn("Gatling run folder of {} not found (set -D{}=<results folder>); "
           + "writing results to the working directory", simulationClass.getSimpleName(),
@@ -83,17 +62,16 @@ public final class RunResults {
   /**
    * Writes the results of a run whose simulation did not call {@code LlmDsl.writeResults}
    * (it need not):
-   * when the next run starts in this JVM, or at exit. The run folder is the run's own (else
-   * the newest one Gatling had started by the time the run registered). A failure is logged;
-   * it does not change the exit status, since nobody asked for the file.
+   * when the next run starts in this JVM, or at exit, into the run's own folder
+   * ({@link GatlingRunFolder}). A failure is logged; it does not change the exit status,
+   * since nobody asked for the file.
    */
-  static void writeForgotten(LlmComponents run, long registeredAtMillis, boolean atExit) {
+  static void writeForgotten(LlmComponents run, boolean atExit) {
     if (run.store().size() == 0) {
       release(run);
       return; // nothing was ever sent: nothing to lose
     }
-    Path folder = run.runFolder().or(() -> registeredAtMillis < 0 ? Optional.empty()
-        : runFolderStartedBy(registeredAtMillis)).orElse(null);
+    Path folder = run.runFolder().orElse(null);
     if (folder == null) {
       // Not a Gatling run this plugin can place (a harness, or results in an unknown folder):
       // writing into the working directory would litter a project with files nobody asked for.
@@ -145,7 +123,7 @@ public final class RunResults {
       ResultOptions options = run.protocol().results();
       ResultOptions quiet = options.toBuilder().printSummary(false).build();
       long start = run.benchmarkStartNanos();
-      SelfCheckReport selfCheck = run.stopSelfCheck();
+      SelfCheckReport selfCheck = run.measures().stopSelfCheck();
       RunInfo info = run.runInfo();
       if (selfCheck != null) {
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
@@ -154,7 +132,7 @@ public final class RunResults {
       ServerComplianceReport compliance = run.compliance().report();
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
       compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
-      ServerSeries server = run.stopServerMetrics();
+      ServerSeries server = run.measures().stopServerMetrics();
       if (server != null) {
         info = info.toBuilder().extra(ServerSeries.KEY,
             server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
@@ -227,7 +205,7 @@ public final class RunResults {
 
   private static void atExit() {
     LlmRun.takeUnreported()
-        .ifPresent(run -> writeForgotten(run, LlmRun.registeredAt(run), true));
+        .ifPresent(run -> writeForgotten(run, true));
     printPendingSummary();
     String failure = RESULTS_FAILURE.get();
     if (failure != null) {
@@ -246,108 +224,5 @@ public final class RunResults {
       System.out.print(pending);
       System.out.flush();
     }
-  }
-
-  /**
-   * For a run whose folder is not known exactly ({@link GatlingRunFolder}): Gatling names the
-   * run folder {@code <simulation simple name lowercased>-<timestamp>} and creates it with
-   * {@code simulation.log} at the start of the run, so the newest such folder under the
-   * results folder is taken for this run's (wrong when runs start side by side).
-   */
-  static Optional<Path> locateRunFolder(Class<?> simulationClass) {
-    String prefix = simulationClass.getSimpleName().toLowerCase(Locale.ROOT) + "-";
-    Optional<Path> best = Optional.empty();
-    for (Path root : candidateRoots()) {
-      try (Stream<Path> children = Files.list(root)) {
-        Optional<Path> found = children
-            .filter(p -> isRunFolder(p, prefix))
-            .max(Comparator.comparing(p -> p.getFileName().toString()));
-        if (found.isPresent() && (best.isEmpty() || modified(found.get()) > modified(best.get()))) {
-          best = found;
-        }
-      } catch (IOException e) {
-        // not a folder we can read: try the next candidate
-      }
-    }
-    return best;
-  }
-
-  /**
-   * The run folder (of any simulation) with the latest start time, as Gatling writes it into
-   * the folder's name ({@code -yyyyMMddHHmmssSSS}), that is not after {@code epochMillis}, and
-   * whose {@code simulation.log} was still written to after it: an older run's folder (from
-   * an earlier build, in the same results folder) is never taken for this run's.
-   */
-  static Optional<Path> runFolderStartedBy(long epochMillis) {
-    return runFolderStartedBy(epochMillis, true);
-  }
-
-  /**
-   * {@link #runFolderStartedBy(long)}; without {@code writtenSince}, for a run that is only
-   * starting, the folder need only have been started by this JVM.
-   */
-  static Optional<Path> runFolderStartedBy(long epochMillis, boolean writtenSince) {
-    long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
-    Optional<Path> best = Optional.empty();
-    long bestStart = Long.MIN_VALUE;
-    for (Path root : candidateRoots()) {
-      try (Stream<Path> children = Files.list(root)) {
-        for (Path p : (Iterable<Path>) children::iterator) {
-          long started = folderStartMillis(p);
-          if (started != Long.MIN_VALUE && started <= epochMillis && started > bestStart
-              && started >= jvmStart - MTIME_SLACK_MILLIS
-              && Files.isRegularFile(p.resolve("simulation.log"))
-              && (!writtenSince || modified(p) >= epochMillis - MTIME_SLACK_MILLIS)) {
-            best = Optional.of(p);
-            bestStart = started;
-          }
-        }
-      } catch (IOException e) {
-        // not a folder we can read: try the next candidate
-      }
-    }
-    return best;
-  }
-
-  /** The start time in a run folder's name, epoch ms in this JVM's zone; MIN_VALUE if none. */
-  static long folderStartMillis(Path folder) {
-    Matcher m = RUN_SUFFIX.matcher(folder.getFileName().toString());
-    if (!m.find() || m.group().length() != 18) {
-      return Long.MIN_VALUE;
-    }
-    try {
-      return LocalDateTime.parse(m.group().substring(1), FOLDER_TIME)
-          .atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      return Long.MIN_VALUE;
-    }
-  }
-
-  private static boolean isRunFolder(Path p, String prefix) {
-    String name = p.getFileName().toString();
-    return name.startsWith(prefix)
-        && RUN_SUFFIX.matcher(name.substring(prefix.length() - 1)).matches()
-        && Files.isRegularFile(p.resolve("simulation.log"));
-  }
-
-  private static long modified(Path folder) {
-    try {
-      return Files.getLastModifiedTime(folder.resolve("simulation.log")).toMillis();
-    } catch (IOException e) {
-      return Long.MIN_VALUE;
-    }
-  }
-
-  /** The folders Gatling's results folder is looked for in: the configured one first. */
-  static List<Path> candidateRoots() {
-    List<Path> roots = new ArrayList<>();
-    String configured = System.getProperty(RESULTS_FOLDER_PROPERTY);
-    if (configured != null && !configured.isBlank()) {
-      roots.add(Paths.get(configured));
-    }
-    roots.add(Paths.get("target", "gatling"));
-    roots.add(Paths.get("build", "reports", "gatling")); // Gradle's
-    roots.add(Paths.get("results"));
-    return roots;
   }
 }

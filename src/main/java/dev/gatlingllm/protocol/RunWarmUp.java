@@ -4,7 +4,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.client.LlmClient;
 import dev.gatlingllm.client.LlmRequest;
 import dev.gatlingllm.client.WarmUpRequests;
-import dev.gatlingllm.metrics.RecordCodec;
+import dev.gatlingllm.report.RecordCodec;
 import dev.gatlingllm.metrics.RecordStore;
 import java.io.ByteArrayOutputStream;
 import io.netty.channel.EventLoop;

@@ -222,9 +222,11 @@ public final class Compare {
         }
       }
       outputLens[i] = doc.path("output_lens").path(i).asInt(0);
-      records.add(new RequestRecord("gen", start, start, ok ? ttft : -1, ok ? latency : -1,
-          start + latency, chunks, doc.path("input_lens").path(i).asInt(-1), -1, outputLens[i],
-          ok ? 200 : 0, ok, ok ? null : doc.path("errors").path(i).asText(), null));
+      records.add(RequestRecord.builder("gen").startNanos(start).ttftNanos(ok ? ttft : -1)
+          .latencyNanos(ok ? latency : -1).endNanos(start + latency).chunkMicros(chunks)
+          .promptTokens(doc.path("input_lens").path(i).asInt(-1)).outputTokens(outputLens[i])
+          .httpStatus(ok ? 200 : 0).success(ok)
+          .error(ok ? null : doc.path("errors").path(i).asText()).build());
     }
     return ReportData.build(LlmReport.headline(result), RecordSource.of(records), outputLens, 0,
         GoodputSlo.none(), ReportData.DEFAULT_THRESHOLDS_MS);

@@ -6,6 +6,7 @@ import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.PercentileValue;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.util.List;
 
 /**

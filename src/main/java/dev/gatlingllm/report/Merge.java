@@ -278,10 +278,8 @@ public final class Merge {
 
   /** {@code r} with its clock readings moved by {@code shift}; durations are unchanged. */
   static RequestRecord shifted(RequestRecord r, long shift) {
-    return new RequestRecord(r.name(), r.scheduledNanos() + shift, r.startNanos() + shift,
-        r.ttftNanos(), r.latencyNanos(), r.endNanos() + shift, r.chunkMicros(), r.promptTokens(),
-        r.usagePromptTokens(), r.outputTokens(), r.httpStatus(), r.success(), r.error(),
-        r.generatedText(), r.requestId(), r.ttfcNanos(), r.reasoningChunks());
+    return r.toBuilder().scheduledNanos(r.scheduledNanos() + shift)
+        .startNanos(r.startNanos() + shift).endNanos(r.endNanos() + shift).build();
   }
 
   private static Map<String, Object> injectorJson(Injector injector, RunInfo run) {

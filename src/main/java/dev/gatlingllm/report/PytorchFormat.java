@@ -2,6 +2,7 @@ package dev.gatlingllm.report;
 
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.options.ResultOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

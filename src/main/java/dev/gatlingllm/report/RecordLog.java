@@ -1,6 +1,5 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.RecordCodec;
 import dev.gatlingllm.metrics.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.RecordCodec;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.RequestTimes;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -21,8 +22,8 @@ import java.util.regex.Pattern;
  */
 final class ReportData {
 
-  /** Default ITL colour thresholds of the timeline, as vLLM's {@code --plot-timeline}. */
-  static final double[] DEFAULT_THRESHOLDS_MS = {25, 50};
+  /** Default ITL colour thresholds of the timeline (see {@link ResultOptions}). */
+  static final double[] DEFAULT_THRESHOLDS_MS = ResultOptions.defaultTimelineThresholdsMs();
   /** Numbers the timeline may hold before it draws every k-th request only. */
   static final int TIMELINE_BUDGET = 1_500_000;
   private static final int BINS = 40;

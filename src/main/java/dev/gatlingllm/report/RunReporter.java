@@ -5,6 +5,7 @@ import dev.gatlingllm.metrics.MetricsCalculator;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RunDuration;
+import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;

@@ -1,5 +1,6 @@
 package dev.gatlingllm.report;
 
+import dev.gatlingllm.options.ResultOptions;
 import java.time.LocalDateTime;
 import java.util.Objects;
 import java.util.OptionalLong;

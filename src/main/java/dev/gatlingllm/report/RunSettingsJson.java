@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;

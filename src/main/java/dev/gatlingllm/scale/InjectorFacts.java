@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * @param share            which share it sent
  * @param settingsHash     hash of the whole benchmark's settings, the same on every injector
- *                         of one benchmark (see {@code LlmComponents}); the merge refuses logs
+ *                         of one benchmark (see {@code RunSetup}); the merge refuses logs
  *                         whose hashes differ
  * @param startAt          the common start, when one was given; null otherwise
  * @param clock            its clock's offset against the reference clock

@@ -54,7 +54,7 @@ class ArrivalActionInAGatlingContextTest {
         assertTrue(System.nanoTime() >= due[i] - LlmRequestAction.PREPARE_LEAD_NANOS,
             "never released before its slot less the build lead");
       }
-      long start = h.components.arrivalClock().orElseThrow().startNanos();
+      long start = h.components.pacing().arrivalClock().orElseThrow().startNanos();
       assertEquals(start, due[0]);
       assertEquals(start + 150_000_000L, due[1]);
       assertEquals(start + 300_000_000L, due[2]);
@@ -119,7 +119,7 @@ class ArrivalActionInAGatlingContextTest {
       // The journey's next request is not held again: the user has arrived.
       h.execute(request, first);
       h.awaitPassedOn();
-      long start = h.components.arrivalClock().orElseThrow().startNanos();
+      long start = h.components.pacing().arrivalClock().orElseThrow().startNanos();
       List<Long> slots = new ArrayList<>();
       int unpaced = 0;
       for (int i = 0; i < 3; i++) {
@@ -134,7 +134,7 @@ class ArrivalActionInAGatlingContextTest {
       assertEquals(List.of(start, start + 200_000_000L), slots.stream().sorted().toList(),
           "each user's first request took the next slot");
       assertEquals(1, unpaced, "the journey's next request took none");
-      assertEquals(2, h.components.arrivalClock().orElseThrow().claimed(), "no third slot");
+      assertEquals(2, h.components.pacing().arrivalClock().orElseThrow().claimed(), "no third slot");
       assertFalse(second.isFailed());
     }
   }

@@ -53,8 +53,8 @@ class RehearsalTest {
       assertEquals(0, h.components.store().snapshot().size());
       assertEquals(List.of(), h.rows);
       assertEquals(-1, h.components.benchmarkStartNanos());
-      assertTrue(h.components.limiter().hasFreePermit());
-      assertEquals(0, h.components.arrivalClock().orElseThrow().claimed());
+      assertTrue(h.components.pacing().limiter().hasFreePermit());
+      assertEquals(0, h.components.pacing().arrivalClock().orElseThrow().claimed());
     }
   }
 

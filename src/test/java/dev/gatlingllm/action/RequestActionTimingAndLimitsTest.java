@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.client.CannedHttpServer;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.report.ResultOptions;
 import io.gatling.commons.stats.KO$;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.scale.InjectorFacts;
 import dev.gatlingllm.scale.InjectorShare;
 import java.util.ArrayList;
@@ -49,7 +49,7 @@ class ScaleOutComponentsTest {
     ArrivalSchedule full = PROFILE.schedule();
     try (ActionHarness h = injector("1/3")) {
       assertEquals(new InjectorShare(1, 3), h.components.share());
-      ArrivalSchedule mine = h.components.arrivalClock().orElseThrow().schedule();
+      ArrivalSchedule mine = h.components.pacing().arrivalClock().orElseThrow().schedule();
       assertEquals(3, mine.size());
       for (int j = 0; j < 3; j++) {
         assertEquals(full.offsetNanos(1 + 3 * j), mine.offsetNanos(j));
@@ -66,11 +66,11 @@ class ScaleOutComponentsTest {
       AtomicInteger granted = new AtomicInteger();
       h.loop.submit(() -> {
         for (int i = 0; i < 3; i++) {
-          h.components.limiter().acquire(h.loop, granted::incrementAndGet);
+          h.components.pacing().limiter().acquire(h.loop, granted::incrementAndGet);
         }
       }).sync();
       assertEquals(2, granted.get());
-      assertFalse(h.components.limiter().hasFreePermit());
+      assertFalse(h.components.pacing().limiter().hasFreePermit());
       // the result says what the benchmark was, and which part of it this was
       assertEquals(5, h.components.runInfo().maxConcurrency());
       assertEquals(10, h.components.runInfo().numPrompts());
@@ -104,7 +104,7 @@ class ScaleOutComponentsTest {
   void withoutScaleOutNothingChanges() {
     try (ActionHarness h = new ActionHarness(protocol().protocol())) {
       assertEquals(InjectorShare.WHOLE, h.components.share());
-      assertEquals(10, h.components.arrivalClock().orElseThrow().size());
+      assertEquals(10, h.components.pacing().arrivalClock().orElseThrow().size());
       assertFalse(h.components.runInfo().extras().containsKey("injector"));
       assertEquals("bench-0", h.components.requestHeaders(null).get("x-request-id"));
     }

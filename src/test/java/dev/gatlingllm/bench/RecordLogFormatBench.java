@@ -1,10 +1,10 @@
 package dev.gatlingllm.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.RecordCodec;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.report.RecordCodec;
 import dev.gatlingllm.report.RecordLog;
-import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
 import java.io.ByteArrayOutputStream;
@@ -105,9 +105,11 @@ public final class RecordLogFormatBench {
         t += 10_000 + random.nextInt(400) - 200;
       }
       long s = start + i * 1_000_000L;
-      out[i] = new RequestRecord("gen", s, s, chunks[0] * 1000L, chunks[tokens - 1] * 1000L,
-          s + chunks[tokens - 1] * 1000L + 300_000, chunks, 64, 64, tokens, 200, true, null,
-          "abcd".repeat(tokens), "benchmark-serving" + i, -1, 0);
+      out[i] = RequestRecord.builder("gen").startNanos(s).ttftNanos(chunks[0] * 1000L)
+          .latencyNanos(chunks[tokens - 1] * 1000L)
+          .endNanos(s + chunks[tokens - 1] * 1000L + 300_000).chunkMicros(chunks).promptTokens(64)
+          .usagePromptTokens(64).outputTokens(tokens).httpStatus(200).success(true)
+          .generatedText("abcd".repeat(tokens)).requestId("benchmark-serving" + i).build();
     }
     return out;
   }

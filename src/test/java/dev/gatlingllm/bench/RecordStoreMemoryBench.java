@@ -131,9 +131,11 @@ public final class RecordStoreMemoryBench {
             }
           }
           long start = i * 1_000_000L;
-          store.add(new RequestRecord("chat", start, start, chunks[0] * 1000L,
-              chunks[tokens - 1] * 1000L, start + chunks[tokens - 1] * 1000L + 1000, chunks,
-              256, 256, tokens, 200, true, null, keepText ? text.toString() : null));
+          store.add(RequestRecord.builder("chat").startNanos(start).ttftNanos(chunks[0] * 1000L)
+              .latencyNanos(chunks[tokens - 1] * 1000L)
+              .endNanos(start + chunks[tokens - 1] * 1000L + 1000).chunkMicros(chunks)
+              .promptTokens(256).usagePromptTokens(256).outputTokens(tokens).httpStatus(200)
+              .success(true).generatedText(keepText ? text.toString() : null).build());
         }
         return null;
       }));

@@ -1,9 +1,9 @@
 package dev.gatlingllm.bench;
 
 import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Chromium;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.report.ResultOptions;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunReporter;
 import dev.gatlingllm.report.SyntheticRun;

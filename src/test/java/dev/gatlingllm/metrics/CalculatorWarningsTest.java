@@ -22,8 +22,10 @@ class CalculatorWarningsTest {
   private static final String ZERO_DURATION = "The benchmark duration is 0 s";
 
   private static RequestRecord ok(int outputTokens) {
-    return new RequestRecord("r", 0, 0, 1_000_000, 2_000_000, 2_000_000,
-        new int[] {1_000, 2_000}, 3, -1, outputTokens, 200, true, null, "two words");
+    return RequestRecord.builder("r").startNanos(0).ttftNanos(1_000_000).latencyNanos(2_000_000)
+        .endNanos(2_000_000).chunkMicros(new int[] {1_000, 2_000}).promptTokens(3)
+        .outputTokens(outputTokens).httpStatus(200).success(true).generatedText("two words")
+        .build();
   }
 
   private static List<String> warnings(Supplier<BenchmarkMetrics> run) {

@@ -98,8 +98,9 @@ class GoodputSloTest {
 
   @Test
   void failedRequestsAreNeverGood() {
-    RequestRecord failed = new RequestRecord("f", 0, 0, 1, 2, 3, new int[] {0}, 1, -1, 1, 500,
-        false, "HTTP 500", "");
+    RequestRecord failed = RequestRecord.builder("f").startNanos(0).ttftNanos(1).latencyNanos(2)
+        .endNanos(3).chunkMicros(new int[] {0}).promptTokens(1).outputTokens(1).httpStatus(500)
+        .error("HTTP 500").generatedText("").build();
     assertFalse(GoodputSlo.parse("e2el:100000").isGood(failed, 1));
   }
 }

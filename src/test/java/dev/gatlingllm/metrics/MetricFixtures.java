@@ -56,12 +56,15 @@ public final class MetricFixtures {
       for (int k = 0; k < chunks.length; k++) {
         chunks[k] = r.get("chunk_us").get(k).asInt();
       }
-      out.add(new RequestRecord("req-" + i++, r.get("scheduled_ns").asLong(),
-          r.get("start_ns").asLong(), r.get("ttft_ns").asLong(), r.get("latency_ns").asLong(),
-          r.get("end_ns").asLong(), chunks, r.get("prompt_tokens").asInt(),
-          r.get("usage_prompt_tokens").asInt(), r.get("output_tokens").asInt(),
-          r.get("http_status").asInt(), r.get("success").asBoolean(),
-          r.get("error").isNull() ? null : r.get("error").asText(), r.get("text").asText()));
+      out.add(RequestRecord.builder("req-" + i++).scheduledNanos(r.get("scheduled_ns").asLong())
+          .startNanos(r.get("start_ns").asLong()).ttftNanos(r.get("ttft_ns").asLong())
+          .latencyNanos(r.get("latency_ns").asLong()).endNanos(r.get("end_ns").asLong())
+          .chunkMicros(chunks).promptTokens(r.get("prompt_tokens").asInt())
+          .usagePromptTokens(r.get("usage_prompt_tokens").asInt())
+          .outputTokens(r.get("output_tokens").asInt()).httpStatus(r.get("http_status").asInt())
+          .success(r.get("success").asBoolean())
+          .error(r.get("error").isNull() ? null : r.get("error").asText())
+          .generatedText(r.get("text").asText()).build());
     }
     return out;
   }

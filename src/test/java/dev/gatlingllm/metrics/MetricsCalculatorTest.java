@@ -99,11 +99,14 @@ class MetricsCalculatorTest {
   void peaksCountABucketSpanningRequestInEverySecondItTouches() {
     // one request from 0.9 s to 3.2 s: active in buckets 0, 1, 2, 3; one chunk per bucket
     // except bucket 0 (its first chunk arrives at 1.3 s)
-    RequestRecord r = new RequestRecord("r", 900_000_000L, 900_000_000L, 400_000_000L,
-        2_300_000_000L, 3_200_000_000L, new int[] {400_000, 1_300_000, 2_300_000}, 5, -1, 3, 200,
-        true, null, "a b c");
-    RequestRecord early = new RequestRecord("e", 0, 0, 100_000_000L, 200_000_000L,
-        200_000_000L, new int[] {100_000, 150_000, 200_000}, 5, -1, 3, 200, true, null, "x y z");
+    RequestRecord r = RequestRecord.builder("r").startNanos(900_000_000L).ttftNanos(400_000_000L)
+        .latencyNanos(2_300_000_000L).endNanos(3_200_000_000L)
+        .chunkMicros(new int[] {400_000, 1_300_000, 2_300_000}).promptTokens(5).outputTokens(3)
+        .httpStatus(200).success(true).generatedText("a b c").build();
+    RequestRecord early = RequestRecord.builder("e").startNanos(0).ttftNanos(100_000_000L)
+        .latencyNanos(200_000_000L).endNanos(200_000_000L)
+        .chunkMicros(new int[] {100_000, 150_000, 200_000}).promptTokens(5).outputTokens(3)
+        .httpStatus(200).success(true).generatedText("x y z").build();
     BenchmarkMetrics m = MetricsCalculator.builder().build()
         .compute(List.of(r, early), 3.2);
     // bucket 0 holds early's 3 chunks; r adds one chunk to buckets 1, 2 and 3

@@ -17,8 +17,10 @@ class PeakBucketsTest {
   /** A successful request; chunk offsets in microseconds after its start. */
   private static RequestRecord request(long startNanos, long ttftNanos, long latencyNanos,
       int... chunkMicros) {
-    return new RequestRecord("r", startNanos, startNanos, ttftNanos, latencyNanos,
-        startNanos + latencyNanos, chunkMicros, 1, -1, chunkMicros.length, 200, true, null, "");
+    return RequestRecord.builder("r").startNanos(startNanos).ttftNanos(ttftNanos)
+        .latencyNanos(latencyNanos).endNanos(startNanos + latencyNanos).chunkMicros(chunkMicros)
+        .promptTokens(1).outputTokens(chunkMicros.length).httpStatus(200).success(true)
+        .generatedText("").build();
   }
 
   /** Request A runs 0-2.5 s with chunks at 0.2, 0.4, 0.6 and 2.5 s; B runs 1.2-1.3 s. */

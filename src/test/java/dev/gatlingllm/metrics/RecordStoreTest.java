@@ -29,8 +29,9 @@ class RecordStoreTest {
   Path dir;
 
   private static RequestRecord rec(String name, String text) {
-    return new RequestRecord(name, 0, 0, 10, 20, 30, new int[] {1, 2, 3}, 4, -1, 3, 200, true,
-        null, text);
+    return RequestRecord.builder(name).startNanos(0).ttftNanos(10).latencyNanos(20).endNanos(30)
+        .chunkMicros(new int[] {1, 2, 3}).promptTokens(4).outputTokens(3).httpStatus(200)
+        .success(true).generatedText(text).build();
   }
 
   private static String textOf(int thread, int i) {

@@ -9,8 +9,9 @@ class RequestFiguresTest {
 
   private static RequestRecord record(long scheduled, long start, long ttft, long latency,
       long end, int[] chunks, int prompt, int usagePrompt) {
-    return new RequestRecord("r", scheduled, start, ttft, latency, end, chunks, prompt,
-        usagePrompt, -1, 200, true, null, null);
+    return RequestRecord.builder("r").scheduledNanos(scheduled).startNanos(start).ttftNanos(ttft)
+        .latencyNanos(latency).endNanos(end).chunkMicros(chunks).promptTokens(prompt)
+        .usagePromptTokens(usagePrompt).httpStatus(200).success(true).build();
   }
 
   @Test

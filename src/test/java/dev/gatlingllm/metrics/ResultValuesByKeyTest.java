@@ -19,12 +19,14 @@ class ResultValuesByKeyTest {
   // B: start 500 ms, TTFT 200 ms, chunks at 200/400 ms, 2 tokens usage, prompt 6.
   // C: failed.
   private static final List<RequestRecord> RECORDS = List.of(
-      new RequestRecord("a", 0, 0, 100 * MS, 600 * MS, 600 * MS,
-          new int[] {100_000, 300_000, 600_000}, 10, -1, 3, 200, true, null, "x y z"),
-      new RequestRecord("b", 500 * MS, 500 * MS, 200 * MS, 400 * MS, 900 * MS,
-          new int[] {200_000, 400_000}, 6, -1, 2, 200, true, null, "x y"),
-      new RequestRecord("c", 600 * MS, 600 * MS, -1, -1, 700 * MS, new int[0], 4, -1, -1, 500,
-          false, "HTTP 500: boom", null));
+      RequestRecord.builder("a").startNanos(0).ttftNanos(100 * MS).latencyNanos(600 * MS)
+          .endNanos(600 * MS).chunkMicros(new int[] {100_000, 300_000, 600_000}).promptTokens(10)
+          .outputTokens(3).httpStatus(200).success(true).generatedText("x y z").build(),
+      RequestRecord.builder("b").startNanos(500 * MS).ttftNanos(200 * MS).latencyNanos(400 * MS)
+          .endNanos(900 * MS).chunkMicros(new int[] {200_000, 400_000}).promptTokens(6)
+          .outputTokens(2).httpStatus(200).success(true).generatedText("x y").build(),
+      RequestRecord.builder("c").startNanos(600 * MS).endNanos(700 * MS).promptTokens(4)
+          .httpStatus(500).error("HTTP 500: boom").build());
 
   private static final BenchmarkMetrics M = MetricsCalculator.builder()
       .percentiles(50, 99.9).goodput(GoodputSlo.parse("ttft:150"))

@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 class RunDurationTest {
 
   private static RequestRecord rec(long scheduled, long start, long end) {
-    return new RequestRecord("r", scheduled, start, 1, 1, end, new int[] {0}, 1, -1, 1, 200,
-        true, null, "x");
+    return RequestRecord.builder("r").scheduledNanos(scheduled).startNanos(start).ttftNanos(1)
+        .latencyNanos(1).endNanos(end).chunkMicros(new int[] {0}).promptTokens(1).outputTokens(1)
+        .httpStatus(200).success(true).generatedText("x").build();
   }
 
   @Test

@@ -21,8 +21,9 @@ class SpilledTextLifecycleTest {
   Path dir;
 
   private static RequestRecord rec(String text) {
-    return new RequestRecord("r", 0, 0, 10, 20, 30, new int[] {1}, 4, -1, 1, 200, true, null,
-        text);
+    return RequestRecord.builder("r").startNanos(0).ttftNanos(10).latencyNanos(20).endNanos(30)
+        .chunkMicros(new int[] {1}).promptTokens(4).outputTokens(1).httpStatus(200).success(true)
+        .generatedText(text).build();
   }
 
   @Test

@@ -22,8 +22,9 @@ class TextSpillFailureTest {
   Path dir;
 
   private static RequestRecord answer(int i, String text) {
-    return new RequestRecord("r" + i, 0, 0, 1_000, 2_000, 2_000, new int[] {1, 2}, 3, -1, -1,
-        200, true, null, text);
+    return RequestRecord.builder("r" + i).startNanos(0).ttftNanos(1_000).latencyNanos(2_000)
+        .endNanos(2_000).chunkMicros(new int[] {1, 2}).promptTokens(3).httpStatus(200).success(true)
+        .generatedText(text).build();
   }
 
   @Test

@@ -19,9 +19,11 @@ class TimeToFirstContentTest {
   /** A successful request: TTFT 50 ms, chunks every 10 ms, TTFC as given (-1: none). */
   private static RequestRecord reasoning(long startNanos, long ttfcMs, int reasoningChunks) {
     int[] chunks = {50_000, 60_000, 70_000, 80_000, 90_000};
-    return new RequestRecord("r", startNanos, startNanos, 50 * MS, 90 * MS, startNanos + 95 * MS,
-        chunks, 10, 10, 5, 200, true, null, "answer", "id", ttfcMs < 0 ? -1 : ttfcMs * MS,
-        reasoningChunks);
+    return RequestRecord.builder("r").startNanos(startNanos).ttftNanos(50 * MS)
+        .latencyNanos(90 * MS).endNanos(startNanos + 95 * MS).chunkMicros(chunks).promptTokens(10)
+        .usagePromptTokens(10).outputTokens(5).httpStatus(200).success(true).generatedText("answer")
+        .requestId("id").ttfcNanos(ttfcMs < 0 ? -1 : ttfcMs * MS).reasoningChunks(reasoningChunks)
+        .build();
   }
 
   @Test
@@ -49,15 +51,17 @@ class TimeToFirstContentTest {
 
   @Test
   void aRunWithoutReasoningHasNoTtfcFigures() {
-    RequestRecord plain = new RequestRecord("r", 0, 0, 50 * MS, 90 * MS, 95 * MS,
-        new int[] {50_000, 90_000}, 1, 1, 2, 200, true, null, "ab", "id", 50 * MS, 0);
+    RequestRecord plain = RequestRecord.builder("r").startNanos(0).ttftNanos(50 * MS)
+        .latencyNanos(90 * MS).endNanos(95 * MS).chunkMicros(new int[] {50_000, 90_000})
+        .promptTokens(1).usagePromptTokens(1).outputTokens(2).httpStatus(200).success(true)
+        .generatedText("ab").requestId("id").ttfcNanos(50 * MS).build();
     BenchmarkMetrics m = MetricsCalculator.builder().build().compute(List.of(plain), 1.0);
     assertFalse(m.ttfc().isPresent());
     assertTrue(m.value("mean_ttfc_ms").isEmpty());
   }
 
   private static RequestRecord failed() {
-    return new RequestRecord("r", 0, 0, -1, -1, 10 * MS, new int[0], 10, -1, -1, 500, false,
-        "HTTP 500", null, "id", -1, 0);
+    return RequestRecord.builder("r").startNanos(0).endNanos(10 * MS).promptTokens(10)
+        .httpStatus(500).error("HTTP 500").requestId("id").build();
   }
 }

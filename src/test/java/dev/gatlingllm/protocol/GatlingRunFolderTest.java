@@ -100,6 +100,42 @@ class GatlingRunFolderTest {
     }
   }
 
+  @Test
+  void withoutARunIdTheNewestFolderStartedSinceThisJvmIsTaken() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("results"));
+    // started before the JVM (an older build's), at it, and after now (not this run's)
+    Path older = run(root, "mysim-20261126155958999");
+    Path mine = run(root, "othersim-20261126160001500");
+    Path earlier = run(root, "mysim-20261126160001000");
+    Path future = run(root, "mysim-20261126160010000");
+    Files.createDirectories(root.resolve("nolog-20261126160002000")); // no simulation.log
+    long jvmStart = millis("2026-11-26T16:00:00.500");
+    long now = millis("2026-11-26T16:00:05.000");
+
+    assertEquals(Optional.of(mine), GatlingRunFolder.startedByThisJvm(List.of(root), now,
+        jvmStart));
+    // one second of slack before the JVM's start, not one millisecond more
+    assertEquals(Optional.of(older), GatlingRunFolder.startedByThisJvm(List.of(root),
+        millis("2026-11-26T16:00:00.000"), millis("2026-11-26T15:59:59.999")));
+    assertEquals(Optional.empty(), GatlingRunFolder.startedByThisJvm(List.of(root),
+        millis("2026-11-26T16:00:00.000"), millis("2026-11-26T16:00:00.000")));
+    assertEquals(Optional.of(future), GatlingRunFolder.startedByThisJvm(List.of(root),
+        millis("2026-11-26T16:00:10.000"), jvmStart));
+    assertTrue(GatlingRunFolder.startMillis(earlier) < GatlingRunFolder.startMillis(mine));
+  }
+
+  private static Path run(Path root, String name) throws Exception {
+    Path folder = Files.createDirectories(root.resolve(name));
+    Files.writeString(folder.resolve("simulation.log"), "");
+    return folder;
+  }
+
+  /** A local time of this JVM's zone (Gatling names its folders in it), epoch ms. */
+  private static long millis(String localDateTime) {
+    return java.time.LocalDateTime.parse(localDateTime).atZone(ZoneId.systemDefault())
+        .toInstant().toEpochMilli();
+  }
+
   private static <T> Seq<T> seq(List<T> items) {
     return CollectionConverters.asScala(items).toList();
   }

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class OutputTokensTest {
 
   private static RequestRecord answer(int usageTokens, String text) {
-    return new RequestRecord("r", 0, 0, 1_000, 2_000, 2_000, new int[] {1, 2}, 3, -1,
-        usageTokens, 200, true, null, text);
+    return RequestRecord.builder("r").startNanos(0).ttftNanos(1_000).latencyNanos(2_000)
+        .endNanos(2_000).chunkMicros(new int[] {1, 2}).promptTokens(3).outputTokens(usageTokens)
+        .httpStatus(200).success(true).generatedText(text).build();
   }
 
   @Test

@@ -21,8 +21,10 @@ class ServerComplianceTest {
 
   private static RequestRecord record(String id, int prompt, int usagePrompt, int output,
       boolean success) {
-    return new RequestRecord("gen", 0, 0, 1, 2, 3, new int[] {1, 2}, prompt, usagePrompt, output,
-        success ? 200 : 500, success, success ? null : "HTTP 500", "", id);
+    return RequestRecord.builder("gen").startNanos(0).ttftNanos(1).latencyNanos(2).endNanos(3)
+        .chunkMicros(new int[] {1, 2}).promptTokens(prompt).usagePromptTokens(usagePrompt)
+        .outputTokens(output).httpStatus(success ? 200 : 500).success(success)
+        .error(success ? null : "HTTP 500").generatedText("").requestId(id).build();
   }
 
   @Test

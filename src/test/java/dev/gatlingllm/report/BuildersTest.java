@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

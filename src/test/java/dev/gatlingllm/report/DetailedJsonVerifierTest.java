@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatlingllm.metrics.MetricFixtures;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.options.ResultOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

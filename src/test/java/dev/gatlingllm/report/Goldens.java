@@ -4,6 +4,7 @@ import dev.gatlingllm.metrics.MetricFixtures;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

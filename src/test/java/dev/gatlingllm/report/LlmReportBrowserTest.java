@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.servermetrics.ServerSample;
 import dev.gatlingllm.servermetrics.ServerSeries;
 import java.io.IOException;

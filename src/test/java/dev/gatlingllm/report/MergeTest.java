@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.scale.ClockOffset;
 import dev.gatlingllm.scale.InjectorFacts;
 import dev.gatlingllm.scale.InjectorShare;
@@ -64,8 +65,10 @@ class MergeTest {
     for (int i = 0; i < chunks; i++) {
       micros[i] = (int) ((ttft + (latency - ttft) * i / Math.max(1, chunks - 1)) / 1_000);
     }
-    return new RequestRecord("gen", start, start, ttft, latency, start + latency, micros, 16, 16,
-        chunks, 200, true, null, "x".repeat(chunks), id, -1, 0);
+    return RequestRecord.builder("gen").startNanos(start).ttftNanos(ttft).latencyNanos(latency)
+        .endNanos(start + latency).chunkMicros(micros).promptTokens(16).usagePromptTokens(16)
+        .outputTokens(chunks).httpStatus(200).success(true).generatedText("x".repeat(chunks))
+        .requestId(id).build();
   }
 
   private Path log(String name, RunSettings settings, List<RequestRecord> records,

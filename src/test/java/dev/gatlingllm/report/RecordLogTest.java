@@ -11,6 +11,7 @@ import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.options.ResultOptions;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,13 +54,18 @@ class RecordLogTest {
   static List<RequestRecord> records() {
     long t = 9_000_000_000_000L;
     return List.of(
-        new RequestRecord("gen", t - 5_000, t, 50_123_456, 1_210_000_789, t + 1_300_000_000L - t,
-            new int[] {50_123, 60_200, 70_000, 1_210_000}, 64, 65, 4, 200, true, null,
-            "héllo, wörld 🙂", "benchmark-serving0", 40_000_000, 1),
-        new RequestRecord("gen", t + 10, t + 10, -1, -1, t + 900_000, new int[0], -1, -1, -1, 0,
-            false, "connect failed: connection refused", null, null, -1, 0),
-        new RequestRecord("chat turn 2", t + 7, t + 20, 5, 5, t + 30, new int[] {0}, 3, -1, 0,
-            500, false, "HTTP 500: {\"error\": \"boom\"}\n", "", "id-\u0000-x", -1, 0));
+        RequestRecord.builder("gen").scheduledNanos(t - 5_000).startNanos(t).ttftNanos(50_123_456)
+            .latencyNanos(1_210_000_789).endNanos(t + 1_300_000_000L - t)
+            .chunkMicros(new int[] {50_123, 60_200, 70_000, 1_210_000}).promptTokens(64)
+            .usagePromptTokens(65).outputTokens(4).httpStatus(200).success(true)
+            .generatedText("héllo, wörld 🙂").requestId("benchmark-serving0").ttfcNanos(40_000_000)
+            .reasoningChunks(1).build(),
+        RequestRecord.builder("gen").startNanos(t + 10).endNanos(t + 900_000)
+            .error("connect failed: connection refused").build(),
+        RequestRecord.builder("chat turn 2").scheduledNanos(t + 7).startNanos(t + 20).ttftNanos(5)
+            .latencyNanos(5).endNanos(t + 30).chunkMicros(new int[] {0}).promptTokens(3)
+            .outputTokens(0).httpStatus(500).error("HTTP 500: {\"error\": \"boom\"}\n")
+            .generatedText("").requestId("id-\u0000-x").build());
   }
 
   private Path writeLog(List<RequestRecord> records, boolean finish) throws Exception {

@@ -31,10 +31,11 @@ public final class SyntheticRun {
       long start = origin + (long) (t * 1e9);
       if (random.nextDouble() < failedShare) {
         boolean http = random.nextBoolean();
-        store.add(new RequestRecord("gen", start, start, -1, -1, start + 3_000_000L, new int[0],
-            200 + random.nextInt(300), -1, -1, http ? 500 : 200, false,
-            http ? "HTTP 500: Internal Server Error" : "stream ended after " + random.nextInt(9)
-                + " chunks", null, "r" + i));
+        store.add(RequestRecord.builder("gen").startNanos(start).endNanos(start + 3_000_000L)
+            .promptTokens(200 + random.nextInt(300)).httpStatus(http ? 500 : 200)
+            .error(http ? "HTTP 500: Internal Server Error"
+                : "stream ended after " + random.nextInt(9) + " chunks")
+            .requestId("r" + i).build());
         continue;
       }
       int[] chunks = new int[tokens];
@@ -47,9 +48,10 @@ public final class SyntheticRun {
         chunks[k] = at;
       }
       long latency = chunks[tokens - 1] * 1000L;
-      store.add(new RequestRecord("gen", start, start, ttftMicros * 1000L, latency,
-          start + latency + 200_000, chunks, 200 + random.nextInt(300), -1, tokens, 200, true,
-          null, null, "r" + i));
+      store.add(RequestRecord.builder("gen").startNanos(start).ttftNanos(ttftMicros * 1000L)
+          .latencyNanos(latency).endNanos(start + latency + 200_000).chunkMicros(chunks)
+          .promptTokens(200 + random.nextInt(300)).outputTokens(tokens).httpStatus(200)
+          .success(true).requestId("r" + i).build());
     }
     return store;
   }

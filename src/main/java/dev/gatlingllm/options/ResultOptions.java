@@ -1,4 +1,4 @@
-package dev.gatlingllm.report;
+package dev.gatlingllm.options;
 
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.Metric;
@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a run is reported: vLLM's {@code --save-result}, {@code --save-detailed},
@@ -31,36 +32,19 @@ import java.util.Objects;
  */
 public final class ResultOptions {
 
-  private final boolean saveResult;
-  private final Path resultDir;
-  private final String resultFilename;
-  private final String label;
-  private final boolean detailed;
-  private final boolean append;
-  private final Map<String, String> metadata;
-  private final List<Metric> percentileMetrics;
-  private final double[] metricPercentiles;
-  private final GoodputSlo goodput;
-  private final boolean pytorch;
-  private final boolean printSummary;
-  private final boolean htmlReport;
-  private final double[] timelineThresholdsMs;
+  /** Default ITL colour thresholds of the timeline, as vLLM's {@code --plot-timeline}. */
+  private static final double[] DEFAULT_TIMELINE_THRESHOLDS_MS = {25, 50};
 
-  private ResultOptions(Builder b) {
-    this.saveResult = b.saveResult;
-    this.resultDir = b.resultDir;
-    this.resultFilename = b.resultFilename;
-    this.label = b.label;
-    this.detailed = b.detailed;
-    this.append = b.append;
-    this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
-    this.percentileMetrics = b.percentileMetrics;
-    this.metricPercentiles = b.metricPercentiles.clone();
-    this.goodput = b.goodput;
-    this.pytorch = b.pytorch;
-    this.printSummary = b.printSummary;
-    this.htmlReport = b.htmlReport;
-    this.timelineThresholdsMs = b.timelineThresholdsMs.clone();
+  /**
+   * The values, kept in the builder that was built: builders are never changed once made
+   * (each setter changes a copy), so the options share it.
+   */
+  private final Builder values;
+  private final Map<String, String> metadata;
+
+  private ResultOptions(Builder values) {
+    this.values = values;
+    this.metadata = Collections.unmodifiableMap(values.metadata);
   }
 
   /** Save the result JSON in the run folder, percentile 99, no SLOs. */
@@ -74,32 +58,32 @@ public final class ResultOptions {
 
   /** Whether the result JSON is written (default true). */
   public boolean saveResult() {
-    return saveResult;
+    return values.saveResult;
   }
 
   /** Directory for the result files; null = the Gatling run folder. */
   public Path resultDir() {
-    return resultDir;
+    return values.resultDir;
   }
 
   /** File name; null = vLLM's default name. */
   public String resultFilename() {
-    return resultFilename;
+    return values.resultFilename;
   }
 
   /** Label (written as {@code label}, prefix of the default name); null = not set. */
   public String label() {
-    return label;
+    return values.label;
   }
 
   /** Whether per-request arrays are included. */
   public boolean detailed() {
-    return detailed;
+    return values.detailed;
   }
 
   /** Whether the result is appended as one more line to an existing file. */
   public boolean append() {
-    return append;
+    return values.append;
   }
 
   /** Free pairs written after {@code num_prompts}, in the order given. */
@@ -109,68 +93,58 @@ public final class ResultOptions {
 
   /** The metrics whose statistics are reported; null = the default for the task type. */
   public List<Metric> percentileMetrics() {
-    return percentileMetrics;
+    return values.percentileMetrics;
   }
 
   /** vLLM's defaults when none were chosen: TTFT, TPOT, ITL for generation, E2EL for embeddings. */
   public List<Metric> percentileMetrics(TaskType taskType) {
-    if (percentileMetrics != null) {
-      return percentileMetrics;
+    if (values.percentileMetrics != null) {
+      return values.percentileMetrics;
     }
     return taskType == TaskType.EMBEDDING ? List.of(Metric.E2EL)
         : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL);
   }
 
   public double[] metricPercentiles() {
-    return metricPercentiles.clone();
+    return values.metricPercentiles.clone();
   }
 
   public GoodputSlo goodput() {
-    return goodput;
+    return values.goodput;
   }
 
   /** Whether {@code <name>.pytorch.json} is written next to the result. */
   public boolean pytorch() {
-    return pytorch;
+    return values.pytorch;
   }
 
   /** Whether the reporter prints the console summary to standard output (default true). */
   public boolean printSummary() {
-    return printSummary;
+    return values.printSummary;
   }
 
   /** Whether {@code llm-report.html} is written beside the results (default true). */
   public boolean htmlReport() {
-    return htmlReport;
+    return values.htmlReport;
   }
 
   /** ITL colour thresholds of the report's request timeline, ms, ascending (25, 50). */
   public double[] timelineThresholdsMs() {
-    return timelineThresholdsMs.clone();
+    return values.timelineThresholdsMs.clone();
+  }
+
+  /** The timeline's ITL colour thresholds when none are given, ms. */
+  public static double[] defaultTimelineThresholdsMs() {
+    return DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
   }
 
   /** A builder starting from these options. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.saveResult = saveResult;
-    b.resultDir = resultDir;
-    b.resultFilename = resultFilename;
-    b.label = label;
-    b.detailed = detailed;
-    b.append = append;
-    b.metadata = new LinkedHashMap<>(metadata);
-    b.percentileMetrics = percentileMetrics;
-    b.metricPercentiles = metricPercentiles.clone();
-    b.goodput = goodput;
-    b.pytorch = pytorch;
-    b.printSummary = printSummary;
-    b.htmlReport = htmlReport;
-    b.timelineThresholdsMs = timelineThresholdsMs.clone();
-    return b;
+    return values;
   }
 
   /** Immutable builder for {@link ResultOptions}. */
-  public static final class Builder {
+  public static final class Builder implements Cloneable {
 
     private boolean saveResult = true;
     private Path resultDir;
@@ -178,6 +152,7 @@ public final class ResultOptions {
     private String label;
     private boolean detailed;
     private boolean append;
+    /** The one value a copy does not share: {@link #with} changes it in place. */
     private LinkedHashMap<String, String> metadata = new LinkedHashMap<>();
     private List<Metric> percentileMetrics;
     private double[] metricPercentiles = Percentiles.DEFAULT.clone();
@@ -185,107 +160,99 @@ public final class ResultOptions {
     private boolean pytorch;
     private boolean printSummary = true;
     private boolean htmlReport = true;
-    private double[] timelineThresholdsMs = ReportData.DEFAULT_THRESHOLDS_MS.clone();
+    private double[] timelineThresholdsMs = DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
 
     private Builder() {}
 
-    private Builder copy() {
-      return build().toBuilder();
+    /** A copy with {@code change} made to it: each setter returns a new builder. */
+    private Builder with(Consumer<Builder> change) {
+      Builder b;
+      try {
+        b = (Builder) clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
+      b.metadata = new LinkedHashMap<>(metadata);
+      change.accept(b);
+      return b;
+    }
+
+    private static void requireNotBlank(String what, String value) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException(what + " must not be blank, got "
+            + (value == null ? "null" : "'" + value + "'"));
+      }
     }
 
     /** Write the result JSON (default true); false only computes and prints. */
     public Builder saveResult(boolean saveResult) {
-      Builder b = copy();
-      b.saveResult = saveResult;
-      return b;
+      return with(b -> b.saveResult = saveResult);
     }
 
     /** Directory for the result files (created when missing); default the run folder. */
     public Builder resultDir(Path resultDir) {
-      Builder b = copy();
-      b.resultDir = Objects.requireNonNull(resultDir, "resultDir");
-      return b;
+      return with(b -> b.resultDir = Objects.requireNonNull(resultDir, "resultDir"));
     }
 
     public Builder resultDir(String resultDir) {
-      if (resultDir == null || resultDir.isBlank()) {
-        throw new IllegalArgumentException("resultDir must not be blank, got "
-            + (resultDir == null ? "null" : "'" + resultDir + "'"));
-      }
+      requireNotBlank("resultDir", resultDir);
       return resultDir(Path.of(resultDir));
     }
 
     /** The result file's name instead of vLLM's default name. */
     public Builder resultFilename(String resultFilename) {
-      if (resultFilename == null || resultFilename.isBlank()) {
-        throw new IllegalArgumentException("resultFilename must not be blank, got "
-            + (resultFilename == null ? "null" : "'" + resultFilename + "'"));
-      }
-      Builder b = copy();
-      b.resultFilename = resultFilename;
-      return b;
+      requireNotBlank("resultFilename", resultFilename);
+      return with(b -> b.resultFilename = resultFilename);
     }
 
     /** The label (prefix) of the results; unset, the backend names the file and JSON has null. */
     public Builder label(String label) {
-      Builder b = copy();
-      b.label = label;
-      return b;
+      return with(b -> b.label = label);
     }
 
     /** Include per-request arrays (vLLM's {@code --save-detailed}). */
     public Builder detailed(boolean detailed) {
-      Builder b = copy();
-      b.detailed = detailed;
-      return b;
+      return with(b -> b.detailed = detailed);
     }
 
     /** Append the result as one more JSON line (vLLM's {@code --append-result}). */
     public Builder append(boolean append) {
-      Builder b = copy();
-      b.append = append;
-      return b;
+      return with(b -> b.append = append);
     }
 
     /** One metadata pair; a repeated key keeps its first position and the last value. */
     public Builder metadata(String key, String value) {
-      if (key == null || key.isBlank()) {
-        throw new IllegalArgumentException("Metadata key must not be blank, got "
-            + (key == null ? "null" : "'" + key + "'"));
-      }
-      Builder b = copy();
-      b.metadata.put(key, Objects.requireNonNull(value, "metadata value for " + key));
-      return b;
+      return with(b -> b.putMetadata(key, value));
     }
 
     /** Several metadata pairs, in the map's iteration order. */
     public Builder metadata(Map<String, String> pairs) {
-      Builder b = this;
-      for (Map.Entry<String, String> e : pairs.entrySet()) {
-        b = b.metadata(e.getKey(), e.getValue());
-      }
-      return b;
+      return with(b -> pairs.forEach(b::putMetadata));
     }
 
     /** vLLM's {@code --metadata KEY=VALUE ...}: split at the first '=', both sides trimmed. */
     public Builder metadataPairs(String... keyEqualsValue) {
-      Builder b = this;
-      for (String item : keyEqualsValue) {
-        int eq = item == null ? -1 : item.indexOf('=');
-        if (eq < 0) {
-          throw new IllegalArgumentException("Invalid metadata format. Please use KEY=VALUE "
-              + "format. Got '" + item + "'.");
+      return with(b -> {
+        for (String item : keyEqualsValue) {
+          int eq = item == null ? -1 : item.indexOf('=');
+          if (eq < 0) {
+            throw new IllegalArgumentException("Invalid metadata format. Please use KEY=VALUE "
+                + "format. Got '" + item + "'.");
+          }
+          b.putMetadata(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
         }
-        b = b.metadata(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
-      }
-      return b;
+      });
+    }
+
+    /** Only on a fresh copy, inside {@link #with}. */
+    private void putMetadata(String key, String value) {
+      requireNotBlank("Metadata key", key);
+      metadata.put(key, Objects.requireNonNull(value, "metadata value for " + key));
     }
 
     /** vLLM's {@code --percentile-metrics}, e.g. {@code "ttft,tpot,itl,e2el"}. */
     public Builder percentileMetrics(String commaSeparated) {
-      Builder b = copy();
-      b.percentileMetrics = Metric.parseList(commaSeparated);
-      return b;
+      return with(b -> b.percentileMetrics = Metric.parseList(commaSeparated));
     }
 
     public Builder percentileMetrics(Metric... metrics) {
@@ -293,22 +260,16 @@ public final class ResultOptions {
         throw new IllegalArgumentException("Percentile metrics must not be empty: "
             + "give at least one of TTFT, TPOT, ITL, E2EL");
       }
-      Builder b = copy();
-      b.percentileMetrics = List.of(metrics);
-      return b;
+      return with(b -> b.percentileMetrics = List.of(metrics));
     }
 
     /** vLLM's {@code --metric-percentiles}, e.g. {@code "50,90,99,99.9"}. */
     public Builder metricPercentiles(String commaSeparated) {
-      Builder b = copy();
-      b.metricPercentiles = Percentiles.parse(commaSeparated);
-      return b;
+      return with(b -> b.metricPercentiles = Percentiles.parse(commaSeparated));
     }
 
     public Builder metricPercentiles(double... percentiles) {
-      Builder b = copy();
-      b.metricPercentiles = Percentiles.validate(percentiles);
-      return b;
+      return with(b -> b.metricPercentiles = Percentiles.validate(percentiles));
     }
 
     /** vLLM's {@code --goodput}, e.g. {@code "ttft:500 tpot:50 e2el:2000"} (milliseconds). */
@@ -322,23 +283,17 @@ public final class ResultOptions {
     }
 
     public Builder goodput(GoodputSlo goodput) {
-      Builder b = copy();
-      b.goodput = Objects.requireNonNull(goodput, "goodput");
-      return b;
+      return with(b -> b.goodput = Objects.requireNonNull(goodput, "goodput"));
     }
 
     /** Also write the PyTorch OSS benchmark format file {@code <name>.pytorch.json}. */
     public Builder pytorch(boolean pytorch) {
-      Builder b = copy();
-      b.pytorch = pytorch;
-      return b;
+      return with(b -> b.pytorch = pytorch);
     }
 
     /** Print the console summary to standard output (default true). */
     public Builder printSummary(boolean printSummary) {
-      Builder b = copy();
-      b.printSummary = printSummary;
-      return b;
+      return with(b -> b.printSummary = printSummary);
     }
 
     /**
@@ -346,9 +301,7 @@ public final class ResultOptions {
      * written (default true).
      */
     public Builder htmlReport(boolean htmlReport) {
-      Builder b = copy();
-      b.htmlReport = htmlReport;
-      return b;
+      return with(b -> b.htmlReport = htmlReport);
     }
 
     /**
@@ -366,9 +319,7 @@ public final class ResultOptions {
               + "ascending, got " + java.util.Arrays.toString(thresholdsMs));
         }
       }
-      Builder b = copy();
-      b.timelineThresholdsMs = thresholdsMs.clone();
-      return b;
+      return with(b -> b.timelineThresholdsMs = thresholdsMs.clone());
     }
 
     public ResultOptions build() {

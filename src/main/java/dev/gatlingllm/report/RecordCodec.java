@@ -1,5 +1,6 @@
-package dev.gatlingllm.metrics;
+package dev.gatlingllm.report;
 
+import dev.gatlingllm.metrics.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -85,9 +86,11 @@ public final class RecordCodec {
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
-    return new RequestRecord(name, scheduled, start, ttft, latency, end, chunks, promptTokens,
-        usagePromptTokens, outputTokens, httpStatus, (flags & SUCCESS) != 0, error, text,
-        requestId, ttfc, reasoningChunks);
+    return RequestRecord.builder(name).scheduledNanos(scheduled).startNanos(start).ttftNanos(ttft)
+        .latencyNanos(latency).endNanos(end).chunkMicros(chunks).promptTokens(promptTokens)
+        .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
+        .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
+        .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

@@ -1,0 +1,88 @@
+package dev.gatlingllm.protocol;
+
+import dev.gatlingllm.client.LlmClient;
+import dev.gatlingllm.selfcheck.SelfCheck;
+import dev.gatlingllm.selfcheck.SelfCheckReport;
+import dev.gatlingllm.servermetrics.ServerMetricsScraper;
+import dev.gatlingllm.servermetrics.ServerSeries;
+import io.netty.channel.EventLoopGroup;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * What the run measures from its first send to its end: the self-check (the client's own
+ * distortion), the server's metrics, and when the first request went out. Nothing runs until
+ * {@link #start()}, which the request action calls at the first send, so the window is the
+ * run's, not the warm-up's or an injector's lead; the results stop it.
+ */
+public final class RunMeasures {
+
+  private final EventLoopGroup loops;
+  private final LlmClient client;
+  /** Starts scraping the server's metrics; null when off (or for a rehearsal). */
+  private final Supplier<ServerMetricsScraper> scraping;
+  private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
+  /** Null before {@link #start()}. */
+  private volatile SelfCheck selfCheck;
+  /** Null before {@link #start()}, or when the server's metrics are not scraped. */
+  private volatile ServerMetricsScraper serverMetrics;
+
+  RunMeasures(EventLoopGroup loops, LlmClient client, Supplier<ServerMetricsScraper> scraping) {
+    this.loops = loops;
+    this.client = client;
+    this.scraping = scraping;
+  }
+
+  /**
+   * Starts the self-check, hooks it to the client's writes and retries, and starts scraping
+   * the server's metrics; once: later calls give the started self-check.
+   */
+  public SelfCheck start() {
+    SelfCheck check = selfCheck;
+    return check != null ? check : startOnce();
+  }
+
+  private synchronized SelfCheck startOnce() {
+    if (selfCheck == null) {
+      SelfCheck started = SelfCheck.start(loops);
+      client.onWritten(started::recordWrite);
+      client.onResent(started::recordConnectionRetry);
+      if (scraping != null) {
+        serverMetrics = scraping.get();
+      }
+      selfCheck = started;
+    }
+    return selfCheck;
+  }
+
+  /** Stops the self-check and gives its figures; null when it never started. */
+  public SelfCheckReport stopSelfCheck() {
+    SelfCheck check = selfCheck;
+    if (check == null) {
+      return null;
+    }
+    client.onWritten(nanos -> { });
+    client.onResent(() -> { });
+    if (!client.reusesConnections()) {
+      check.recordConnectionReuseStopped();
+    }
+    return check.stop();
+  }
+
+  /** Stops scraping the server's metrics and gives the series; null when it never started. */
+  ServerSeries stopServerMetrics() {
+    ServerMetricsScraper scraper = serverMetrics;
+    return scraper == null ? null : scraper.stop();
+  }
+
+  /** Marks a send; the earliest one is the start of the benchmark duration. */
+  public void markSend(long nanos) {
+    firstSendNanos.accumulateAndGet(nanos, Math::min);
+  }
+
+  /** When the first request of the run was sent, or -1 when none was. */
+  long firstSendNanos() {
+    long v = firstSendNanos.get();
+    return v == Long.MAX_VALUE ? -1 : v;
+  }
+}
