@@ -118,14 +118,17 @@ class RunReporterTest {
   }
 
   @Test
-  void saveResultOffOnlyComputesAndSummarises() throws Exception {
+  void saveResultOffWritesTheReportButNoResult() throws Exception {
     ReportOutcome out = Goldens.report("mixed",
         Goldens.options("mixed").toBuilder().saveResult(false).build(), dir);
     assertTrue(out.ok());
     assertNull(out.resultFile());
     assertNotNull(out.summary());
+    // every run with a folder gets its report (issue 30), the result JSON only when asked
+    assertEquals(dir.resolve(LlmReport.FILE_NAME), out.htmlReport());
     try (var files = Files.list(dir)) {
-      assertEquals(0, files.count());
+      assertEquals(List.of(LlmReport.FILE_NAME),
+          files.map(f -> f.getFileName().toString()).toList());
     }
   }
 
