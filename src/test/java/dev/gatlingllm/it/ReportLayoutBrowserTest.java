@@ -121,6 +121,18 @@ class ReportLayoutBrowserTest {
     return new String[] {report.toString(), console};
   }
 
+  /**
+   * With {@code -Dreport.screenshots=docs}, the README's pictures are refreshed from the
+   * 1,400 px screenshots of this test's runs.
+   */
+  private static void publish(String name, String file) throws IOException {
+    String to = System.getProperty("report.screenshots");
+    if (to != null) {
+      Files.copy(SHOTS.resolve(name + "-1400.png"), Path.of(to).resolve(file),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
   /** Checks a page at both widths, keeping the screenshots; returns the 1,400 px findings. */
   private PageLayout.Findings check(Path page, String name, int minCharts) {
     PageLayout.Findings wide = null;
@@ -154,6 +166,7 @@ class ReportLayoutBrowserTest {
       assertFalse(files.anyMatch(p -> p.toString().endsWith(".json")), "no result JSON asked");
     }
     PageLayout.Findings f = check(normal, "llm-report", 12);
+    publish("llm-report", "llm-report.png");
     assertTrue(f.labels() > 100, "chart texts are measurable (SVG): " + f.labels());
     String text = browser.text(normal, "#self-check-verdict");
     assertTrue(text.startsWith("Client self-check: "), text);
@@ -211,6 +224,7 @@ class ReportLayoutBrowserTest {
     Path page = Compare.write(List.of(normal.getParent(), candidate.getParent()),
         results.resolve("compare.html"));
     check(page, "compare", 8);
+    publish("compare", "compare.png");
   }
 
   @Test

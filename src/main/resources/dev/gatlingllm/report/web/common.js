@@ -6,10 +6,64 @@ var LLM = (function () {
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
-      if (k === 'text') { e.textContent = attrs[k]; } else if (k === 'cls') { e.className = attrs[k]; } else { e.setAttribute(k, attrs[k]); }
+      if (k === 'text' && attrs.cls && /\btext\b/.test(attrs.cls)) { breakable(e, attrs[k]); } else if (k === 'text') { e.textContent = attrs[k]; } else if (k === 'cls') { e.className = attrs[k]; } else { e.setAttribute(k, attrs[k]); }
     });
     (children || []).forEach(function (c) { if (c) { e.appendChild(c); } });
     return e;
+  }
+
+  /**
+   * Text that may break after - _ = / , . : (a <wbr> each): names, paths and flags wrap there
+   * instead of pushing their table past its container, and copy without hidden characters.
+   */
+  function breakable(e, text) {
+    String(text).split(/(?<=[-_=/,.:])/).forEach(function (part, i) {
+      if (i > 0) { e.appendChild(document.createElement('wbr')); }
+      e.appendChild(document.createTextNode(part));
+    });
+  }
+
+  var KEY_LABELS = { request_throughput: 'Request throughput (req/s)', output_throughput: 'Output token throughput (tok/s)',
+    total_token_throughput: 'Total token throughput (tok/s)', request_goodput: 'Request goodput (req/s)', request_rate: 'Request rate (req/s)',
+    max_concurrency: 'Max concurrency', max_concurrent_requests: 'Peak concurrent requests', max_output_tokens_per_s: 'Peak output token throughput (tok/s)',
+    completed: 'Successful requests', failed: 'Failed requests', duration: 'Benchmark duration (s)', num_prompts: 'Prompts',
+    total_input_tokens: 'Total input tokens', total_output_tokens: 'Total generated tokens', burstiness: 'Burstiness' };
+
+  /** A result JSON key as a person reads it: "p99_e2el_ms" is "P99 E2EL (ms)". */
+  function label(key) {
+    if (KEY_LABELS[key]) { return KEY_LABELS[key]; }
+    var m = /^(mean|median|std|p[0-9.]+)_(ttft|tpot|itl|e2el|ttfc)_ms$/.exec(key);
+    if (m) { return m[1].charAt(0).toUpperCase() + m[1].slice(1) + ' ' + m[2].toUpperCase() + ' (ms)'; }
+    var units = { ms: 'ms', s: 's', mb: 'MB', rps: 'req/s', perc: '%' };
+    var parts = String(key).split('_'), unit = units[parts[parts.length - 1]];
+    if (unit && parts.length > 1) { parts.pop(); }
+    var text = parts.join(' ');
+    return text.charAt(0).toUpperCase() + text.slice(1) + (unit && parts.length ? ' (' + unit + ')' : '');
+  }
+
+  /**
+   * The self-check of a run in one sentence ({ok, text, short}): was the client a bottleneck,
+   * and by how much. The amount is the larger of the event-loop lag's p99 (the delay the
+   * latencies include) and the longest GC pause, when the self-check warned about them.
+   */
+  function selfCheck(sc) {
+    if (!sc) { return null; }
+    var warnings = sc.warnings || [], jvmOk = !sc.jvm || sc.jvm.verdict === 'ok';
+    var lag = sc.p99_loop_lag_ms, gc = sc.max_gc_pause_ms, cpu = sc.cpu_percent_of_one_core;
+    if (!warnings.length) {
+      var figures = [];
+      if (lag !== undefined) { figures.push('event-loop lag p99 ' + num(lag, 2) + ' ms'); }
+      if (gc !== undefined) { figures.push('longest GC pause ' + num(gc, 1) + ' ms'); }
+      if (cpu !== null && cpu !== undefined) { figures.push('client CPU ' + num(cpu, 0) + ' % of one core'); }
+      return { ok: jvmOk, short: 'ok',
+        text: 'Client self-check: ok. The load generator did not distort these timings' + (figures.length ? ' (' + figures.join(', ') + ')' : '')
+          + (jvmOk ? '.' : ', but its JVM settings differ from what the timings need (see the self-check).') };
+    }
+    var by = Math.max(lag > 1 ? lag : 0, gc > 10 ? gc : 0);
+    var count = warnings.length + (warnings.length === 1 ? ' warning' : ' warnings');
+    return { ok: false, short: by > 0 ? 'distorted: up to ' + num(by, 2) + ' ms' : 'distorted (' + count + ')',
+      text: 'Client self-check: distorted. ' + (by > 0 ? 'These latencies include up to ' + num(by, 2) + ' ms of the client\'s own delay' : 'The client was a bottleneck')
+        + ' (' + count + ' in the self-check below).' };
   }
 
   function num(v, digits) {
@@ -179,5 +233,5 @@ var LLM = (function () {
     });
   }
 
-  return { el: el, num: num, section: section, empty: empty, chart: chart, register: register, title: title, bins: bins, markers: markers, markerNotes: markerNotes, run: run, METRICS: METRICS, COLORS: COLORS, statKeys: statKeys };
+  return { el: el, num: num, section: section, empty: empty, chart: chart, register: register, title: title, bins: bins, markers: markers, markerNotes: markerNotes, label: label, selfCheck: selfCheck, run: run, METRICS: METRICS, COLORS: COLORS, statKeys: statKeys };
 })();

@@ -9,19 +9,26 @@ LLM.run(function (d, app) {
   var LOWER_IS_BETTER = /(_ms$|^failed$|^duration$)/, NEUTRAL = /^total_(input|output)_tokens$/;
 
   var s = LLM.section(app, 'Runs', 'The first run is the baseline: differences are the other runs against it (red: worse, green: better).');
-  var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { text: 'source' })])]);
+  var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { cls: 'text', text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { cls: 'text', text: 'client self-check' }), el('th', { cls: 'text', text: 'source' })])]);
   runs.forEach(function (r, i) {
     var box = el('i'); box.style.cssText = 'display:inline-block;width:10px;height:10px;margin-right:6px;background:' + C[i % C.length];
     t.appendChild(el('tr', {}, [el('td', { text: String(i + 1) }), el('td', { cls: 'text' }, [box, document.createTextNode(r.name)]), el('td', { text: String(r.result.date) }),
-      el('td', { text: String(r.result.request_rate) }), el('td', { text: r.result.max_concurrency === null ? '—' : String(r.result.max_concurrency) }), el('td', { cls: 'reason', text: r.source })]));
+      el('td', { text: String(r.result.request_rate) }), el('td', { text: r.result.max_concurrency === null || r.result.max_concurrency === undefined ? '—' : String(r.result.max_concurrency) }),
+      selfCheckCell(r.result.client_self_check), el('td', { cls: 'reason', text: r.source })]));
   });
   s.appendChild(t);
+
+  /** A run's self-check in a few words; the whole sentence on hover. */
+  function selfCheckCell(sc) {
+    var v = LLM.selfCheck(sc);
+    return v ? el('td', { cls: 'text ' + (v.ok ? 'neg' : 'pos'), title: v.text, text: v.short }) : el('td', { cls: 'text', text: 'not measured' });
+  }
 
   var rows = HEADLINE.filter(function (h) { return runs.some(function (r) { return h[0] in r.result; }); });
   LLM.METRICS.forEach(function (m) {
     var seen = {};
     runs.forEach(function (r) { LLM.statKeys(r.result, m[0]).forEach(function (k) { seen[k] = 1; }); });
-    Object.keys(seen).forEach(function (k) { rows.push([k, k.replace('_' + m[0] + '_ms', '').replace(/^p/, 'P') + ' ' + m[1] + ' (ms)']); });
+    Object.keys(seen).forEach(function (k) { rows.push([k, LLM.label(k)]); });
   });
   var hs = LLM.section(app, 'Headline figures', 'Values of each run\'s result JSON.');
   var head = [el('th', { text: 'figure' })];

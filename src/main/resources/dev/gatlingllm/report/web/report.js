@@ -1,7 +1,7 @@
 // The run report: draws the data the plugin embedded in #llm-data.
 LLM.run(function (d, app) {
   var el = LLM.el, num = LLM.num, R = d.result;
-  var BUCKET_RULE = 'Requests in flight and the peak count a request in every one-second bucket it touched, as vLLM\'s peak does: a second where one request ended and the next one started counts both, so the line can pass the max concurrency (' + R.max_concurrency + ') although the client never had more requests open at once.';
+  var BUCKET_RULE = 'vLLM counts a request in every one-second bucket it touched, and so do the peak and the in-flight line here: a second where one request ended and the next one started counts both, so the count passes the max concurrency although the client never had more than ' + R.max_concurrency + ' requests open at once.';
   var HEADLINE = [
     ['completed', 'Successful requests'], ['failed', 'Failed requests'], ['duration', 'Benchmark duration (s)'],
     ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
@@ -61,7 +61,7 @@ LLM.run(function (d, app) {
   if (R.arrival_replay) { t3.appendChild(el('tr', {}, [el('td', { text: 'Arrival replay' }), el('td', { cls: 'text', text: JSON.stringify(R.arrival_replay) })])); }
   wrap.appendChild(t3);
   if (overCap(R.max_concurrent_requests)) {
-    top.appendChild(el('p', { cls: 'note', id: 'peak-note', text: 'Peak concurrent requests (' + num(R.max_concurrent_requests) + ') is above the max concurrency: ' + BUCKET_RULE }));
+    top.appendChild(el('p', { cls: 'note', id: 'peak-note', text: 'Peak concurrent requests (' + num(R.max_concurrent_requests) + ') is above the max concurrency (' + R.max_concurrency + '): ' + BUCKET_RULE }));
   }
 
   // Over time
@@ -84,7 +84,7 @@ LLM.run(function (d, app) {
     LLM.chart(g, 'over-tokens', { title: LLM.title('Output tokens per second and requests in flight'), legend: {}, xAxis: x(),
       yAxis: [{ type: 'value', name: 'tok/s' }, { type: 'value', name: 'requests' }],
       series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false }, inFlight] }, null, capNotes);
-    if (overCap(peakRunning)) { s.appendChild(el('p', { cls: 'note', id: 'cap-note', text: BUCKET_RULE })); }
+    if (overCap(peakRunning)) { s.appendChild(el('p', { cls: 'note', id: 'cap-note', text: 'Requests in flight above the dashed red line (max concurrency ' + R.max_concurrency + '): ' + BUCKET_RULE })); }
     var reqSeries = [{ name: 'started', type: 'bar', data: pts(ot.started) }, { name: 'completed', type: 'bar', data: pts(ot.completed) }];
     Object.keys(ot.failed).forEach(function (r) { reqSeries.push({ name: 'failed: ' + r, type: 'bar', data: pts(ot.failed[r]), itemStyle: { color: '#b42318' } }); });
     LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start', min: function (v) { return v.min - 0.5; }, max: function (v) { return v.max + 0.5; }, axisLabel: { showMinLabel: false, showMaxLabel: false } }, yAxis: { type: 'value', name: 'req/s' }, series: reqSeries });
@@ -189,8 +189,9 @@ LLM.run(function (d, app) {
   if (sc) {
     var cs = LLM.section(app, 'Client self-check', 'How much the load generator itself may have distorted the timings, measured during the run.');
     cs.id = 'self-check';
-    (sc.warnings || []).forEach(function (w) { cs.appendChild(el('div', { cls: 'banner bad', 'data-self-check-warning': 1, text: 'Warning: ' + w })); });
-    if (sc.jvm) {
+    (sc.warnings || []).forEach(function (w) { cs.appendChild(el('div', { cls: 'banner bad warn', 'data-self-check-warning': 1, text: 'Warning: ' + w })); });
+    // the JVM's own banner, unless a warning above already says that its settings differ
+    if (sc.jvm && !(sc.warnings || []).some(function (w) { return /JVM's settings differ/.test(w); })) {
       // The client JVM's settings: a run whose JVM differs says so above its figures.
       cs.appendChild(el('div', { cls: sc.jvm.verdict === 'ok' ? 'banner ok' : 'banner bad', 'data-jvm-verdict': sc.jvm.verdict,
         text: sc.jvm.verdict === 'ok' ? 'JVM settings: ok (the ones the timings need).'
@@ -257,35 +258,14 @@ LLM.run(function (d, app) {
     return rows;
   }
 
-  /**
-   * One sentence at the top of the page: was the client a bottleneck, and by how much. The
-   * amount is the larger of the event-loop lag's p99 (the delay the latencies include) and the
-   * longest GC pause, when the self-check warned about them.
-   */
+  /** The self-check's verdict, one sentence at the top of the page. */
   function selfCheckVerdict(sc) {
-    if (!sc) { return; }
-    var warnings = sc.warnings || [], jvmOk = !sc.jvm || sc.jvm.verdict === 'ok';
-    var lag = sc.p99_loop_lag_ms, gc = sc.max_gc_pause_ms, cpu = sc.cpu_percent_of_one_core;
-    var text, ok = warnings.length === 0;
-    if (ok) {
-      text = 'Client self-check: ok. The load generator did not distort these timings' + (lag !== undefined ? ' (event-loop lag p99 ' + num(lag, 2) + ' ms' : ' (')
-        + (gc !== undefined ? (lag !== undefined ? ', ' : '') + 'longest GC pause ' + num(gc, 1) + ' ms' : '') + (cpu !== null && cpu !== undefined ? ', client CPU ' + num(cpu, 0) + ' % of one core' : '') + ')'
-        + (jvmOk ? '.' : ', but its JVM settings differ from what the timings need (see the self-check).');
-    } else {
-      var by = Math.max(lag > 1 ? lag : 0, gc > 10 ? gc : 0);
-      text = 'Client self-check: distorted. ' + (by > 0 ? 'These latencies include up to ' + num(by, 2) + ' ms of the client\'s own delay' : 'The client was a bottleneck')
-        + ' (' + warnings.length + (warnings.length === 1 ? ' warning' : ' warnings') + ' in the self-check below).';
-    }
-    app.appendChild(el('div', { cls: 'banner ' + (ok && jvmOk ? 'ok' : 'bad'), id: 'self-check-verdict', text: text }));
+    var v = LLM.selfCheck(sc);
+    if (v) { app.appendChild(el('div', { cls: 'banner ' + (v.ok ? 'ok' : 'bad'), id: 'self-check-verdict', text: v.text })); }
   }
 
-  /** A key as words: underscores to spaces, a trailing unit in brackets. */
   function human(k) {
-    var units = { ms: 'ms', s: 's', mb: 'MB', rps: 'req/s', perc: '%' };
-    var parts = k.split('_'), unit = units[parts[parts.length - 1]];
-    if (unit) { parts.pop(); }
-    var text = parts.join(' ');
-    return text.charAt(0).toUpperCase() + text.slice(1) + (unit ? ' (' + unit + ')' : '');
+    return LLM.label(k);
   }
 
   /** A peak above the max-concurrency cap, which vLLM's one-second buckets allow. */
