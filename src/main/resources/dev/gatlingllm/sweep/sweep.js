@@ -57,8 +57,9 @@ LLM.run(function (d, app) {
   function runs(parent, list) {
     var s = LLM.section(parent, 'Runs', 'Every run of the sweep, each a fresh Gatling run in a JVM of its own: its result JSON, LLM report, Gatling report and console.');
     var keys = ['request_throughput', 'output_throughput', 'mean_ttft_ms', 'p99_ttft_ms', 'p99_e2el_ms', 'failed'];
-    var labels = ['request throughput (req/s)', 'output throughput (tok/s)', 'mean TTFT (ms)', 'P99 TTFT (ms)', 'P99 E2EL (ms)', 'failed requests'];
-    var t = el('table', {}, [el('tr', {}, ['point', 'run'].concat(labels).concat(['reports']).map(function (h, i) { return el('th', { cls: i === 0 ? 'text' : '', text: h }); }))]);
+    // short headers, the key's full name on hover: the table keeps its columns in view at 800 px
+    var labels = ['req/s', 'output tok/s', 'mean TTFT (ms)', 'P99 TTFT (ms)', 'P99 E2EL (ms)', 'failed'];
+    var t = el('table', {}, [el('tr', {}, ['point', 'run'].concat(labels).concat(['reports']).map(function (h, i) { return el('th', { cls: i === 0 ? 'text' : '', title: i >= 2 && i < 2 + keys.length ? LLM.label(keys[i - 2]) : h, text: h }); }))]);
     list.forEach(function (r) {
       var reports = el('td', { cls: 'links' }, [link(r.json, 'JSON'), el('span', { text: ' · ' }), link(r.llm, 'LLM report'),
         el('span', { text: ' · ' }), link(r.gatling, 'Gatling report'), el('span', { text: ' · ' }), link(r.console, 'console')]);
