@@ -168,7 +168,9 @@ class RunReporterTest {
         RecordSource.of(MetricFixtures.records("mixed")),
         ResultOptions.builder().saveResult(false).build(), dir, MetricFixtures.WORDS,
         OptionalLong.empty(), Goldens.CLOCK, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    assertEquals(out.summary(), bytes.toString(StandardCharsets.UTF_8));
+    // the summary, then where the report is (written although the result JSON is not)
+    assertEquals(out.summary() + "LLM report: " + out.htmlReport().toAbsolutePath().toUri()
+        + System.lineSeparator(), bytes.toString(StandardCharsets.UTF_8));
     assertTrue(out.summary().contains("============ Serving Benchmark Result ============\n"));
   }
 
