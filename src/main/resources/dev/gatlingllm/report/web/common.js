@@ -62,8 +62,9 @@ var LLM = (function () {
     var by = Math.max(lag > 1 ? lag : 0, gc > 10 ? gc : 0);
     var count = warnings.length + (warnings.length === 1 ? ' warning' : ' warnings');
     return { ok: false, short: by > 0 ? 'distorted: up to ' + num(by, 2) + ' ms' : 'distorted (' + count + ')',
-      text: 'Client self-check: distorted. ' + (by > 0 ? 'These latencies include up to ' + num(by, 2) + ' ms of the client\'s own delay' : 'The client was a bottleneck')
-        + ' (' + count + ' in the self-check below).' };
+      // without an amount, the first warning's gist (a JVM whose settings differ, a busy CPU)
+      text: 'Client self-check: distorted. ' + (by > 0 ? 'These latencies include up to ' + num(by, 2) + ' ms of the client\'s own delay'
+        : 'Its first warning: ' + warnings[0].split(/ \(|;/)[0]) + ' (' + count + ' in the self-check below).' };
   }
 
   function num(v, digits) {
