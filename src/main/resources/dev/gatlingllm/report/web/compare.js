@@ -79,13 +79,19 @@ LLM.run(function (d, app) {
     os.appendChild(og);
     [['chunks', 'Output tokens per second', 'tok/s'], ['running', 'Requests in flight', 'requests']].forEach(function (c) {
       LLM.chart(og, 'cmp-over-' + (c[0] === 'chunks' ? 'tokens' : c[0]), { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: c[2] },
-        series: withTime.map(function (r) { var o = r.overTime; return { name: r.name, type: 'line', step: 'start', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].map(function (v, i) { return [o.time[i], v]; }) }; }) });
+        series: withTime.map(function (r) {
+          var o = r.overTime, cap = r.result.max_concurrency;
+          var line = { name: r.name, type: 'line', step: 'start', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].map(function (v, i) { return [o.time[i], v]; }) };
+          // each run's max concurrency, dashed in its colour (the note below says why a line may pass it)
+          if (c[0] === 'running' && typeof cap === 'number') { line.markLine = { symbol: 'none', silent: true, label: { show: false }, lineStyle: { type: 'dashed', color: color(r) }, data: [{ yAxis: cap }] }; }
+          return line;
+        }) });
     });
     // vLLM's one-second buckets count a request in every second it touched: a line above a cap is no bug
     var above = withTime.filter(function (r) { var cap = r.result.max_concurrency; return typeof cap === 'number' && r.overTime.running.some(function (v) { return v > cap; }); });
     if (above.length) {
       os.appendChild(el('p', { cls: 'note', id: 'cap-note', text: 'Requests in flight of ' + above.map(function (r) { return r.name + ' (max concurrency ' + r.result.max_concurrency + ')'; }).join(', ')
-        + ' pass the max concurrency: a request counts in every one-second bucket it touched, as vLLM counts its peak, so a second where one request ended and the next started counts both.' }));
+        + ' pass their max concurrency (dashed): a request counts in every one-second bucket it touched, as vLLM counts its peak, so a second where one request ended and the next started counts both.' }));
     }
     [['ttft', 'TTFT p90 by second (ms)'], ['itl', 'ITL p90 by second (ms)']].forEach(function (c) {
       var series = withTime.filter(function (r) { return r.overTime[c[0]]; }).map(function (r) { var o = r.overTime; return { name: r.name, type: 'line', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].p90.map(function (v, i) { return [o.time[i], v]; }) }; });
