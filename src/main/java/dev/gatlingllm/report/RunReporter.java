@@ -136,9 +136,10 @@ public final class RunReporter {
     ReportOutcome outcome = !options.saveResult() && !options.append()
         ? new ReportOutcome(computed.metrics(), null, null, summary, null)
         : writeFiles(run, options, computed, runFolder, date, summary);
-    // a report is a file: written when the results are (saveResult(false) writes nothing)
+    // every run with a folder gets its report, saved result JSON or not; without a folder
+    // (saveResult(false) outside a Gatling run) nothing is written
     if (!options.htmlReport() || outcome.metrics() == null
-        || (!options.saveResult() && !options.append())) {
+        || (runFolder == null && !options.saveResult() && !options.append())) {
       return outcome;
     }
     Path report = writeHtmlReport(run, options, computed, runFolder, outcome.resultFile(), date);

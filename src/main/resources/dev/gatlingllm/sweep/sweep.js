@@ -8,7 +8,8 @@ LLM.run(function (d, app) {
   }
 
   function figure(parent, f) {
-    var box = LLM.section(parent, f.name, f.varY + ' against ' + f.varX +
+    var X = LLM.label(f.varX), Y = LLM.label(f.varY);
+    var box = LLM.section(parent, Y + ' against ' + X, f.varY + ' against ' + f.varX + ' of the result JSONs' +
       (f.hasIntervals ? '; bars: 95 % confidence interval of the mean over the point\'s runs (Student t)' : '; one run per point'));
     var grid = el('div', { cls: 'grid' });
     box.appendChild(grid);
@@ -27,16 +28,16 @@ LLM.run(function (d, app) {
       });
       var title = [p.row, p.col].filter(function (s) { return s; }).join(' · ');
       LLM.chart(grid, 'chart-' + (chartNo++), {
-        title: LLM.title(title || f.varY, title ? f.varY : ''),
-        legend: { top: 4, right: 8, type: 'scroll', width: '55%' },
+        title: LLM.title(title || Y, title ? Y : ''),
+        legend: {},
         tooltip: { trigger: 'item', formatter: function (it) {
           var v = it.data || {};
-          var s = it.seriesName + '<br>' + f.varX + ' = ' + num(v.value[0]) + '<br>' + f.varY + ' = ' + num(v.value[1]);
+          var s = it.seriesName + '<br>' + X + ': ' + num(v.value[0]) + '<br>' + Y + ': ' + num(v.value[1]);
           if (v.n > 1) { s += '<br>n = ' + v.n + ', std = ' + num(v.std) + '<br>95 % CI [' + num(v.lo) + ', ' + num(v.hi) + ']'; }
           return s + '<br>' + (v.label || '');
         } },
-        xAxis: { type: f.logX ? 'log' : 'value', name: f.varX, nameLocation: 'middle', nameGap: 28, scale: true },
-        yAxis: { type: f.logY ? 'log' : 'value', name: f.varY, scale: true },
+        xAxis: { type: f.logX ? 'log' : 'value', name: X + (f.logX ? ' (log)' : ''), nameLocation: 'middle', nameGap: 28, scale: true },
+        yAxis: { type: f.logY ? 'log' : 'value', name: Y + (f.logY ? ' (log)' : ''), scale: true },
         series: series
       }, 340);
     });
@@ -44,9 +45,9 @@ LLM.run(function (d, app) {
 
   function answers(parent, list) {
     var s = LLM.section(parent, 'SLA answers', 'The largest value of the searched variable whose runs met every constraint (mean over the runs of each value).');
-    var t = el('table', {}, [el('tr', {}, ['combination', 'SLA', 'variable', 'answer', 'values tried (✓ met, ✗ missed)'].map(function (h) { return el('th', { text: h }); }))]);
+    var t = el('table', {}, [el('tr', {}, ['combination', 'SLA', 'variable', 'answer', 'values tried (✓ met, ✗ missed)'].map(function (h, i) { return el('th', { cls: i === 1 || i === 0 ? 'text' : '', text: h }); }))]);
     list.forEach(function (a) {
-      t.appendChild(el('tr', { 'data-answer': a.variable }, [el('td', { text: a.point }), el('td', { text: a.sla }), el('td', { text: a.variable }),
+      t.appendChild(el('tr', { 'data-answer': a.variable }, [el('td', { cls: 'text', text: a.point }), el('td', { cls: 'text', text: a.sla }), el('td', { text: LLM.label(a.variable) }),
         el('td', { text: a.value === 0 ? 'none met' : String(a.value) + (a.capped ? ' (unlimited)' : '') }),
         el('td', { cls: 'reason', text: a.tested.map(function (x) { return x.value + (x.passed ? ' ✓' : ' ✗'); }).join(', ') })]));
     });
@@ -56,11 +57,13 @@ LLM.run(function (d, app) {
   function runs(parent, list) {
     var s = LLM.section(parent, 'Runs', 'Every run of the sweep, each a fresh Gatling run in a JVM of its own: its result JSON, LLM report, Gatling report and console.');
     var keys = ['request_throughput', 'output_throughput', 'mean_ttft_ms', 'p99_ttft_ms', 'p99_e2el_ms', 'failed'];
-    var t = el('table', {}, [el('tr', {}, ['point', 'run'].concat(keys).concat(['reports']).map(function (h) { return el('th', { text: h }); }))]);
+    // short headers, the key's full name on hover: the table keeps its columns in view at 800 px
+    var labels = ['req/s', 'output tok/s', 'mean TTFT (ms)', 'P99 TTFT (ms)', 'P99 E2EL (ms)', 'failed'];
+    var t = el('table', {}, [el('tr', {}, ['point', 'run'].concat(labels).concat(['reports']).map(function (h, i) { return el('th', { cls: i === 0 ? 'text' : '', title: i >= 2 && i < 2 + keys.length ? LLM.label(keys[i - 2]) : h, text: h }); }))]);
     list.forEach(function (r) {
-      var reports = el('td', { cls: 'reason' }, [link(r.json, 'JSON'), el('span', { text: ' · ' }), link(r.llm, 'LLM report'),
+      var reports = el('td', { cls: 'links' }, [link(r.json, 'JSON'), el('span', { text: ' · ' }), link(r.llm, 'LLM report'),
         el('span', { text: ' · ' }), link(r.gatling, 'Gatling report'), el('span', { text: ' · ' }), link(r.console, 'console')]);
-      t.appendChild(el('tr', {}, [el('td', { text: r.point }), el('td', { text: String(r.run_number) })]
+      t.appendChild(el('tr', {}, [el('td', { cls: 'text', text: r.point }), el('td', { text: String(r.run_number) })]
         .concat(keys.map(function (k) { return el('td', { text: num(r[k]) }); })).concat([reports])));
     });
     s.appendChild(t);
@@ -70,7 +73,7 @@ LLM.run(function (d, app) {
     var s = LLM.section(parent, 'Pareto frontier', 'x = output tokens/s per user (÷ ' + p.userKey + '), y = output tokens/s per GPU (÷ ' + p.gpuKey + '); the frontier joins the points no other point beats on both.');
     LLM.chart(s, 'pareto', {
       title: LLM.title('tokens/s per user vs tokens/s per GPU'),
-      legend: { top: 4, right: 8 },
+      legend: {},
       tooltip: { trigger: 'item', formatter: function (it) { var v = it.data; return v.point + '<br>' + num(v.value[0]) + ' tok/s/user, ' + num(v.value[1]) + ' tok/s/GPU<br>' + (v.label || ''); } },
       xAxis: { type: 'value', name: 'output tokens/s per user', nameLocation: 'middle', nameGap: 28, scale: true },
       yAxis: { type: 'value', name: 'output tokens/s per GPU', scale: true },

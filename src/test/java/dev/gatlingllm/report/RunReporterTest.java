@@ -119,14 +119,17 @@ class RunReporterTest {
   }
 
   @Test
-  void saveResultOffOnlyComputesAndSummarises() throws Exception {
+  void saveResultOffWritesTheReportButNoResult() throws Exception {
     ReportOutcome out = Goldens.report("mixed",
         Goldens.options("mixed").toBuilder().saveResult(false).build(), dir);
     assertTrue(out.ok());
     assertNull(out.resultFile());
     assertNotNull(out.summary());
+    // every run with a folder gets its report (issue 30), the result JSON only when asked
+    assertEquals(dir.resolve(LlmReport.FILE_NAME), out.htmlReport());
     try (var files = Files.list(dir)) {
-      assertEquals(0, files.count());
+      assertEquals(List.of(LlmReport.FILE_NAME),
+          files.map(f -> f.getFileName().toString()).toList());
     }
   }
 
@@ -166,7 +169,9 @@ class RunReporterTest {
         RecordSource.of(MetricFixtures.records("mixed")),
         ResultOptions.builder().saveResult(false).build(), dir, MetricFixtures.WORDS,
         OptionalLong.empty(), Goldens.CLOCK, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    assertEquals(out.summary(), bytes.toString(StandardCharsets.UTF_8));
+    // the summary, then where the report is (written although the result JSON is not)
+    assertEquals(out.summary() + "LLM report: " + out.htmlReport().toAbsolutePath().toUri()
+        + System.lineSeparator(), bytes.toString(StandardCharsets.UTF_8));
     assertTrue(out.summary().contains("============ Serving Benchmark Result ============\n"));
   }
 

@@ -3,8 +3,7 @@ package dev.gatlingllm.sweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatlingllm.report.Chromium;
+import dev.gatlingllm.report.PageLayout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,37 +18,46 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sweep's pages in headless Chromium with the network cut off, as the LLM report's: no
- * error, no request, every chart painted. The sweep behind them answers from a queueing model
- * ({@link FakeServer}), two runs per point so that the error bars are drawn.
+ * The sweep's pages (the report, the plots, the Pareto chart) in Debian's Chromium with the
+ * layout checks of the LLM report ({@link PageLayout}): no error, no request out of the page,
+ * data in every chart, nothing wider than its container, no chart texts over each other, at
+ * 1,400 and 800 px. The sweep behind them answers from a queueing model ({@link FakeServer}),
+ * two runs per point so that the error bars are drawn; {@link SweepLayoutBrowserTest} reads
+ * the report of a sweep of real runs.
  */
 @Timeout(300)
 class SweepReportBrowserTest {
 
-  private static Chromium chromium;
+  private static Path chromium;
 
   @TempDir
   Path dir;
 
   @BeforeAll
   static void findChromium() {
-    Optional<Chromium> found = Chromium.find();
+    Optional<Path> found = PageLayout.chromium();
     Assumptions.assumeTrue(found.isPresent(), "SKIPPED: no Chromium installed (apt-get install "
         + "chromium, or set CHROMIUM=/path/to/chrome): the sweep pages were not opened");
     chromium = found.get();
   }
 
-  private static void assertDrawn(Chromium.Verdict v, int charts) {
-    assertTrue(v.json().get("errors").isEmpty(), "no error, no blocked request: " + v.json());
-    assertEquals(charts, v.json().get("charts").size(), v.json().toString());
-    for (JsonNode c : v.json().get("charts")) {
-      assertTrue(c.get("painted").asLong() > 0, c.get("id").asText() + " drawn: " + v.json());
+  private static void assertDrawn(PageLayout browser, Path page, int charts) {
+    for (int width : new int[] {1400, 800}) {
+      PageLayout.Findings f = browser.inspect(page, width, Path.of("target/report-screenshots")
+          .resolve(page.getFileName().toString().replace(".html", "") + "-" + width + ".png"), null);
+      assertEquals(List.of(), f.problems(), page.getFileName() + " at " + width + " px");
+      assertEquals(charts, f.charts(), page.getFileName() + " at " + width + " px");
     }
-    assertTrue(v.ok(), v.json().toString());
   }
 
   @Test
   void theSweepReportThePlotsAndTheParetoPageDrawOffline() throws Exception {
+    try (PageLayout browser = PageLayout.start(chromium)) {
+      pages(browser);
+    }
+  }
+
+  private void pages(PageLayout browser) throws Exception {
     SweepOutcome o = Sweep.serveSla(SweepConfig.builder()
             .benchArgs("--base-url http://127.0.0.1:9 --model m")
             .benchParams(Params.parse("[{\"random_input_len\": 128}, "
@@ -64,7 +72,7 @@ class SweepReportBrowserTest {
         "the SLA answers are in the page");
     // curves of request throughput vs p99 E2EL and mean TTFT, and of the variable vs
     // throughput and p99 TTFT: four charts
-    assertDrawn(chromium.open(report, 1400, 1000), 4);
+    assertDrawn(browser, report, 4);
     assertTrue(Files.size(o.folder().resolve("plots/p99_e2el_ms-vs-request_throughput.png"))
         > 5_000);
 
@@ -76,11 +84,11 @@ class SweepReportBrowserTest {
     String svg = Files.readString(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg"));
     assertTrue(svg.contains("<svg") && svg.strip().endsWith("</svg>"), svg.substring(0, 200));
     assertTrue(svg.contains("max_concurrency (log)"), "the log axis is labelled");
-    assertDrawn(chromium.open(dir.resolve("figs/plots.html"), 1400, 800), 2);
+    assertDrawn(browser, dir.resolve("figs/plots.html"), 2);
 
     Sweep.plotPareto(o.folder(), "max_concurrency", null, List.of("max_concurrency"),
         dir.resolve("figs"), "png");
     assertTrue(Files.size(dir.resolve("figs/pareto.png")) > 5_000);
-    assertDrawn(chromium.open(dir.resolve("figs/pareto.html"), 1200, 700), 1);
+    assertDrawn(browser, dir.resolve("figs/pareto.html"), 1);
   }
 }

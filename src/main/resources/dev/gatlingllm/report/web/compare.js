@@ -9,19 +9,26 @@ LLM.run(function (d, app) {
   var LOWER_IS_BETTER = /(_ms$|^failed$|^duration$)/, NEUTRAL = /^total_(input|output)_tokens$/;
 
   var s = LLM.section(app, 'Runs', 'The first run is the baseline: differences are the other runs against it (red: worse, green: better).');
-  var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { text: 'source' })])]);
+  var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { cls: 'text', text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { cls: 'text', text: 'client self-check' }), el('th', { cls: 'text', text: 'source' })])]);
   runs.forEach(function (r, i) {
     var box = el('i'); box.style.cssText = 'display:inline-block;width:10px;height:10px;margin-right:6px;background:' + C[i % C.length];
-    t.appendChild(el('tr', {}, [el('td', { text: String(i + 1) }), el('td', {}, [box, document.createTextNode(r.name)]), el('td', { text: String(r.result.date) }),
-      el('td', { text: String(r.result.request_rate) }), el('td', { text: r.result.max_concurrency === null ? '—' : String(r.result.max_concurrency) }), el('td', { cls: 'reason', text: r.source })]));
+    t.appendChild(el('tr', {}, [el('td', { text: String(i + 1) }), el('td', { cls: 'text' }, [box, document.createTextNode(r.name)]), el('td', { text: String(r.result.date) }),
+      el('td', { text: String(r.result.request_rate) }), el('td', { text: r.result.max_concurrency === null || r.result.max_concurrency === undefined ? '—' : String(r.result.max_concurrency) }),
+      selfCheckCell(r.result.client_self_check), el('td', { cls: 'reason', text: r.source })]));
   });
   s.appendChild(t);
+
+  /** A run's self-check in a few words; the whole sentence on hover. */
+  function selfCheckCell(sc) {
+    var v = LLM.selfCheck(sc);
+    return v ? el('td', { cls: 'text ' + (v.ok ? 'neg' : 'pos'), title: v.text, text: v.short }) : el('td', { cls: 'text', text: 'not measured' });
+  }
 
   var rows = HEADLINE.filter(function (h) { return runs.some(function (r) { return h[0] in r.result; }); });
   LLM.METRICS.forEach(function (m) {
     var seen = {};
     runs.forEach(function (r) { LLM.statKeys(r.result, m[0]).forEach(function (k) { seen[k] = 1; }); });
-    Object.keys(seen).forEach(function (k) { rows.push([k, k.replace('_' + m[0] + '_ms', '').replace(/^p/, 'P') + ' ' + m[1] + ' (ms)']); });
+    Object.keys(seen).forEach(function (k) { rows.push([k, LLM.label(k)]); });
   });
   var hs = LLM.section(app, 'Headline figures', 'Values of each run\'s result JSON.');
   var head = [el('th', { text: 'figure' })];
@@ -71,12 +78,24 @@ LLM.run(function (d, app) {
     var og = el('div', { cls: 'grid' });
     os.appendChild(og);
     [['chunks', 'Output tokens per second', 'tok/s'], ['running', 'Requests in flight', 'requests']].forEach(function (c) {
-      LLM.chart(og, 'cmp-over-' + (c[0] === 'chunks' ? 'tokens' : c[0]), { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: c[2] },
-        series: withTime.map(function (r) { var o = r.overTime; return { name: r.name, type: 'line', step: 'start', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].map(function (v, i) { return [o.time[i], v]; }) }; }) });
+      LLM.chart(og, 'cmp-over-' + (c[0] === 'chunks' ? 'tokens' : c[0]), { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: c[2] },
+        series: withTime.map(function (r) {
+          var o = r.overTime, cap = r.result.max_concurrency;
+          var line = { name: r.name, type: 'line', step: 'start', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].map(function (v, i) { return [o.time[i], v]; }) };
+          // each run's max concurrency, dashed in its colour (the note below says why a line may pass it)
+          if (c[0] === 'running' && typeof cap === 'number') { line.markLine = { symbol: 'none', silent: true, label: { show: false }, lineStyle: { type: 'dashed', color: color(r) }, data: [{ yAxis: cap }] }; }
+          return line;
+        }) });
     });
+    // vLLM's one-second buckets count a request in every second it touched: a line above a cap is no bug
+    var above = withTime.filter(function (r) { var cap = r.result.max_concurrency; return typeof cap === 'number' && r.overTime.running.some(function (v) { return v > cap; }); });
+    if (above.length) {
+      os.appendChild(el('p', { cls: 'note', id: 'cap-note', text: 'Requests in flight of ' + above.map(function (r) { return r.name + ' (max concurrency ' + r.result.max_concurrency + ')'; }).join(', ')
+        + ' pass their max concurrency (dashed): a request counts in every one-second bucket it touched, as vLLM counts its peak, so a second where one request ended and the next started counts both.' }));
+    }
     [['ttft', 'TTFT p90 by second (ms)'], ['itl', 'ITL p90 by second (ms)']].forEach(function (c) {
       var series = withTime.filter(function (r) { return r.overTime[c[0]]; }).map(function (r) { var o = r.overTime; return { name: r.name, type: 'line', showSymbol: false, itemStyle: { color: color(r) }, data: o[c[0]].p90.map(function (v, i) { return [o.time[i], v]; }) }; });
-      if (series.length) { LLM.chart(og, 'cmp-over-' + c[0], { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: 'ms' }, series: series }); }
+      if (series.length) { LLM.chart(og, 'cmp-over-' + c[0], { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: 'ms' }, series: series }); }
     });
   }
 
@@ -86,7 +105,7 @@ LLM.run(function (d, app) {
     var sg = el('div', { cls: 'grid' });
     ss.appendChild(sg);
     [['num_requests_running', 'Requests running on the server', 'cmp-server-running', 1], ['num_requests_waiting', 'Requests waiting on the server', 'cmp-server-waiting', 1], ['kv_cache_usage_perc', 'KV-cache usage (%)', 'cmp-server-kv', 100]].forEach(function (c) {
-      LLM.chart(sg, c[2], { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value' },
+      LLM.chart(sg, c[2], { title: LLM.title(c[1]), legend: { top: 22, type: 'scroll' }, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value' },
         series: withServer.map(function (r) { var m = r.result.server_metrics; return { name: r.name, type: 'line', showSymbol: false, itemStyle: { color: color(r) }, data: m[c[0]].map(function (v, i) { return [m.time_s[i], v === null ? null : Math.round(v * c[3] * 100) / 100]; }) }; }) });
     });
   }

@@ -1,27 +1,32 @@
 // The run report: draws the data the plugin embedded in #llm-data.
 LLM.run(function (d, app) {
   var el = LLM.el, num = LLM.num, R = d.result;
+  var BUCKET_RULE = 'vLLM counts a request in every one-second bucket it touched, and so do the peak and the in-flight line here: a second where one request ended and the next one started counts both, so the count passes the max concurrency although the client never had more than ' + R.max_concurrency + ' requests open at once.';
   var HEADLINE = [
     ['completed', 'Successful requests'], ['failed', 'Failed requests'], ['duration', 'Benchmark duration (s)'],
     ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
     ['request_throughput', 'Request throughput (req/s)'], ['request_goodput', 'Request goodput (req/s)'],
     ['output_throughput', 'Output token throughput (tok/s)'], ['max_output_tokens_per_s', 'Peak output token throughput (tok/s)'],
     ['max_concurrent_requests', 'Peak concurrent requests'], ['total_token_throughput', 'Total token throughput (tok/s)']];
-  var SETTINGS = ['model_id', 'tokenizer_id', 'backend', 'endpoint_type', 'label', 'num_prompts', 'request_rate', 'burstiness',
-    'max_concurrency', 'ramp_up_strategy', 'ramp_up_start_rps', 'ramp_up_end_rps', 'seed', 'date'];
+  var SETTINGS = [['model_id', 'Model'], ['tokenizer_id', 'Tokenizer'], ['backend', 'Backend'], ['endpoint_type', 'Endpoint type'], ['label', 'Label'],
+    ['num_prompts', 'Prompts'], ['request_rate', 'Request rate (req/s)'], ['burstiness', 'Burstiness (1 = Poisson)'],
+    ['max_concurrency', 'Max concurrency (requests)'], ['ramp_up_strategy', 'Ramp-up strategy'], ['ramp_up_start_rps', 'Ramp-up start (req/s)'],
+    ['ramp_up_end_rps', 'Ramp-up end (req/s)'], ['seed', 'Seed'], ['date', 'Date']];
   var known = {};
   HEADLINE.forEach(function (h) { known[h[0]] = 1; });
-  SETTINGS.forEach(function (k) { known[k] = 1; });
+  SETTINGS.forEach(function (k) { known[k[0]] = 1; });
   ['client_self_check', 'server_metrics', 'rps_change_events', 'arrival_replay'].forEach(function (k) { known[k] = 1; });
   known.server_compliance = 1;
 
   var total = (R.completed || 0) + (R.failed || 0);
+  selfCheckVerdict(R.client_self_check);
   if (total === 0) {
-    app.appendChild(el('div', { cls: 'banner bad', text: 'No request was recorded in this run.' }));
+    app.appendChild(el('div', { cls: 'banner bad', id: 'no-request', text: 'No request was recorded in this run: nothing was sent, so there is no figure to show. '
+      + 'Usually the run ended before its first request (a failed ready check, a dataset with no usable prompt, a duration of 0) or every user was stopped before sending; the console output of the run says which.' }));
   } else if (!R.completed) {
-    app.appendChild(el('div', { cls: 'banner bad', text: 'Every request failed (' + num(R.failed) + ' of ' + num(total) + '). The reasons are below; no latency was measured.' }));
+    app.appendChild(el('div', { cls: 'banner bad', id: 'failed-banner', text: 'Every request failed (' + num(R.failed) + ' of ' + num(total) + '). The reasons are below; no latency was measured.' }));
   } else if (R.failed) {
-    app.appendChild(el('div', { cls: 'banner bad', text: num(R.failed) + ' of ' + num(total) + ' requests failed; they count in no latency figure.' }));
+    app.appendChild(el('div', { cls: 'banner bad', id: 'failed-banner', text: num(R.failed) + ' of ' + num(total) + ' requests failed; they count in no latency figure.' }));
   }
 
   // Headline figures and settings, the result JSON's own values
@@ -33,12 +38,13 @@ LLM.run(function (d, app) {
     if (!(h[0] in R)) { return; }
     t1.appendChild(el('tr', {}, [el('td', { text: h[1] }), el('td', { 'data-key': h[0], text: R[h[0]] === null ? 'no SLO set' : num(R[h[0]]) })]));
   });
+
   wrap.appendChild(t1);
   var stats = [];
   LLM.METRICS.forEach(function (m) { var keys = LLM.statKeys(R, m[0]); if (keys.length) { stats.push([m, keys]); } });
   if (stats.length) {
     var cols = stats[0][1].map(function (k) { return k.replace('_' + stats[0][0][0] + '_ms', ''); });
-    var t2 = el('table', {}, [el('tr', {}, [el('th', { text: 'ms' })].concat(cols.map(function (c) { return el('th', { text: c }); })))]);
+    var t2 = el('table', {}, [el('tr', {}, [el('th', { text: 'latency (ms)' })].concat(cols.map(function (c) { return el('th', { text: c.replace(/^p/, 'P') }); })))]);
     stats.forEach(function (s) {
       var row = el('tr', {}, [el('td', { text: s[0][1] })]);
       cols.forEach(function (c) { var k = c + '_' + s[0][0] + '_ms'; row.appendChild(el('td', { 'data-key': k, text: k in R ? num(R[k]) : '—' })); });
@@ -47,13 +53,16 @@ LLM.run(function (d, app) {
     wrap.appendChild(t2);
   }
   var t3 = el('table', {}, [el('tr', {}, [el('th', { text: 'setting' }), el('th', { text: 'value' })])]);
-  SETTINGS.concat(Object.keys(R).filter(function (k) { return !known[k] && !/_ms$/.test(k) && typeof R[k] !== 'object'; })).forEach(function (k) {
-    if (k in R && R[k] !== null) { t3.appendChild(el('tr', {}, [el('td', { text: k }), el('td', { 'data-key': k, text: String(R[k]) })])); }
+  SETTINGS.concat(Object.keys(R).filter(function (k) { return !known[k] && !/_ms$/.test(k) && typeof R[k] !== 'object'; }).map(function (k) { return [k, human(k)]; })).forEach(function (k) {
+    if (k[0] in R && R[k[0]] !== null) { t3.appendChild(el('tr', {}, [el('td', { text: k[1] }), el('td', { cls: 'text', 'data-key': k[0], text: String(R[k[0]]) })])); }
   });
   var slos = Object.keys(d.slos || {});
-  t3.appendChild(el('tr', {}, [el('td', { text: 'goodput SLOs' }), el('td', { text: slos.length ? slos.map(function (k) { return k + ' ≤ ' + d.slos[k] + ' ms'; }).join(', ') : 'none' })]));
-  if (R.arrival_replay) { t3.appendChild(el('tr', {}, [el('td', { text: 'arrival replay' }), el('td', { text: JSON.stringify(R.arrival_replay) })])); }
+  t3.appendChild(el('tr', {}, [el('td', { text: 'Goodput SLOs' }), el('td', { cls: 'text', text: slos.length ? slos.map(function (k) { return k + ' ≤ ' + d.slos[k] + ' ms'; }).join(', ') : 'none' })]));
+  if (R.arrival_replay) { t3.appendChild(el('tr', {}, [el('td', { text: 'Arrival replay' }), el('td', { cls: 'text', text: JSON.stringify(R.arrival_replay) })])); }
   wrap.appendChild(t3);
+  if (overCap(R.max_concurrent_requests)) {
+    top.appendChild(el('p', { cls: 'note', id: 'peak-note', text: 'Peak concurrent requests (' + num(R.max_concurrent_requests) + ') is above the max concurrency (' + R.max_concurrency + '): ' + BUCKET_RULE }));
+  }
 
   // Over time
   var ot = d.overTime;
@@ -61,20 +70,29 @@ LLM.run(function (d, app) {
     var s = LLM.section(app, 'Over time', 'One-second buckets on the grid vLLM takes its peaks over: from the first successful start (' + num(ot.t0, 3) + ' s after the benchmark start). Output tokens are content chunks, as vLLM counts them for its peak; in flight counts the successful requests active during each second.');
     var g = el('div', { cls: 'grid' });
     s.appendChild(g);
-    function x() { return { type: 'value', name: 's', min: 'dataMin', max: 'dataMax' }; }
+    function x() { return { type: 'value', name: 'seconds after the benchmark start', min: 'dataMin', max: 'dataMax' }; }
     function pts(arr) { return arr.map(function (v, i) { return [ot.time[i], v]; }); }
-    LLM.chart(g, 'over-tokens', { title: LLM.title('Output tokens per second and requests in flight'), legend: { top: 22 }, xAxis: x(),
+    var cap = R.max_concurrency, peakRunning = Math.max.apply(null, ot.running.concat([0]));
+    var inFlight = { name: 'in flight', type: 'line', step: 'start', yAxisIndex: 1, data: pts(ot.running), showSymbol: false };
+    var capNotes = [];
+    if (typeof cap === 'number') {
+      inFlight.markLine = { symbol: 'none', silent: true, label: { show: false }, lineStyle: { type: 'dashed', color: '#b42318' }, data: [{ yAxis: cap }] };
+      var first = ot.running.findIndex(function (v) { return v > cap; });
+      capNotes.push(first < 0 ? { x: ot.time[0], y: cap, yAxisIndex: 1, text: 'max concurrency ' + cap, color: '#b42318' }
+        : { x: ot.time[first], y: cap, yAxisIndex: 1, text: 'max concurrency ' + cap + ': a request counts in every second it touched (note below)', color: '#b42318' });
+    }
+    LLM.chart(g, 'over-tokens', { title: LLM.title('Output tokens per second and requests in flight'), legend: {}, xAxis: x(),
       yAxis: [{ type: 'value', name: 'tok/s' }, { type: 'value', name: 'requests' }],
-      series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false },
-        { name: 'in flight', type: 'line', step: 'start', yAxisIndex: 1, data: pts(ot.running), showSymbol: false }] });
+      series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false }, inFlight] }, null, capNotes);
+    if (overCap(peakRunning)) { s.appendChild(el('p', { cls: 'note', id: 'cap-note', text: 'Requests in flight above the dashed red line (max concurrency ' + R.max_concurrency + '): ' + BUCKET_RULE })); }
     var reqSeries = [{ name: 'started', type: 'bar', data: pts(ot.started) }, { name: 'completed', type: 'bar', data: pts(ot.completed) }];
     Object.keys(ot.failed).forEach(function (r) { reqSeries.push({ name: 'failed: ' + r, type: 'bar', data: pts(ot.failed[r]), itemStyle: { color: '#b42318' } }); });
-    LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: { top: 22, type: 'scroll' }, xAxis: x(), yAxis: { type: 'value', name: 'req/s' }, series: reqSeries });
+    LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start', min: function (v) { return v.min - 0.5; }, max: function (v) { return v.max + 0.5; }, axisLabel: { showMinLabel: false, showMaxLabel: false } }, yAxis: { type: 'value', name: 'req/s' }, series: reqSeries });
     ['ttft', 'itl'].forEach(function (m) {
       var p = ot[m];
       var has = Object.keys(p).some(function (k) { return p[k].some(function (v) { return v !== null; }); });
       if (!has) { return; }
-      LLM.chart(g, 'over-' + m, { title: LLM.title((m === 'ttft' ? 'TTFT by the second the request started' : 'ITL by the second the token arrived') + ' (ms)'), legend: { top: 22 }, xAxis: x(), yAxis: { type: 'value', name: 'ms' },
+      LLM.chart(g, 'over-' + m, { title: LLM.title((m === 'ttft' ? 'TTFT by the second the request started' : 'ITL by the second the token arrived') + ' (ms)'), legend: {}, xAxis: x(), yAxis: { type: 'value', name: 'ms' },
         series: Object.keys(p).map(function (k) { return { name: k, type: 'line', data: pts(p[k]), showSymbol: false, connectNulls: false }; }) });
     });
   }
@@ -92,9 +110,9 @@ LLM.run(function (d, app) {
       var queue = [{ name: 'server running', type: 'line', data: spts(sm.num_requests_running), showSymbol: false },
         { name: 'server waiting', type: 'line', data: spts(sm.num_requests_waiting), showSymbol: false }];
       if (ot && ot.time.length) { queue.push({ name: 'client in flight', type: 'line', step: 'start', data: ot.running.map(function (v, i) { return [ot.time[i], v]; }), showSymbol: false, lineStyle: { type: 'dashed' } }); }
-      LLM.chart(sg, 'server-queue', { title: LLM.title('Requests running and waiting on the server'), legend: { top: 22 }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: 'requests' }, series: queue });
+      LLM.chart(sg, 'server-queue', { title: LLM.title('Requests running and waiting on the server'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: 'requests' }, series: queue });
       function pct(arr) { return arr.map(function (v) { return v === null ? null : Math.round(v * 10000) / 100; }); }
-      LLM.chart(sg, 'server-cache', { title: LLM.title('KV-cache usage and prefix-cache hit rate (%)'), legend: { top: 22 }, xAxis: { type: 'value', name: 's' }, yAxis: { type: 'value', name: '%', min: 0, max: 100 },
+      LLM.chart(sg, 'server-cache', { title: LLM.title('KV-cache usage and prefix-cache hit rate (%)'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: '%', min: 0, max: 100 },
         series: [{ name: 'KV-cache usage', type: 'line', data: spts(pct(sm.kv_cache_usage_perc)), showSymbol: false },
           { name: 'prefix-cache hit rate', type: 'line', data: spts(pct(sm.prefix_cache_hit_rate)), showSymbol: false, connectNulls: false }] });
     }
@@ -110,18 +128,18 @@ LLM.run(function (d, app) {
     if (!h) { return; }
     if (!h.count) { LLM.empty(dg, m[2] + ': no sample'); return; }
     var marks = LLM.statKeys(R, m[0]).filter(function (k) { return k.indexOf('std_') !== 0; }).map(function (k, i) {
-      return { name: k.replace('_' + m[0] + '_ms', ''), value: R[k], color: LLM.COLORS[(i + 3) % LLM.COLORS.length] };
+      return { name: k.replace('_' + m[0] + '_ms', '').replace(/^p/, 'P'), value: R[k], color: LLM.COLORS[(i + 3) % LLM.COLORS.length] };
     });
     LLM.chart(dg, 'hist-' + m[0], { title: LLM.title(m[2] + ' (ms)', num(h.count) + ' samples' + (h.overflow ? ', last bar: ≥ ' + num(h.lo + (h.counts.length - 1) * h.width) + ' ms, max ' + num(h.max) : '')),
       tooltip: { trigger: 'axis' }, xAxis: { type: 'value', name: 'ms', min: 'dataMin' }, yAxis: { type: 'value', name: 'count' },
-      series: [{ name: m[1], type: 'bar', barWidth: '90%', data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), markLine: LLM.markers(marks) }] });
+      series: [{ name: m[1], type: 'bar', barWidth: '90%', barMaxWidth: 40, data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), markLine: LLM.markers(marks) }] }, null, LLM.markerNotes(marks));
   });
   [['input_len', 'Input length (tokens), all requests'], ['output_len', 'Output length (tokens), successful requests']].forEach(function (p) {
     var h = H[p[0]];
     if (!h) { return; }
     if (!h.count) { LLM.empty(dg, p[1] + ': no sample'); return; }
     LLM.chart(dg, 'hist-' + p[0], { title: LLM.title(p[1], num(h.count) + ' requests'), xAxis: { type: 'value', name: 'tokens', min: 'dataMin' }, yAxis: { type: 'value', name: 'requests' },
-      series: [{ type: 'bar', barWidth: '90%', data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), itemStyle: { color: p[0] === 'input_len' ? '#7a4cc2' : '#0e8a9e' } }] });
+      series: [{ type: 'bar', barWidth: '90%', barMaxWidth: 40, data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), itemStyle: { color: p[0] === 'input_len' ? '#7a4cc2' : '#0e8a9e' } }] });
   });
 
   // Request timeline
@@ -161,29 +179,26 @@ LLM.run(function (d, app) {
     var st = el('table', {}, [el('tr', {}, [el('th', { text: 'check' }), el('th', { text: 'requests checked' }), el('th', { text: 'failed' }), el('th', { text: 'example request ids' })])]);
     Object.keys(sv.checks).forEach(function (k) {
       var c = sv.checks[k];
-      st.appendChild(el('tr', {}, [el('td', { text: k }), el('td', { text: num(c.checked) }), el('td', { 'data-compliance': k, text: num(c.violations) }), el('td', { text: (c.example_request_ids || []).join(', ') })]));
+      st.appendChild(el('tr', {}, [el('td', { text: human(k) }), el('td', { text: num(c.checked) }), el('td', { 'data-compliance': k, text: num(c.violations) }), el('td', { cls: 'text', text: (c.example_request_ids || []).join(', ') })]));
     });
     ss.appendChild(st);
   }
 
-  // Client self-check
+  // Client self-check: the console's self-check block, as a table with the same labels
   var sc = R.client_self_check;
   if (sc) {
     var cs = LLM.section(app, 'Client self-check', 'How much the load generator itself may have distorted the timings, measured during the run.');
-    if (sc.jvm) {
+    cs.id = 'self-check';
+    (sc.warnings || []).forEach(function (w) { cs.appendChild(el('div', { cls: 'banner bad warn', 'data-self-check-warning': 1, text: 'Warning: ' + w })); });
+    // the JVM's own banner, unless a warning above already says that its settings differ
+    if (sc.jvm && !(sc.warnings || []).some(function (w) { return /JVM's settings differ/.test(w); })) {
       // The client JVM's settings: a run whose JVM differs says so above its figures.
       cs.appendChild(el('div', { cls: sc.jvm.verdict === 'ok' ? 'banner ok' : 'banner bad', 'data-jvm-verdict': sc.jvm.verdict,
         text: sc.jvm.verdict === 'ok' ? 'JVM settings: ok (the ones the timings need).'
           : 'JVM settings differ from what the timings need: ' + sc.jvm.differences.join('; ') + '.' }));
     }
-    var ct = el('table', {}, [el('tr', {}, [el('th', { text: 'figure' }), el('th', { text: 'value' })])]);
-    (function flat(prefix, o) {
-      Object.keys(o).forEach(function (k) {
-        var v = o[k], name = prefix ? prefix + '.' + k : k;
-        if (name === 'jvm.differences') { return; } // in the banner above
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) { flat(name, v); } else { ct.appendChild(el('tr', {}, [el('td', { text: name }), el('td', Array.isArray(v) ? { cls: 'reason', text: v.join('; ') } : { text: num(v) })])); }
-      });
-    })('', sc);
+    var ct = el('table', { id: 'self-check-table' }, [el('tr', {}, [el('th', { text: 'figure' }), el('th', { text: 'value' })])]);
+    selfCheckRows(sc).forEach(function (r) { ct.appendChild(el('tr', {}, [el('td', { text: r[0] }), el('td', { cls: 'text', 'data-self-check': r[2], text: r[1] })])); });
     cs.appendChild(ct);
   }
 
@@ -193,6 +208,69 @@ LLM.run(function (d, app) {
     var ft = el('table', {}, [el('tr', {}, [el('th', { text: 'reason' }), el('th', { text: 'requests' })])]);
     d.failures.forEach(function (f) { ft.appendChild(el('tr', {}, [el('td', { cls: 'reason', text: f.reason }), el('td', { 'data-failures': f.reason, text: num(f.count) })])); });
     fs.appendChild(ft);
+  }
+
+  /** [label, value, key] rows of the self-check, labelled and ordered as its console block. */
+  function selfCheckRows(sc) {
+    var rows = [], used = { warnings: 1, jvm: 1 };
+    function row(key, label, value) { if (key in sc) { used[key] = 1; if (sc[key] !== null || value !== undefined) { rows.push([label, value !== undefined ? value : num(sc[key], 3), key]); } } }
+    row('window_ms', 'Self-check window (s)', num(sc.window_ms / 1000, 2));
+    row('event_loops', 'Event loops');
+    [['loop_lag', 'loop lag', true], ['send_lateness', 'send lateness', false], ['write_time', 'write time', false]].forEach(function (l) {
+      row(l[0] + '_samples', l[1].charAt(0).toUpperCase() + l[1].slice(1) + ' samples');
+      row('median_' + l[0] + '_ms', 'Median ' + l[1] + ' (ms)');
+      row('p99_' + l[0] + '_ms', 'P99 ' + l[1] + ' (ms)');
+      row('p99.9_' + l[0] + '_ms', 'P99.9 ' + l[1] + ' (ms)');
+      row('max_' + l[0] + '_ms', 'Max ' + l[1] + ' (ms)');
+      if (l[2] && sc.max_loop_lag_ms_per_loop) { row('max_loop_lag_ms_per_loop', 'Max loop lag per loop (ms)', sc.max_loop_lag_ms_per_loop.map(function (v) { return num(v, 3); }).join(' ')); }
+      if (l[2]) {
+        var sp = sc.loop_lag_split;
+        used.loop_lag_split = 1;
+        if (sp) {
+          var over = 'Lag over ' + num(sp.over_ms, 0) + ' ms';
+          rows.push([over + ' (ms)', num(sp.lag_ms, 3), 'loop_lag_split.lag_ms'], [over + ', running (ms)', num(sp.running_ms, 3), 'loop_lag_split.running_ms'],
+            [over + ', waiting for CPU (ms)', num(sp.waiting_for_cpu_ms, 3), 'loop_lag_split.waiting_for_cpu_ms'], [over + ', not runnable (ms)', num(sp.not_runnable_ms, 3), 'loop_lag_split.not_runnable_ms']);
+        } else if ('loop_lag_split' in sc) {
+          rows.push(['Lag split by thread state', 'not measured on this platform', 'loop_lag_split']);
+        }
+      }
+    });
+    row('connection_retries', 'Connection retries');
+    row('connection_reuse_stopped', 'Connection reuse', sc.connection_reuse_stopped ? 'stopped' : 'on');
+    row('gc_pauses', 'GC pauses');
+    row('gc_pause_total_ms', 'GC pause total (ms)');
+    row('max_gc_pause_ms', 'Max GC pause (ms)');
+    row('cpu_percent_of_one_core', 'Client CPU (% of one core)', sc.cpu_percent_of_one_core === null ? 'n/a' : num(sc.cpu_percent_of_one_core, 2));
+    row('available_processors', 'Available processors');
+    if (sc.jvm) {
+      var j = sc.jvm;
+      rows.push(['JVM settings', j.verdict === 'ok' ? 'ok' : (j.differences || []).length + ' differ', 'jvm.verdict']);
+      [['compiler', 'JIT compiler'], ['gc', 'Garbage collector'], ['initial_heap_mb', 'Initial heap (MB)'], ['max_heap_mb', 'Max heap (MB)'], ['young_mb', 'Young generation (MB)'],
+        ['always_pre_touch', 'Heap pre-touched'], ['compile_threshold_scaling', 'Compile threshold scaling'], ['metaspace_size_mb', 'Metaspace size (MB)'],
+        ['netty_leak_detection', 'Netty leak detection']].forEach(function (k) {
+        if (k[0] in j) { rows.push([k[1], j[k[0]] === null ? 'unknown' : typeof j[k[0]] === 'boolean' ? (j[k[0]] ? 'yes' : 'no') : num(j[k[0]]), 'jvm.' + k[0]]); }
+      });
+    }
+    // figures added after this page was written: labelled from their key, never dropped
+    Object.keys(sc).forEach(function (k) {
+      if (!used[k] && typeof sc[k] !== 'object') { rows.push([human(k), num(sc[k], 3), k]); }
+    });
+    return rows;
+  }
+
+  /** The self-check's verdict, one sentence at the top of the page. */
+  function selfCheckVerdict(sc) {
+    var v = LLM.selfCheck(sc);
+    if (v) { app.appendChild(el('div', { cls: 'banner ' + (v.ok ? 'ok' : 'bad'), id: 'self-check-verdict', text: v.text })); }
+  }
+
+  function human(k) {
+    return LLM.label(k);
+  }
+
+  /** A peak above the max-concurrency cap, which vLLM's one-second buckets allow. */
+  function overCap(peak) {
+    return typeof R.max_concurrency === 'number' && typeof peak === 'number' && peak > R.max_concurrency;
   }
 
   function drawTimeline(box, tl, classes, itlColors) {
@@ -237,6 +315,7 @@ LLM.run(function (d, app) {
       tip.textContent = text; tip.style.display = 'block'; tip.style.left = Math.min(ev.clientX - rect.left + 12, width - 360) + 'px'; tip.style.top = (ev.clientY - rect.top + 12) + 'px';
     });
     cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+    box.setAttribute('data-points', String(n));
     LLM.register('timeline', box);
   }
 });

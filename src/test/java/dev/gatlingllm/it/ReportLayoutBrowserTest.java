@@ -1,0 +1,277 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.cli.BenchServe;
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.report.Compare;
+import dev.gatlingllm.report.LlmReport;
+import dev.gatlingllm.report.PageLayout;
+import dev.gatlingllm.report.ReportOutcome;
+import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.report.RunReporter;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The LLM report and the comparison page of real runs against the embedded simulator, read the
+ * way a person reads them: in Debian's Chromium (driven by Playwright, never a downloaded
+ * browser), at 1,400 and 800 px, offline. Each page must have no element wider than its
+ * container, no two chart texts over each other, a data point in every chart, no console error
+ * and no request leaving it. The last tests break a layout on purpose and show that each check
+ * fails then. Screenshots stay in {@code target/report-screenshots/} for review. Skipped, saying
+ * why, only when no Chromium is installed ({@code .ci/run} installs it).
+ */
+@Timeout(600)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReportLayoutBrowserTest {
+
+  static final Path SHOTS = Path.of("target/report-screenshots");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+      + "--seed 1 --disable-tqdm ";
+
+  @TempDir
+  static Path results;
+
+  private PageLayout browser;
+  private Path normal;
+  private Path candidate;
+  private String normalConsole;
+
+  @BeforeAll
+  void runsAndBrowser() throws IOException {
+    Optional<Path> chromium = PageLayout.chromium();
+    Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium installed (apt-get "
+        + "install chromium, or set CHROMIUM=/path/to/chromium): the reports' layout was not "
+        + "checked in a browser");
+    Files.createDirectories(SHOTS);
+    browser = PageLayout.start(chromium.get());
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(4)).build())) {
+      // no --save-result: the run folder gets its report all the same
+      String[] run = bench(COMMON + "--backend openai --dataset-name random "
+          + "--random-input-len 48 --random-output-len 24 --num-prompts 400 --request-rate 40 "
+          + "--max-concurrency 8 --goodput ttft:40 tpot:6 --percentile-metrics ttft,tpot,itl,e2el "
+          + "--metric-percentiles 50,90,99 --label baseline --base-url " + sim.baseUrl());
+      normal = Path.of(run[0]);
+      String[] second = bench(COMMON + "--backend openai --dataset-name random "
+          + "--random-input-len 48 --random-output-len 24 --num-prompts 400 --request-rate 60 "
+          + "--max-concurrency 16 --percentile-metrics ttft,tpot,itl,e2el --label candidate "
+          + "--base-url " + sim.baseUrl());
+      candidate = Path.of(second[0]);
+      // a run's summary is printed at the JVM's exit, or when the next run's summary is due
+      normalConsole = run[1] + second[1];
+    }
+  }
+
+  @AfterAll
+  void closeBrowser() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  /** Runs the drop-in with {@code args}; returns its report and what it printed. */
+  private String[] bench(String args) throws IOException {
+    PrintStream original = System.out;
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(copy, true, StandardCharsets.UTF_8));
+    GatlingRunner.Result result;
+    try {
+      Map<String, String> properties = new HashMap<>();
+      properties.put(CommandLine.ARGS_PROPERTY, args);
+      properties.put("llm.resultsFolder", results.toString());
+      result = GatlingRunner.run(BenchServe.class, results, properties);
+    } finally {
+      Thread.interrupted();
+      System.setOut(original);
+    }
+    String console = copy.toString(StandardCharsets.UTF_8);
+    assertEquals(0, result.exitCode(), console);
+    Path report = result.runFolder().resolve(LlmReport.FILE_NAME);
+    assertTrue(Files.isRegularFile(report), "the run folder holds its report: " + console);
+    return new String[] {report.toString(), console};
+  }
+
+  /**
+   * With {@code -Dreport.screenshots=docs}, the README's pictures are refreshed from the
+   * 1,400 px screenshots of this test's runs.
+   */
+  private static void publish(String name, String file) throws IOException {
+    String to = System.getProperty("report.screenshots");
+    if (to != null) {
+      Files.copy(SHOTS.resolve(name + "-1400.png"), Path.of(to).resolve(file),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Checks a page at both widths, keeping the screenshots; returns the 1,400 px findings. */
+  private PageLayout.Findings check(Path page, String name, int minCharts) {
+    PageLayout.Findings wide = null;
+    for (int width : new int[] {1400, 800}) {
+      PageLayout.Findings f = browser.inspect(page, width,
+          SHOTS.resolve(name + "-" + width + ".png"), null);
+      System.out.printf("layout %s at %d px: %d charts, %d chart texts, %d ms%n", name, width,
+          f.charts(), f.labels(), f.millis());
+      assertEquals(List.of(), f.problems(), name + " at " + width + " px");
+      assertTrue(f.charts() >= minCharts, name + ": " + f.charts() + " charts, expected at least "
+          + minCharts);
+      if (width == 1400) {
+        wide = f;
+      }
+    }
+    return wide;
+  }
+
+  private static JsonNode data(Path page) throws IOException {
+    Matcher m = Pattern.compile("<script type=\"application/json\" id=\"llm-data\">(.*?)</script>",
+        Pattern.DOTALL).matcher(Files.readString(page));
+    assertTrue(m.find());
+    return JSON.readTree(m.group(1));
+  }
+
+  @Test
+  void aNormalRunWithoutSaveResultHasAReadableReport() throws IOException {
+    assertTrue(normalConsole.contains("LLM report: " + normal.toAbsolutePath().toUri()),
+        "the console says where the report is: " + normalConsole);
+    try (Stream<Path> files = Files.list(normal.getParent())) {
+      assertFalse(files.anyMatch(p -> p.toString().endsWith(".json")), "no result JSON asked");
+    }
+    PageLayout.Findings f = check(normal, "llm-report", 12);
+    publish("llm-report", "llm-report.png");
+    assertTrue(f.labels() > 100, "chart texts are measurable (SVG): " + f.labels());
+    String text = browser.text(normal, "#self-check-verdict");
+    assertTrue(text.startsWith("Client self-check: "), text);
+    String labels = browser.text(normal, "#self-check-table");
+    assertFalse(labels.contains("_"), "no raw JSON key in the self-check table: " + labels);
+    assertTrue(labels.contains("P99 loop lag (ms)"), labels);
+    JsonNode r = data(normal).get("result");
+    if (r.get("max_concurrent_requests").asInt() > r.get("max_concurrency").asInt()) {
+      assertTrue(browser.text(normal, "#cap-note").contains("every one-second bucket"));
+    }
+  }
+
+  @Test
+  void aRunWhereEveryRequestFailedSaysSo() throws IOException {
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().errorRate(1.0).build())) {
+      Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
+          + "--random-input-len 16 --random-output-len 8 --num-prompts 30 --request-rate 50 "
+          + "--ready-check-timeout-sec 0 --base-url " + sim.baseUrl())[0]);
+      check(page, "all-failed", 2);
+      assertTrue(browser.text(page, "#failed-banner").startsWith("Every request failed"));
+    }
+  }
+
+  @Test
+  void aPoolingRunHasAReadableReport() throws IOException {
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().build())) {
+      Path page = Path.of(bench(COMMON + "--backend openai-embeddings --random-input-len 24 "
+          + "--num-prompts 30 --request-rate 100 --base-url " + sim.baseUrl())[0]);
+      check(page, "pooling", 1);
+    }
+  }
+
+  @Test
+  void aWarnedSelfCheckSaysByHowMuchAtTheTopAndWraps() throws IOException {
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(5)).build())) {
+      Map<String, String> properties = new HashMap<>();
+      properties.put(SelfCheckItSimulation.BASE_URL, sim.baseUrl());
+      properties.put(SelfCheckItSimulation.STALL_MS, "200");
+      properties.put("llm.resultsFolder", results.toString());
+      GatlingRunner.Result result =
+          GatlingRunner.run(SelfCheckItSimulation.class, results, properties);
+      assertEquals(0, result.exitCode());
+      Path page = result.runFolder().resolve(LlmReport.FILE_NAME);
+      check(page, "self-check-warned", 10);
+      String verdict = browser.text(page, "#self-check-verdict");
+      assertTrue(verdict.matches("Client self-check: distorted\\. These latencies include up to "
+          + "[0-9.,]+ ms of the client's own delay \\([0-9]+ warnings? in the self-check below\\)\\."),
+          verdict);
+    }
+  }
+
+  @Test
+  void theComparisonPageOfTwoRunsIsReadable() throws IOException {
+    Path page = Compare.write(List.of(normal.getParent(), candidate.getParent()),
+        results.resolve("compare.html"));
+    check(page, "compare", 8);
+    publish("compare", "compare.png");
+  }
+
+  @Test
+  void aRunWithNoRequestGetsAPageThatSaysWhy() {
+    // what the after-run path reports when the run ended before its first request
+    ReportOutcome out = RunReporter.report(RunInfo.builder("sim-model").backend("openai").build(),
+        new RecordStore(), ResultOptions.builder().printSummary(false).saveResult(false).build(),
+        results.resolve("empty"), null, System.nanoTime());
+    assertTrue(out.ok(), out.error());
+    Path page = out.htmlReport();
+    check(page, "no-request", 0);
+    assertTrue(browser.text(page, "#no-request").startsWith("No request was recorded"));
+  }
+
+  // Each check can fail: a layout broken on purpose is caught.
+
+  @Test
+  void anUnwrappableWarningIsCaught() {
+    PageLayout.Findings f = browser.inspect(normal, 800, null,
+        "() => { const s = document.querySelector('#self-check');"
+            + " s.appendChild(Object.assign(document.createElement('div'), {className: 'banner bad',"
+            + " textContent: 'Warning: ' + 'the client itself was a bottleneck '.repeat(8)}));"
+            + " s.querySelectorAll('.banner, td').forEach(e => e.style.whiteSpace = 'nowrap'); }");
+    assertTrue(f.overflows().stream().anyMatch(o -> o.contains("Client self-check")),
+        "the overflow is found: " + f.problems());
+  }
+
+  @Test
+  void aSubtitleOverAnAxisNameIsCaught() {
+    PageLayout.Findings f = browser.inspect(normal, 1400, null,
+        "() => echarts.getInstanceByDom(document.getElementById('hist-ttft'))"
+            + ".setOption({ grid: { top: 24 } })");
+    assertTrue(f.overlaps().stream().anyMatch(o -> o.startsWith("hist-ttft: ")),
+        "the overlap is found: " + f.problems());
+  }
+
+  @Test
+  void anEmptyChartAConsoleErrorAndARequestAreCaught() {
+    PageLayout.Findings f = browser.inspect(normal, 1400, null,
+        "() => { echarts.getInstanceByDom(document.getElementById('hist-itl'))"
+            + ".setOption({ series: [{ data: [] }] });"
+            + " console.error('broken on purpose'); }");
+    assertEquals(List.of("hist-itl"), f.emptyCharts());
+    assertTrue(f.errors().contains("broken on purpose"), f.errors().toString());
+    PageLayout.Findings r = browser.inspect(normal, 1400, null,
+        "() => { const i = document.createElement('img'); i.src = 'https://example.invalid/x.png';"
+            + " document.body.appendChild(i); }");
+    assertFalse(r.problems().isEmpty(), "a request out of the page is caught");
+  }
+}
