@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 /**
  * Every flag of {@code vllm bench serve} (its serve flags, sampling parameters and dataset
  * groups), with vLLM's default and what {@link BenchServe} does with it. The one source of
- * truth: parsing, {@code --help} and the README table all come from {@link #ALL}.
+ * truth: parsing and {@code --help} (through picocli, {@link BenchFlagSpec}) and the README
+ * table all come from {@link #ALL}.
  */
 public final class BenchFlags {
 
@@ -238,35 +239,6 @@ public final class BenchFlags {
     return previous[b.length()];
   }
 
-  /** The table as {@code --help} prints it: one flag per line, grouped, with notes. */
-  public static String help() {
-    StringBuilder out = new StringBuilder("usage: -Dllm.args=\"--model MODEL [flags]\" or "
-        + "-Dllm.argsFile=FILE (one flag per line)\n");
-    String group = null;
-    for (Flag f : ALL) {
-      if (!f.group().equals(group)) {
-        group = f.group();
-        out.append('\n').append(group).append(":\n");
-      }
-      String head = "  " + f.option() + (f.arity() == SWITCH ? "" : f.arity() == ONE ? " V"
-          : " V [V ...]");
-      out.append(String.format(Locale.ROOT, "%-36s", head));
-      if (head.length() >= 36) {
-        out.append('\n').append(" ".repeat(36));
-      }
-      out.append(plain(f.meaning().isEmpty() ? "refused" : f.meaning()))
-          .append(" (default: ").append(f.defaultValue().isEmpty() ? "-" : f.defaultValue())
-          .append(')');
-      if (f.note() != null) {
-        out.append('\n').append(" ".repeat(36))
-            .append(f.support() == REFUSED ? "refused: " : "refused values: ")
-            .append(plain(f.note()));
-      }
-      out.append('\n');
-    }
-    return out.toString();
-  }
-
   /** The README's table, generated from {@link #ALL}. */
   public static String markdownTable() {
     List<String> rows = new ArrayList<>();
@@ -281,7 +253,4 @@ public final class BenchFlags {
     return String.join("\n", rows) + "\n";
   }
 
-  private static String plain(String markdown) {
-    return markdown.replace("`", "");
-  }
 }

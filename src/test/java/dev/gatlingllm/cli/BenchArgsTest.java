@@ -33,7 +33,7 @@ class BenchArgsTest {
       "--save-results, --save-result"})
   void aMisspeltFlagIsRefusedWithTheNearestValidFlag(String typo, String nearest) {
     assertEquals("unknown flag " + typo + "; did you mean " + nearest + "? "
-        + "(-Dllm.args=--help lists every flag)", error("--model m " + typo + " 1"));
+        + "(--help lists every flag)", error("--model m " + typo + " 1"));
   }
 
   @Test
