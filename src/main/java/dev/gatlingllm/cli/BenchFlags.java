@@ -7,8 +7,8 @@ import static dev.gatlingllm.cli.Flag.Support.PARTIAL;
 import static dev.gatlingllm.cli.Flag.Support.REFUSED;
 import static dev.gatlingllm.cli.Flag.Support.SUPPORTED;
 
+import dev.gatlingllm.tool.Tool;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -209,34 +209,10 @@ public final class BenchFlags {
     return name.replace('_', '-').toLowerCase(Locale.ROOT);
   }
 
-  /** The valid flag nearest to a misspelt one (Levenshtein distance), as {@code --name}. */
+  /** The valid flag nearest to a misspelt one (edit distance), as {@code --name}. */
   public static String nearest(String word) {
     String name = normalize(word.replaceFirst("^-+", ""));
-    return ALL.stream()
-        .min(Comparator.comparingInt((Flag f) -> distance(name, f.name()))
-            .thenComparing(Flag::name))
-        .map(Flag::option)
-        .orElseThrow();
-  }
-
-  /** Edit distance: insertions, deletions and substitutions cost 1. */
-  static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
+    return "--" + Tool.nearest(name, BY_NAME.keySet()).orElseThrow();
   }
 
   /** The README's table, generated from {@link #ALL}. */
