@@ -1,5 +1,6 @@
 package dev.gatlingllm.cli;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,14 +40,21 @@ public final class BenchArgs {
    */
   public static BenchArgs parse(List<String> words) {
     CommandSpec spec = BenchFlagSpec.create(null);
-    ParseResult result;
     try {
-      result = new picocli.CommandLine(spec).parseArgs(normalized(words));
+      return of(new picocli.CommandLine(spec).parseArgs(normalized(words).toArray(String[]::new)));
     } catch (ParameterException e) {
       throw new IllegalArgumentException(message(e, words), e);
     }
+  }
+
+  /**
+   * The flags of a command line picocli parsed with {@link BenchFlagSpec} (as the launcher's
+   * {@code bench serve} does).
+   *
+   * @throws IllegalArgumentException for a flag the table refuses, with the reason
+   */
+  public static BenchArgs of(ParseResult result) {
     Map<String, List<String>> given = new LinkedHashMap<>();
-    boolean help = result.isUsageHelpRequested();
     for (OptionSpec option : result.matchedOptions()) {
       Flag flag = BenchFlags.find(option.longestName()).orElseThrow();
       if (flag.support() == Flag.Support.REFUSED) {
@@ -56,7 +64,25 @@ public final class BenchArgs {
         given.put(flag.name(), values(flag, option));
       }
     }
-    return new BenchArgs(given, help);
+    return new BenchArgs(given, result.isUsageHelpRequested());
+  }
+
+  /**
+   * The flags as words again, each once, in the order first given: {@code --flag=value}
+   * (so that a value starting with a dash stays a value), {@code --flag v1 v2}, or
+   * {@code --flag} alone; for a run that reads them anew.
+   */
+  public List<String> words() {
+    List<String> words = new ArrayList<>();
+    given.forEach((name, values) -> {
+      if (known(name).arity() == Flag.Arity.ONE) {
+        words.add("--" + name + "=" + values.get(0));
+      } else {
+        words.add("--" + name);
+        words.addAll(values);
+      }
+    });
+    return words;
   }
 
   /** What picocli kept for a flag: the last value, all values, or none for a switch. */
@@ -75,7 +101,7 @@ public final class BenchArgs {
    * The words with each flag spelt as the table spells it: argparse takes {@code --top_p}
    * for {@code --top-p}.
    */
-  private static String[] normalized(List<String> words) {
+  public static List<String> normalized(List<String> words) {
     return words.stream().map(word -> {
       if (!word.startsWith("--")) {
         return word;
@@ -83,11 +109,11 @@ public final class BenchArgs {
       int eq = word.indexOf('=');
       String flag = eq > 0 ? word.substring(0, eq) : word;
       return "--" + BenchFlags.normalize(flag.substring(2)) + (eq > 0 ? word.substring(eq) : "");
-    }).toArray(String[]::new);
+    }).toList();
   }
 
   /** picocli's finding, in the words the drop-in has always used for it. */
-  static String message(ParameterException e, List<String> words) {
+  public static String message(ParameterException e, List<String> words) {
     if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
       String word = unmatched.getUnmatched().get(0);
       if (!word.startsWith("-") || isNumber(word)) {

@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * table stays the one description of each flag: picocli parses with it, prints the help from
  * it (grouped as the table is) and suggests the nearest flag for a misspelt one.
  */
-final class BenchFlagSpec {
+public final class BenchFlagSpec {
 
   /** How the help names the command. */
   static final String NAME = "serve";
@@ -30,7 +30,7 @@ final class BenchFlagSpec {
    *
    * @param userObject what picocli runs once the flags are parsed (null: parsing only)
    */
-  static CommandSpec create(Object userObject) {
+  public static CommandSpec create(Object userObject) {
     CommandSpec spec = userObject == null ? CommandSpec.create()
         : CommandSpec.wrapWithoutInspection(userObject);
     spec.name(NAME);
@@ -59,7 +59,7 @@ final class BenchFlagSpec {
   }
 
   /** The help of {@code bench serve}, as {@code --help} prints it. */
-  static String usage() {
+  public static String usage() {
     return new picocli.CommandLine(create(null)).getUsageMessage(Help.Ansi.OFF);
   }
 

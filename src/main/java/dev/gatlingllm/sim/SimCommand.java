@@ -1,5 +1,6 @@
 package dev.gatlingllm.sim;
 
+import dev.gatlingllm.tool.HelpOption;
 import dev.gatlingllm.tool.Tool;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
@@ -11,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -101,8 +103,8 @@ public final class SimCommand implements Callable<Integer> {
     return 0;
   }
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
-  private boolean help;
+  @Mixin
+  private HelpOption help;
 
   @Option(names = "--host", paramLabel = "HOST",
       description = "interface to bind (default 127.0.0.1)")

@@ -135,13 +135,6 @@ final class ForkedRun implements RunLauncher {
 
   /** Words quoted so that {@link CommandLine#split} gives them back as they are. */
   static String shellJoin(List<String> words) {
-    return words.stream().map(ForkedRun::quote).collect(Collectors.joining(" "));
-  }
-
-  static String quote(String word) {
-    if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=,+@%-]+")) {
-      return word;
-    }
-    return "'" + word.replace("'", "'\\''") + "'";
+    return CommandLine.join(words);
   }
 }

@@ -22,6 +22,15 @@ public final class Tool {
 
   private Tool() {}
 
+  /**
+   * Runs {@code command} with the process's arguments, printing to the console.
+   *
+   * @return the exit status: 0, 1 when it failed, 2 for a refused command line
+   */
+  public static int main(Object command, String[] args) {
+    return commandLine(command, System.out, System.err).execute(args);
+  }
+
   /** {@code command}'s command line, printing to {@code out} and {@code err}. */
   public static CommandLine commandLine(Object command, PrintStream out, PrintStream err) {
     return configure(new CommandLine(command), out, err);
@@ -32,7 +41,23 @@ public final class Tool {
     return commandLine
         .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
         .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
-        .setParameterExceptionHandler(Tool::refuse);
+        .setParameterExceptionHandler(Tool::refuse)
+        .setExecutionExceptionHandler(Tool::failed);
+  }
+
+  /**
+   * A command that could not do its work (a file that is not what it should be, a state it
+   * cannot handle) says why in one line and exits 1; anything else is a bug, with its trace.
+   */
+  public static int failed(Exception e, CommandLine command, CommandLine.ParseResult parsed)
+      throws Exception {
+    if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+        || e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException) {
+      command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+      command.getErr().flush();
+      return command.getCommandSpec().exitCodeOnExecutionException();
+    }
+    throw e;
   }
 
   /** Prints the refusal and returns the command's exit status for invalid input (2). */
