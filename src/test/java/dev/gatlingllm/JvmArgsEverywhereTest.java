@@ -52,9 +52,10 @@ class JvmArgsEverywhereTest {
     while (m.find()) {
       image.add(m.group(1).trim());
     }
-    List<String> expected = new ArrayList<>(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED"));
-    expected.addAll(JvmSettings.jvmArgs());
-    assertEquals(expected, image, "the Jib image's jvmFlags");
+    List<String> expected = new ArrayList<>(launcherExpected());
+    expected.add("-Dllm.resultsFolder=/results");
+    assertEquals(expected, image, "the Jib image's jvmFlags: bin/gatling-llm's, then where the "
+        + "runs go");
 
     String job = Files.readString(Path.of("examples", "kubernetes", "injectors-job.yaml"));
     StringBuilder lines = new StringBuilder();

@@ -125,7 +125,7 @@ public final class BenchArgs {
       String typed = asTyped(word.contains("=") ? word.substring(0, word.indexOf('=')) : word,
           words);
       return "unknown flag " + typed + "; did you mean " + BenchFlags.nearest(typed)
-          + "? (--help lists every flag)";
+          + "? (-Dllm.args=--help lists every flag)";
     }
     if (e instanceof MissingParameterException missing && !missing.getMissing().isEmpty()
         && missing.getMissing().get(0) instanceof OptionSpec option) {

@@ -61,6 +61,8 @@ final class BenchServeRun implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the results folder " + results, e);
     }
+    // the words hold the file's flags already: the simulation reads them from llm.args only
+    System.clearProperty(CommandLine.ARGS_FILE_PROPERTY);
     System.setProperty(CommandLine.ARGS_PROPERTY, CommandLine.join(benchArgs));
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
     String[] gatlingArgs = {"--simulation", BenchServe.class.getName(),

@@ -1,6 +1,7 @@
 package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.report.CompareCommand;
 import dev.gatlingllm.report.MergeCommand;
 import dev.gatlingllm.report.RecoverCommand;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Mixin;
@@ -48,15 +48,22 @@ public final class GatlingLlm implements Runnable {
 
   /** The command line; returns the exit status instead of exiting. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    return commandLine(out, err).execute(normalized(args));
+    String[] words;
+    try {
+      words = normalized(args);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      err.println("gatling-llm bench serve: " + e.getMessage());
+      return 2;
+    }
+    return commandLine(out, err).execute(words);
   }
 
   /** The whole command tree, printing to {@code out} and {@code err}. */
-  static CommandLine commandLine(PrintStream out, PrintStream err) {
-    CommandLine bench = new CommandLine(new Bench())
+  static picocli.CommandLine commandLine(PrintStream out, PrintStream err) {
+    picocli.CommandLine bench = new picocli.CommandLine(new Bench())
         .addSubcommand(BenchServeRun.commandLine())
         .addSubcommand(SweepCommand.commandLine(out));
-    CommandLine top = new CommandLine(new GatlingLlm())
+    picocli.CommandLine top = new picocli.CommandLine(new GatlingLlm())
         .addSubcommand(bench)
         .addSubcommand(new SimCommand())
         .addSubcommand(new RecoverCommand())
@@ -68,15 +75,19 @@ public final class GatlingLlm implements Runnable {
   }
 
   /**
-   * The words with {@code bench serve}'s flags spelt as its table spells them: argparse, and
-   * so vLLM, takes {@code --top_p} for {@code --top-p}.
+   * For {@code bench serve}: the flags of {@code -Dllm.argsFile} and {@code -Dllm.args} first
+   * (as under {@code gatling:test}; a Kubernetes Job passes its variables this way), then those
+   * of the command line, which win; each spelt as the flag table spells it (argparse, and so
+   * vLLM, takes {@code --top_p} for {@code --top-p}).
    */
   static String[] normalized(String[] args) {
     if (args.length < 2 || !args[0].equals("bench") || !args[1].equals(BenchServeRun.NAME)) {
       return args;
     }
+    List<String> flags = new ArrayList<>(CommandLine.fromSystemProperties());
+    flags.addAll(Arrays.asList(args).subList(2, args.length));
     List<String> words = new ArrayList<>(List.of(args[0], args[1]));
-    words.addAll(BenchArgs.normalized(Arrays.asList(args).subList(2, args.length)));
+    words.addAll(BenchArgs.normalized(flags));
     return words.toArray(String[]::new);
   }
 

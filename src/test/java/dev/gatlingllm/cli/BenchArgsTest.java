@@ -33,7 +33,7 @@ class BenchArgsTest {
       "--save-results, --save-result"})
   void aMisspeltFlagIsRefusedWithTheNearestValidFlag(String typo, String nearest) {
     assertEquals("unknown flag " + typo + "; did you mean " + nearest + "? "
-        + "(--help lists every flag)", error("--model m " + typo + " 1"));
+        + "(-Dllm.args=--help lists every flag)", error("--model m " + typo + " 1"));
   }
 
   @Test
