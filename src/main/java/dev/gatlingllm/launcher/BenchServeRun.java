@@ -10,7 +10,9 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -61,12 +63,13 @@ final class BenchServeRun implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the results folder " + results, e);
     }
+    String[] gatlingArgs = {"--simulation", BenchServe.class.getName(),
+        "--results-folder", results.toString()};
+    Map<String, String> before = properties();
     // the words hold the file's flags already: the simulation reads them from llm.args only
     System.clearProperty(CommandLine.ARGS_FILE_PROPERTY);
     System.setProperty(CommandLine.ARGS_PROPERTY, CommandLine.join(benchArgs));
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
-    String[] gatlingArgs = {"--simulation", BenchServe.class.getName(),
-        "--results-folder", results.toString()};
     try {
       // Gatling's launcher ships with its HTML report (gatling-charts-highcharts), which the
       // plugin does not depend on: users' projects bring their own
@@ -81,6 +84,24 @@ final class BenchServeRun implements Callable<Integer> {
       throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling: " + e, e);
+    } finally {
+      // a JVM that goes on (a test, an embedding tool) gets its own settings back
+      before.forEach((key, value) -> {
+        if (value == null) {
+          System.clearProperty(key);
+        } else {
+          System.setProperty(key, value);
+        }
+      });
     }
+  }
+
+  private static Map<String, String> properties() {
+    Map<String, String> values = new HashMap<>();
+    for (String key : List.of(CommandLine.ARGS_FILE_PROPERTY, CommandLine.ARGS_PROPERTY,
+        RunResults.RESULTS_FOLDER_PROPERTY)) {
+      values.put(key, System.getProperty(key));
+    }
+    return values;
   }
 }
