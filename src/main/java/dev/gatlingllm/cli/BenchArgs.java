@@ -43,7 +43,8 @@ public final class BenchArgs {
     try {
       return of(new picocli.CommandLine(spec).parseArgs(normalized(words).toArray(String[]::new)));
     } catch (ParameterException e) {
-      throw new IllegalArgumentException(message(e, words), e);
+      // the message says it all; picocli's exception would only add its own words for it
+      throw new IllegalArgumentException(message(e, words));
     }
   }
 
