@@ -55,7 +55,8 @@ final class BenchServeRun implements Callable<Integer> {
   /**
    * Runs {@link BenchServe} with Gatling's own launcher in this JVM.
    *
-   * @return Gatling's exit status: 0, or non-zero for a refused or failed run
+   * @return Gatling's exit status: 0, non-zero for a failed run (as Gatling gives it), 1 for
+   *     a run refused while the simulation was built, 255 for a crash
    */
   static int gatling(List<String> benchArgs, Path results) {
     try {
@@ -81,7 +82,9 @@ final class BenchServeRun implements Callable<Integer> {
       throw new IllegalStateException("Gatling's launcher (io.gatling.highcharts:"
           + "gatling-charts-highcharts) is not on the class path", e);
     } catch (InvocationTargetException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+      // Gatling logged it, and the plugin's log filter printed its one line: exit as the
+      // JVM gatling:test forks does, 1 for a refused run, 255 for a crash
+      return refused(e) ? 1 : 255;
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling: " + e, e);
     } finally {
@@ -94,6 +97,15 @@ final class BenchServeRun implements Callable<Integer> {
         }
       });
     }
+  }
+
+  private static boolean refused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException || t instanceof IllegalStateException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Map<String, String> properties() {

@@ -63,4 +63,15 @@ class LauncherIntegrationTest {
     assertTrue(Files.exists(run.resolve("llm-report.html")), "the LLM report");
     assertNull(System.getProperty(CommandLine.ARGS_PROPERTY), "llm.args given back");
   }
+
+  @Test
+  void aValueRefusedWhileTheRunIsBuiltExitsOneAsUnderMaven() {
+    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, dir.resolve("refused").toString());
+    try {
+      assertEquals(1, GatlingLlm.run(new String[] {"bench", "serve", "--model", "m",
+          "--tokenizer", "gpt2", "--dataset-name", "sharegpt"}, System.out, System.err));
+    } finally {
+      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
+    }
+  }
 }
