@@ -77,6 +77,42 @@ public final class SweepCommand implements Runnable {
     throw e;
   };
 
+  /** A sub-command: its help, and the sweep's console. */
+  abstract static class Step implements Callable<Integer> {
+
+    @Mixin
+    private HelpOption help;
+
+    @ParentCommand
+    private SweepCommand parent;
+
+    PrintStream out() {
+      return parent.out;
+    }
+  }
+
+  /** The folder and output flags of both plot commands. */
+  static final class PlotOptions {
+
+    @Parameters(paramLabel = "OUTPUT_DIR", description = "the sweep's folder")
+    Path folder;
+
+    @Option(names = "--format", paramLabel = "png|svg|png,svg|none", defaultValue = "png",
+        description = "image files beside the page (default ${DEFAULT-VALUE})")
+    String format;
+
+    @Option(names = "--fig-dir", paramLabel = "DIR",
+        description = "where to write (default OUTPUT_DIR)")
+    Path figDir;
+
+    @Option(names = "--dry-run", description = "list the figures, write nothing")
+    boolean dryRun;
+
+    Path dir() {
+      return figDir != null ? figDir : folder;
+    }
+  }
+
   /** The flags of every sub-command that runs benchmarks. */
   static final class RunOptions {
 
@@ -180,32 +216,20 @@ public final class SweepCommand implements Runnable {
 
   @Command(name = "serve", usageHelpWidth = 100,
       description = "every --serve-params x --bench-params combination, --num-runs times")
-  static final class Serve implements Callable<Integer> {
-
-    @Mixin
-    private HelpOption help;
-
-    @ParentCommand
-    private SweepCommand parent;
+  static final class Serve extends Step {
     @Mixin
     private RunOptions run;
 
     @Override
     public Integer call() {
-      Sweep.serve(run.config(parent.out));
+      Sweep.serve(run.config(out()));
       return 0;
     }
   }
 
   @Command(name = "serve_sla", usageHelpWidth = 100,
       description = "the highest --sla-variable meeting --sla-params, per combination")
-  static final class ServeSla implements Callable<Integer> {
-
-    @Mixin
-    private HelpOption help;
-
-    @ParentCommand
-    private SweepCommand parent;
+  static final class ServeSla extends Step {
     @Mixin
     private RunOptions run;
 
@@ -219,7 +243,7 @@ public final class SweepCommand implements Runnable {
 
     @Override
     public Integer call() {
-      SweepConfig config = run.config(parent.out);
+      SweepConfig config = run.config(out());
       Sweep.serveSla(config, SlaCriterion.parseAll(jsonArgument(slaParams)),
           SlaVariable.of(slaVariable));
       return 0;
@@ -228,13 +252,7 @@ public final class SweepCommand implements Runnable {
 
   @Command(name = "workload", usageHelpWidth = 100,
       description = "one run at concurrency 1, one all at once, --workload-iters loads between")
-  static final class Workload implements Callable<Integer> {
-
-    @Mixin
-    private HelpOption help;
-
-    @ParentCommand
-    private SweepCommand parent;
+  static final class Workload extends Step {
     @Mixin
     private RunOptions run;
 
@@ -248,7 +266,7 @@ public final class SweepCommand implements Runnable {
 
     @Override
     public Integer call() {
-      SweepConfig config = run.config(parent.out);
+      SweepConfig config = run.config(out());
       Sweep.workload(config, SlaVariable.of(workloadVar), workloadIters);
       return 0;
     }
@@ -256,16 +274,10 @@ public final class SweepCommand implements Runnable {
 
   @Command(name = "plot", usageHelpWidth = 100,
       description = "curves of any result keys from a sweep folder")
-  static final class Plot implements Callable<Integer> {
+  static final class Plot extends Step {
 
     @Mixin
-    private HelpOption help;
-
-    @ParentCommand
-    private SweepCommand parent;
-
-    @Parameters(paramLabel = "OUTPUT_DIR", description = "the sweep's folder")
-    Path folder;
+    private PlotOptions plot;
 
     @Option(names = "--var-x", paramLabel = "K", defaultValue = "request_throughput",
         description = "x axis (default ${DEFAULT-VALUE})")
@@ -301,17 +313,6 @@ public final class SweepCommand implements Runnable {
     @Option(names = "--scale-y", paramLabel = "linear|log", description = "y scale")
     String scaleY;
 
-    @Option(names = "--format", paramLabel = "png|svg|png,svg|none", defaultValue = "png",
-        description = "image files beside plots.html (default ${DEFAULT-VALUE})")
-    String format;
-
-    @Option(names = "--fig-dir", paramLabel = "DIR",
-        description = "where to write (default OUTPUT_DIR)")
-    Path figDir;
-
-    @Option(names = "--dry-run", description = "list the figures, write nothing")
-    boolean dryRun;
-
     @Override
     public Integer call() {
       PlotSpec spec = PlotSpec.defaults()
@@ -320,32 +321,26 @@ public final class SweepCommand implements Runnable {
               PlotSpec.keys(curveBy))
           .withFilters(PlotSpec.Filter.parseAll(filterBy), PlotSpec.Bin.parseAll(binBy))
           .withScales(PlotSpec.isLog("--scale-x", scaleX), PlotSpec.isLog("--scale-y", scaleY));
-      Path dir = figDir != null ? figDir : folder;
-      if (dryRun) {
-        for (Figures.Figure f : Figures.build(SweepData.read(folder), spec)) {
-          parent.out.println("[FIGURE] " + f.name() + ": " + f.rows().size() + " row(s) × "
+      Path dir = plot.dir();
+      if (plot.dryRun) {
+        for (Figures.Figure f : Figures.build(SweepData.read(plot.folder), spec)) {
+          out().println("[FIGURE] " + f.name() + ": " + f.rows().size() + " row(s) × "
               + f.cols().size() + " column(s), " + f.pointCount() + " point(s) -> "
-              + dir.resolve(f.name()) + ".{" + format + "}");
+              + dir.resolve(f.name()) + ".{" + plot.format + "}");
         }
         return 0;
       }
-      Sweep.plot(folder, spec, dir, format).forEach(p -> parent.out.println("Wrote " + p));
+      Sweep.plot(plot.folder, spec, dir, plot.format).forEach(p -> out().println("Wrote " + p));
       return 0;
     }
   }
 
   @Command(name = "plot_pareto", usageHelpWidth = 100,
       description = "tokens/s per user vs tokens/s per GPU, with the Pareto frontier")
-  static final class PlotPareto implements Callable<Integer> {
+  static final class PlotPareto extends Step {
 
     @Mixin
-    private HelpOption help;
-
-    @ParentCommand
-    private SweepCommand parent;
-
-    @Parameters(paramLabel = "OUTPUT_DIR", description = "the sweep's folder")
-    Path folder;
+    private PlotOptions plot;
 
     @Option(names = "--user-count-var", paramLabel = "K", defaultValue = "max_concurrency",
         description = "default ${DEFAULT-VALUE} (else max_concurrent_requests)")
@@ -359,33 +354,22 @@ public final class SweepCommand implements Runnable {
         defaultValue = "max_concurrency,gpu_count", description = "default ${DEFAULT-VALUE}")
     String labelBy;
 
-    @Option(names = "--format", paramLabel = "png|svg|png,svg|none", defaultValue = "png",
-        description = "image files beside pareto.html (default ${DEFAULT-VALUE})")
-    String format;
-
-    @Option(names = "--fig-dir", paramLabel = "DIR",
-        description = "where to write (default OUTPUT_DIR)")
-    Path figDir;
-
-    @Option(names = "--dry-run", description = "list the figure, write nothing")
-    boolean dryRun;
-
     @Override
     public Integer call() {
-      if (!Files.isDirectory(folder)) {
-        throw new IllegalArgumentException("No parameter sweep results under " + folder);
+      if (!Files.isDirectory(plot.folder)) {
+        throw new IllegalArgumentException("No parameter sweep results under " + plot.folder);
       }
-      Path dir = figDir != null ? figDir : folder;
+      Path dir = plot.dir();
       List<String> labels = PlotSpec.keys(labelBy);
-      if (dryRun) {
-        Pareto.Result r = Pareto.compute(SweepData.read(folder), userCountVar, gpuCountVar,
+      if (plot.dryRun) {
+        Pareto.Result r = Pareto.compute(SweepData.read(plot.folder), userCountVar, gpuCountVar,
             labels);
-        parent.out.println("[FIGURE] pareto: " + r.points().size() + " point(s), "
+        out().println("[FIGURE] pareto: " + r.points().size() + " point(s), "
             + r.frontier().size() + " on the frontier -> " + dir.resolve("pareto"));
         return 0;
       }
-      Sweep.plotPareto(folder, userCountVar, gpuCountVar, labels, dir, format)
-          .forEach(p -> parent.out.println("Wrote " + p));
+      Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels, dir, plot.format)
+          .forEach(p -> out().println("Wrote " + p));
       return 0;
     }
   }
