@@ -52,14 +52,56 @@ class JvmArgsEverywhereTest {
     while (m.find()) {
       image.add(m.group(1).trim());
     }
-    List<String> expected = new ArrayList<>(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED"));
-    expected.addAll(JvmSettings.jvmArgs());
-    assertEquals(expected, image, "the Jib image's jvmFlags");
+    List<String> expected = new ArrayList<>(launcherExpected());
+    expected.add("-Dllm.resultsFolder=/results");
+    assertEquals(expected, image, "the Jib image's jvmFlags: bin/gatling-llm's, then where the "
+        + "runs go");
 
     String job = Files.readString(Path.of("examples", "kubernetes", "injectors-job.yaml"));
     StringBuilder lines = new StringBuilder();
     JvmSettings.jvmArgs().forEach(arg -> lines.append("            - ").append(arg).append('\n'));
     assertTrue(job.contains(lines), "the injector Job's java command gives, in order:\n" + lines);
+  }
+
+  /**
+   * {@code bin/gatling-llm} of the distribution starts Java with Gatling's module opening, then
+   * exactly the settings, then the user's {@code JAVA_OPTS} (which may override them).
+   */
+  @Test
+  void theLaunchersScriptGivesTheSameSettingsBeforeJavaOpts() throws IOException {
+    assertEquals(launcherExpected(), launcherFlags(
+        Files.readString(Path.of("src", "main", "dist", "bin", "gatling-llm"))));
+  }
+
+  @Test
+  void aScriptWithADriftedFlagIsCaught() {
+    String script = "exec \"$JAVACMD\" \\\n  --add-opens=java.base/java.lang=ALL-UNNAMED \\\n"
+        + "  -XX:+UseG1GC \\\n  $JAVA_OPTS \\\n  -cp x Main \"$@\"\n";
+    assertEquals(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED", "-XX:+UseG1GC"),
+        launcherFlags(script));
+    assertTrue(!launcherFlags(script).equals(launcherExpected()));
+  }
+
+  private static List<String> launcherExpected() {
+    List<String> expected = new ArrayList<>(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED"));
+    expected.addAll(JvmSettings.jvmArgs());
+    return expected;
+  }
+
+  /** The JVM flags of the script's java command: the lines between it and $JAVA_OPTS. */
+  static List<String> launcherFlags(String script) {
+    int exec = script.indexOf("exec \"$JAVACMD\"");
+    assertTrue(exec >= 0, "the script has no exec \"$JAVACMD\" line");
+    int opts = script.indexOf("$JAVA_OPTS", exec);
+    assertTrue(opts >= 0, "the script gives no $JAVA_OPTS");
+    List<String> flags = new ArrayList<>();
+    for (String line : script.substring(exec, opts).split("\n")) {
+      String word = line.strip().replaceAll("\\s*\\\\$", "");
+      if (word.startsWith("-")) {
+        flags.add(word);
+      }
+    }
+    return flags;
   }
 
   @Test

@@ -5,12 +5,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The flags of one command line, checked against {@link BenchFlags}: unknown flags (with the
- * nearest valid one), refused flags (with the reason), missing values and stray words fail
- * here, before anything is loaded or sent. Values are read with vLLM's defaults, which come
- * from the same table.
+ * The flags of one command line, parsed by picocli with the spec built from {@link BenchFlags}
+ * ({@link BenchFlagSpec}): unknown flags (with picocli's nearest valid one), refused flags
+ * (with the reason), missing values and stray words fail here, before anything is loaded or
+ * sent. Values are read with vLLM's defaults, which come from the same table.
  */
 public final class BenchArgs {
 
@@ -31,71 +39,118 @@ public final class BenchArgs {
    * @throws IllegalArgumentException naming the word and the problem
    */
   public static BenchArgs parse(List<String> words) {
+    CommandSpec spec = BenchFlagSpec.create(null);
+    try {
+      return of(new picocli.CommandLine(spec).parseArgs(normalized(words).toArray(String[]::new)));
+    } catch (ParameterException e) {
+      // the message says it all; picocli's exception would only add its own words for it
+      throw new IllegalArgumentException(message(e, words));
+    }
+  }
+
+  /**
+   * The flags of a command line picocli parsed with {@link BenchFlagSpec} (as the launcher's
+   * {@code bench serve} does).
+   *
+   * @throws IllegalArgumentException for a flag the table refuses, with the reason
+   */
+  public static BenchArgs of(ParseResult result) {
     Map<String, List<String>> given = new LinkedHashMap<>();
-    boolean help = false;
-    for (int i = 0; i < words.size(); i++) {
-      String word = words.get(i);
-      if (!word.startsWith("-") || isNumber(word)) {
-        throw new IllegalArgumentException("unexpected argument '" + word + "': every value "
-            + "follows its --flag (quote values that contain spaces)");
-      }
-      int eq = word.indexOf('=');
-      String typed = eq > 0 ? word.substring(0, eq) : word;
-      Flag flag = BenchFlags.find(typed).orElseThrow(() -> new IllegalArgumentException(
-          "unknown flag " + typed + "; did you mean " + BenchFlags.nearest(typed) + "? "
-          + "(-Dllm.args=--help lists every flag)"));
+    for (OptionSpec option : result.matchedOptions()) {
+      Flag flag = BenchFlags.find(option.longestName()).orElseThrow();
       if (flag.support() == Flag.Support.REFUSED) {
         throw new IllegalArgumentException(flag.option() + " is not supported: " + flag.note());
       }
-      if (flag.name().equals("help")) {
-        help = true;
-        continue;
+      if (!option.usageHelp()) {
+        given.put(flag.name(), values(flag, option));
       }
-      List<String> values = new ArrayList<>();
-      if (eq > 0) {
-        values.add(word.substring(eq + 1));
-      } else if (flag.arity() != Flag.Arity.SWITCH) {
-        while (i + 1 < words.size() && isValue(words.get(i + 1))
-            && (values.isEmpty() || flag.arity() == Flag.Arity.MANY)) {
-          values.add(words.get(++i));
-        }
-      }
-      check(flag, values, eq > 0);
-      if (flag.arity() == Flag.Arity.MANY) {
-        given.computeIfAbsent(flag.name(), k -> new ArrayList<>()).addAll(values);
+    }
+    return new BenchArgs(given, result.isUsageHelpRequested());
+  }
+
+  /**
+   * The flags as words again, each once, in the order first given: {@code --flag=value}
+   * (so that a value starting with a dash stays a value), {@code --flag v1 v2}, or
+   * {@code --flag} alone; for a run that reads them anew.
+   */
+  public List<String> words() {
+    List<String> words = new ArrayList<>();
+    given.forEach((name, values) -> {
+      if (known(name).arity() == Flag.Arity.ONE) {
+        words.add("--" + name + "=" + values.get(0));
       } else {
-        given.put(flag.name(), values);
+        words.add("--" + name);
+        words.addAll(values);
       }
-    }
-    return new BenchArgs(given, help);
+    });
+    return words;
   }
 
-  private static void check(Flag flag, List<String> values, boolean withEquals) {
-    switch (flag.arity()) {
-      case SWITCH -> {
-        if (withEquals) {
-          throw new IllegalArgumentException(flag.option() + " is a switch and takes no value");
-        }
-      }
-      case ONE -> {
-        if (values.isEmpty()) {
-          throw new IllegalArgumentException(flag.option() + " needs a value");
-        }
-      }
+  /** What picocli kept for a flag: the last value, all values, or none for a switch. */
+  private static List<String> values(Flag flag, OptionSpec option) {
+    return switch (flag.arity()) {
+      case SWITCH -> List.of();
+      case ONE -> List.of(option.<String>getValue());
       case MANY -> {
-        // argparse's nargs="+" flags; --header and --metadata (nargs="*") may be empty
-        if (values.isEmpty() && (flag.name().equals("goodput")
-            || flag.name().equals("lora-modules"))) {
-          throw new IllegalArgumentException(flag.option() + " needs at least one value");
-        }
+        List<String> values = option.getValue();
+        yield values == null ? List.of() : List.copyOf(values);
       }
-    }
+    };
   }
 
-  /** A word that is a value, not a flag: negative numbers are values, as with argparse. */
-  private static boolean isValue(String word) {
-    return !word.startsWith("-") || isNumber(word);
+  /**
+   * The words with each flag spelt as the table spells it: argparse takes {@code --top_p}
+   * for {@code --top-p}.
+   */
+  public static List<String> normalized(List<String> words) {
+    return words.stream().map(word -> {
+      if (!word.startsWith("--")) {
+        return word;
+      }
+      int eq = word.indexOf('=');
+      String flag = eq > 0 ? word.substring(0, eq) : word;
+      return "--" + BenchFlags.normalize(flag.substring(2)) + (eq > 0 ? word.substring(eq) : "");
+    }).toList();
   }
+
+  /** picocli's finding, in the words the drop-in has always used for it. */
+  public static String message(ParameterException e, List<String> words) {
+    if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+      String word = unmatched.getUnmatched().get(0);
+      if (!word.startsWith("-") || isNumber(word)) {
+        return "unexpected argument '" + word + "': every value follows its --flag (quote "
+            + "values that contain spaces)";
+      }
+      // the nearest by edit distance: picocli's own suggestion (bigram similarity) offers
+      // --num-warmups for --num-prompt and --ramp-up-strategy for --random-input-length
+      String typed = asTyped(word.contains("=") ? word.substring(0, word.indexOf('=')) : word,
+          words);
+      return "unknown flag " + typed + "; did you mean " + BenchFlags.nearest(typed)
+          + "? (-Dllm.args=--help lists every flag)";
+    }
+    if (e instanceof MissingParameterException missing && !missing.getMissing().isEmpty()
+        && missing.getMissing().get(0) instanceof OptionSpec option) {
+      return option.longestName() + (option.isMultiValue() ? " needs at least one value"
+          : " needs a value");
+    }
+    Matcher switchValue = SWITCH_VALUE.matcher(String.valueOf(e.getMessage()));
+    if (switchValue.matches()) {
+      return switchValue.group(1) + " is a switch and takes no value";
+    }
+    return e.getMessage();
+  }
+
+  /** The flag as the user typed it, before {@link #normalized} spelt it the table's way. */
+  private static String asTyped(String flag, List<String> words) {
+    return words.stream().map(w -> w.contains("=") ? w.substring(0, w.indexOf('=')) : w)
+        .filter(w -> w.startsWith("--") && ("--" + BenchFlags.normalize(w.substring(2)))
+            .equals(flag))
+        .findFirst().orElse(flag);
+  }
+
+  /** picocli's words for a switch given a value ({@code --ignore-eos=true}). */
+  private static final Pattern SWITCH_VALUE =
+      Pattern.compile("option '(--[^']+)' should be specified without '.*' parameter");
 
   private static boolean isNumber(String word) {
     return word.matches("-\\d.*|-\\.\\d.*|-inf");

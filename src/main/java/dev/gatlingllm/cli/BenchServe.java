@@ -70,7 +70,7 @@ public class BenchServe extends Simulation {
       throw refuse(e);
     }
     if (args.help()) {
-      out().print(BenchFlags.help());
+      out().print(BenchFlagSpec.usage());
       out().flush();
       if (CommandLine.forkedByGatlingPlugin()) {
         // the JVM gatling:test forked for this run: nothing else is in it, and Gatling refuses

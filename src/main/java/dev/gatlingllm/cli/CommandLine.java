@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Where {@link BenchServe} gets its arguments: {@code -Dllm.argsFile=<file>} (one flag per
@@ -138,6 +139,18 @@ public final class CommandLine {
       words.add(word.toString());
     }
     return words;
+  }
+
+  /** Words quoted so that {@link #split} gives them back as they are. */
+  public static String join(List<String> words) {
+    return words.stream().map(CommandLine::quote).collect(Collectors.joining(" "));
+  }
+
+  private static String quote(String word) {
+    if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=,+@%-]+")) {
+      return word;
+    }
+    return "'" + word.replace("'", "'\\''") + "'";
   }
 
   /** Appends the double-quoted part opening at {@code open}; returns the index after it. */

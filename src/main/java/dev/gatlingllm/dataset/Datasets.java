@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.tool.Tool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,12 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Entry point to the datasets of {@code vllm bench serve}: one builder per dataset, and a
@@ -123,35 +130,38 @@ public final class Datasets {
 
   /**
    * Builds a dataset from {@code vllm bench serve} arguments such as
-   * {@code "--dataset-name", "random", "--random-input-len", "512", "--no-oversample"}.
-   * {@code --flag=value} works too; a flag with no value is a boolean switch.
+   * {@code "--dataset-name", "random", "--random-input-len", "512", "--no-oversample"},
+   * parsed by picocli. {@code --flag=value} works too; a switch takes no value (or
+   * {@code true}/{@code false}).
    *
    * @throws IllegalArgumentException for an unknown flag, a bad value or conflicting flags
    */
   public static DatasetSpec fromArgs(String... args) {
+    CommandSpec spec = CommandSpec.create().name("dataset");
+    // argparse's habits: the last of a repeated flag wins; "@" starts a value, not a file
+    spec.parser().overwrittenOptionsAllowed(true).expandAtFiles(false)
+        .unmatchedOptionsAllowedAsOptionParameters(false);
+    for (String flag : new TreeSet<>(FLAGS)) {
+      // a switch may be given true or false, as fromFlags reads it
+      spec.addOption(OptionSpec.builder("--" + flag).type(String.class)
+          .arity(BOOLEAN_FLAGS.contains(flag) ? "0..1" : "1").build());
+    }
+    ParseResult parsed;
+    try {
+      parsed = new CommandLine(spec).parseArgs(Stream.of(args)
+          .map(a -> a.startsWith("--") ? "--" + normalize(a) : a).toArray(String[]::new));
+    } catch (UnmatchedArgumentException e) {
+      String word = e.getUnmatched().get(0);
+      throw new IllegalArgumentException(word.startsWith("--")
+          ? "Unknown dataset flag " + word.replaceFirst("=.*", "") + "; did you mean --"
+              + Tool.nearest(normalize(word.replaceFirst("=.*", "")), FLAGS).orElseThrow() + "?"
+          : "Expected a --flag, got '" + word + "'");
+    } catch (ParameterException e) {
+      throw new IllegalArgumentException(Tool.message(e));
+    }
     Map<String, String> flags = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("Expected a --flag, got '" + arg + "'");
-      }
-      String name = arg.substring(2);
-      String value;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-        value = args[++i];
-      } else {
-        value = "true";
-      }
-      String key = normalize(name);
-      if (!FLAGS.contains(key)) {
-        throw new IllegalArgumentException("Unknown dataset flag --" + name + "; known flags: "
-            + new TreeSet<>(FLAGS));
-      }
-      flags.put(key, value);
+    for (OptionSpec option : parsed.matchedOptions()) {
+      flags.put(option.longestName().substring(2), option.getValue());
     }
     return fromFlags(flags);
   }

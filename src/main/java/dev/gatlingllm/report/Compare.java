@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -46,39 +47,10 @@ public final class Compare {
    * page (default {@code compare.html} in the working directory) and prints its path.
    */
   public static void main(String[] args) {
-    Path out = Path.of("compare.html");
-    List<Path> inputs = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("-o") || args[i].equals("--output")) {
-        if (i + 1 == args.length) {
-          usage("-o needs a file name");
-        }
-        out = Path.of(args[++i]);
-      } else if (args[i].equals("-h") || args[i].equals("--help")) {
-        usage(null);
-      } else {
-        inputs.add(Path.of(args[i]));
-      }
+    int status = Tool.main(new CompareCommand(), args);
+    if (status != 0) {
+      System.exit(status);
     }
-    if (inputs.size() < 2) {
-      usage("give at least two runs to compare, got " + inputs.size());
-    }
-    try {
-      Path written = write(inputs, out);
-      System.out.println("Compared " + inputs.size() + " inputs: " + written.toAbsolutePath().toUri());
-    } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-      System.err.println("compare: " + e.getMessage());
-      System.exit(1);
-    }
-  }
-
-  private static void usage(String problem) {
-    if (problem != null) {
-      System.err.println("compare: " + problem);
-    }
-    System.err.println("usage: Compare [-o compare.html] <run folder | llm-report.html | "
-        + "result.json> <...> [...]");
-    System.exit(problem == null ? 0 : 2);
   }
 
   /**

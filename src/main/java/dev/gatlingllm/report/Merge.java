@@ -5,6 +5,7 @@ import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.scale.InjectorFacts;
 import dev.gatlingllm.scale.InjectorShare;
 import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -79,40 +80,9 @@ public final class Merge {
       boolean partial) {}
 
   public static void main(String[] args) {
-    List<Path> inputs = new ArrayList<>();
-    Path outDir = Path.of("merged");
-    String tokenizer = null;
-    boolean allowMissing = false;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out-dir" -> outDir = Path.of(value(args, ++i, "--out-dir"));
-        case "--tokenizer" -> tokenizer = value(args, ++i, "--tokenizer");
-        case "--allow-missing" -> allowMissing = true;
-        case "-h", "--help" -> {
-          System.out.println(usage());
-          return;
-        }
-        default -> {
-          if (args[i].startsWith("--")) {
-            fail("unexpected argument '" + args[i] + "'\n" + usage(), 2);
-          }
-          inputs.add(Path.of(args[i]));
-        }
-      }
-    }
-    if (inputs.isEmpty()) {
-      fail("no record log given\n" + usage(), 2);
-    }
-    try {
-      Merged merged = merge(inputs, outDir, allowMissing,
-          tokenizer == null ? null : Recover.counter(tokenizer), System.out);
-      if (!merged.outcome().ok()) {
-        fail(merged.outcome().error(), 1);
-      }
-      System.out.println("gatling-llm: wrote " + merged.outcome().resultFile()
-          + (merged.outcome().htmlReport() == null ? "" : " and " + merged.outcome().htmlReport()));
-    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
-      fail(e.getMessage(), 1);
+    int status = Tool.main(new MergeCommand(), args);
+    if (status != 0) {
+      System.exit(status);
     }
   }
 
@@ -331,20 +301,4 @@ public final class Merge {
     return logs;
   }
 
-  private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      fail(option + " needs a value\n" + usage(), 2);
-    }
-    return args[i];
-  }
-
-  private static String usage() {
-    return "usage: Merge [--out-dir <folder>] [--tokenizer <tokenizer.json | folder | Hugging "
-        + "Face id>] [--allow-missing] <record log or folder>...";
-  }
-
-  private static void fail(String message, int status) {
-    System.err.println("gatling-llm Merge: " + message);
-    System.exit(status);
-  }
 }

@@ -1,6 +1,7 @@
 package dev.gatlingllm.report;
 
 import dev.gatlingllm.tokenizer.Tokenizer;
+import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -56,36 +57,9 @@ public final class Recover {
       long droppedBytes) {}
 
   public static void main(String[] args) {
-    Path log = null;
-    Path out = null;
-    String tokenizer = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--out" -> out = Path.of(value(args, ++i, "--out"));
-        case "--tokenizer" -> tokenizer = value(args, ++i, "--tokenizer");
-        case "-h", "--help" -> {
-          System.out.println(usage());
-          return;
-        }
-        default -> {
-          if (log != null || args[i].startsWith("--")) {
-            fail("unexpected argument '" + args[i] + "'\n" + usage(), 2);
-          }
-          log = Path.of(args[i]);
-        }
-      }
-    }
-    if (log == null) {
-      fail("no run folder or record log given\n" + usage(), 2);
-    }
-    try {
-      Recovered r = recover(log, out, tokenizer == null ? null : counter(tokenizer), System.out);
-      if (!r.outcome().ok()) {
-        fail(r.outcome().error(), 1);
-      }
-      System.out.println("gatling-llm: wrote " + r.outcome().resultFile());
-    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
-      fail(e.getMessage(), 1);
+    int status = Tool.main(new RecoverCommand(), args);
+    if (status != 0) {
+      System.exit(status);
     }
   }
 
@@ -221,21 +195,4 @@ public final class Recover {
     }
   }
 
-  private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      fail(option + " needs a value\n" + usage(), 2);
-    }
-    return args[i];
-  }
-
-  private static String usage() {
-    return "usage: Recover <run folder, e.g. target/gatling/<run>, or its record log "
-        + RecordLog.FILE_NAME + ">"
-        + " [--out <result.json>] [--tokenizer <tokenizer.json | folder | Hugging Face id>]";
-  }
-
-  private static void fail(String message, int status) {
-    System.err.println("gatling-llm Recover: " + message);
-    System.exit(status);
-  }
 }

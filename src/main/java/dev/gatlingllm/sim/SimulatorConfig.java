@@ -4,13 +4,13 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 
 /**
  * Immutable settings of a {@link Simulator}. Build one with {@link #builder()} (every
  * builder call returns a new builder) or start from {@link #defaults()} and use
- * {@link #toBuilder()}; values are checked by {@link Builder#build()}.
+ * {@link #toBuilder()}; values are checked by {@link Builder#build()}. The command line that
+ * sets it is {@link SimCommand}.
  *
  * <p>Timing of one request, once it is admitted to run (it waits in a FIFO queue first
  * while {@code maxRunning} requests are generating):
@@ -163,46 +163,6 @@ public final class SimulatorConfig {
   /** A builder starting from this configuration's values. */
   public Builder toBuilder() {
     return new Builder(this);
-  }
-
-  /**
-   * Parses command-line flags (see {@link #usage()}) into a configuration.
-   *
-   * @throws IllegalArgumentException naming the bad flag or value; {@code --help} is not
-   *     a configuration flag and is rejected here too (callers check for it first)
-   */
-  public static SimulatorConfig fromArgs(String... args) {
-    Builder b = builder();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      String flag = arg;
-      String value = null;
-      int eq = arg.indexOf('=');
-      if (arg.startsWith("--") && eq > 0) {
-        flag = arg.substring(0, eq);
-        value = arg.substring(eq + 1);
-      }
-      if (flag.equals("--chunk-log") && value == null) {
-        b = b.chunkLog(true);
-        continue;
-      }
-      if (!Cli.TAKES_VALUE.contains(flag)) {
-        throw new IllegalArgumentException("unknown option '" + arg + "'");
-      }
-      if (value == null) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(flag + " needs a value");
-        }
-        value = args[++i];
-      }
-      b = Cli.apply(b, flag, value);
-    }
-    return b.build();
-  }
-
-  /** Help text listing every command-line flag with its default. */
-  public static String usage() {
-    return Cli.USAGE;
   }
 
   /**
@@ -918,167 +878,6 @@ public final class SimulatorConfig {
     private static void require(boolean ok, String message) {
       if (!ok) {
         throw new IllegalArgumentException(message);
-      }
-    }
-  }
-
-  /** The command-line flags: names, help text and how each one sets the builder. */
-  private static final class Cli {
-    static final Set<String> TAKES_VALUE = Set.of(
-        "--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token", "--itl-ms",
-        "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
-        "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate",
-        "--stall-ms", "--io-threads", "--transport", "--reasoning-tokens", "--reasoning-field",
-        "--connection", "--keep-alive-max", "--dialect", "--context-tokens",
-        "--merged-token-rate", "--missing-role-rate");
-
-    static final String USAGE = String.join("\n",
-        "Usage: java -cp <classpath> dev.gatlingllm.sim.Main [options]",
-        "",
-        "An OpenAI-compatible server that imitates vLLM's timing and output, for testing load",
-        "generators. Runs until killed. Options (--name value or --name=value):",
-        "  --host HOST                 interface to bind (default 127.0.0.1)",
-        "  --port N                    port, 0 = any free port (default 0)",
-        "  --model NAME                served model name (default sim-model)",
-        "  --ttft-ms MS                time to first token after admission (default 50)",
-        "  --prefill-us-per-token US   extra TTFT per prompt token, microseconds (default 0)",
-        "  --itl-ms MS                 time between consecutive output tokens (default 10)",
-        "  --jitter F                  uniform relative jitter 0..1 on every delay (default 0)",
-        "  --tokens-per-chunk K        tokens per streamed chunk (default 1)",
-        "  --max-running N             requests generating at once, others queue (default 256)",
-        "  --max-tokens N              output tokens when a request sets none (default 16)",
-        "  --seed N                    seed of the jitter (default 0)",
-        "  --error-rate F              fraction answered HTTP 500 (default 0)",
-        "  --disconnect-rate F         fraction closed mid-stream (default 0)",
-        "  --inband-error-rate F       fraction ending with an in-band error event (default 0)",
-        "  --stall-rate F              fraction pausing mid-stream (default 0)",
-        "  --stall-ms MS               length of a pause (default 1000)",
-        "  --io-threads N              event-loop threads (default 1)",
-        "  --transport auto|nio|epoll  network transport (default auto)",
-        "  --reasoning-tokens N        first N output tokens of a streamed chat answer are",
-        "                              reasoning, not content (default 0)",
-        "  --reasoning-field NAME      reasoning_content (default) or reasoning",
-        "  --connection POLICY         after a response: keep-alive (default, as vLLM),",
-        "                              close-after-response (as llama.cpp: chunked, Keep-Alive",
-        "                              header, closed after the last chunk without saying so)",
-        "                              or close (Connection: close, then closed)",
-        "  --keep-alive-max N          with keep-alive: say Keep-Alive: timeout=5, max=N and",
-        "                              close a connection after its N-th response (default 0:",
-        "                              no limit, no header)",
-        "  --dialect vllm|llamacpp     the server imitated: vllm (default) or llamacpp (usage",
-        "                              in the finish chunk, merged tokens, null or missing",
-        "                              role chunk, max_completion_tokens ignored, any model,",
-        "                              invalid JSON answered 500, long prompts cut); give it",
-        "                              first: flags after it change its switches",
-        "  --context-tokens N          slot context: where a stream whose limit is ignored",
-        "                              stops, what a long prompt is cut to (default 1024)",
-        "  --merged-token-rate F       fraction of tokens merged into the next event",
-        "                              (default 0; llamacpp 0.01)",
-        "  --missing-role-rate F       fraction of chat streams without a role chunk",
-        "                              (default 0; llamacpp 0.05)",
-        "  --chunk-log                 keep each streamed request's receive and chunk write",
-        "                              times, served (and cleared) by GET /debug/chunk-log",
-        "  --help                      print this help and exit",
-        "");
-
-    static Builder apply(Builder b, String flag, String value) {
-      switch (flag) {
-        case "--host": return b.host(value);
-        case "--port": return b.port(integer(flag, value));
-        case "--model": return b.model(value);
-        case "--ttft-ms": return b.ttft(duration(flag, value, 1_000_000));
-        case "--prefill-us-per-token": return b.prefillPerToken(duration(flag, value, 1_000));
-        case "--itl-ms": return b.itl(duration(flag, value, 1_000_000));
-        case "--jitter": return b.jitter(number(flag, value));
-        case "--tokens-per-chunk": return b.tokensPerChunk(integer(flag, value));
-        case "--max-running": return b.maxRunning(integer(flag, value));
-        case "--max-tokens": return b.defaultMaxTokens(integer(flag, value));
-        case "--seed": return b.seed(longInteger(flag, value));
-        case "--error-rate": return b.errorRate(number(flag, value));
-        case "--disconnect-rate": return b.disconnectRate(number(flag, value));
-        case "--inband-error-rate": return b.inBandErrorRate(number(flag, value));
-        case "--stall-rate": return b.stallRate(number(flag, value));
-        case "--stall-ms": return b.stallDuration(duration(flag, value, 1_000_000));
-        case "--io-threads": return b.ioThreads(integer(flag, value));
-        case "--transport": return b.transport(transport(flag, value));
-        case "--reasoning-tokens": return b.reasoningTokens(integer(flag, value));
-        case "--reasoning-field": return b.reasoningField(value);
-        case "--connection": return b.connectionPolicy(connectionPolicy(flag, value));
-        case "--keep-alive-max": return b.keepAliveMax(integer(flag, value));
-        case "--dialect": return b.dialect(dialect(flag, value));
-        case "--context-tokens": return b.contextTokens(integer(flag, value));
-        case "--merged-token-rate": return b.mergedTokenRate(number(flag, value));
-        case "--missing-role-rate": return b.missingRoleRate(number(flag, value));
-        default: throw new IllegalArgumentException("unknown option '" + flag + "'");
-      }
-    }
-
-    private static int integer(String flag, String value) {
-      try {
-        return Integer.parseInt(value.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " must be an integer, got '" + value + "'");
-      }
-    }
-
-    private static long longInteger(String flag, String value) {
-      try {
-        return Long.parseLong(value.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " must be an integer, got '" + value + "'");
-      }
-    }
-
-    private static double number(String flag, String value) {
-      double d;
-      try {
-        d = Double.parseDouble(value.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " must be a number, got '" + value + "'");
-      }
-      if (!Double.isFinite(d)) {
-        throw new IllegalArgumentException(flag + " must be a finite number, got '" + value + "'");
-      }
-      return d;
-    }
-
-    /** A decimal amount of some unit ({@code nanosPerUnit} ns each) as a duration. */
-    private static Duration duration(String flag, String value, long nanosPerUnit) {
-      double units = number(flag, value);
-      if (units < 0) {
-        throw new IllegalArgumentException(flag + " must be >= 0, got '" + value + "'");
-      }
-      double nanos = units * nanosPerUnit;
-      if (nanos > MAX_DELAY.toNanos()) {
-        throw new IllegalArgumentException(flag + " must be at most one hour, got '" + value + "'");
-      }
-      return Duration.ofNanos(Math.round(nanos));
-    }
-
-    private static ConnectionPolicy connectionPolicy(String flag, String value) {
-      switch (value.trim().toLowerCase(Locale.ROOT)) {
-        case "keep-alive": return ConnectionPolicy.KEEP_ALIVE;
-        case "close-after-response": return ConnectionPolicy.CLOSE_AFTER_RESPONSE;
-        case "close": return ConnectionPolicy.CONNECTION_CLOSE;
-        default: throw new IllegalArgumentException(flag
-            + " must be one of keep-alive, close-after-response, close, got '" + value + "'");
-      }
-    }
-
-    private static Dialect dialect(String flag, String value) {
-      switch (value.trim().toLowerCase(Locale.ROOT)) {
-        case "vllm": return Dialect.VLLM;
-        case "llamacpp", "llama.cpp": return Dialect.LLAMACPP;
-        default: throw new IllegalArgumentException(flag
-            + " must be one of vllm, llamacpp, got '" + value + "'");
-      }
-    }
-
-    private static Transport transport(String flag, String value) {
-      try {
-        return Transport.valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(flag + " must be one of auto, nio, epoll, got '" + value + "'");
       }
     }
   }

@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One benchmark run as a fresh Gatling run in a JVM of its own, started like
- * {@code gatling:test} starts one: Gatling's main class running {@link BenchServe}, with the
- * same JVM flags. Every run therefore starts equally cold: no run inherits JIT-compiled code,
+ * One benchmark run as a fresh Gatling run in a JVM of its own, started through the launcher
+ * as {@code gatling-llm bench serve <flags>} starts one (Gatling running {@link BenchServe}),
+ * with the JVM flags of {@code gatling:test}. Every run therefore starts equally cold: no run inherits JIT-compiled code,
  * loaded classes, a grown heap or warm connection pools from the one before.
  */
 final class ForkedRun implements RunLauncher {
@@ -32,6 +32,8 @@ final class ForkedRun implements RunLauncher {
   static final String RESULT_FILE = "result.json";
   static final String CONSOLE_FILE = "console.log";
   static final String GATLING_DIR = "gatling";
+  /** The launcher's main class ({@code gatling-llm}), which depends on this package. */
+  static final String LAUNCHER = "dev.gatlingllm.launcher.GatlingLlm";
 
   private final String classpath;
   private final List<String> jvmArgs;
@@ -57,11 +59,9 @@ final class ForkedRun implements RunLauncher {
     command.add("-cp");
     command.add(classpath);
     Path gatling = runDir.resolve(GATLING_DIR).toAbsolutePath();
-    command.add("-D" + CommandLine.ARGS_PROPERTY + "=" + shellJoin(benchArgs));
     command.add("-D" + RunResults.RESULTS_FOLDER_PROPERTY + "=" + gatling);
-    command.addAll(List.of("io.gatling.app.Gatling", "--simulation", BenchServe.class.getName(),
-        "--results-folder", gatling.toString(), "--launcher", "maven",
-        "--build-tool-version", "sweep"));
+    command.addAll(List.of(LAUNCHER, "bench", "serve"));
+    command.addAll(benchArgs);
     return command;
   }
 
@@ -135,13 +135,6 @@ final class ForkedRun implements RunLauncher {
 
   /** Words quoted so that {@link CommandLine#split} gives them back as they are. */
   static String shellJoin(List<String> words) {
-    return words.stream().map(ForkedRun::quote).collect(Collectors.joining(" "));
-  }
-
-  static String quote(String word) {
-    if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=,+@%-]+")) {
-      return word;
-    }
-    return "'" + word.replace("'", "'\\''") + "'";
+    return CommandLine.join(words);
   }
 }

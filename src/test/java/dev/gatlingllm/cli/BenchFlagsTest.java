@@ -74,20 +74,18 @@ class BenchFlagsTest {
 
   @Test
   void nearestIsTheSmallestEditDistance() {
-    assertEquals(0, BenchFlags.distance("seed", "seed"));
-    assertEquals(1, BenchFlags.distance("sed", "seed"));
-    assertEquals(3, BenchFlags.distance("kitten", "sitting"));
     assertEquals("--seed", BenchFlags.nearest("--sed"));
     assertEquals("--top-k", BenchFlags.nearest("--top_kk"));
   }
 
   @Test
   void helpListsEveryFlagWithItsDefaultAndEveryRefusal() {
-    String help = BenchFlags.help();
+    // picocli wraps the descriptions: compare with the line breaks undone
+    String help = BenchFlagSpec.usage().replaceAll("\\s+", " ");
     for (Flag f : BenchFlags.ALL) {
       assertTrue(help.contains(f.option()), f.name());
       if (f.note() != null) {
-        assertTrue(help.contains(f.note().replace("`", "")), f.name());
+        assertTrue(help.contains(f.note().replace("`", "").replaceAll("\\s+", " ")), f.name());
       }
     }
     assertTrue(help.contains("(default: 600)"));

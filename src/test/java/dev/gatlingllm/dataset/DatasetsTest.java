@@ -140,7 +140,7 @@ class DatasetsTest {
 
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
         () -> Datasets.fromArgs("--random-input-length", "5"));
-    assertTrue(unknown.getMessage().contains("Unknown dataset flag --random-input-length"),
+    assertEquals("Unknown dataset flag --random-input-length; did you mean --random-input-len?",
         unknown.getMessage());
 
     IllegalArgumentException switchValue = assertThrows(IllegalArgumentException.class,

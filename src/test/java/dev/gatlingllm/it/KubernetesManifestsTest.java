@@ -122,7 +122,9 @@ class KubernetesManifestsTest {
     assertEquals(main.group(1), command.get(command.size() - 1));
     assertEquals(JIB_CLASSPATH, command.get(command.indexOf("-cp") + 1));
     assertEquals(JIB_CLASSPATH, mergeContainer(merge).getCommand().get(2));
-    assertEquals("dev.gatlingllm.report.Merge", mergeContainer(merge).getCommand().get(3));
+    assertEquals(main.group(1), mergeContainer(merge).getCommand().get(3));
+    assertEquals(List.of("bench", "serve"), injector.getArgs());
+    assertEquals("merge", mergeContainer(merge).getArgs().get(0));
   }
 
   @Test

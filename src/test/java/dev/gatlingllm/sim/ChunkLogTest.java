@@ -17,7 +17,7 @@ class ChunkLogTest {
 
   @Test
   void logsTheReceiveTimeAndOneWriteTimePerChunkOfEachStreamedRequest() {
-    try (Simulator sim = Simulator.start(SimulatorConfig.fromArgs(
+    try (Simulator sim = Simulator.start(SimCommand.parse(
             "--ttft-ms", "20", "--itl-ms", "5", "--chunk-log"));
         TestClient c = new TestClient(sim.port())) {
       TestClient.Response r = c.exchange("POST", "/v1/completions", BODY,

@@ -34,21 +34,22 @@ class MainTest {
   @Test
   void helpPrintsTheUsageAndExitsZero() {
     assertEquals(0, run(new CountDownLatch(0), "--port", "1", "--help"));
-    assertEquals(SimulatorConfig.usage(), out());
+    assertEquals(SimCommand.usage(), out());
     assertEquals("", err());
   }
 
   @Test
-  void anUnknownFlagExitsTwoWithTheReasonAndTheUsage() {
-    assertEquals(2, run(new CountDownLatch(0), "--bogus", "1"));
-    assertEquals("error: unknown option '--bogus'\n\n" + SimulatorConfig.usage(), err());
+  void anUnknownFlagExitsTwoWithTheReasonAndTheNearestFlag() {
+    assertEquals(2, run(new CountDownLatch(0), "--prot", "1"));
+    assertEquals("sim: unknown flag --prot; did you mean --port?\n'sim --help' lists the flags.\n",
+        err());
     assertEquals("", out());
   }
 
   @Test
   void aBadValueExitsTwo() {
     assertEquals(2, run(new CountDownLatch(0), "--itl-ms", "fast"));
-    assertTrue(err().startsWith("error: --itl-ms must be a number, got 'fast'\n"), err());
+    assertTrue(err().startsWith("sim: --itl-ms must be a number, got 'fast'\n"), err());
   }
 
   @Test

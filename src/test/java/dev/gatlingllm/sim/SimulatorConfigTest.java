@@ -35,10 +35,10 @@ class SimulatorConfigTest {
   @Test
   void connectionFlagsSetThePolicyAndTheLimit() {
     assertEquals(SimulatorConfig.ConnectionPolicy.CLOSE_AFTER_RESPONSE,
-        SimulatorConfig.fromArgs("--connection", "close-after-response").connectionPolicy());
+        SimCommand.parse("--connection", "close-after-response").connectionPolicy());
     assertEquals(SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE,
-        SimulatorConfig.fromArgs("--connection=close").connectionPolicy());
-    SimulatorConfig limited = SimulatorConfig.fromArgs("--connection", "keep-alive",
+        SimCommand.parse("--connection=close").connectionPolicy());
+    SimulatorConfig limited = SimCommand.parse("--connection", "keep-alive",
         "--keep-alive-max", "3");
     assertEquals(SimulatorConfig.ConnectionPolicy.KEEP_ALIVE, limited.connectionPolicy());
     assertEquals(3, limited.keepAliveMax());
@@ -122,7 +122,7 @@ class SimulatorConfigTest {
 
   @Test
   void fromArgsReadsEveryFlagInBothSpellings() {
-    SimulatorConfig c = SimulatorConfig.fromArgs("--host", "0.0.0.0", "--port=8000", "--model", "m",
+    SimulatorConfig c = SimCommand.parse("--host", "0.0.0.0", "--port=8000", "--model", "m",
         "--ttft-ms", "12.5", "--prefill-us-per-token", "40", "--itl-ms=7", "--jitter", "0.1",
         "--tokens-per-chunk", "3", "--max-running", "9", "--max-tokens", "64", "--seed", "-5",
         "--error-rate", "0.01", "--disconnect-rate", "0.02", "--inband-error-rate", "0.03",
@@ -145,14 +145,14 @@ class SimulatorConfigTest {
     assertEquals(Duration.ofMillis(250), c.stallDuration());
     assertEquals(2, c.ioThreads());
     assertEquals(SimulatorConfig.Transport.NIO, c.transport());
-    assertEquals(SimulatorConfig.defaults().toString(), SimulatorConfig.fromArgs().toString());
+    assertEquals(SimulatorConfig.defaults().toString(), SimCommand.parse().toString());
   }
 
   @Test
   void fromArgsNamesTheBadFlagOrValue() {
-    assertArgs("unknown option '--nope'", "--nope", "1");
-    assertArgs("unknown option 'stray'", "stray");
-    assertArgs("--port needs a value", "--port");
+    assertArgs("unknown flag --nope; did you mean --host?", "--nope", "1");
+    assertArgs("unexpected argument 'stray'", "stray");
+    assertArgs("Missing required parameter for option '--port' (N)", "--port");
     assertArgs("--port must be an integer, got 'abc'", "--port", "abc");
     assertArgs("--jitter must be a number, got 'x'", "--jitter=x");
     assertArgs("--itl-ms must be >= 0, got '-1'", "--itl-ms", "-1");
@@ -164,18 +164,18 @@ class SimulatorConfigTest {
 
   private static void assertArgs(String message, String... args) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SimulatorConfig.fromArgs(args));
+        () -> SimCommand.parse(args));
     assertEquals(message, e.getMessage());
   }
 
   @Test
   void usageListsEveryFlag() {
-    String usage = SimulatorConfig.usage();
+    String usage = SimCommand.usage();
     for (String flag : List.of("--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token",
         "--itl-ms", "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
         "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate", "--stall-ms",
         "--io-threads", "--transport", "--connection", "--keep-alive-max", "--help")) {
-      assertTrue(usage.contains("  " + flag + " "), flag);
+      assertTrue(usage.contains(" " + flag + "=") || usage.contains(" " + flag + " "), flag);
     }
   }
 }

@@ -167,13 +167,13 @@ class SimulatorDialectTest {
 
   @Test
   void commandLineDialectAndContext() {
-    SimulatorConfig c = SimulatorConfig.fromArgs("--dialect", "llamacpp", "--context-tokens",
+    SimulatorConfig c = SimCommand.parse("--dialect", "llamacpp", "--context-tokens",
         "64", "--merged-token-rate=0.1");
     assertTrue(c.anyModel());
     assertEquals(64, c.contextTokens());
     assertEquals(0.1, c.mergedTokenRate());
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-        () -> SimulatorConfig.fromArgs("--dialect", "tgi"));
+        () -> SimCommand.parse("--dialect", "tgi"));
     assertEquals("--dialect must be one of vllm, llamacpp, got 'tgi'", bad.getMessage());
     IllegalArgumentException rate = assertThrows(IllegalArgumentException.class,
         () -> SimulatorConfig.builder().missingRoleRate(2).build());

@@ -31,9 +31,14 @@ class SweepCommandLineTest {
   @Test
   void badCommandsFlagsAndValuesAreNamed() {
     assertEquals(Sweep.USAGE_STATUS, run("sweep_all"));
-    assertTrue(err().contains("argument command: invalid choice: 'sweep_all'"), err());
+    assertTrue(err().contains("sweep: unknown command 'sweep_all'; did you mean serve_sla?"),
+        err());
     assertEquals(Sweep.USAGE_STATUS, run("serve", "--model", "m"));
-    assertTrue(err().contains("unrecognized arguments: --model"), err());
+    assertTrue(err().contains("sweep serve: Missing required option: '--bench-args=ARGS'"),
+        err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m", "--num-run", "1"));
+    assertTrue(err().contains("sweep serve: unknown flag --num-run; did you mean --num-runs?"),
+        err());
     assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--modle m"));
     assertTrue(err().contains("unknown flag --modle; did you mean --model?"), err());
     assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m",
@@ -59,13 +64,22 @@ class SweepCommandLineTest {
   }
 
   @Test
-  void helpListsTheCommandsAndSucceeds() {
+  void helpListsTheCommandsAndEachCommandsFlagsAndSucceeds() {
     assertEquals(0, run("--help"));
     String help = out.toString(StandardCharsets.UTF_8);
-    for (String c : new String[] {"serve", "serve_sla", "workload", "plot", "plot_pareto",
-        "--link-vars", "--resume", "--dry-run", "--sla-params", "--workload-iters"}) {
+    for (String c : new String[] {"serve", "serve_sla", "workload", "plot", "plot_pareto"}) {
       assertTrue(help.contains(c), c);
     }
+    out.reset();
+    assertEquals(0, run("serve_sla", "--help"));
+    help = out.toString(StandardCharsets.UTF_8);
+    for (String flag : new String[] {"--bench-args", "--link-vars", "--resume", "--dry-run",
+        "--sla-params", "(default 3)"}) {
+      assertTrue(help.contains(flag), flag);
+    }
+    out.reset();
+    assertEquals(0, run("workload", "-h"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--workload-iters=N"));
   }
 
   @Test

@@ -1,0 +1,122 @@
+package dev.gatlingllm.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * picocli's description of {@code bench serve}, built from {@link BenchFlags#ALL} so that the
+ * table stays the one description of each flag: picocli parses with it, prints the help from
+ * it (grouped as the table is) and suggests the nearest flag for a misspelt one.
+ */
+public final class BenchFlagSpec {
+
+  /** How the help names the command. */
+  static final String NAME = "serve";
+
+  private static final String SYNOPSIS = "gatling-llm bench serve --model MODEL [flags]";
+  private static final String MAVEN_FORM = "The same flags in a Gatling project: ./mvnw "
+      + "gatling:test -Dgatling.simulationClass=dev.gatlingllm.cli.BenchServe "
+      + "-Dllm.args=\"--model MODEL [flags]\" (or -Dllm.argsFile=FILE, one flag per line).";
+
+  private BenchFlagSpec() {}
+
+  /**
+   * A fresh spec (picocli keeps the parsed values in it, so each parse takes its own).
+   *
+   * @param userObject what picocli runs once the flags are parsed (null: parsing only)
+   */
+  public static CommandSpec create(Object userObject) {
+    CommandSpec spec = userObject == null ? CommandSpec.create()
+        : CommandSpec.wrapWithoutInspection(userObject);
+    spec.name(NAME);
+    spec.parser()
+        // argparse: a flag given twice keeps its last value
+        .overwrittenOptionsAllowed(true)
+        // an unknown --flag after a flag that takes a value is a mistake, not its value
+        .unmatchedOptionsAllowedAsOptionParameters(false)
+        // "@" starts ordinary values here (a label, a header), never a file of arguments
+        .expandAtFiles(false);
+    spec.usageMessage()
+        .customSynopsis(SYNOPSIS)
+        .description("vLLM's vllm bench serve on Gatling: the same flags, summary and result "
+            + "JSON, plus Gatling's HTML report.")
+        .footer("", MAVEN_FORM)
+        .width(100)
+        .longOptionsMaxWidth(34)
+        // the table's order, in its groups
+        .sortOptions(false);
+    for (Flag flag : BenchFlags.ALL) {
+      spec.addOption(option(flag));
+    }
+    spec.usageMessage().sectionMap().put(picocli.CommandLine.Model.UsageMessageSpec
+        .SECTION_KEY_OPTION_LIST, BenchFlagSpec::groupedOptions);
+    return spec;
+  }
+
+  /** The help of {@code bench serve}, as {@code --help} prints it. */
+  public static String usage() {
+    return new picocli.CommandLine(create(null)).getUsageMessage(Help.Ansi.OFF);
+  }
+
+  private static OptionSpec option(Flag flag) {
+    if (flag.name().equals("help")) {
+      return OptionSpec.builder("-h", "--help").usageHelp(true)
+          .description("prints this help and runs nothing").build();
+    }
+    OptionSpec.Builder b = OptionSpec.builder(flag.option()).description(description(flag));
+    return switch (flag.arity()) {
+      case SWITCH -> b.arity("0").type(boolean.class).build();
+      case ONE -> b.arity("1").type(String.class).paramLabel(label(flag)).build();
+      // argparse's nargs="+" (--goodput, --lora-modules) and "*" (--header, --metadata)
+      case MANY -> b.arity(flag.name().equals("goodput") || flag.name().equals("lora-modules")
+              ? "1..*" : "0..*")
+          .type(List.class).auxiliaryTypes(String.class).paramLabel(label(flag)).build();
+    };
+  }
+
+  /** The value's name in the help, as argparse writes it: {@code --top-p=TOP_P}. */
+  private static String label(Flag flag) {
+    return flag.name().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+  }
+
+  /** The table's meaning, default and refusal, as plain text (picocli wraps it). */
+  private static String[] description(Flag flag) {
+    List<String> lines = new ArrayList<>();
+    String meaning = flag.meaning().isEmpty() ? "refused" : plain(flag.meaning());
+    lines.add(meaning + " (default: " + (flag.defaultValue().isEmpty() ? "-"
+        : escape(flag.defaultValue())) + ")");
+    if (flag.note() != null) {
+      lines.add((flag.support() == Flag.Support.REFUSED ? "refused: " : "refused values: ")
+          + plain(flag.note()));
+    }
+    return lines.toArray(String[]::new);
+  }
+
+  /** The option list in the table's groups, each under its heading. */
+  private static String groupedOptions(Help help) {
+    Map<String, List<OptionSpec>> groups = new LinkedHashMap<>();
+    for (Flag flag : BenchFlags.ALL) {
+      OptionSpec option = help.commandSpec().findOption(flag.name().equals("help") ? "-h"
+          : flag.option());
+      groups.computeIfAbsent(flag.group(), g -> new ArrayList<>()).add(option);
+    }
+    StringBuilder out = new StringBuilder();
+    groups.forEach((group, options) -> out.append('\n').append(group).append(":\n")
+        .append(help.optionListExcludingGroups(options)));
+    return out.toString();
+  }
+
+  private static String plain(String markdown) {
+    return escape(markdown.replace("`", ""));
+  }
+
+  /** picocli reads {@code ${...}} in descriptions as variables and %n as a line break. */
+  private static String escape(String text) {
+    return text.replace("%", "%%").replace("${", "$${");
+  }
+}

@@ -1,0 +1,119 @@
+package dev.gatlingllm.launcher;
+
+import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.BenchFlagSpec;
+import dev.gatlingllm.cli.BenchServe;
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.protocol.RunResults;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code gatling-llm bench serve}: the flags parsed by picocli with the spec built from the
+ * flag table, then {@link BenchServe} run by Gatling in this JVM, as {@code gatling:test}
+ * runs it in the JVM it forks. The flags reach the simulation the way they do under Maven and
+ * in the Kubernetes Job: as {@code llm.args}.
+ */
+final class BenchServeRun implements Callable<Integer> {
+
+  static final String NAME = "serve";
+
+  /** Where the Gatling run folders go when {@code -Dllm.resultsFolder} does not say. */
+  static final String DEFAULT_RESULTS = "results";
+
+  private CommandSpec spec;
+
+  private BenchServeRun() {}
+
+  static picocli.CommandLine commandLine() {
+    BenchServeRun run = new BenchServeRun();
+    run.spec = BenchFlagSpec.create(run);
+    return new picocli.CommandLine(run.spec);
+  }
+
+  @Override
+  public Integer call() {
+    BenchArgs args;
+    try {
+      args = BenchArgs.of(spec.commandLine().getParseResult());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    return gatling(args.words(), Path.of(System.getProperty(RunResults.RESULTS_FOLDER_PROPERTY,
+        DEFAULT_RESULTS)).toAbsolutePath());
+  }
+
+  /**
+   * Runs {@link BenchServe} with Gatling's own launcher in this JVM.
+   *
+   * @return Gatling's exit status: 0, non-zero for a failed run (as Gatling gives it), 1 for
+   *     a run refused while the simulation was built, 255 for a crash
+   */
+  static int gatling(List<String> benchArgs, Path results) {
+    try {
+      Files.createDirectories(results);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the results folder " + results, e);
+    }
+    String[] gatlingArgs = {"--simulation", BenchServe.class.getName(),
+        "--results-folder", results.toString()};
+    Map<String, String> before = properties();
+    // the words hold the file's flags already: the simulation reads them from llm.args only
+    System.clearProperty(CommandLine.ARGS_FILE_PROPERTY);
+    System.setProperty(CommandLine.ARGS_PROPERTY, CommandLine.join(benchArgs));
+    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
+    try {
+      // Gatling's launcher ships with its HTML report (gatling-charts-highcharts), which the
+      // plugin does not depend on: users' projects bring their own
+      Class<?> gatling = Class.forName("io.gatling.app.Gatling$");
+      Object module = gatling.getField("MODULE$").get(null);
+      return (Integer) gatling.getMethod("fromArgs", String[].class)
+          .invoke(module, (Object) gatlingArgs);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("Gatling's launcher (io.gatling.highcharts:"
+          + "gatling-charts-highcharts) is not on the class path", e);
+    } catch (InvocationTargetException e) {
+      // Gatling logged it, and the plugin's log filter printed its one line: exit as the
+      // JVM gatling:test forks does, 1 for a refused run, 255 for a crash
+      return refused(e) ? 1 : 255;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot start Gatling: " + e, e);
+    } finally {
+      // a JVM that goes on (a test, an embedding tool) gets its own settings back
+      before.forEach((key, value) -> {
+        if (value == null) {
+          System.clearProperty(key);
+        } else {
+          System.setProperty(key, value);
+        }
+      });
+    }
+  }
+
+  private static boolean refused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException || t instanceof IllegalStateException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Map<String, String> properties() {
+    Map<String, String> values = new HashMap<>();
+    for (String key : List.of(CommandLine.ARGS_FILE_PROPERTY, CommandLine.ARGS_PROPERTY,
+        RunResults.RESULTS_FOLDER_PROPERTY)) {
+      values.put(key, System.getProperty(key));
+    }
+    return values;
+  }
+}

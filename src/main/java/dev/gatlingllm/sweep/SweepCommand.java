@@ -1,0 +1,397 @@
+package dev.gatlingllm.sweep;
+
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.tool.HelpOption;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gatling-llm bench sweep}: vLLM's {@code vllm bench sweep} sub-commands as picocli
+ * commands ({@code serve}, {@code serve_sla}, {@code workload}, {@code plot},
+ * {@code plot_pareto}), each calling {@link Sweep}'s Java API. Exit status: 0, 1 when the
+ * sweep ran but combinations failed ({@link Sweep#FAILED_STATUS}), 2 when the command line or
+ * its values were refused ({@link Sweep#USAGE_STATUS}).
+ */
+@Command(name = "sweep", usageHelpWidth = 100,
+    description = "vllm bench sweep on Gatling runs of bench serve: parameter grids, the SLA "
+        + "search, the even load scan, and their plots.",
+    subcommands = {SweepCommand.Serve.class, SweepCommand.ServeSla.class,
+        SweepCommand.Workload.class, SweepCommand.Plot.class, SweepCommand.PlotPareto.class})
+public final class SweepCommand implements Runnable {
+
+  @Mixin
+  private HelpOption help;
+
+  @Spec
+  private CommandSpec spec;
+  private final PrintStream out;
+
+  private SweepCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  /**
+   * The command line, writing the sweep's progress to {@code out}; give it {@link #FAILED}
+   * once it is configured.
+   */
+  public static picocli.CommandLine commandLine(PrintStream out) {
+    return new picocli.CommandLine(new SweepCommand(out));
+  }
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "give a command: "
+        + String.join(", ", spec.subcommands().keySet()));
+  }
+
+  /**
+   * A sweep that failed says so in one line: combinations that failed exit 1, values refused
+   * once the flags were parsed (a params file, an SLA) exit 2 like any refused command line.
+   */
+  public static final IExecutionExceptionHandler FAILED = (e, command, parsed) -> {
+    if (e instanceof SweepFailure) {
+      command.getErr().println("sweep: " + e.getMessage());
+      return Sweep.FAILED_STATUS;
+    }
+    if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
+      command.getErr().println(command.getCommandSpec().qualifiedName() + ": error: "
+          + e.getMessage());
+      return Sweep.USAGE_STATUS;
+    }
+    throw e;
+  };
+
+  /** A sub-command: its help, and the sweep's console. */
+  abstract static class Step implements Callable<Integer> {
+
+    @Mixin
+    private HelpOption help;
+
+    @ParentCommand
+    private SweepCommand parent;
+
+    PrintStream out() {
+      return parent.out;
+    }
+  }
+
+  /** The folder and output flags of both plot commands. */
+  static final class PlotOptions {
+
+    @Parameters(paramLabel = "OUTPUT_DIR", description = "the sweep's folder")
+    Path folder;
+
+    @Option(names = "--format", paramLabel = "png|svg|png,svg|none", defaultValue = "png",
+        description = "image files beside the page (default ${DEFAULT-VALUE})")
+    String format;
+
+    @Option(names = "--fig-dir", paramLabel = "DIR",
+        description = "where to write (default OUTPUT_DIR)")
+    Path figDir;
+
+    @Option(names = "--dry-run", description = "list the figures, write nothing")
+    boolean dryRun;
+
+    Path dir() {
+      return figDir != null ? figDir : folder;
+    }
+  }
+
+  /** The flags of every sub-command that runs benchmarks. */
+  static final class RunOptions {
+
+    @Option(names = "--bench-args", required = true, paramLabel = "ARGS",
+        description = "the bench serve flags of every run (as -Dllm.args)")
+    String benchArgs;
+
+    @Option(names = "--serve-cmd", paramLabel = "CMD", description = "server started per "
+        + "server combination (default: none; the server in --bench-args is already running)")
+    String serveCmd;
+
+    @Option(names = "--serve-params", paramLabel = "FILE|JSON", description = "JSON list of "
+        + "dicts (or dict of named dicts) of server flags")
+    String serveParams;
+
+    @Option(names = "--bench-params", paramLabel = "FILE|JSON",
+        description = "JSON list of dicts of bench serve flags")
+    String benchParams;
+
+    @Option(names = "--link-vars", paramLabel = "a=b,...", defaultValue = "",
+        description = "run only combinations where serve[a] == bench[b]")
+    String linkVars;
+
+    @Option(names = "--after-bench-cmd", paramLabel = "CMD", description = "run after each "
+        + "benchmark run (default: vLLM's cache reset for a vllm server, nothing otherwise)")
+    String afterBenchCmd;
+
+    @Option(names = "--show-stdout",
+        description = "echo the server's and the runs' output to the console")
+    boolean showStdout;
+
+    @Option(names = "--server-ready-timeout", paramLabel = "S", defaultValue = "300",
+        description = "wait for GET <base-url>/health (default ${DEFAULT-VALUE})")
+    int serverReadyTimeout;
+
+    @Option(names = "--num-runs", paramLabel = "N", defaultValue = "3", description = "runs "
+        + "per point (default ${DEFAULT-VALUE}); N > 1 adds mean, std, 95 %% CI")
+    int numRuns;
+
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", defaultValue = "results",
+        description = "results go to DIR/<timestamp>/ (default ${DEFAULT-VALUE})")
+    Path outputDir;
+
+    @Option(names = "--resume", paramLabel = "TIMESTAMP",
+        description = "continue DIR/TIMESTAMP, skipping runs already there")
+    String resume;
+
+    @Option(names = "--dry-run", description = "print the commands, run nothing")
+    boolean dryRun;
+
+    @Option(names = "--run-timeout", paramLabel = "S",
+        description = "kill a run after S seconds (default: no limit)")
+    Integer runTimeout;
+
+    @Option(names = "--jvm-args", paramLabel = "ARGS",
+        description = "JVM flags of each run (default: those of gatling:test)")
+    String jvmArgs;
+
+    @Option(names = "--classpath", paramLabel = "CP",
+        description = "class path of each run (default: this JVM's)")
+    String classpath;
+
+    SweepConfig config(PrintStream out) {
+      SweepConfig.Builder b = SweepConfig.builder().out(out)
+          .benchArgs(benchArgs)
+          .numRuns(numRuns)
+          .outputDir(outputDir)
+          .resume(resume)
+          .dryRun(dryRun)
+          .showStdout(showStdout)
+          .linkVars(linkVars)
+          .serverReadyTimeout(Duration.ofSeconds(serverReadyTimeout));
+      if (serveCmd != null) {
+        b = b.serveCmd(serveCmd);
+      }
+      if (afterBenchCmd != null) {
+        b = b.afterBenchCmd(afterBenchCmd);
+      }
+      if (serveParams != null) {
+        if (serveCmd == null) {
+          throw new IllegalArgumentException("--serve-params varies the server's flags, so "
+              + "it needs --serve-cmd");
+        }
+        b = b.serveParams(params(serveParams));
+      }
+      if (benchParams != null) {
+        b = b.benchParams(params(benchParams));
+      }
+      if (runTimeout != null) {
+        b = b.runTimeout(Duration.ofSeconds(runTimeout));
+      }
+      if (jvmArgs != null) {
+        b = b.jvmArgs(CommandLine.split(jvmArgs));
+      }
+      if (classpath != null) {
+        b = b.classpath(classpath);
+      }
+      return b.build();
+    }
+  }
+
+  @Command(name = "serve", usageHelpWidth = 100,
+      description = "every --serve-params x --bench-params combination, --num-runs times")
+  static final class Serve extends Step {
+    @Mixin
+    private RunOptions run;
+
+    @Override
+    public Integer call() {
+      Sweep.serve(run.config(out()));
+      return 0;
+    }
+  }
+
+  @Command(name = "serve_sla", usageHelpWidth = 100,
+      description = "the highest --sla-variable meeting --sla-params, per combination")
+  static final class ServeSla extends Step {
+    @Mixin
+    private RunOptions run;
+
+    @Option(names = "--sla-params", required = true, paramLabel = "FILE|JSON",
+        description = "[{\"p99_e2el_ms\": \"<=500\"}, ...]; operators <= < >= >")
+    String slaParams;
+
+    @Option(names = "--sla-variable", paramLabel = "V", defaultValue = "request_rate",
+        description = "request_rate (default) or max_concurrency")
+    String slaVariable;
+
+    @Override
+    public Integer call() {
+      SweepConfig config = run.config(out());
+      Sweep.serveSla(config, SlaCriterion.parseAll(jsonArgument(slaParams)),
+          SlaVariable.of(slaVariable));
+      return 0;
+    }
+  }
+
+  @Command(name = "workload", usageHelpWidth = 100,
+      description = "one run at concurrency 1, one all at once, --workload-iters loads between")
+  static final class Workload extends Step {
+    @Mixin
+    private RunOptions run;
+
+    @Option(names = "--workload-var", paramLabel = "V", defaultValue = "request_rate",
+        description = "request_rate (default) or max_concurrency")
+    String workloadVar;
+
+    @Option(names = "--workload-iters", paramLabel = "N", defaultValue = "10",
+        description = "evenly spaced loads between the two ends (default ${DEFAULT-VALUE})")
+    int workloadIters;
+
+    @Override
+    public Integer call() {
+      SweepConfig config = run.config(out());
+      Sweep.workload(config, SlaVariable.of(workloadVar), workloadIters);
+      return 0;
+    }
+  }
+
+  @Command(name = "plot", usageHelpWidth = 100,
+      description = "curves of any result keys from a sweep folder")
+  static final class Plot extends Step {
+
+    @Mixin
+    private PlotOptions plot;
+
+    @Option(names = "--var-x", paramLabel = "K", defaultValue = "request_throughput",
+        description = "x axis (default ${DEFAULT-VALUE})")
+    String varX;
+
+    @Option(names = "--var-y", paramLabel = "K", defaultValue = "p99_e2el_ms",
+        description = "y axis (default ${DEFAULT-VALUE})")
+    String varY;
+
+    @Option(names = "--fig-by", paramLabel = "K,...", description = "one figure per value")
+    String figBy;
+
+    @Option(names = "--row-by", paramLabel = "K,...", description = "one row per value")
+    String rowBy;
+
+    @Option(names = "--col-by", paramLabel = "K,...", description = "one column per value")
+    String colBy;
+
+    @Option(names = "--curve-by", paramLabel = "K,...", description = "one curve per value")
+    String curveBy;
+
+    @Option(names = "--filter-by", paramLabel = "k<=v,...",
+        description = "keep runs (== != <= >= < >)")
+    String filterBy;
+
+    @Option(names = "--bin-by", paramLabel = "k%w,...",
+        description = "round values down to multiples of w")
+    String binBy;
+
+    @Option(names = "--scale-x", paramLabel = "linear|log", description = "x scale")
+    String scaleX;
+
+    @Option(names = "--scale-y", paramLabel = "linear|log", description = "y scale")
+    String scaleY;
+
+    @Override
+    public Integer call() {
+      PlotSpec spec = PlotSpec.defaults()
+          .withAxes(varX, varY)
+          .withSplits(PlotSpec.keys(figBy), PlotSpec.keys(rowBy), PlotSpec.keys(colBy),
+              PlotSpec.keys(curveBy))
+          .withFilters(PlotSpec.Filter.parseAll(filterBy), PlotSpec.Bin.parseAll(binBy))
+          .withScales(PlotSpec.isLog("--scale-x", scaleX), PlotSpec.isLog("--scale-y", scaleY));
+      Path dir = plot.dir();
+      if (plot.dryRun) {
+        for (Figures.Figure f : Figures.build(SweepData.read(plot.folder), spec)) {
+          out().println("[FIGURE] " + f.name() + ": " + f.rows().size() + " row(s) × "
+              + f.cols().size() + " column(s), " + f.pointCount() + " point(s) -> "
+              + dir.resolve(f.name()) + ".{" + plot.format + "}");
+        }
+        return 0;
+      }
+      Sweep.plot(plot.folder, spec, dir, plot.format).forEach(p -> out().println("Wrote " + p));
+      return 0;
+    }
+  }
+
+  @Command(name = "plot_pareto", usageHelpWidth = 100,
+      description = "tokens/s per user vs tokens/s per GPU, with the Pareto frontier")
+  static final class PlotPareto extends Step {
+
+    @Mixin
+    private PlotOptions plot;
+
+    @Option(names = "--user-count-var", paramLabel = "K", defaultValue = "max_concurrency",
+        description = "default ${DEFAULT-VALUE} (else max_concurrent_requests)")
+    String userCountVar;
+
+    @Option(names = "--gpu-count-var", paramLabel = "K",
+        description = "default num_gpus | gpu_count | tp x pp x dp")
+    String gpuCountVar;
+
+    @Option(names = "--label-by", paramLabel = "K,...",
+        defaultValue = "max_concurrency,gpu_count", description = "default ${DEFAULT-VALUE}")
+    String labelBy;
+
+    @Override
+    public Integer call() {
+      if (!Files.isDirectory(plot.folder)) {
+        throw new IllegalArgumentException("No parameter sweep results under " + plot.folder);
+      }
+      Path dir = plot.dir();
+      List<String> labels = PlotSpec.keys(labelBy);
+      if (plot.dryRun) {
+        Pareto.Result r = Pareto.compute(SweepData.read(plot.folder), userCountVar, gpuCountVar,
+            labels);
+        out().println("[FIGURE] pareto: " + r.points().size() + " point(s), "
+            + r.frontier().size() + " on the frontier -> " + dir.resolve("pareto"));
+        return 0;
+      }
+      Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels, dir, plot.format)
+          .forEach(p -> out().println("Wrote " + p));
+      return 0;
+    }
+  }
+
+  /** A params argument: a JSON file, or the JSON itself when it starts with [ or {. */
+  private static List<Map<String, Object>> params(String value) {
+    String v = value.strip();
+    if (v.startsWith("[") || v.startsWith("{")) {
+      return Params.parse(v);
+    }
+    return Params.read(Path.of(v));
+  }
+
+  private static String jsonArgument(String value) {
+    String v = value.strip();
+    if (v.startsWith("[") || v.startsWith("{")) {
+      return v;
+    }
+    try {
+      return Files.readString(Path.of(v));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + v + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.gatlingllm.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gatling-llm bench serve} runs the drop-in through Gatling in this JVM against the
+ * embedded simulator, as {@code bin/gatling-llm} does: result JSON and Gatling report in the
+ * results folder, exit status 0, and the JVM's own settings given back afterwards.
+ */
+class LauncherIntegrationTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void benchServeRunsThroughGatlingAndWritesVllmsResult() throws Exception {
+    Path results = dir.resolve("results");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
+      try {
+        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
+            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
+            "--random-input-len", "32", "--random-output-len", "4", "--num-prompts", "6",
+            "--seed", "3", "--label", "launcher run", "--save-result",
+            "--result-filename", "result.json"}, System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+      } finally {
+        System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
+      }
+    }
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    Path run;
+    try (Stream<Path> folders = Files.list(results)) {
+      run = folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
+          .findFirst().orElseThrow();
+    }
+    JsonNode result = new ObjectMapper().readTree(run.resolve("result.json").toFile());
+    assertEquals(6, result.get("completed").asInt());
+    assertEquals(6 * 4, result.get("total_output_tokens").asInt());
+    assertEquals("launcher run", result.get("label").asText(), "a value with a space survives");
+    assertTrue(Files.exists(run.resolve("index.html")), "Gatling's report");
+    assertTrue(Files.exists(run.resolve("llm-report.html")), "the LLM report");
+    assertNull(System.getProperty(CommandLine.ARGS_PROPERTY), "llm.args given back");
+  }
+
+  @Test
+  void aValueRefusedWhileTheRunIsBuiltExitsOneAsUnderMaven() {
+    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, dir.resolve("refused").toString());
+    try {
+      assertEquals(1, GatlingLlm.run(new String[] {"bench", "serve", "--model", "m",
+          "--tokenizer", "gpt2", "--dataset-name", "sharegpt"}, System.out, System.err));
+    } finally {
+      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
+    }
+  }
+}
