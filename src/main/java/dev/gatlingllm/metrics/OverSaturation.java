@@ -1,0 +1,247 @@
+package dev.gatlingllm.metrics;
+
+import java.util.Arrays;
+
+/**
+ * Whether the server was past saturation during a run (issue 29, item 5): requests arrived
+ * faster than it finished them, so they piled up. Computed after the run from the records;
+ * every quantity is one a live check could also compute from the requests seen so far.
+ *
+ * <p><b>The test</b>, over sliding windows of {@code W} consecutive requests in start order
+ * (the window ending at each request from the {@code W}-th on), with {@code s} a request's
+ * start and {@code e} the end of its exchange, seconds after the origin:
+ * <ol>
+ *   <li><b>in flight rising</b>: at each start {@code s_k} of the window, the requests in
+ *       flight {@code n_k = #{j : s_j ≤ s_k < e_j}}; the least-squares slope of {@code n_k}
+ *       over {@code s_k} has {@code t ≥ t(confidence, W − 2)} (one-sided Student t), and the
+ *       backlog it adds across the window, {@code slope × (s_last − s_first)}, is at least
+ *       {@code minBacklogFraction × W}: at least that share of the requests offered in the
+ *       window was added to the backlog;</li>
+ *   <li><b>TTFT rising</b>: the slope of the successful requests' TTFT over their start has
+ *       {@code t ≥ t(confidence, m − 2)} ({@code m ≥ 3} such requests);</li>
+ *   <li><b>completions flat</b>: with {@code c1}, {@code c2} the requests (any outcome) that
+ *       ended in the first and the second half of {@code [s_first, s_last)}, {@code c1 ≥
+ *       minCompletions} and {@code c2 ≤ (1 + flatTolerance) × c1}: the server finishes no
+ *       faster while the backlog grows. This is what tells saturation from a ramp-up, where
+ *       in flight and TTFT rise too but completions start from nothing.</li>
+ * </ol>
+ * The run is over-saturated from the end of the first window that passes all three
+ * ({@code since_s} = its last start). The t statistics are nominal: the points of one window
+ * are correlated (consecutive in-flight counts share most of their requests), so a t test
+ * alone would fire too easily; the backlog ratio and the flat completions carry the weight,
+ * and the t tests only ask that the rises stand out of the window's own noise.
+ *
+ * <p>Runs that send every request at once (rate {@code inf} with no concurrency cap) have all
+ * their starts at one instant: no window has completions in its span, and none passes. They
+ * are over-saturated by construction; the test is for paced loads.
+ *
+ * <p><b>Measured</b> on the embedded simulator ({@code OverSaturationIntegrationTest}; TTFT
+ * 20 ms, ITL 5 ms, 12 output tokens, no jitter, {@code --max-running 4}: about 4 / 0.075 s =
+ * 53 requests/s of capacity), windows of 32 requests, confidence 0.95:
+ * <ul>
+ *   <li>offered 150 requests/s, 150 requests: detected at since_s ≈ 0.6 s; first passing
+ *       window: in-flight slope ≈ 90 /s, t ≈ 60, backlog ≈ 19 of 32; TTFT slope ≈ 1,900 ms/s,
+ *       t ≈ 50; completions 8 then 8 (see the test's javadoc for the exact run);</li>
+ *   <li>offered 20 requests/s, 80 requests: not detected; the strongest window had in-flight
+ *       t ≈ 1 and a backlog of less than 1 request.</li>
+ * </ul>
+ */
+public final class OverSaturation {
+
+  private OverSaturation() {}
+
+  /**
+   * The detector's settings.
+   *
+   * @param windowRequests     requests per window; 0 = {@code max(32, requests / 10)}
+   * @param confidence         one-sided confidence of the two t tests, in (0.5, 1)
+   * @param minBacklogFraction backlog added across a window, as a share of its requests
+   * @param flatTolerance      how much faster completions may get in a window's second half
+   * @param minCompletions     completions needed in a window's first half
+   */
+  public record Options(int windowRequests, double confidence, double minBacklogFraction,
+      double flatTolerance, int minCompletions) {
+
+    /** Automatic window, 95 %, 10 % backlog, 50 % tolerance, 4 completions. */
+    public static final Options DEFAULTS = new Options(0, 0.95, 0.1, 0.5, 4);
+
+    public Options {
+      if (windowRequests != 0 && windowRequests < 5) {
+        throw new IllegalArgumentException("An over-saturation window needs at least 5 "
+            + "requests (or 0 for automatic), got " + windowRequests);
+      }
+      if (!(confidence > 0.5 && confidence < 1)) {
+        throw new IllegalArgumentException(
+            "The over-saturation confidence must be in (0.5, 1), got " + confidence);
+      }
+      if (!(minBacklogFraction >= 0) || !(flatTolerance >= 0) || minCompletions < 1) {
+        throw new IllegalArgumentException("Over-saturation settings must be >= 0 (at least 1 "
+            + "completion), got backlog " + minBacklogFraction + ", tolerance " + flatTolerance
+            + ", completions " + minCompletions);
+      }
+    }
+
+    /** The window of a run of {@code requests} requests. */
+    public int window(int requests) {
+      return windowRequests > 0 ? windowRequests : Math.max(32, requests / 10);
+    }
+  }
+
+  /**
+   * The statistics of one window.
+   *
+   * @param startSeconds        first start of the window
+   * @param endSeconds          last start of the window
+   * @param requests            requests in the window
+   * @param inFlightSlope       requests in flight per second
+   * @param inFlightT           t statistic of that slope
+   * @param inFlightCritical    the t it had to reach
+   * @param backlog             requests added to the backlog across the window
+   * @param ttftSlopeMsPerS     TTFT change, ms per second
+   * @param ttftT               t statistic of that slope (NaN with fewer than 3 TTFTs)
+   * @param ttftCritical        the t it had to reach (NaN with fewer than 3 TTFTs)
+   * @param completionsFirstHalf  requests that ended in the first half
+   * @param completionsSecondHalf requests that ended in the second half
+   */
+  public record Evidence(double startSeconds, double endSeconds, int requests,
+      double inFlightSlope, double inFlightT, double inFlightCritical, double backlog,
+      double ttftSlopeMsPerS, double ttftT, double ttftCritical, int completionsFirstHalf,
+      int completionsSecondHalf) {
+
+    /** How close the window came to both rises: the lesser of the two t over their bounds. */
+    double score() {
+      double a = inFlightT / inFlightCritical;
+      double b = ttftT / ttftCritical;
+      return Double.isNaN(a) || Double.isNaN(b) ? Double.NEGATIVE_INFINITY : Math.min(a, b);
+    }
+  }
+
+  /**
+   * The verdict.
+   *
+   * @param detected       whether a window passed
+   * @param sinceSeconds   end of the first passing window; null when none passed
+   * @param windowRequests the window size used
+   * @param windowsTested  how many windows were tested (0: fewer requests than a window)
+   * @param evidence       the first passing window, else the one that came closest; null
+   *                       when no window was tested
+   * @param options        the settings used
+   */
+  public record Result(boolean detected, Double sinceSeconds, int windowRequests,
+      int windowsTested, Evidence evidence, Options options) {}
+
+  /** Tests the run's records (any order); null for embeddings (no TTFT to trend). */
+  public static Result detect(RecordSource records, TaskType task, long originNanos,
+      Options options) {
+    if (task != TaskType.GENERATION) {
+      return null;
+    }
+    int n = records.size();
+    double[] start = new double[n];
+    double[] end = new double[n];
+    double[] ttft = new double[n];
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      RequestRecord r = records.record(i);
+      start[i] = RequestTimes.startSeconds(r, originNanos);
+      end[i] = (r.endNanos() - originNanos) / 1e9;
+      ttft[i] = r.success() && r.ttftNanos() >= 0 ? RequestTimes.ttftSeconds(r) : Double.NaN;
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Double.compare(start[a], start[b]));
+    double[] s = new double[n];
+    double[] e = new double[n];
+    double[] f = new double[n];
+    for (int i = 0; i < n; i++) {
+      s[i] = start[order[i]];
+      e[i] = end[order[i]];
+      f[i] = ttft[order[i]];
+    }
+    double[] endsSorted = e.clone();
+    Arrays.sort(endsSorted);
+    // in flight just after each start: started so far (ties included) minus ended by then
+    double[] inFlight = new double[n];
+    for (int k = 0; k < n; k++) {
+      int startedUpTo = upperBound(s, s[k]);
+      inFlight[k] = startedUpTo - upperBound(endsSorted, s[k]);
+    }
+    int w = options.window(n);
+    Evidence best = null;
+    int tested = 0;
+    double[] x = new double[w];
+    double[] y = new double[w];
+    for (int last = w - 1; last < n; last++) {
+      int first = last - w + 1;
+      tested++;
+      Evidence ev = window(s, e, f, inFlight, endsSorted, first, last, options, x, y);
+      if (passes(ev, w, options)) {
+        return new Result(true, ev.endSeconds(), w, tested, ev, options);
+      }
+      if (best == null || ev.score() > best.score()) {
+        best = ev;
+      }
+    }
+    return new Result(false, null, w, tested, best, options);
+  }
+
+  private static boolean passes(Evidence ev, int w, Options o) {
+    return ev.inFlightT() >= ev.inFlightCritical()
+        && ev.backlog() >= o.minBacklogFraction() * w
+        && ev.ttftT() >= ev.ttftCritical()
+        && ev.completionsFirstHalf() >= o.minCompletions()
+        && ev.completionsSecondHalf() <= (1 + o.flatTolerance()) * ev.completionsFirstHalf();
+  }
+
+  private static Evidence window(double[] s, double[] e, double[] f, double[] inFlight,
+      double[] endsSorted, int first, int last, Options o, double[] x, double[] y) {
+    int w = last - first + 1;
+    Trend load = Trend.of(Arrays.copyOfRange(s, first, last + 1),
+        Arrays.copyOfRange(inFlight, first, last + 1), w);
+    int m = 0;
+    for (int k = first; k <= last; k++) {
+      if (!Double.isNaN(f[k])) {
+        x[m] = s[k];
+        y[m++] = f[k] * 1000;
+      }
+    }
+    Trend ttft = Trend.of(x, y, m);
+    double a = s[first];
+    double b = s[last];
+    double mid = (a + b) / 2;
+    int c1 = lowerBound(endsSorted, mid) - lowerBound(endsSorted, a);
+    int c2 = lowerBound(endsSorted, b) - lowerBound(endsSorted, mid);
+    return new Evidence(a, b, w, load.slope(), load.t(),
+        Trend.quantile(o.confidence(), w - 2), load.slope() * (b - a), ttft.slope(), ttft.t(),
+        m >= 3 ? Trend.quantile(o.confidence(), m - 2) : Double.NaN, c1, c2);
+  }
+
+  /** Values {@code < v} in a sorted array. */
+  private static int lowerBound(double[] sorted, double v) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] < v) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Values {@code ≤ v} in a sorted array. */
+  private static int upperBound(double[] sorted, double v) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] <= v) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}
