@@ -93,4 +93,28 @@ class RunAnalysisTest {
     assertTrue(text.endsWith("=".repeat(50) + "\n"), text);
     assertEquals("", ConsoleSummary.analysis(new RunAnalysis(null, null), List.of(Metric.TTFT)));
   }
+
+  /**
+   * Arrivals every 0.1 s, completions every 0.2 s, TTFT 0.05 + 0.1k s (the run of {@code
+   * OverSaturationTest}): over-saturated since 0.5 s, in flight +5 /s, TTFT +1000 ms/s, one
+   * completion in each half of the window of 5.
+   */
+  @Test
+  void overSaturationIsOneLineAfterVllmsBlock() {
+    List<RequestRecord> r = new ArrayList<>();
+    for (int k = 0; k < 10; k++) {
+      long s = k * 100_000_000L;
+      long e = 250_000_000L + k * 200_000_000L;
+      long ttft = 50_000_000L + k * 100_000_000L;
+      r.add(new RequestRecord("r", s, s, ttft, e - s, e,
+          new int[] {(int) (ttft / 1000), (int) ((e - s) / 1000)}, 8, -1, 2, 200, true, null,
+          null));
+    }
+    OverSaturation.Result o = OverSaturation.detect(RecordSource.of(r),
+        dev.gatlingllm.metrics.TaskType.GENERATION, 0L,
+        new OverSaturation.Options(5, 0.95, 0.2, 0.25, 1));
+    assertEquals("Over-saturated since 0.50 s: in flight +5.0/s, TTFT +1000 ms/s, completions "
+        + "flat (1 then 1 per half-window of 5 requests)\n",
+        ConsoleSummary.analysis(new RunAnalysis(null, o), List.of(Metric.TTFT)));
+  }
 }
