@@ -177,12 +177,29 @@ public final class OverSaturation {
     int w = options.window(n);
     Evidence best = null;
     int tested = 0;
-    double[] x = new double[w];
-    double[] y = new double[w];
-    for (int last = w - 1; last < n; last++) {
+    // the window slides one request at a time over running sums: O(n) whatever its size
+    double x0 = n > 0 ? s[0] : 0;
+    Trend.Sums load = new Trend.Sums();
+    Trend.Sums ttfts = new Trend.Sums();
+    Critical critical = new Critical(options.confidence());
+    for (int last = 0; last < n; last++) {
+      load.add(s[last] - x0, inFlight[last]);
+      if (!Double.isNaN(f[last])) {
+        ttfts.add(s[last] - x0, f[last] * 1000);
+      }
       int first = last - w + 1;
+      if (first < 0) {
+        continue;
+      }
+      if (first > 0) {
+        int out = first - 1;
+        load.remove(s[out] - x0, inFlight[out]);
+        if (!Double.isNaN(f[out])) {
+          ttfts.remove(s[out] - x0, f[out] * 1000);
+        }
+      }
       tested++;
-      Evidence ev = window(s, e, f, inFlight, endsSorted, first, last, options, x, y);
+      Evidence ev = evidence(s, endsSorted, first, last, load.trend(), ttfts.trend(), critical);
       if (passes(ev, w, options)) {
         return new Result(true, ev.endSeconds(), w, tested, ev, options);
       }
@@ -193,6 +210,22 @@ public final class OverSaturation {
     return new Result(false, null, w, tested, best, options);
   }
 
+  /** Critical t values by degrees of freedom, each computed once. */
+  private static final class Critical {
+    private final double confidence;
+    private final java.util.Map<Integer, Double> byDf = new java.util.HashMap<>();
+
+    Critical(double confidence) {
+      this.confidence = confidence;
+    }
+
+    /** The critical t of a trend over {@code points} points; NaN under 3. */
+    double of(int points) {
+      return points < 3 ? Double.NaN
+          : byDf.computeIfAbsent(points - 2, df -> Trend.quantile(confidence, df));
+    }
+  }
+
   private static boolean passes(Evidence ev, int w, Options o) {
     return ev.inFlightT() >= ev.inFlightCritical()
         && ev.backlog() >= o.minBacklogFraction() * w
@@ -201,27 +234,15 @@ public final class OverSaturation {
         && ev.completionsSecondHalf() <= (1 + o.flatTolerance()) * ev.completionsFirstHalf();
   }
 
-  private static Evidence window(double[] s, double[] e, double[] f, double[] inFlight,
-      double[] endsSorted, int first, int last, Options o, double[] x, double[] y) {
-    int w = last - first + 1;
-    Trend load = Trend.of(Arrays.copyOfRange(s, first, last + 1),
-        Arrays.copyOfRange(inFlight, first, last + 1), w);
-    int m = 0;
-    for (int k = first; k <= last; k++) {
-      if (!Double.isNaN(f[k])) {
-        x[m] = s[k];
-        y[m++] = f[k] * 1000;
-      }
-    }
-    Trend ttft = Trend.of(x, y, m);
+  private static Evidence evidence(double[] s, double[] endsSorted, int first, int last,
+      Trend load, Trend ttft, Critical critical) {
     double a = s[first];
     double b = s[last];
     double mid = (a + b) / 2;
     int c1 = lowerBound(endsSorted, mid) - lowerBound(endsSorted, a);
     int c2 = lowerBound(endsSorted, b) - lowerBound(endsSorted, mid);
-    return new Evidence(a, b, w, load.slope(), load.t(),
-        Trend.quantile(o.confidence(), w - 2), load.slope() * (b - a), ttft.slope(), ttft.t(),
-        m >= 3 ? Trend.quantile(o.confidence(), m - 2) : Double.NaN, c1, c2);
+    return new Evidence(a, b, last - first + 1, load.slope(), load.t(), critical.of(load.n()),
+        load.slope() * (b - a), ttft.slope(), ttft.t(), critical.of(ttft.n()), c1, c2);
   }
 
   /** Values {@code < v} in a sorted array. */

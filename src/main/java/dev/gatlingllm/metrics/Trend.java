@@ -35,7 +35,67 @@ record Trend(int n, double slope, double t) {
       sxy += dx * dy;
       syy += dy * dy;
     }
-    if (sxx == 0) {
+    return fit(n, sxx, sxy, syy, 0);
+  }
+
+  /**
+   * Running sums of a sliding window of points, so that a run of {@code n} requests is tested
+   * in {@code O(n)} whatever the window. Callers subtract a fixed origin from {@code x} so the
+   * sums stay small enough for the centred sums to keep their precision.
+   */
+  static final class Sums {
+    private int n;
+    private double sx;
+    private double sy;
+    private double sxx;
+    private double sxy;
+    private double syy;
+
+    void add(double x, double y) {
+      n++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+      syy += y * y;
+    }
+
+    void remove(double x, double y) {
+      n--;
+      sx -= x;
+      sy -= y;
+      sxx -= x * x;
+      sxy -= x * y;
+      syy -= y * y;
+    }
+
+    int size() {
+      return n;
+    }
+
+    /** The trend of the points now in the window, as {@link Trend#of}. */
+    Trend trend() {
+      if (n < 3) {
+        return new Trend(n, 0, Double.NaN);
+      }
+      double cxx = sxx - sx * sx / n;
+      double cxy = sxy - sx * sy / n;
+      double cyy = syy - sy * sy / n;
+      if (cyy <= 1e-12 * syy) {
+        // y did not move: rounding left in the sums must not read as a trend
+        return new Trend(n, 0, cxx > 1e-12 * sxx ? 0 : Double.NaN);
+      }
+      return fit(n, cxx, cxy, cyy, 1e-12 * sxx);
+    }
+  }
+
+  /**
+   * The line from centred sums: slope, and t from the residual sum of squares; no line when
+   * the spread of x is at most {@code noise}.
+   */
+  private static Trend fit(int n, double sxx, double sxy, double syy, double noise) {
+    // centred sums from running sums come out a hair off 0 for equal x: that is no spread
+    if (sxx <= noise) {
       return new Trend(n, 0, Double.NaN);
     }
     double slope = sxy / sxx;

@@ -23,14 +23,27 @@ record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation
   /** Result-JSON keys of this analysis, after vLLM's. */
   static final List<String> KEYS = List.of("steady_state", "over_saturation");
 
+  /**
+   * The analysis of a run. It comes after vLLM's figures and must never cost them: a failure
+   * here is logged and the run is reported without it (both keys null).
+   */
   static RunAnalysis of(RunInfo run, RecordSource requests, BenchmarkMetrics metrics,
       long origin, double[] percentiles, SteadyStateOptions steady,
       OverSaturation.Options saturation) {
-    return new RunAnalysis(
-        SteadyState.compute(requests, metrics, origin, run.maxConcurrency(), run.requestRate(),
-            steady, percentiles),
-        OverSaturation.detect(requests, metrics.taskType(), origin, saturation));
+    try {
+      return new RunAnalysis(
+          SteadyState.compute(requests, metrics, origin, run.maxConcurrency(),
+              run.requestRate(), steady, percentiles),
+          OverSaturation.detect(requests, metrics.taskType(), origin, saturation));
+    } catch (RuntimeException e) {
+      LOG.error("Could not compute the steady state and over-saturation of the run: {}",
+          e.toString(), e);
+      return new RunAnalysis(null, null);
+    }
   }
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      RunAnalysis.class);
 
   /** The two keys, for the result JSON. */
   void putInto(Map<String, Object> doc) {

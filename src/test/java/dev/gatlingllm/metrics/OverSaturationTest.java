@@ -28,6 +28,24 @@ class OverSaturationTest {
   }
 
   @Test
+  void slidingSumsGiveTheSameLineAndNoTrendForAFlatSeries() {
+    Trend.Sums sums = new Trend.Sums();
+    sums.add(9, 9);
+    for (int i = 0; i < 4; i++) {
+      sums.add(i, new double[] {1, 3, 2, 5}[i]);
+    }
+    sums.remove(9, 9);
+    assertEquals(1.1, sums.trend().slope(), 1e-9);
+    assertEquals(1.1 / Math.sqrt(0.27), sums.trend().t(), 1e-9);
+    Trend.Sums flat = new Trend.Sums();
+    for (int i = 0; i < 5; i++) {
+      flat.add(1000.1 + 0.1 * i, 2);
+    }
+    assertEquals(0.0, flat.trend().slope());
+    assertEquals(0.0, flat.trend().t());
+  }
+
+  @Test
   void studentQuantilesAreTheTableValues() {
     // one-sided critical values from any t table
     assertEquals(6.313752, Trend.quantile(0.95, 1), 1e-6);
