@@ -4,8 +4,10 @@ import java.util.Arrays;
 
 /**
  * Whether the server was past saturation during a run (issue 29, item 5): requests arrived
- * faster than it finished them, so they piled up. Computed after the run from the records;
- * every quantity is one a live check could also compute from the requests seen so far.
+ * faster than it finished them, so they piled up. Computed after the run from the records.
+ * Everything a window uses is known at its last start except the TTFT of requests still
+ * waiting for their first token then: a live check (a later step) runs the same test without
+ * those, which under saturation are the slowest: it tends to fire later, not earlier.
  *
  * <p><b>The test</b>, over sliding windows of {@code W} consecutive requests in start order
  * (the window ending at each request from the {@code W}-th on), with {@code s} a request's
