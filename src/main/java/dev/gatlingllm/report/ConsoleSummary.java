@@ -81,6 +81,60 @@ final class ConsoleSummary {
     return out.toString();
   }
 
+  /**
+   * The block printed after vLLM's (issue 29): the steady-state figures when they were
+   * computed, a line when the server was over-saturated; empty otherwise, so that a plain run
+   * prints exactly vLLM's summary.
+   */
+  static String analysis(RunAnalysis analysis, List<Metric> selected) {
+    StringBuilder out = new StringBuilder(1024);
+    dev.gatlingllm.metrics.SteadyState s = analysis.steadyState();
+    if (s != null) {
+      out.append(PyFormat.center(" Steady-State Metrics ", 50, '=')).append('\n');
+      out.append(PyFormat.left("Window:", 40)).append(' ').append(s.mode().equals(
+          dev.gatlingllm.metrics.SteadyState.CLOSED_LOOP)
+              ? "in flight >= " + s.thresholdAbs() + " of " + s.targetConcurrency()
+              : "trimmed").append('\n');
+      line(out, "Window start (s):", s.startSeconds());
+      line(out, "Window end (s):", s.endSeconds());
+      line(out, "Requests started in window:", s.startedInWindow());
+      line(out, "Requests completed in window:", s.completedInWindow());
+      line(out, "Request throughput (req/s):", s.requestThroughput());
+      line(out, "Input token throughput (tok/s):", s.inputThroughput());
+      line(out, "Output token throughput (tok/s):", s.outputThroughput());
+      line(out, "Total Token throughput (tok/s):", s.totalTokenThroughput());
+      for (Metric metric : Metric.values()) {
+        if (!selected.contains(metric)) {
+          continue;
+        }
+        Distribution d = switch (metric) {
+          case TTFT -> s.ttft();
+          case TPOT -> s.tpot();
+          case ITL -> s.itl();
+          case E2EL -> s.e2el();
+        };
+        line(out, "Mean " + metric.label() + " (ms):", d.mean());
+        line(out, "Median " + metric.label() + " (ms):", d.median());
+        for (PercentileValue p : d.percentiles()) {
+          line(out, "P" + p.word() + " " + metric.label() + " (ms):", p.valueMs());
+        }
+      }
+      if (s.warning() != null) {
+        out.append("Warning: ").append(s.warning()).append('\n');
+      }
+      out.append("=".repeat(50)).append('\n');
+    }
+    dev.gatlingllm.metrics.OverSaturation.Result o = analysis.overSaturation();
+    if (o != null && o.detected()) {
+      dev.gatlingllm.metrics.OverSaturation.Evidence e = o.evidence();
+      out.append(String.format(java.util.Locale.ROOT, "Over-saturated since %.2f s: in flight "
+          + "+%.1f/s, TTFT +%.0f ms/s, completions flat (%d then %d per half-window of %d "
+          + "requests)\n", o.sinceSeconds(), e.inFlightSlope(), e.ttftSlopeMsPerS(),
+          e.completionsFirstHalf(), e.completionsSecondHalf(), e.requests()));
+    }
+    return out.toString();
+  }
+
   /** {@code "{:<40} {:<10}"} for integers. */
   private static void line(StringBuilder out, String label, long value) {
     out.append(PyFormat.left(label, 40)).append(' ')

@@ -31,7 +31,9 @@ final class PytorchFormat {
   static List<Object> records(Map<String, Object> result, Map<String, Object> args, String model) {
     LinkedHashMap<String, Object> extraInfo = new LinkedHashMap<>();
     result.forEach((k, v) -> {
-      if (!METRICS.contains(k) && !IGNORED.contains(k)) {
+      // the steady state and over-saturation verdict are ours, with their own figures: the
+      // records stay vLLM's
+      if (!METRICS.contains(k) && !IGNORED.contains(k) && !RunAnalysis.KEYS.contains(k)) {
         extraInfo.put(k, v);
       }
     });

@@ -28,7 +28,7 @@ final class ResultDocument {
   private ResultDocument() {}
 
   static LinkedHashMap<String, Object> build(RunInfo run, ResultOptions opts, BenchmarkMetrics m,
-      RecordSource requests, long originNanos, String date) {
+      RecordSource requests, long originNanos, String date, RunAnalysis analysis) {
     LinkedHashMap<String, Object> doc = new LinkedHashMap<>();
     doc.put("date", date);
     doc.put("endpoint_type", run.endpointType());
@@ -103,6 +103,7 @@ final class ResultDocument {
         doc.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
       }
     });
+    analysis.putInto(doc);
     doc.putAll(run.extras());
     return doc;
   }

@@ -2,9 +2,11 @@ package dev.gatlingllm.report;
 
 import dev.gatlingllm.metrics.BenchmarkMetrics;
 import dev.gatlingllm.metrics.MetricsCalculator;
+import dev.gatlingllm.metrics.OverSaturation;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RunDuration;
+import dev.gatlingllm.metrics.SteadyStateOptions;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -124,7 +126,8 @@ public final class RunReporter {
     String summary;
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
-          errors(computed.requests()));
+          errors(computed.requests()))
+          + ConsoleSummary.analysis(computed.analysis(), options.percentileMetrics(run.taskType()));
       if (options.printSummary()) {
         console.print(summary);
         console.flush();
@@ -164,7 +167,7 @@ public final class RunReporter {
     try {
       LinkedHashMap<String, Object> doc = ResultDocument.build(run,
           options.toBuilder().detailed(false).build(), computed.metrics(), computed.requests(),
-          computed.origin(), date);
+          computed.origin(), date, computed.analysis());
       LlmReport.write(file, doc, computed.requests(), computed.metrics(), computed.origin(),
           options);
       LOG.info("Wrote the LLM report to {}", file);
@@ -175,8 +178,12 @@ public final class RunReporter {
     }
   }
 
-  /** The requests in start order, their metrics, and the origin of their start times. */
-  private record Computed(RecordSource requests, BenchmarkMetrics metrics, long origin) {}
+  /**
+   * The requests in start order, their metrics, the origin of their start times, and their
+   * steady state and over-saturation verdict.
+   */
+  private record Computed(RecordSource requests, BenchmarkMetrics metrics, long origin,
+      RunAnalysis analysis) {}
 
   private static Computed compute(RunInfo run, RecordSource recorded, ResultOptions options,
       ToIntFunction<String> tokenCounter, OptionalLong benchmarkStartNanos) {
@@ -197,7 +204,10 @@ public final class RunReporter {
         .tokenCounter(tokenCounter)
         .build()
         .compute(requests, duration, origin);
-    return new Computed(requests, metrics, origin);
+    // issue 29: vllm-bench's defaults until the flags and the DSL set these options
+    RunAnalysis analysis = RunAnalysis.of(run, requests, metrics, origin,
+        options.metricPercentiles(), SteadyStateOptions.DEFAULTS, OverSaturation.Options.DEFAULTS);
+    return new Computed(requests, metrics, origin, analysis);
   }
 
   /** The result JSON, and the pytorch file when asked. */
@@ -207,7 +217,7 @@ public final class RunReporter {
     boolean written = false;
     try {
       LinkedHashMap<String, Object> doc = ResultDocument.build(run, options, computed.metrics(),
-          computed.requests(), computed.origin(), date);
+          computed.requests(), computed.origin(), date, computed.analysis());
       String name = options.resultFilename() != null ? options.resultFilename()
           : ResultFileName.defaultName(run, options.label(), date);
       Path dir = options.resultDir() != null ? options.resultDir()

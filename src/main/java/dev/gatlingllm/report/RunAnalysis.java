@@ -1,0 +1,156 @@
+package dev.gatlingllm.report;
+
+import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.metrics.OverSaturation;
+import dev.gatlingllm.metrics.PercentileValue;
+import dev.gatlingllm.metrics.RecordSource;
+import dev.gatlingllm.metrics.SteadyState;
+import dev.gatlingllm.metrics.SteadyStateOptions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the run says beyond vLLM's figures (issue 29): its steady state and whether the server
+ * was over-saturated, as the result JSON's {@code steady_state} and {@code over_saturation}.
+ *
+ * @param steadyState    null when not computed (see {@link SteadyState#compute})
+ * @param overSaturation null for embeddings
+ */
+record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation) {
+
+  /** Result-JSON keys of this analysis, after vLLM's. */
+  static final List<String> KEYS = List.of("steady_state", "over_saturation");
+
+  /**
+   * The analysis of a run. It comes after vLLM's figures and must never cost them: a failure
+   * here is logged and the run is reported without it (both keys null).
+   */
+  static RunAnalysis of(RunInfo run, RecordSource requests, BenchmarkMetrics metrics,
+      long origin, double[] percentiles, SteadyStateOptions steady,
+      OverSaturation.Options saturation) {
+    try {
+      return new RunAnalysis(
+          SteadyState.compute(requests, metrics, origin, run.maxConcurrency(),
+              run.requestRate(), steady, percentiles),
+          OverSaturation.detect(requests, metrics.taskType(), origin, saturation));
+    } catch (RuntimeException e) {
+      LOG.error("Could not compute the steady state and over-saturation of the run: {}",
+          e.toString(), e);
+      return new RunAnalysis(null, null);
+    }
+  }
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      RunAnalysis.class);
+
+  /** The two keys, for the result JSON. */
+  void putInto(Map<String, Object> doc) {
+    doc.put("steady_state", steadyState == null ? null : steadyStateJson(steadyState));
+    doc.put("over_saturation", overSaturation == null ? null : overSaturationJson(overSaturation));
+  }
+
+  /**
+   * {@code vllm-bench}'s keys first ({@code window}, the four throughputs, its TTFT and TPOT
+   * figures with {@code percentiles_ttft_ms} as [percentile, ms] pairs), then ours: mean,
+   * median, std and the run's percentiles of TTFT, TPOT, ITL and E2EL, named as the run's.
+   */
+  private static Map<String, Object> steadyStateJson(SteadyState s) {
+    LinkedHashMap<String, Object> window = new LinkedHashMap<>();
+    window.put("mode", s.mode());
+    window.put("start_s", s.startSeconds());
+    window.put("end_s", s.endSeconds());
+    window.put("duration_s", s.durationSeconds());
+    if (s.targetConcurrency() != null) {
+      window.put("target_concurrency", s.targetConcurrency());
+      window.put("threshold", s.threshold());
+      window.put("threshold_abs", s.thresholdAbs());
+      window.put("observed_peak", s.observedPeak());
+    } else {
+      window.put("trim_unit", s.trim().unit().name().toLowerCase(java.util.Locale.ROOT));
+      window.put("trim_start", trimValue(s.trim().start(), s.trim()));
+      window.put("trim_end", trimValue(s.trim().end(), s.trim()));
+    }
+    window.put("requests_started_in_window", s.startedInWindow());
+    window.put("requests_completed_in_window", s.completedInWindow());
+    window.put("requests_total", s.requestsTotal());
+    window.put("min_window_s", s.minWindowSeconds());
+    window.put("warning", s.warning());
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+    out.put("window", window);
+    out.put("request_throughput", s.requestThroughput());
+    out.put("input_throughput", s.inputThroughput());
+    out.put("output_throughput", s.outputThroughput());
+    out.put("total_token_throughput", s.totalTokenThroughput());
+    out.put("mean_ttft_ms", s.ttft().mean());
+    out.put("median_ttft_ms", s.ttft().median());
+    List<Object> pairs = new ArrayList<>();
+    for (PercentileValue p : s.ttft().percentiles()) {
+      pairs.add(List.of(p.percentile(), p.valueMs()));
+    }
+    out.put("percentiles_ttft_ms", pairs);
+    out.put("mean_tpot_ms", s.tpot().mean());
+    out.put("median_tpot_ms", s.tpot().median());
+    out.put("p90_tpot_ms", s.p90TpotMs());
+    out.put("p99_tpot_ms", s.p99TpotMs());
+    distribution(out, "ttft", s.ttft());
+    distribution(out, "tpot", s.tpot());
+    distribution(out, "itl", s.itl());
+    distribution(out, "e2el", s.e2el());
+    return out;
+  }
+
+  private static Object trimValue(double v, SteadyStateOptions.Trim trim) {
+    return trim.unit() == SteadyStateOptions.TrimUnit.REQUESTS ? (Object) (long) v : v;
+  }
+
+  private static void distribution(Map<String, Object> out, String key,
+      dev.gatlingllm.metrics.Distribution d) {
+    out.put("mean_" + key + "_ms", d.mean());
+    out.put("median_" + key + "_ms", d.median());
+    out.put("std_" + key + "_ms", d.std());
+    for (PercentileValue p : d.percentiles()) {
+      out.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
+    }
+  }
+
+  private static Map<String, Object> overSaturationJson(OverSaturation.Result r) {
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+    out.put("detected", r.detected());
+    out.put("since_s", r.sinceSeconds());
+    out.put("window_requests", r.windowRequests());
+    out.put("windows_tested", r.windowsTested());
+    OverSaturation.Evidence e = r.evidence();
+    if (e == null) {
+      out.put("evidence", null);
+    } else {
+      LinkedHashMap<String, Object> ev = new LinkedHashMap<>();
+      ev.put("window_start_s", e.startSeconds());
+      ev.put("window_end_s", e.endSeconds());
+      ev.put("in_flight_slope_per_s", e.inFlightSlope());
+      ev.put("in_flight_t", finite(e.inFlightT()));
+      ev.put("in_flight_t_critical", finite(e.inFlightCritical()));
+      ev.put("backlog_added", e.backlog());
+      ev.put("ttft_slope_ms_per_s", e.ttftSlopeMsPerS());
+      ev.put("ttft_t", finite(e.ttftT()));
+      ev.put("ttft_t_critical", finite(e.ttftCritical()));
+      ev.put("completions_first_half", e.completionsFirstHalf());
+      ev.put("completions_second_half", e.completionsSecondHalf());
+      out.put("evidence", ev);
+    }
+    OverSaturation.Options o = r.options();
+    LinkedHashMap<String, Object> settings = new LinkedHashMap<>();
+    settings.put("confidence", o.confidence());
+    settings.put("min_backlog_fraction", o.minBacklogFraction());
+    settings.put("flat_tolerance", o.flatTolerance());
+    settings.put("min_completions", o.minCompletions());
+    out.put("settings", settings);
+    return out;
+  }
+
+  /** JSON has no infinity or NaN: an unbounded t (no residual) is written as null. */
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+}
