@@ -40,7 +40,25 @@ class SoakShortTest {
         new SoakBenchmark.Outcome(List.of(base, sample(1, 39)), Map.of()), 200, 16L << 20));
   }
 
+  /** Seen in CI on a loaded host: one sample fell between two waves of streams (75 of 200). */
+  @Test
+  void oneSampleBetweenWavesIsNotAStoppedStreamButTwoInARowAre() {
+    SoakBenchmark.Sample base = open(0, 200);
+    assertNull(SoakBenchmark.verdict(new SoakBenchmark.Outcome(
+        List.of(base, open(1, 75), open(2, 200)), Map.of()), 200, 16L << 20));
+    assertEquals("at 1.0 and 2.0 min only 75 and 149 of 200 streams were open",
+        SoakBenchmark.verdict(new SoakBenchmark.Outcome(
+            List.of(base, open(1, 75), open(2, 149), open(3, 200)), Map.of()), 200, 16L << 20));
+    assertEquals("at 2.0 min (the last sample) only 10 of 200 streams were open",
+        SoakBenchmark.verdict(new SoakBenchmark.Outcome(
+            List.of(base, open(1, 200), open(2, 10)), Map.of()), 200, 16L << 20));
+  }
+
   private static SoakBenchmark.Sample sample(double minutes, int threads) {
     return new SoakBenchmark.Sample(minutes, 50L << 20, 576, 200, 0, threads, 100, 0, 200, 0);
+  }
+
+  private static SoakBenchmark.Sample open(double minutes, int inFlight) {
+    return new SoakBenchmark.Sample(minutes, 50L << 20, 576, 200, 0, 36, 100, 0, inFlight, 0);
   }
 }
