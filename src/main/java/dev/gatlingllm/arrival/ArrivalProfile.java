@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 
 /**
  * How the requests of a run arrive, with the semantics of vLLM's {@code bench serve}:
@@ -184,41 +185,37 @@ public final class ArrivalProfile {
    * Immutable builder: every call returns a new builder; {@link #build()} validates with
    * vLLM's rules and names the bad value in its message.
    */
-  public static final class Builder {
+  public static final class Builder implements Cloneable {
 
-    private static final Builder DEFAULTS =
-        new Builder(null, Double.POSITIVE_INFINITY, 1.0, null, null, null, 0L, null, null, null);
+    private static final Builder DEFAULTS = new Builder();
 
-    private final Integer numPrompts;
-    private final double requestRate;
-    private final double burstiness;
-    private final RampUpStrategy rampUpStrategy;
-    private final Integer rampUpStartRps;
-    private final Integer rampUpEndRps;
-    private final long seed;
-    private final Integer maxConcurrency;
-    private final ArrivalTrace replayTrace;
-    private final Double replayTimeScale;
+    private Integer numPrompts;
+    private double requestRate = Double.POSITIVE_INFINITY;
+    private double burstiness = 1.0;
+    private RampUpStrategy rampUpStrategy;
+    private Integer rampUpStartRps;
+    private Integer rampUpEndRps;
+    private long seed;
+    private Integer maxConcurrency;
+    private ArrivalTrace replayTrace;
+    private Double replayTimeScale;
 
-    private Builder(Integer numPrompts, double requestRate, double burstiness,
-        RampUpStrategy rampUpStrategy, Integer rampUpStartRps, Integer rampUpEndRps, long seed,
-        Integer maxConcurrency, ArrivalTrace replayTrace, Double replayTimeScale) {
-      this.numPrompts = numPrompts;
-      this.requestRate = requestRate;
-      this.burstiness = burstiness;
-      this.rampUpStrategy = rampUpStrategy;
-      this.rampUpStartRps = rampUpStartRps;
-      this.rampUpEndRps = rampUpEndRps;
-      this.seed = seed;
-      this.maxConcurrency = maxConcurrency;
-      this.replayTrace = replayTrace;
-      this.replayTimeScale = replayTimeScale;
+    private Builder() {}
+
+    /** A copy with {@code change} made to it; no builder is changed once it is returned. */
+    private Builder with(Consumer<Builder> change) {
+      try {
+        Builder b = (Builder) clone();
+        change.accept(b);
+        return b;
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e); // a Cloneable's clone() does not throw it
+      }
     }
 
     /** Number of requests; default 1000, or the trace length when replaying. Must be >= 1. */
     public Builder numPrompts(int numPrompts) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.numPrompts = numPrompts);
     }
 
     /**
@@ -226,27 +223,27 @@ public final class ArrivalProfile {
      * every request at once. Not allowed together with a ramp or a replay.
      */
     public Builder requestRate(double requestsPerSecond) {
-      return new Builder(numPrompts, requestsPerSecond, burstiness, rampUpStrategy,
-          rampUpStartRps, rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.requestRate = requestsPerSecond);
     }
 
     /** Gamma shape of the gaps (> 0; default 1 = Poisson). Ignored at rate {@code inf}. */
     public Builder burstiness(double burstiness) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.burstiness = burstiness);
     }
 
     /** Ramp the rate from {@code startRps} (first request) to {@code endRps} (last request). */
     public Builder rampUp(RampUpStrategy strategy, int startRps, int endRps) {
       Objects.requireNonNull(strategy, "strategy");
-      return new Builder(numPrompts, requestRate, burstiness, strategy, startRps, endRps, seed,
-          maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> {
+        b.rampUpStrategy = strategy;
+        b.rampUpStartRps = startRps;
+        b.rampUpEndRps = endRps;
+      });
     }
 
     /** The ramp's shape; null removes the ramp. Needs both rates. */
     public Builder rampUpStrategy(RampUpStrategy strategy) {
-      return new Builder(numPrompts, requestRate, burstiness, strategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.rampUpStrategy = strategy);
     }
 
     /** The ramp's shape by vLLM's name ({@code linear} or {@code exponential}). */
@@ -256,39 +253,33 @@ public final class ArrivalProfile {
 
     /** Rate of the first request of the ramp (vLLM's {@code --ramp-up-start-rps}). */
     public Builder rampUpStartRps(int startRps) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, startRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.rampUpStartRps = startRps);
     }
 
     /** Rate of the last request of the ramp (vLLM's {@code --ramp-up-end-rps}). */
     public Builder rampUpEndRps(int endRps) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          endRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.rampUpEndRps = endRps);
     }
 
     /** Seed of the gap sampler (default 0, like vLLM's {@code --seed}). */
     public Builder seed(long seed) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.seed = seed);
     }
 
     /** Most requests in flight at once (>= 1); the rest wait client-side, in arrival order. */
     public Builder maxConcurrency(int maxConcurrency) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, replayTimeScale);
+      return with(b -> b.maxConcurrency = maxConcurrency);
     }
 
     /** Replay these recorded arrival times instead of sampling gaps. */
     public Builder replay(ArrivalTrace trace) {
       Objects.requireNonNull(trace, "trace");
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, trace, replayTimeScale);
+      return with(b -> b.replayTrace = trace);
     }
 
     /** Multiplies every recorded gap (> 0; 0.5 replays twice as fast, 2 half as fast). */
     public Builder replayTimeScale(double factor) {
-      return new Builder(numPrompts, requestRate, burstiness, rampUpStrategy, rampUpStartRps,
-          rampUpEndRps, seed, maxConcurrency, replayTrace, factor);
+      return with(b -> b.replayTimeScale = factor);
     }
 
     /**

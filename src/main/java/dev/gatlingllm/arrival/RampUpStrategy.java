@@ -5,19 +5,13 @@ import java.util.Locale;
 /** How the request rate moves from the start to the end rate over the run (vLLM's {@code --ramp-up-strategy}). */
 public enum RampUpStrategy {
   /** {@code start + (end - start) * i / (N - 1)} for request {@code i} of {@code N}. */
-  LINEAR("linear"),
+  LINEAR,
   /** {@code start * (end / start)^(i / (N - 1))} for request {@code i} of {@code N}. */
-  EXPONENTIAL("exponential");
+  EXPONENTIAL;
 
-  private final String cliName;
-
-  RampUpStrategy(String cliName) {
-    this.cliName = cliName;
-  }
-
-  /** The name vLLM uses on the command line and in the result JSON. */
+  /** The name vLLM uses on the command line and in the result JSON: the constant's, lower case. */
   public String cliName() {
-    return cliName;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /**
@@ -29,7 +23,7 @@ public enum RampUpStrategy {
     if (name != null) {
       String lower = name.trim().toLowerCase(Locale.ROOT);
       for (RampUpStrategy strategy : values()) {
-        if (strategy.cliName.equals(lower)) {
+        if (strategy.cliName().equals(lower)) {
           return strategy;
         }
       }

@@ -380,10 +380,6 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
           + "nor JSON: " + ErrorBodies.message(bytes), readNanos, true);
       return;
     }
-    if (request.pooling()) {
-      pooled(bytes, readNanos);
-      return;
-    }
     try {
       ChunkParser.parse(bytes, bytes.length, fields);
     } catch (Exception e) {
@@ -392,32 +388,17 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     }
     if (fields.error != null) {
       finish(false, "error response: " + fields.error, readNanos, true);
+      return;
+    }
+    if (request.pooling()) {
+      // A pooling answer (embeddings, scores) as vLLM times it: TTFT and latency are both the
+      // time the whole body was read, success is HTTP 200 with a JSON body, the input length
+      // is usage.prompt_tokens; it has no text, whatever its fields are called.
+      fields.text = null;
     } else if (!fields.hasChoices) {
       finish(false, "response without choices", readNanos, true);
-    } else {
-      contentChunk(readNanos);
-      usage();
-      finish(true, null, readNanos, true);
-    }
-  }
-
-  /**
-   * A pooling answer (embeddings, scores) as vLLM times it: TTFT and latency are both the time
-   * the whole body was read, success is HTTP 200 with a JSON body, the input length is
-   * {@code usage.prompt_tokens}.
-   */
-  private void pooled(byte[] bytes, long readNanos) {
-    try {
-      ChunkParser.parse(bytes, bytes.length, fields);
-    } catch (Exception e) {
-      finish(false, "malformed JSON response: " + JsonErrors.describe(e), readNanos, true);
       return;
     }
-    if (fields.error != null) {
-      finish(false, "error response: " + fields.error, readNanos, true);
-      return;
-    }
-    fields.text = null; // a pooling answer has no text, whatever its fields are called
     contentChunk(readNanos);
     usage();
     finish(true, null, readNanos, true);

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The JVM settings the client's timings need, in one place: the run's own check reads them
@@ -27,22 +28,12 @@ public final class JvmSettings {
       String actual(JvmReading jvm) {
         return jvm.compiler();
       }
-
-      @Override
-      boolean meets(JvmReading jvm) {
-        return "C1 only".equals(jvm.compiler());
-      }
     },
     GC("-XX:+UseParallelGC", "GC", "ParallelGC",
         "no concurrent GC threads or barriers; young pauses stay short as the live set is small") {
       @Override
       String actual(JvmReading jvm) {
         return jvm.gc();
-      }
-
-      @Override
-      boolean meets(JvmReading jvm) {
-        return "ParallelGC".equals(jvm.gc());
       }
     },
     INITIAL_HEAP("-Xms" + JvmSettings.HEAP_MB + "m", "initial heap", "the max heap (fixed)",
@@ -60,48 +51,18 @@ public final class JvmSettings {
             && jvm.initialHeapBytes().equals(jvm.maxHeapBytes());
       }
     },
-    MAX_HEAP("-Xmx" + JvmSettings.HEAP_MB + "m", "max heap",
-        "at least " + JvmSettings.HEAP_MB + " MB",
+    MAX_HEAP("-Xmx" + JvmSettings.HEAP_MB + "m", "max heap", JvmReading::maxHeapBytes,
+        JvmSettings.HEAP_MB,
         "room for long runs' records (Gatling's default too); only what is used becomes"
-            + " resident") {
-      @Override
-      String actual(JvmReading jvm) {
-        return megabytes(jvm.maxHeapBytes());
-      }
-
-      @Override
-      boolean meets(JvmReading jvm) {
-        return atLeast(jvm.maxHeapBytes(), JvmSettings.HEAP_MB * MB);
-      }
-    },
-    YOUNG("-Xmn" + JvmSettings.YOUNG_MB + "m", "young generation",
-        "at least " + JvmSettings.YOUNG_MB + " MB",
+            + " resident"),
+    YOUNG("-Xmn" + JvmSettings.YOUNG_MB + "m", "young generation", JvmReading::youngBytes,
+        JvmSettings.YOUNG_MB,
         "a small fixed young generation: the warm-up's allocations fault its pages in, and a"
             + " collection copies only the few MB in flight; the memory a user sees is this and"
-            + " what the run keeps, not a pre-touched gigabyte") {
-      @Override
-      String actual(JvmReading jvm) {
-        return megabytes(jvm.youngBytes());
-      }
-
-      @Override
-      boolean meets(JvmReading jvm) {
-        return atLeast(jvm.youngBytes(), JvmSettings.YOUNG_MB * MB);
-      }
-    },
-    METASPACE("-XX:MetaspaceSize=256m", "metaspace size", "at least 256 MB",
+            + " what the run keeps, not a pre-touched gigabyte"),
+    METASPACE("-XX:MetaspaceSize=256m", "metaspace size", JvmReading::metaspaceSizeBytes, 256,
         "no full GC when class loading crosses the first metaspace threshold, just before the"
-            + " run") {
-      @Override
-      String actual(JvmReading jvm) {
-        return megabytes(jvm.metaspaceSizeBytes());
-      }
-
-      @Override
-      boolean meets(JvmReading jvm) {
-        return atLeast(jvm.metaspaceSizeBytes(), 256 * MB);
-      }
-    },
+            + " run"),
     COMPILE_THRESHOLD("-XX:CompileThresholdScaling=0.02", "compile threshold scaling", "0.02",
         "compile after a fiftieth of the usual calls, so what the warm-up runs is compiled"
             + " before the run, not inside its first waves") {
@@ -123,23 +84,34 @@ public final class JvmSettings {
       String actual(JvmReading jvm) {
         return jvm.leakDetection();
       }
-
-      @Override
-      boolean meets(JvmReading jvm) {
-        return "disabled".equals(jvm.leakDetection());
-      }
     };
 
     private final String jvmArg;
     private final String label;
     private final String required;
     private final String why;
+    /** A size's value in bytes, null for the other settings (they give their own actual). */
+    private final Function<JvmReading, Long> sizeBytes;
+    private final long minBytes;
 
     Setting(String jvmArg, String label, String required, String why) {
+      this(jvmArg, label, required, why, null, 0);
+    }
+
+    /** A size the timings need at least {@code minMb} MB of. */
+    Setting(String jvmArg, String label, Function<JvmReading, Long> sizeBytes, long minMb,
+        String why) {
+      this(jvmArg, label, "at least " + minMb + " MB", why, sizeBytes, minMb * MB);
+    }
+
+    Setting(String jvmArg, String label, String required, String why,
+        Function<JvmReading, Long> sizeBytes, long minBytes) {
       this.jvmArg = jvmArg;
       this.label = label;
       this.required = required;
       this.why = why;
+      this.sizeBytes = sizeBytes;
+      this.minBytes = minBytes;
     }
 
     /** The flag, as written in {@code <jvmArg>} or on a {@code java} command line. */
@@ -162,11 +134,22 @@ public final class JvmSettings {
       return why;
     }
 
-    /** The JVM's value, for people; null when the JVM does not tell. */
-    abstract String actual(JvmReading jvm);
+    /**
+     * The JVM's value, for people; null when the JVM does not tell. A size gives its megabytes;
+     * every other setting says how it reads its value.
+     */
+    String actual(JvmReading jvm) {
+      return megabytes(sizeBytes.apply(jvm));
+    }
 
-    /** Whether the JVM's value is what the timings need (an unknown value is not). */
-    abstract boolean meets(JvmReading jvm);
+    /**
+     * Whether the JVM's value is what the timings need (an unknown value is not): a size is at
+     * least its minimum; otherwise, by default, the value is the required one, written the same.
+     */
+    boolean meets(JvmReading jvm) {
+      return sizeBytes != null ? atLeast(sizeBytes.apply(jvm), minBytes)
+          : required.equals(actual(jvm));
+    }
 
     /**
      * One difference, or null when the JVM meets the setting: "GC: SerialGC, needs ParallelGC

@@ -6,26 +6,23 @@ import java.util.Map;
 /** What an SLA search or a workload scan varies: a benchmark flag, estimated from a run. */
 public enum SlaVariable {
   /** {@code --request-rate}; a run's estimate is its request throughput. */
-  REQUEST_RATE("request_rate"),
+  REQUEST_RATE,
   /** {@code --max-concurrency}; a run's estimate is throughput × mean E2EL (Little's law). */
-  MAX_CONCURRENCY("max_concurrency");
+  MAX_CONCURRENCY;
 
-  private final String key;
-
-  SlaVariable(String key) {
-    this.key = key;
-  }
-
-  /** The parameter key and result key ({@code request_rate}, {@code max_concurrency}). */
+  /**
+   * The parameter key and result key ({@code request_rate}, {@code max_concurrency}): the
+   * constant's name, lower case.
+   */
   public String key() {
-    return key;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** Parses {@code request_rate} or {@code max_concurrency} (dashes allowed). */
   public static SlaVariable of(String text) {
     String t = text.strip().toLowerCase(Locale.ROOT).replace('-', '_');
     for (SlaVariable v : values()) {
-      if (v.key.equals(t)) {
+      if (v.key().equals(t)) {
         return v;
       }
     }

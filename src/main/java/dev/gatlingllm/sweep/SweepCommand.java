@@ -91,6 +91,33 @@ public final class SweepCommand implements Runnable {
     }
   }
 
+  /** A sub-command that runs benchmarks: the run flags, and what it does with their config. */
+  abstract static class RunStep extends Step {
+
+    @Mixin
+    private RunOptions run;
+
+    @Override
+    public Integer call() {
+      sweep(run.config(out()));
+      return 0;
+    }
+
+    abstract void sweep(SweepConfig config);
+  }
+
+  /** A plot sub-command: the folder and output flags, and where the files it wrote are told. */
+  abstract static class PlotStep extends Step {
+
+    @Mixin
+    PlotOptions plot;
+
+    int wrote(List<Path> files) {
+      files.forEach(p -> out().println("Wrote " + p));
+      return 0;
+    }
+  }
+
   /** The folder and output flags of both plot commands. */
   static final class PlotOptions {
 
@@ -216,22 +243,17 @@ public final class SweepCommand implements Runnable {
 
   @Command(name = "serve", usageHelpWidth = 100,
       description = "every --serve-params x --bench-params combination, --num-runs times")
-  static final class Serve extends Step {
-    @Mixin
-    private RunOptions run;
+  static final class Serve extends RunStep {
 
     @Override
-    public Integer call() {
-      Sweep.serve(run.config(out()));
-      return 0;
+    void sweep(SweepConfig config) {
+      Sweep.serve(config);
     }
   }
 
   @Command(name = "serve_sla", usageHelpWidth = 100,
       description = "the highest --sla-variable meeting --sla-params, per combination")
-  static final class ServeSla extends Step {
-    @Mixin
-    private RunOptions run;
+  static final class ServeSla extends RunStep {
 
     @Option(names = "--sla-params", required = true, paramLabel = "FILE|JSON",
         description = "[{\"p99_e2el_ms\": \"<=500\"}, ...]; operators <= < >= >")
@@ -242,19 +264,15 @@ public final class SweepCommand implements Runnable {
     String slaVariable;
 
     @Override
-    public Integer call() {
-      SweepConfig config = run.config(out());
+    void sweep(SweepConfig config) {
       Sweep.serveSla(config, SlaCriterion.parseAll(jsonArgument(slaParams)),
           SlaVariable.of(slaVariable));
-      return 0;
     }
   }
 
   @Command(name = "workload", usageHelpWidth = 100,
       description = "one run at concurrency 1, one all at once, --workload-iters loads between")
-  static final class Workload extends Step {
-    @Mixin
-    private RunOptions run;
+  static final class Workload extends RunStep {
 
     @Option(names = "--workload-var", paramLabel = "V", defaultValue = "request_rate",
         description = "request_rate (default) or max_concurrency")
@@ -265,19 +283,14 @@ public final class SweepCommand implements Runnable {
     int workloadIters;
 
     @Override
-    public Integer call() {
-      SweepConfig config = run.config(out());
+    void sweep(SweepConfig config) {
       Sweep.workload(config, SlaVariable.of(workloadVar), workloadIters);
-      return 0;
     }
   }
 
   @Command(name = "plot", usageHelpWidth = 100,
       description = "curves of any result keys from a sweep folder")
-  static final class Plot extends Step {
-
-    @Mixin
-    private PlotOptions plot;
+  static final class Plot extends PlotStep {
 
     @Option(names = "--var-x", paramLabel = "K", defaultValue = "request_throughput",
         description = "x axis (default ${DEFAULT-VALUE})")
@@ -330,17 +343,13 @@ public final class SweepCommand implements Runnable {
         }
         return 0;
       }
-      Sweep.plot(plot.folder, spec, dir, plot.format).forEach(p -> out().println("Wrote " + p));
-      return 0;
+      return wrote(Sweep.plot(plot.folder, spec, dir, plot.format));
     }
   }
 
   @Command(name = "plot_pareto", usageHelpWidth = 100,
       description = "tokens/s per user vs tokens/s per GPU, with the Pareto frontier")
-  static final class PlotPareto extends Step {
-
-    @Mixin
-    private PlotOptions plot;
+  static final class PlotPareto extends PlotStep {
 
     @Option(names = "--user-count-var", paramLabel = "K", defaultValue = "max_concurrency",
         description = "default ${DEFAULT-VALUE} (else max_concurrent_requests)")
@@ -368,9 +377,8 @@ public final class SweepCommand implements Runnable {
             + r.frontier().size() + " on the frontier -> " + dir.resolve("pareto"));
         return 0;
       }
-      Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels, dir, plot.format)
-          .forEach(p -> out().println("Wrote " + p));
-      return 0;
+      return wrote(Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels, dir,
+          plot.format));
     }
   }
 
