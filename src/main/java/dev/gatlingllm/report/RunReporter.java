@@ -5,6 +5,8 @@ import dev.gatlingllm.metrics.MetricsCalculator;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RunDuration;
+import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.metrics.TurnFigures;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -125,6 +127,10 @@ public final class RunReporter {
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
           errors(computed.requests()));
+      if (computed.metrics().taskType() == TaskType.GENERATION) {
+        summary += TurnReport.console(TurnFigures.of(computed.requests(), computed.metrics(),
+            options.metricPercentiles()));
+      }
       if (options.printSummary()) {
         console.print(summary);
         console.flush();
