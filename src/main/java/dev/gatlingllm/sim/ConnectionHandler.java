@@ -241,6 +241,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         ? null : new ChunkLog.Entry(requestId, receivedNanos);
     current = new Generation(ctx, config, state, lateness, request, number, faults, requestId,
         connection, () -> generationDone(ctx, connection, logEntry));
+    if (config.sessionCache()) {
+      current.reusePrefix(state.lookUpSession(http.headers().get("x-session-id"), request));
+    }
     current.logTo(logEntry);
     current.begin();
   }
