@@ -105,7 +105,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     headers.replaceAll((k, v) -> List.copyOf(v));
     return new RecordedRequest(request.method().name(),
         new QueryStringDecoder(request.uri()).path(), Collections.unmodifiableMap(headers),
-        ByteBufUtil.getBytes(request.content()));
+        ByteBufUtil.getBytes(request.content()), System.nanoTime());
   }
 
   @Override

@@ -109,8 +109,10 @@ class ConversationIntegrationTest {
               "turn " + (k + 1) + " carries the real answer of turn " + (j + 1));
         }
         if (previous != null) {
-          long thinkNanos = record.startNanos() - previous.endNanos();
-          assertTrue(thinkNanos >= 190_000_000L && thinkNanos < 2_000_000_000L,
+          // from the answer's end at the client to the next turn's arrival at the server
+          long thinkNanos = turns.get(k).receivedNanos() - previous.endNanos();
+          assertTrue(thinkNanos >= ConversationItSimulation.THINK_MS * 1_000_000
+                  && thinkNanos < 2_000_000_000L,
               "think time between turns: " + thinkNanos / 1e6 + " ms");
         }
         assertTrue(record.success() || k == turns.size() - 1,
