@@ -1,6 +1,7 @@
 package dev.gatlingllm.dataset;
 
 import dev.gatlingllm.scale.ScaleOut;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -47,25 +48,44 @@ public final class Conversations {
    * conversations of its share: a conversation stays on one injector.
    */
   public Iterator<Map<String, Object>> feeder() {
-    List<Conversation> mine = ScaleOut.current().requested()
-        ? ScaleOut.current().share().select(conversations) : conversations;
+    List<Conversation> mine = conversations;
+    if (ScaleOut.current().requested()) {
+      // the merge checks that every injector sampled the same conversations
+      ScaleOut.noteDataset(digest());
+      mine = ScaleOut.current().share().select(conversations);
+    }
+    List<Conversation> fed = mine;
     return new Iterator<>() {
       private int next;
 
       @Override
       public synchronized boolean hasNext() {
-        return next < mine.size();
+        return next < fed.size();
       }
 
       @Override
       public synchronized Map<String, Object> next() {
         if (!hasNext()) {
-          throw new NoSuchElementException("All " + mine.size() + " conversations were used");
+          throw new NoSuchElementException("All " + fed.size() + " conversations were used");
         }
-        Conversation c = mine.get(next++);
+        Conversation c = fed.get(next++);
         return Map.of(CONVERSATION, c, CONVERSATION_ID, c.id());
       }
     };
+  }
+
+  /** SHA-256 over every conversation's id and turns, in order. */
+  public String digest() {
+    List<String> parts = new ArrayList<>();
+    parts.add(source);
+    for (Conversation c : conversations) {
+      parts.add(c.id());
+      for (Conversation.Turn t : c.turns()) {
+        parts.add(t.promptLen() + "/" + t.outputLen());
+        parts.add(t.prompt());
+      }
+    }
+    return ScaleOut.digest(parts);
   }
 
   @Override

@@ -122,6 +122,15 @@ class ConversationSourcesTest {
     assertFalse(feeder.hasNext());
   }
 
+  @Test
+  void theDigestChangesWithAnyTurn() {
+    SyntheticConversations source = SyntheticConversations.builder().count(3).turns(2)
+        .perTurnInputLen(8);
+    assertEquals(source.sample(Gpt2.TOKENIZER).digest(), source.sample(Gpt2.TOKENIZER).digest());
+    assertNotEquals(source.sample(Gpt2.TOKENIZER).digest(),
+        source.outputLen(9).sample(Gpt2.TOKENIZER).digest());
+  }
+
   static Map<String, Object> entry(String... fromValue) {
     List<Map<String, String>> messages = new ArrayList<>();
     for (int i = 0; i < fromValue.length; i += 2) {
