@@ -1,6 +1,7 @@
 package dev.gatlingllm;
 
 import dev.gatlingllm.action.AudioRequestBuilder;
+import dev.gatlingllm.action.ConversationBuilder;
 import dev.gatlingllm.action.EmbeddingsRequestBuilder;
 import dev.gatlingllm.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
@@ -10,6 +11,8 @@ import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.dataset.BurstGptDataset;
+import dev.gatlingllm.dataset.ShareGptConversations;
+import dev.gatlingllm.dataset.SyntheticConversations;
 import dev.gatlingllm.dataset.CustomDataset;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
@@ -84,6 +87,35 @@ public final class LlmDsl {
   /** A streamed {@code /v1/chat/completions} request. */
   public static LlmRequestBuilder chat(String name) {
     return LlmRequestBuilder.chat(name);
+  }
+
+  /**
+   * A whole conversation per virtual user, turn after turn, each turn a {@code chat} request
+   * carrying the server's real previous answers and {@code X-Session-ID: <conversation id>};
+   * feed the scenario from {@link #conversations()} or {@link #shareGptConversations}. Gatling
+   * rows per turn index ({@code <name> turn 1}, {@code <name> turn 1 TTFT}, ...), and
+   * {@code per_turn_metrics} in the result file. An arrival profile paces conversations.
+   *
+   * <pre>{@code
+   * .feed(conversations().turns(5).count(100).sample(gpt2()).feeder())
+   * .exec(conversation(chat("chat")).thinkTime(ofSeconds(1)))
+   * }</pre>
+   */
+  public static ConversationBuilder conversation(LlmRequestBuilder chat) {
+    return ConversationBuilder.of(chat);
+  }
+
+  /**
+   * Synthetic conversations ({@code vllm-bench --multi-turn} on the random dataset): turns of
+   * an exact token length, answers of an exact length, optional shared prefixes.
+   */
+  public static SyntheticConversations conversations() {
+    return SyntheticConversations.builder();
+  }
+
+  /** Every turn of the ShareGPT conversations of a file that have at least two turns. */
+  public static ShareGptConversations shareGptConversations(String path) {
+    return ShareGptConversations.of(Path.of(path));
   }
 
   /**

@@ -216,6 +216,7 @@ final class LlmRequestAction extends LlmAction {
   private Prepared buildRequest(Session session) {
     HttpHeaders headers = components.requestHeaders(spec.requestId(session),
         longAttribute(session, ArrivalGate.REQUEST_INDEX_ATTRIBUTE, -1));
+    spec.addHeaders(session, headers);
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
         headers.get(REQUEST_ID));
     int promptTokens = spec.promptTokens(session);
@@ -247,15 +248,15 @@ final class LlmRequestAction extends LlmAction {
    * on the counting thread, and the user goes on from there once its row is logged.
    */
   private void logGoodputThenContinue(Session session, RequestRecord record, long startMillis,
-      long endMillis, Session next) {
+      long endMillis, Session next, String goodputRow) {
     if (!record.success()) {
-      logGoodput(session, startMillis, endMillis, "request failed");
+      logGoodput(session, goodputRow, startMillis, endMillis, "request failed");
       this.next.$bang(next);
       return;
     }
     components.outputTokens().outputLen(record, outputLen -> {
       try {
-        logGoodput(session, startMillis, endMillis,
+        logGoodput(session, goodputRow, startMillis, endMillis,
             slo.isGood(record, outputLen) ? null : "SLO missed");
       } finally {
         this.next.$bang(next);
@@ -264,7 +265,7 @@ final class LlmRequestAction extends LlmAction {
       try {
         logger().underlying().error("'{}' could not count the output tokens: {}", name(),
             countFailed.toString(), countFailed);
-        logGoodput(session, startMillis, endMillis, "token count failed");
+        logGoodput(session, goodputRow, startMillis, endMillis, "token count failed");
       } finally {
         this.next.$bang(next);
       }
@@ -272,13 +273,19 @@ final class LlmRequestAction extends LlmAction {
   }
 
   /** @param koMessage null for OK */
-  private void logGoodput(Session session, long startMillis, long endMillis, String koMessage) {
-    statsEngine.logResponse(session.scenario(), session.groups(), goodputName, startMillis,
+  private void logGoodput(Session session, String goodputRow, long startMillis, long endMillis,
+      String koMessage) {
+    statsEngine.logResponse(session.scenario(), session.groups(), goodputRow, startMillis,
         endMillis, koMessage == null ? OK$.MODULE$ : KO$.MODULE$, Option.empty(),
         Option.apply(koMessage));
   }
 
-  private void complete(Session session, RequestRecord record, long startMillis) {
+  private void complete(Session session, RequestRecord sent, long startMillis) {
+    int turn = spec.turn(session);
+    RequestRecord record = turn == 0 ? sent : sent.toBuilder().turn(turn).build();
+    // a conversation's turns have rows of their own, for assertions on turn k
+    String row = spec.rowName(session);
+    boolean ownRow = !row.equals(name());
     components.store().add(record);
     components.measures().markSend(record.startNanos());
     long endMillis = startMillis + Math.round(
@@ -288,10 +295,11 @@ final class LlmRequestAction extends LlmAction {
     Status status = record.success() ? OK$.MODULE$ : KO$.MODULE$;
     Option<String> message = record.success()
         ? Option.empty() : Option.apply(KoMessages.lowCardinality(record.error()));
-    statsEngine.logResponse(session.scenario(), session.groups(), name(), startMillis, endMillis,
+    statsEngine.logResponse(session.scenario(), session.groups(), row, startMillis, endMillis,
         status, code, message);
     if (record.ttftNanos() >= 0 && spec.taskType() == TaskType.GENERATION) {
-      statsEngine.logResponse(session.scenario(), session.groups(), ttftName, startMillis,
+      statsEngine.logResponse(session.scenario(), session.groups(),
+          ownRow ? row + " TTFT" : ttftName, startMillis,
           startMillis + Math.round(record.ttftNanos() / 1e6), OK$.MODULE$, code, Option.empty());
     }
     // The scheduled time belongs to this request only, not to the next ones of the journey.
@@ -303,11 +311,13 @@ final class LlmRequestAction extends LlmAction {
     if (spec.saveTextAs() != null) {
       next = next.set(spec.saveTextAs(), record.generatedText());
     }
+    next = spec.after(next, record);
     if (slo.isEmpty() || spec.taskType() != TaskType.GENERATION) {
       // vLLM has no goodput for pooling requests
       this.next.$bang(next);
     } else {
-      logGoodputThenContinue(session, record, startMillis, endMillis, next);
+      logGoodputThenContinue(session, record, startMillis, endMillis, next,
+          ownRow ? row + " goodput" : goodputName);
     }
   }
 }

@@ -250,6 +250,24 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
     return copy(b -> b.multiModal = v);
   }
 
+  /**
+   * The spec of a conversation's turn request ({@link ConversationBuilder}): a chat request
+   * whose messages and lengths the turns give, so none may be set here.
+   */
+  RequestSpec conversationSpec() {
+    if (endpoint != Endpoint.CHAT) {
+      throw new IllegalArgumentException("conversation(...) takes a chat request, got the "
+          + "completions request '" + name + "'");
+    }
+    if (prompt != null || messages != null || maxTokens != null || promptTokens != null
+        || saveTextAs != null || multiModal != null) {
+      throw new IllegalArgumentException("conversation(chat(\"" + name + "\")): the turns give"
+          + " the messages and the lengths; remove prompt, messages, maxTokens, promptTokens,"
+          + " saveTextAs and multiModal from the chat request");
+    }
+    return copy(b -> b.messages = session -> java.util.List.of()).spec();
+  }
+
   RequestSpec spec() {
     if (prompt == null && messages == null) {
       throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"

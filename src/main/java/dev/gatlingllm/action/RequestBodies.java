@@ -15,6 +15,12 @@ final class RequestBodies {
 
   static byte[] build(RequestSpec spec, String model, String prompt,
       List<Map<String, Object>> messages, Integer maxTokens) {
+    return build(spec, model, prompt, messages, maxTokens, null);
+  }
+
+  /** With {@code min_tokens} after the token budget when {@code minTokens} is not null. */
+  static byte[] build(RequestSpec spec, String model, String prompt,
+      List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("model", model);
     if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
@@ -25,6 +31,7 @@ final class RequestBodies {
     if (maxTokens != null) {
       body.put(spec.endpoint().maxTokensField, maxTokens);
     }
+    putIfSet(body, "min_tokens", minTokens);
     putIfSet(body, "logprobs", spec.logprobs());
     // Greedy decoding unless asked otherwise, as `vllm bench serve` does.
     body.put("temperature", spec.temperature() != null ? spec.temperature() : 0.0);

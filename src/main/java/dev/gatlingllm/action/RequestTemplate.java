@@ -1,8 +1,10 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
+import io.netty.handler.codec.http.HttpHeaders;
 import java.util.function.IntFunction;
 
 /**
@@ -68,6 +70,27 @@ abstract class RequestTemplate {
   /** Session attribute to save the generated text under; null for none. */
   final String saveTextAs() {
     return saveTextAs;
+  }
+
+  /**
+   * The name of this user's Gatling rows: the request's name, or one per conversation turn
+   * ({@link ConversationTemplate}).
+   */
+  String rowName(Session session) {
+    return name;
+  }
+
+  /** The 1-based conversation turn this user's request sends; 0 when it is no turn. */
+  int turn(Session session) {
+    return 0;
+  }
+
+  /** Headers of this user's request beyond the protocol's (none unless a kind adds some). */
+  void addHeaders(Session session, HttpHeaders headers) {}
+
+  /** The user's session once its request is over, before it goes on: unchanged by default. */
+  Session after(Session session, RequestRecord record) {
+    return session;
   }
 
   /**

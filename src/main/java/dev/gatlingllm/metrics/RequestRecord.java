@@ -36,6 +36,8 @@ import java.util.Objects;
  *                         when none arrived
  * @param reasoningChunks  content chunks that carried reasoning text ({@code reasoning_content}
  *                         or {@code reasoning}); they count for TTFT and ITL as any other
+ * @param turn             1-based index of the turn of a conversation this request sent; 0
+ *                         when it is not a conversation's turn
  */
 public record RequestRecord(
     String name,
@@ -54,7 +56,8 @@ public record RequestRecord(
     String generatedText,
     String requestId,
     long ttfcNanos,
-    int reasoningChunks) {
+    int reasoningChunks,
+    int turn) {
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
@@ -101,7 +104,7 @@ public record RequestRecord(
         .chunkMicros(chunkMicros).promptTokens(promptTokens).usagePromptTokens(usagePromptTokens)
         .outputTokens(outputTokens).httpStatus(httpStatus).success(success).error(error)
         .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
-        .reasoningChunks(reasoningChunks);
+        .reasoningChunks(reasoningChunks).turn(turn);
   }
 
   /**
@@ -135,6 +138,7 @@ public record RequestRecord(
     private String requestId;
     private long ttfcNanos = -1;
     private int reasoningChunks;
+    private int turn;
 
     private Builder(String name) {
       this.name = name;
@@ -236,11 +240,17 @@ public record RequestRecord(
       return this;
     }
 
+    /** 1-based index of the conversation turn it sent. */
+    public Builder turn(int index) {
+      turn = index;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
-          ttfcNanos, reasoningChunks);
+          ttfcNanos, reasoningChunks, turn);
     }
   }
 
@@ -248,6 +258,6 @@ public record RequestRecord(
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
-        requestId, ttfcNanos, reasoningChunks);
+        requestId, ttfcNanos, reasoningChunks, turn);
   }
 }

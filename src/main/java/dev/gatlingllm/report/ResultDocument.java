@@ -9,6 +9,7 @@ import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.RequestTimes;
 import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.metrics.TurnFigures;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,6 +105,13 @@ final class ResultDocument {
       }
     });
     analysis.putInto(doc);
+    // Conversation runs only (vllm-bench's multi-turn mode): the figures of each turn index.
+    if (generation) {
+      List<TurnFigures> turns = TurnFigures.of(requests, m, opts.metricPercentiles());
+      if (!turns.isEmpty()) {
+        doc.put(TurnReport.KEY, TurnReport.json(turns));
+      }
+    }
     doc.putAll(run.extras());
     return doc;
   }

@@ -7,6 +7,8 @@ import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RunDuration;
 import dev.gatlingllm.metrics.SteadyStateOptions;
+import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.metrics.TurnFigures;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -126,8 +128,13 @@ public final class RunReporter {
     String summary;
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
-          errors(computed.requests()))
-          + ConsoleSummary.analysis(computed.analysis(), options.percentileMetrics(run.taskType()));
+          errors(computed.requests()));
+      if (computed.metrics().taskType() == TaskType.GENERATION) {
+        summary += TurnReport.console(TurnFigures.of(computed.requests(), computed.metrics(),
+            options.metricPercentiles()));
+      }
+      summary += ConsoleSummary.analysis(computed.analysis(),
+          options.percentileMetrics(run.taskType()));
       if (options.printSummary()) {
         console.print(summary);
         console.flush();

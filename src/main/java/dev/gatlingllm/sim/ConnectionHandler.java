@@ -105,7 +105,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     headers.replaceAll((k, v) -> List.copyOf(v));
     return new RecordedRequest(request.method().name(),
         new QueryStringDecoder(request.uri()).path(), Collections.unmodifiableMap(headers),
-        ByteBufUtil.getBytes(request.content()));
+        ByteBufUtil.getBytes(request.content()), System.nanoTime());
   }
 
   @Override
@@ -241,6 +241,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         ? null : new ChunkLog.Entry(requestId, receivedNanos);
     current = new Generation(ctx, config, state, lateness, request, number, faults, requestId,
         connection, () -> generationDone(ctx, connection, logEntry));
+    if (config.sessionCache()) {
+      current.reusePrefix(state.lookUpSession(http.headers().get("x-session-id"), request));
+    }
     current.logTo(logEntry);
     current.begin();
   }

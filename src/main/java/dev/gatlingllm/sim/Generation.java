@@ -37,6 +37,8 @@ final class Generation {
   private final ServerState state;
   private final TimerLateness lateness;
   private final GenerationRequest request;
+  /** Prompt tokens the session cache held: no prefill for them. */
+  private int cachedTokens;
   private final ResponseText text;
   private final String requestId;
   private final ResponseConnection connection;
@@ -123,6 +125,11 @@ final class Generation {
     return (long) request.promptTokens() + request.maxTokens();
   }
 
+  /** Prompt tokens a cache already holds: their prefill is not paid (set before it begins). */
+  void reusePrefix(int tokens) {
+    cachedTokens = tokens;
+  }
+
   /** Starts a generation that waited in the queue; called from whichever loop freed the slot. */
   void startFromQueue() {
     ctx.executor().execute(this::admitted);
@@ -140,7 +147,7 @@ final class Generation {
       return;
     }
     admittedNanos = System.nanoTime();
-    long prefill = config.prefillPerToken().toNanos() * request.promptTokens();
+    long prefill = config.prefillPerToken().toNanos() * (request.promptTokens() - cachedTokens);
     dueNanos = System.nanoTime() + jitter.apply(config.ttft().toNanos() + prefill);
     if (request.stream()) {
       step = Step.CHUNK;

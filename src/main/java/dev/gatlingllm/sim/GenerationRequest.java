@@ -6,7 +6,8 @@ import io.netty.buffer.ByteBuf;
 /**
  * The parts of a {@code /v1/completions} or {@code /v1/chat/completions} body the
  * simulator acts on. Sampling parameters ({@code temperature}, {@code ignore_eos}, ...)
- * are accepted and ignored: the output is always {@code maxTokens} tokens long.
+ * are accepted and ignored: the output is always {@code maxTokens} tokens long, which honours
+ * a {@code min_tokens} (checked as vLLM checks it).
  *
  * @param chat         true for the chat endpoint
  * @param stream       {@code stream: true}
@@ -78,10 +79,32 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
       // checked like any value, then ignored: the stream runs until the context is full
       maxTokens = Math.max(1, config.contextTokens() - prompt);
     }
+    checkMinTokens(root.get("min_tokens"), maxTokens);
     JsonNode promptNode = root.get(chat ? "messages" : "prompt");
     String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
     return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens, promptText,
         echoed);
+  }
+
+  /**
+   * {@code min_tokens} checked as vLLM checks it; the output is always {@code maxTokens}
+   * long, so a valid minimum always holds.
+   */
+  private static void checkMinTokens(JsonNode v, int maxTokens) throws ApiError {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw ApiError.badRequest("min_tokens must be an integer, got " + show(v));
+    }
+    long n = v.longValue();
+    if (n < 0) {
+      throw ApiError.badRequest("min_tokens must be greater than or equal to 0, got " + n + ".");
+    }
+    if (n > maxTokens) {
+      throw ApiError.badRequest("min_tokens must be less than or equal to max_tokens="
+          + maxTokens + ", got " + n + ".");
+    }
   }
 
   private static boolean present(JsonNode node, String field) {

@@ -13,9 +13,11 @@ import java.util.Map;
  * @param path    path without the query string
  * @param headers header values by lower-case name, in the order received
  * @param body    the raw body
+ * @param receivedNanos {@link System#nanoTime()} when the whole request was read: comparable
+ *                with the client's times when the simulator runs in its JVM
  */
 public record RecordedRequest(String method, String path, Map<String, List<String>> headers,
-    byte[] body) {
+    byte[] body, long receivedNanos) {
 
   /** The single value of a header (any case), or null. */
   public String header(String name) {

@@ -24,6 +24,7 @@ final class ServerState {
   private int maxRunning;
   private final long[] faults = new long[Fault.values().length];
   private final PrefixCache prefixCache = new PrefixCache();
+  private final SessionCache sessionCache = new SessionCache();
   /** Tokens reserved by running requests (prompt + max output), for the KV-cache gauge. */
   private long kvTokens;
 
@@ -98,6 +99,14 @@ final class ServerState {
   /** The prefix cache sees a prompt that was admitted for generation. */
   synchronized void lookUpPrefix(GenerationRequest request) {
     prefixCache.lookup(request.promptText(), request.promptTokens());
+  }
+
+  /**
+   * The session cache sees a conversation's turn: returns its prompt tokens computed before
+   * (see {@link SessionCache}).
+   */
+  synchronized int lookUpSession(String session, GenerationRequest request) {
+    return sessionCache.cachedTokens(session, request);
   }
 
   synchronized void countFault(Fault kind) {

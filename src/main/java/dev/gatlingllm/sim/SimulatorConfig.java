@@ -112,6 +112,7 @@ public final class SimulatorConfig {
   private final int contextTokens;
   private final boolean cutLongPrompts;
   private final boolean anyModel;
+  private final boolean sessionCache;
   private final boolean invalidJsonAs500;
 
   private SimulatorConfig(Builder b) {
@@ -147,6 +148,7 @@ public final class SimulatorConfig {
     contextTokens = b.contextTokens;
     cutLongPrompts = b.cutLongPrompts;
     anyModel = b.anyModel;
+    sessionCache = b.sessionCache;
     invalidJsonAs500 = b.invalidJsonAs500;
   }
 
@@ -421,6 +423,15 @@ public final class SimulatorConfig {
     return anyModel;
   }
 
+  /**
+   * Whether a conversation's turn ({@code X-Session-ID}) whose history this session's last
+   * turn sent, with its answer, pays the prefill cost of its new tokens only, as vLLM's prefix
+   * cache makes it. Default off.
+   */
+  public boolean sessionCache() {
+    return sessionCache;
+  }
+
   /** Whether a body that is not JSON is answered HTTP 500 instead of 400. Default off. */
   public boolean invalidJsonAs500() {
     return invalidJsonAs500;
@@ -493,6 +504,7 @@ public final class SimulatorConfig {
     private int contextTokens = 1024;
     private boolean cutLongPrompts;
     private boolean anyModel;
+    private boolean sessionCache;
     private boolean invalidJsonAs500;
 
     private Builder() {}
@@ -530,6 +542,7 @@ public final class SimulatorConfig {
       contextTokens = c.contextTokens;
       cutLongPrompts = c.cutLongPrompts;
       anyModel = c.anyModel;
+      sessionCache = c.sessionCache;
       invalidJsonAs500 = c.invalidJsonAs500;
     }
 
@@ -567,6 +580,7 @@ public final class SimulatorConfig {
       b.contextTokens = contextTokens;
       b.cutLongPrompts = cutLongPrompts;
       b.anyModel = anyModel;
+      b.sessionCache = sessionCache;
       b.invalidJsonAs500 = invalidJsonAs500;
       return b;
     }
@@ -642,6 +656,13 @@ public final class SimulatorConfig {
     public Builder cutLongPrompts(boolean value) {
       Builder b = copy();
       b.cutLongPrompts = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#sessionCache()}. */
+    public Builder sessionCache(boolean value) {
+      Builder b = copy();
+      b.sessionCache = value;
       return b;
     }
 

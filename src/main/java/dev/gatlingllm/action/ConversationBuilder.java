@@ -1,0 +1,113 @@
+package dev.gatlingllm.action;
+
+import static io.gatling.javaapi.core.CoreDsl.doIf;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.pause;
+
+import dev.gatlingllm.dataset.Conversation;
+import dev.gatlingllm.dataset.Conversations;
+import io.gatling.javaapi.core.ActionBuilder;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.Session;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * A whole conversation as one step: the user's fed conversation (a
+ * {@link Conversations#feeder()}) is played turn by turn, each turn a chat request carrying
+ * the server's real previous answers, with the think time between turns. A failed turn ends
+ * the conversation: the turns after it are not sent. The model is chosen once per
+ * conversation and kept for all its turns. Immutable: every call returns a new builder.
+ *
+ * <pre>{@code
+ * .feed(conversations().turns(5).count(100).sample(gpt2()).feeder())
+ * .exec(conversation(chat("chat")).thinkTime(Duration.ofSeconds(1)).loras("a", "b"))
+ * }</pre>
+ */
+public final class ConversationBuilder implements ActionBuilder {
+
+  private final LlmRequestBuilder chat;
+  private final RequestSpec spec;
+  private final Duration thinkTime;
+  private final List<String> loras;
+
+  private ConversationBuilder(LlmRequestBuilder chat, RequestSpec spec, Duration thinkTime,
+      List<String> loras) {
+    this.chat = chat;
+    this.spec = spec;
+    this.thinkTime = thinkTime;
+    this.loras = loras;
+  }
+
+  /**
+   * Conversations sent with {@code chat}'s settings (sampling, system prompt, model, endpoint);
+   * the turns give the messages and lengths.
+   */
+  public static ConversationBuilder of(LlmRequestBuilder chat) {
+    Objects.requireNonNull(chat, "chat");
+    return new ConversationBuilder(chat, chat.conversationSpec(), Duration.ZERO, List.of());
+  }
+
+  /** Pause between the end of a turn's answer and the next turn ({@code --multi-turn-delay-ms}). */
+  public ConversationBuilder thinkTime(Duration pause) {
+    if (pause == null || pause.isNegative()) {
+      throw new IllegalArgumentException("thinkTime must be >= 0, got " + pause);
+    }
+    return new ConversationBuilder(chat, spec, pause, loras);
+  }
+
+  /**
+   * LoRA adapters (model names) to spread conversations over: each conversation gets one,
+   * drawn from its id (the same conversation, the same adapter, in every run), and keeps it
+   * for all its turns. Without them, the chat request's model (resolved at the first turn)
+   * or the protocol's.
+   */
+  public ConversationBuilder loras(String... models) {
+    if (models == null || models.length == 0) {
+      throw new IllegalArgumentException("loras needs at least one model name");
+    }
+    for (String m : models) {
+      if (m == null || m.isBlank()) {
+        throw new IllegalArgumentException("loras: a model name is empty");
+      }
+    }
+    return new ConversationBuilder(chat, spec, thinkTime, List.of(models));
+  }
+
+  @Override
+  public io.gatling.core.action.builder.ActionBuilder asScala() {
+    ConversationTemplate template = new ConversationTemplate(spec);
+    ActionBuilder turn = () -> LlmActions.scala(
+        (ctx, next) -> new LlmRequestAction(template, ctx, next));
+    ChainBuilder body = thinkTime.isZero() ? exec(turn)
+        : doIf(session -> state(session).next() > 0).then(pause(thinkTime)).exec(turn);
+    ChainBuilder chain = exec(this::begin)
+        .asLongAs(session -> state(session) != null && state(session).hasNextTurn()).on(body)
+        .exec(session -> session.remove(ConversationState.ATTRIBUTE));
+    return LlmActions.scala((ctx, next) -> chain.wrapped.build(ctx, next));
+  }
+
+  private static ConversationState state(Session session) {
+    return ConversationState.of(session.asScala());
+  }
+
+  private Session begin(Session session) {
+    if (!session.contains(Conversations.CONVERSATION)
+        || !(session.get(Conversations.CONVERSATION) instanceof Conversation conversation)) {
+      throw new IllegalStateException("conversation('" + spec.name() + "') found no '"
+          + Conversations.CONVERSATION + "' in the session: feed the scenario from a"
+          + " conversations feeder (conversations()...sample(tokenizer).feeder()) before it");
+    }
+    String model = null;
+    if (!loras.isEmpty()) {
+      model = loras.get(new SplittableRandom(conversation.id().hashCode())
+          .nextInt(loras.size()));
+    } else if (spec.model() != null) {
+      model = spec.model().resolve(session.asScala());
+    }
+    return session.set(ConversationState.ATTRIBUTE,
+        ConversationState.begin(conversation, spec.systemPrompt(), model));
+  }
+}

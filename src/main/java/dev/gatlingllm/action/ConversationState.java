@@ -1,0 +1,85 @@
+package dev.gatlingllm.action;
+
+import dev.gatlingllm.dataset.Conversation;
+import dev.gatlingllm.metrics.RequestRecord;
+import io.gatling.core.session.Session;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where one virtual user is in its conversation, kept in its session between turns: the
+ * turn to send next, the history as the server answered it, the model chosen for the whole
+ * conversation, and whether a turn failed (then no later turn is sent). Immutable, as the
+ * session is.
+ *
+ * @param history       the messages sent and answered so far (system prompt first, if any)
+ * @param historyTokens tokens of the history's contents (user messages as the dataset counted
+ *                      them, answers as the server's usage did); -1 once an answer came
+ *                      without usage
+ */
+record ConversationState(Conversation conversation, int next, List<Map<String, Object>> history,
+    int historyTokens, String model, boolean failed) {
+
+  /** The session attribute it is kept under. */
+  static final String ATTRIBUTE = "gatling-llm.conversation";
+
+  static ConversationState begin(Conversation conversation, String systemPrompt, String model) {
+    List<Map<String, Object>> history = systemPrompt == null ? List.of()
+        : List.of(GenerationTemplate.message("system", systemPrompt));
+    return new ConversationState(conversation, 0, history, 0, model, false);
+  }
+
+  /** The user's state; null when it is not in a conversation. */
+  static ConversationState of(Session session) {
+    Object value = session.attributes().get(ATTRIBUTE).getOrElse(() -> null);
+    return value instanceof ConversationState s ? s : null;
+  }
+
+  /** A turn is left to send, and none failed. */
+  boolean hasNextTurn() {
+    return !failed && next < conversation.turns().size();
+  }
+
+  /** The turn to send now. */
+  Conversation.Turn turn() {
+    return conversation.turns().get(next);
+  }
+
+  /** 1-based index of the turn to send now. */
+  int turnIndex() {
+    return next + 1;
+  }
+
+  /** The messages of the turn to send: the history, then its user message. */
+  List<Map<String, Object>> messages() {
+    List<Map<String, Object>> messages = new ArrayList<>(history.size() + 1);
+    messages.addAll(history);
+    messages.add(GenerationTemplate.message("user", turn().prompt()));
+    return messages;
+  }
+
+  /** Prompt tokens of the turn to send, or -1 when the history's are not known. */
+  int promptTokens() {
+    return historyTokens < 0 ? -1 : historyTokens + turn().promptLen();
+  }
+
+  /**
+   * The state after the turn's request: the answer joins the history, or the conversation
+   * stops at a failed turn.
+   */
+  ConversationState answered(RequestRecord record) {
+    if (!record.success()) {
+      return new ConversationState(conversation, next + 1, history, historyTokens, model, true);
+    }
+    List<Map<String, Object>> longer = new ArrayList<>(history.size() + 2);
+    longer.addAll(messages());
+    String answer = record.generatedText() == null ? "" : record.generatedText();
+    longer.add(GenerationTemplate.message("assistant", answer));
+    int tokens = historyTokens < 0 || record.outputTokens() < 0 ? -1
+        : historyTokens + turn().promptLen() + record.outputTokens();
+    return new ConversationState(conversation, next + 1, Collections.unmodifiableList(longer),
+        tokens, model, false);
+  }
+}
