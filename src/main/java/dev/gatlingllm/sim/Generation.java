@@ -199,6 +199,12 @@ final class Generation {
       heldFrom = -1;
       // llama.cpp's finish reason comes in a chunk of its own, with the usage
       boolean finishHere = last && !config.usageInFinishChunk();
+      // the opening first: a Responses stream numbers its events in order
+      String opening = null;
+      if (roleChunk) {
+        roleChunk = false;
+        opening = events != null ? events.opening() : text.roleEvent(config.nullRoleContent());
+      }
       String event;
       if (events != null) {
         String piece = SimTokens.range(textFrom, to);
@@ -208,10 +214,8 @@ final class Generation {
             ? text.reasoningEvent(SimTokens.range(textFrom, to), config.reasoningField(), finishHere)
             : text.contentEvent(SimTokens.range(textFrom, to), finishHere);
       }
-      if (roleChunk) {
-        roleChunk = false;
-        event = (events != null ? events.opening() : text.roleEvent(config.nullRoleContent()))
-            + event;
+      if (opening != null) {
+        event = opening + event;
       }
       write(event);
       if (logEntry != null) {

@@ -124,11 +124,11 @@ public final class SimCommand implements Callable<Integer> {
     builder = builder.model(value);
   }
 
-  @Option(names = "--served-model-name", paramLabel = "NAME[,NAME...]", split = ",",
+  @Option(names = "--served-model-name", paramLabel = "NAME[,NAME...]",
       description = "served model names, listed by /v1/models; the first is the one answers "
           + "carry (replaces --model)")
-  void servedModelNames(List<String> values) {
-    builder = builder.models(values);
+  void servedModelNames(String value) {
+    builder = builder.models(List.of(value.split(",", -1)));
   }
 
   @Option(names = "--ttft-ms", paramLabel = "MS",
