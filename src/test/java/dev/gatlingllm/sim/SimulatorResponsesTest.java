@@ -3,6 +3,7 @@ package dev.gatlingllm.sim;
 import static dev.gatlingllm.sim.SimulatorEndpointsTest.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -184,5 +185,9 @@ class SimulatorResponsesTest {
     assertTrue(config.serves("c"));
     assertFalse(config.serves("d"));
     assertEquals(List.of("sim-model"), SimCommand.parse().models());
+    IllegalArgumentException blank = assertThrows(
+        IllegalArgumentException.class, () -> SimCommand.parse("--served-model-name", "a,,b"));
+    assertTrue(blank.getMessage().contains("models must be non-blank names, got '' in [, b]"),
+        blank.getMessage());
   }
 }
