@@ -119,6 +119,15 @@ public final class LlmDsl {
   }
 
   /**
+   * A streamed {@code /v1/responses} request (the Responses API; vLLM's Rust client's
+   * {@code openai-responses}): timed from its {@code response.output_text.delta} events, its
+   * token counts from the {@code response.completed} event's usage.
+   */
+  public static LlmRequestBuilder responses(String name) {
+    return LlmRequestBuilder.responses(name);
+  }
+
+  /**
    * An embeddings request ({@code /v1/embeddings}): a pooling request with vLLM's reduced
    * metric set; {@code variant(...)} picks the body of another vLLM embeddings backend.
    */

@@ -27,6 +27,10 @@ final class BackendRequests {
         .multiModal(BackendRequests::mediaParts), flags, false);
   }
 
+  static LlmRequestBuilder responses(RequestFlags flags) {
+    return generation(LlmRequestBuilder.responses("responses").fromDataset(), flags, false);
+  }
+
   private static LlmRequestBuilder generation(LlmRequestBuilder base, RequestFlags flags,
       boolean completions) {
     LlmRequestBuilder r = base.endpoint(flags.endpoint()).requestId(REQUEST_ID);

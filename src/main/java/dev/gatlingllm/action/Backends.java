@@ -152,6 +152,12 @@ public final class Backends {
             "text datasets, `random-mm`, image and video `hf` datasets", null, null, null),
         "streamed chat completions: the prompt as a text part, then the dataset's images or "
             + "video as content parts", BackendRequests::chat));
+    // vLLM's Rust client (vllm-bench): the Responses API, text only
+    add(new Backend("openai-responses", "/v1/responses", List.of("responses"), true,
+        TaskType.GENERATION, GENERATION, Set.of(), Accepts.TEXT,
+        "streamed Responses API: the prompt as `input`, timed from its "
+            + "`response.output_text.delta` events, usage from `response.completed`",
+        BackendRequests::responses));
     add(new Backend("openai-audio", "/v1/audio/transcriptions",
         List.of("transcriptions", "translations"), true, TaskType.GENERATION,
         EnumSet.of(Takes.IGNORE_EOS), Set.of(),

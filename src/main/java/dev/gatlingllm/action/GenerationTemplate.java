@@ -19,6 +19,7 @@ final class GenerationTemplate extends RequestTemplate {
   /** Fields of the extra body that override what the compliance check compares; null: unset. */
   private final Integer extraMaxTokens;
   private final Integer extraMaxCompletionTokens;
+  private final Integer extraMaxOutputTokens;
   private final Object extraIgnoreEos;
   private final Object extraModel;
 
@@ -28,6 +29,7 @@ final class GenerationTemplate extends RequestTemplate {
     Map<String, Object> extra = spec.extraBody();
     this.extraMaxTokens = integer(extra.get("max_tokens"));
     this.extraMaxCompletionTokens = integer(extra.get("max_completion_tokens"));
+    this.extraMaxOutputTokens = integer(extra.get("max_output_tokens"));
     this.extraIgnoreEos = extra.get("ignore_eos");
     this.extraModel = extra.get("model");
   }
@@ -54,7 +56,9 @@ final class GenerationTemplate extends RequestTemplate {
   Body body(Session session, String model, String requestId) {
     String prompt = spec.prompt() == null ? null : spec.prompt().resolve(session);
     List<Map<String, Object>> messages = null;
-    if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
+    if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
+      messages = spec.messages() != null ? spec.messages().resolve(session) : null;
+    } else if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
       messages = spec.messages() != null ? spec.messages().resolve(session)
           : userTurn(prompt, spec.multiModal() == null ? null
               : MultiModal.parts(spec.multiModal().resolve(session)));
@@ -70,17 +74,28 @@ final class GenerationTemplate extends RequestTemplate {
 
   /** What the body asks of the server, the extra body's fields winning as they do in it. */
   private ServerCompliance.Asked asked(Integer maxTokens, String requestModel) {
+    if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
+      Integer out = extraMaxOutputTokens != null ? extraMaxOutputTokens : maxTokens;
+      int max = out == null ? -1 : out;
+      return new ServerCompliance.Asked(max, max, false, ignoreEos(), model(requestModel), false);
+    }
     boolean chat = spec.endpoint() == RequestSpec.Endpoint.CHAT;
     Integer tokens = extraMaxTokens != null ? extraMaxTokens : chat ? null : maxTokens;
     Integer completion = extraMaxCompletionTokens != null ? extraMaxCompletionTokens
         : chat ? maxTokens : null;
     int max = Math.max(tokens == null ? -1 : tokens, completion == null ? -1 : completion);
     int min = tokens == null ? max : completion == null ? tokens : Math.min(tokens, completion);
-    boolean ignoreEos = extraIgnoreEos != null ? Boolean.TRUE.equals(extraIgnoreEos)
+    return new ServerCompliance.Asked(max, min, completion != null && tokens == null,
+        ignoreEos(), model(requestModel), chat);
+  }
+
+  private boolean ignoreEos() {
+    return extraIgnoreEos != null ? Boolean.TRUE.equals(extraIgnoreEos)
         : Boolean.TRUE.equals(spec.ignoreEos());
-    String model = extraModel != null ? (extraModel instanceof String m ? m : null) : requestModel;
-    return new ServerCompliance.Asked(max, min, completion != null && tokens == null, ignoreEos,
-        model, chat);
+  }
+
+  private String model(String requestModel) {
+    return extraModel != null ? (extraModel instanceof String m ? m : null) : requestModel;
   }
 
   @Override

@@ -61,6 +61,15 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
     return new LlmRequestBuilder(Endpoint.CHAT, name);
   }
 
+  /**
+   * A Responses API request ({@code /v1/responses}, vLLM's Rust client's
+   * {@code openai-responses}): the prompt as {@code input}, the system prompt as
+   * {@code instructions}, the budget as {@code max_output_tokens}.
+   */
+  public static LlmRequestBuilder responses(String name) {
+    return new LlmRequestBuilder(Endpoint.RESPONSES, name);
+  }
+
   /** Prompt text, or EL such as {@code "#{prompt}"}; for chat it is the user message. */
   public LlmRequestBuilder prompt(String textOrEl) {
     SessionValue<String> v = SessionValue.el("prompt", textOrEl, String.class);
@@ -72,24 +81,35 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
     return copy(b -> b.prompt = v);
   }
 
-  /** Chat only: a system message sent before the user prompt. */
+  /**
+   * Chat: a system message sent before the user prompt; Responses: the {@code instructions}.
+   */
   public LlmRequestBuilder systemPrompt(String text) {
-    requireChat("systemPrompt");
+    if (endpoint == Endpoint.COMPLETIONS) {
+      throw new IllegalArgumentException("systemPrompt(...) is only for chat and Responses "
+          + "requests");
+    }
     Objects.requireNonNull(text, "systemPrompt");
     return copy(b -> b.systemPrompt = text);
   }
 
   /**
-   * Chat only: the whole message list ({@code [{role, content}, ...]}), e.g. a conversation
-   * kept in the session. Replaces prompt and systemPrompt.
+   * Chat: the whole message list ({@code [{role, content}, ...]}), e.g. a conversation kept
+   * in the session; it replaces prompt and systemPrompt. Responses: the same list sent as
+   * {@code input}, replacing the prompt.
    */
   public LlmRequestBuilder messages(Function<Session, List<Map<String, Object>>> f) {
-    requireChat("messages");
+    if (endpoint == Endpoint.COMPLETIONS) {
+      throw new IllegalArgumentException("messages(...) is only for chat and Responses requests");
+    }
     SessionValue<List<Map<String, Object>>> v = SessionValue.function("messages", f);
     return copy(b -> b.messages = v);
   }
 
-  /** Output token budget ({@code max_tokens}; chat: {@code max_completion_tokens}). */
+  /**
+   * Output token budget ({@code max_tokens}; chat: {@code max_completion_tokens}; Responses:
+   * {@code max_output_tokens}).
+   */
   public LlmRequestBuilder maxTokens(int tokens) {
     requireAtLeast("maxTokens", tokens, 1);
     return copy(b -> b.maxTokens = SessionValue.constant(tokens));
@@ -271,7 +291,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   RequestSpec spec() {
     if (prompt == null && messages == null) {
       throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"
-          + (endpoint == Endpoint.CHAT ? " (or messages(...))" : ""));
+          + (endpoint != Endpoint.COMPLETIONS ? " (or messages(...))" : ""));
     }
     return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
         promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,

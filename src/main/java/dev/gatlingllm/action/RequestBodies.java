@@ -23,7 +23,11 @@ final class RequestBodies {
       List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("model", model);
-    if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
+    if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
+      // the Responses API takes a string or a message list as input, the system prompt apart
+      body.put("input", messages != null ? messages : prompt);
+      putIfSet(body, "instructions", spec.systemPrompt());
+    } else if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
       body.put("messages", messages);
     } else {
       body.put("prompt", prompt);
@@ -43,7 +47,8 @@ final class RequestBodies {
     putIfSet(body, "repetition_penalty", spec.repetitionPenalty());
     putIfSet(body, "ignore_eos", spec.ignoreEos());
     body.put("stream", spec.stream());
-    if (spec.stream()) {
+    // a Responses stream always ends with its usage (the completed event): no stream_options
+    if (spec.stream() && spec.endpoint() != RequestSpec.Endpoint.RESPONSES) {
       body.put("stream_options", Map.of("include_usage", true));
     }
     body.putAll(spec.extraBody());

@@ -32,10 +32,12 @@ record RequestSpec(
     Integer logprobs,
     SessionValue<Object> multiModal) {
 
-  /** The two OpenAI endpoints we speak. */
+  /** The OpenAI generation endpoints we speak. */
   enum Endpoint {
     COMPLETIONS("openai", "completions", "max_tokens"),
-    CHAT("openai-chat", "chat", "max_completion_tokens");
+    CHAT("openai-chat", "chat", "max_completion_tokens"),
+    /** The Responses API: {@code input}, {@code instructions}, typed events back. */
+    RESPONSES("openai-responses", "openai-responses", "max_output_tokens");
 
     /** vLLM's backend of this endpoint, whose path is the default. */
     final String backend;

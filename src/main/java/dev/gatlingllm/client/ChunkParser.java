@@ -17,6 +17,9 @@ import java.io.IOException;
  * reference client, but its text is not answer text (the reference's {@code generated_text}
  * holds {@code content} only); it is only flagged. Only the first choice is read, as the
  * reference client does.
+ *
+ * <p>Responses API bodies ({@code /v1/responses}: typed events, or the response object) are
+ * read by the Jackson path only, their members through {@link ResponsesParts}.
  */
 final class ChunkParser {
 
@@ -37,6 +40,7 @@ final class ChunkParser {
   /** The reference path: Jackson's streaming parser. */
   static void parseWithJackson(byte[] bytes, int length, ChunkFields out) throws IOException {
     out.reset();
+    ResponsesParts responses = new ResponsesParts();
     try (JsonParser p = JSON.createParser(bytes, 0, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("expected a JSON object");
@@ -44,14 +48,21 @@ final class ChunkParser {
       for (String field; (field = nextMember(p)) != null; ) {
         switch (field) {
           case "choices" -> readChoices(p, out);
-          case "usage" -> readUsage(p, out);
+          case "usage" -> readUsage(p, out, responses);
           case "error" -> out.error = readError(p);
-          default -> p.skipChildren();
+          default -> {
+            if (!responses.read(field, p)) {
+              p.skipChildren();
+            }
+          }
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw new IOException("trailing content after the JSON object");
       }
+    }
+    if (responses.found()) {
+      responses.applyTo(out);
     }
   }
 
@@ -98,7 +109,9 @@ final class ChunkParser {
     }
   }
 
-  private static void readUsage(JsonParser p, ChunkFields out) throws IOException {
+  /** Chat's counts into {@code out}, the Responses API's into {@code responses}. */
+  static void readUsage(JsonParser p, ChunkFields out, ResponsesParts responses)
+      throws IOException {
     if (!opens(p, JsonToken.START_OBJECT)) {
       return;
     }
@@ -108,6 +121,10 @@ final class ChunkParser {
         out.completionTokens = p.getIntValue();
       } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("prompt_tokens")) {
         out.promptTokens = p.getIntValue();
+      } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("input_tokens")) {
+        responses.inputTokens = p.getIntValue();
+      } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("output_tokens")) {
+        responses.outputTokens = p.getIntValue();
       } else {
         p.skipChildren();
       }
@@ -115,7 +132,7 @@ final class ChunkParser {
   }
 
   /** An in-band error is either a string or an object with a {@code message}. */
-  private static String readError(JsonParser p) throws IOException {
+  static String readError(JsonParser p) throws IOException {
     JsonToken value = p.currentToken();
     if (value == JsonToken.VALUE_NULL) {
       return null;
@@ -135,7 +152,7 @@ final class ChunkParser {
     return message == null ? "error event" : message;
   }
 
-  private static String textOrNull(JsonParser p) throws IOException {
+  static String textOrNull(JsonParser p) throws IOException {
     if (p.currentToken() == JsonToken.VALUE_STRING) {
       return p.getText();
     }
@@ -147,7 +164,7 @@ final class ChunkParser {
    * Moves past the next member's name onto its value and returns the name; null (on the
    * object's end) when there is no member left.
    */
-  private static String nextMember(JsonParser p) throws IOException {
+  static String nextMember(JsonParser p) throws IOException {
     if (p.nextToken() != JsonToken.FIELD_NAME) {
       return null;
     }
@@ -157,7 +174,7 @@ final class ChunkParser {
   }
 
   /** Whether the current value starts with {@code start}; any other value is skipped. */
-  private static boolean opens(JsonParser p, JsonToken start) throws IOException {
+  static boolean opens(JsonParser p, JsonToken start) throws IOException {
     if (p.currentToken() == start) {
       return true;
     }

@@ -38,6 +38,9 @@ final class ChunkScanner {
   private static final byte[] REASONING = ascii("reasoning");
   private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
   private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+  /** Members only Responses API bodies have at the top: those go to the Jackson path. */
+  private static final byte[] TYPE = ascii("type");
+  private static final byte[] OUTPUT = ascii("output");
 
   /** Thrown to abandon the fast path; preallocated, no stack trace. */
   private static final class GiveUp extends RuntimeException {
@@ -69,6 +72,8 @@ final class ChunkScanner {
             readUsage(c, out);
           } else if (c.nameIs(ERROR)) {
             out.error = readError(c);
+          } else if (c.nameIs(TYPE) || c.nameIs(OUTPUT)) {
+            throw GiveUp.INSTANCE; // a Responses API event or body (see ResponsesParts)
           } else {
             c.skipValue(1);
           }

@@ -19,7 +19,7 @@ final class AudioRequest {
 
   private AudioRequest() {}
 
-  static GenerationRequest parse(FullHttpRequest http, String model, int defaultMaxTokens)
+  static GenerationRequest parse(FullHttpRequest http, SimulatorConfig config, int defaultMaxTokens)
       throws ApiError {
     HttpPostRequestDecoder decoder;
     try {
@@ -42,7 +42,7 @@ final class AudioRequest {
           String value = a.getValue();
           switch (a.getName()) {
             case "model" -> {
-              if (!value.equals(model)) {
+              if (!config.serves(value)) {
                 throw ApiError.modelNotFound(value);
               }
             }

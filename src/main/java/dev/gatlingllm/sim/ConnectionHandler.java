@@ -166,7 +166,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     String path = new QueryStringDecoder(request.uri()).path();
     HttpMethod method = request.method();
     switch (path) {
-      case "/v1/completions", "/v1/chat/completions" -> {
+      case "/v1/completions", "/v1/chat/completions", "/v1/responses" -> {
         if (method.equals(HttpMethod.POST)) {
           generate(ctx, request, path.equals("/v1/chat/completions"), connection);
         } else {
@@ -183,6 +183,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       case "/v1/audio/transcriptions", "/v1/audio/translations" -> {
         if (method.equals(HttpMethod.POST)) {
           generate(ctx, request, true, connection);
+        } else {
+          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
+        }
+      }
+      case "/tokenize", "/detokenize" -> {
+        if (method.equals(HttpMethod.POST)) {
+          tokenize(ctx, request, path.equals("/tokenize"), connection);
         } else {
           sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
         }
@@ -219,8 +226,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       ResponseConnection connection) {
     GenerationRequest request;
     try {
-      request = new QueryStringDecoder(http.uri()).path().startsWith("/v1/audio/")
-          ? AudioRequest.parse(http, config.model(), config.defaultMaxTokens())
+      String path = new QueryStringDecoder(http.uri()).path();
+      request = path.startsWith("/v1/audio/")
+          ? AudioRequest.parse(http, config, config.defaultMaxTokens())
+          : path.equals("/v1/responses") ? GenerationRequest.parseResponses(http.content(), config)
           : GenerationRequest.parse(chat, http.content(), config);
     } catch (ApiError e) {
       sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
@@ -257,8 +266,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       ResponseConnection connection) {
     PoolingRequest request;
     try {
-      request = rerank ? PoolingRequest.rerank(http.content(), config.model())
-          : PoolingRequest.embeddings(http.content(), config.model());
+      request = rerank ? PoolingRequest.rerank(http.content(), config)
+          : PoolingRequest.embeddings(http.content(), config);
     } catch (ApiError e) {
       sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
       return;
@@ -287,6 +296,21 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }, delay, TimeUnit.NANOSECONDS);
   }
 
+  /** {@code /tokenize} or {@code /detokenize}, answered at once (no slot, no delay). */
+  private void tokenize(ChannelHandlerContext ctx, FullHttpRequest http, boolean tokenize,
+      ResponseConnection connection) {
+    String body;
+    try {
+      body = tokenize ? TokenizeAnswers.tokenize(http.content(), config)
+          : TokenizeAnswers.detokenize(http.content(), config);
+    } catch (ApiError e) {
+      sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+      return;
+    }
+    send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(), body,
+        connection);
+  }
+
   private void generationDone(ChannelHandlerContext ctx, ResponseConnection connection,
       ChunkLog.Entry logEntry) {
     current = null;
@@ -303,7 +327,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private void sendInfo(ChannelHandlerContext ctx, String path, ResponseConnection connection) {
     switch (path) {
       case "/v1/models" -> send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(),
-          ResponseText.models(config.model(), startedEpochSeconds), connection);
+          ResponseText.models(config.models(), startedEpochSeconds), connection);
       case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
           MetricsText.render(config.model(), state.snapshot(), lateness), connection);
       default -> send(ctx, HttpResponseStatus.OK, null, "", connection);

@@ -40,6 +40,8 @@ final class Generation {
   /** Prompt tokens the session cache held: no prefill for them. */
   private int cachedTokens;
   private final ResponseText text;
+  /** The Responses API's texts; null for completions and chat. */
+  private final ResponsesText events;
   private final String requestId;
   private final ResponseConnection connection;
   private final Runnable onComplete;
@@ -87,7 +89,11 @@ final class Generation {
     this.onComplete = onComplete;
     this.text = new ResponseText(request.chat(), number, System.currentTimeMillis() / 1000,
         request.model() != null ? request.model() : config.model(), request.stream());
-    this.roleChunk = request.chat() && !config.omitsRole(number);
+    this.events = request.responses() ? new ResponsesText(number,
+        System.currentTimeMillis() / 1000,
+        request.model() != null ? request.model() : config.model()) : null;
+    // a Responses stream's opening events go out where chat's role chunk does
+    this.roleChunk = request.responses() || request.chat() && !config.omitsRole(number);
     this.stall = faults.contains(Fault.STALL);
     this.inBand = faults.contains(Fault.IN_BAND_ERROR);
     this.disconnect = faults.contains(Fault.DISCONNECT);
@@ -200,12 +206,23 @@ final class Generation {
       heldFrom = -1;
       // llama.cpp's finish reason comes in a chunk of its own, with the usage
       boolean finishHere = last && !config.usageInFinishChunk();
-      String event = thinking
-          ? text.reasoningEvent(SimTokens.range(textFrom, to), config.reasoningField(), finishHere)
-          : text.contentEvent(SimTokens.range(textFrom, to), finishHere);
+      // the opening first: a Responses stream numbers its events in order
+      String opening = null;
       if (roleChunk) {
         roleChunk = false;
-        event = text.roleEvent(config.nullRoleContent()) + event;
+        opening = events != null ? events.opening() : text.roleEvent(config.nullRoleContent());
+      }
+      String event;
+      if (events != null) {
+        String piece = SimTokens.range(textFrom, to);
+        event = thinking ? events.reasoningDelta(piece) : events.delta(piece);
+      } else {
+        event = thinking
+            ? text.reasoningEvent(SimTokens.range(textFrom, to), config.reasoningField(), finishHere)
+            : text.contentEvent(SimTokens.range(textFrom, to), finishHere);
+      }
+      if (opening != null) {
+        event = opening + event;
       }
       write(event);
       if (logEntry != null) {
@@ -247,7 +264,7 @@ final class Generation {
   private void endWithFault() {
     if (inBand) {
       state.countFault(Fault.IN_BAND_ERROR);
-      write(ResponseText.inBandErrorEvent());
+      write(events != null ? events.errorEvent() : ResponseText.inBandErrorEvent());
     }
     if (disconnect) {
       state.countFault(Fault.DISCONNECT);
@@ -256,11 +273,19 @@ final class Generation {
       ctx.close();
       return;
     }
-    write(ResponseText.DONE);
+    if (events == null) {
+      write(ResponseText.DONE);
+    }
     complete(ctx.write(LastHttpContent.EMPTY_LAST_CONTENT));
   }
 
   private void endStream() {
+    if (events != null) {
+      // no [DONE]: the completed event, with the usage, ends a Responses stream
+      write(events.closing(answerText(), request.promptTokens(), request.maxTokens()));
+      complete(ctx.write(LastHttpContent.EMPTY_LAST_CONTENT));
+      return;
+    }
     if (config.usageInFinishChunk()) {
       long now = System.nanoTime();
       write(text.finishEvent(request.promptTokens(), request.maxTokens(),
@@ -290,10 +315,19 @@ final class Generation {
       state.countFault(Fault.IN_BAND_ERROR);
       respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, ResponseText.error(
           "Simulated in-band error (fault injection)", "InternalServerError", 500));
+    } else if (events != null) {
+      respond(HttpResponseStatus.OK, events.whole(answerText(), request.promptTokens(),
+          request.maxTokens()));
     } else {
       respond(HttpResponseStatus.OK, text.completion(
           SimTokens.text(request.maxTokens()), request.promptTokens(), request.maxTokens()));
     }
+  }
+
+  /** The answer's text, after the reasoning tokens. */
+  private String answerText() {
+    return SimTokens.range(Math.min(config.reasoningTokens(), request.maxTokens()),
+        request.maxTokens());
   }
 
   /** A JSON answer in one piece: with a content length, or as one chunk when asked to. */

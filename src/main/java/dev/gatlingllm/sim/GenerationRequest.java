@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 
 /**
- * The parts of a {@code /v1/completions} or {@code /v1/chat/completions} body the
- * simulator acts on. Sampling parameters ({@code temperature}, {@code ignore_eos}, ...)
- * are accepted and ignored: the output is always {@code maxTokens} tokens long, which honours
- * a {@code min_tokens} (checked as vLLM checks it).
+ * The parts of a {@code /v1/completions}, {@code /v1/chat/completions} or
+ * {@code /v1/responses} body the simulator acts on. Sampling parameters
+ * ({@code temperature}, {@code ignore_eos}, ...) and any other field a client's extra body
+ * may carry are accepted and ignored, as vLLM accepts unknown fields: the output is always
+ * {@code maxTokens} tokens long. {@code min_tokens} is checked as vLLM checks it, and
+ * honoured: without a token budget the output is at least that long.
  *
- * @param chat         true for the chat endpoint
+ * @param chat         true for the chat endpoint (and the Responses API, chat-shaped too)
+ * @param responses    true for the Responses API: typed events, usage always at the end
  * @param stream       {@code stream: true}
  * @param includeUsage {@code stream_options.include_usage: true}
  * @param promptTokens prompt length by the {@link SimTokens} rule
@@ -19,13 +22,13 @@ import io.netty.buffer.ByteBuf;
  * @param model        the model name the answer carries: the served one, or the request's
  *                     when {@link SimulatorConfig#anyModel()} accepts it; null for the served one
  */
-record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
-    int maxTokens, String promptText, String model) {
+record GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
+    int promptTokens, int maxTokens, String promptText, String model) {
 
   /** A request without prompt text (nothing for the prefix cache to match). */
   GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
       int maxTokens) {
-    this(chat, stream, includeUsage, promptTokens, maxTokens, "", null);
+    this(chat, false, stream, includeUsage, promptTokens, maxTokens, "", null);
   }
 
   static final int MAX_TOKENS_LIMIT = 1_000_000;
@@ -38,24 +41,8 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
    */
   static GenerationRequest parse(boolean chat, ByteBuf body, SimulatorConfig config)
       throws ApiError {
-    JsonNode root;
-    try {
-      root = RequestJson.object(body);
-    } catch (ApiError e) {
-      throw config.invalidJsonAs500() ? ApiError.serverError(e.getMessage()) : e;
-    }
-    JsonNode requested = root.get("model");
-    String echoed = null;
-    if (requested != null && !requested.isNull()) {
-      if (!requested.isTextual()) {
-        throw ApiError.badRequest("model must be a string");
-      }
-      if (config.anyModel()) {
-        echoed = requested.textValue();
-      } else if (!requested.textValue().equals(config.model())) {
-        throw ApiError.modelNotFound(requested.textValue());
-      }
-    }
+    JsonNode root = root(body, config);
+    String echoed = model(root, config);
     boolean stream = bool(root, "stream");
     JsonNode options = root.get("stream_options");
     boolean includeUsage = false;
@@ -72,39 +59,115 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
     if (config.cutLongPrompts()) {
       prompt = Math.min(prompt, config.contextTokens());
     }
-    String maxField = chat && present(root, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
-    int maxTokens = present(root, maxField)
-        ? maxTokens(root.get(maxField), maxField) : config.defaultMaxTokens();
+    String maxField = chat && present(root, "max_completion_tokens")
+        ? "max_completion_tokens" : "max_tokens";
+    int maxTokens = outputTokens(root, maxField, config);
     if (maxField.equals("max_completion_tokens") && config.ignoreMaxCompletionTokens()) {
       // checked like any value, then ignored: the stream runs until the context is full
       maxTokens = Math.max(1, config.contextTokens() - prompt);
     }
-    checkMinTokens(root.get("min_tokens"), maxTokens);
     JsonNode promptNode = root.get(chat ? "messages" : "prompt");
     String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
-    return new GenerationRequest(chat, stream, includeUsage, prompt, maxTokens, promptText,
-        echoed);
+    return new GenerationRequest(chat, false, stream, includeUsage, prompt, maxTokens,
+        promptText, echoed);
   }
 
   /**
-   * {@code min_tokens} checked as vLLM checks it; the output is always {@code maxTokens}
-   * long, so a valid minimum always holds.
+   * A Responses API body ({@code /v1/responses}): {@code input} (a string or a list of
+   * messages), {@code instructions}, {@code max_output_tokens}. Its stream always ends with the
+   * usage, in the {@code response.completed} event.
    */
-  private static void checkMinTokens(JsonNode v, int maxTokens) throws ApiError {
-    if (v == null || v.isNull()) {
-      return;
+  static GenerationRequest parseResponses(ByteBuf body, SimulatorConfig config) throws ApiError {
+    JsonNode root = root(body, config);
+    String echoed = model(root, config);
+    boolean stream = bool(root, "stream");
+    JsonNode input = root.get("input");
+    int prompt;
+    if (input == null || input.isNull()) {
+      throw ApiError.badRequest("input is required");
+    } else if (input.isTextual()) {
+      prompt = SimTokens.countPromptTokens(input.textValue());
+    } else if (input.isArray() && !input.isEmpty()) {
+      prompt = 0;
+      for (JsonNode message : input) {
+        if (!message.isObject()) {
+          throw ApiError.badRequest("each input item must be an object, got " + show(message));
+        }
+        prompt += contentTokens(message.get("content"));
+      }
+    } else {
+      throw ApiError.badRequest("input must be a string or a non-empty list of messages, got "
+          + show(input));
     }
-    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+    JsonNode instructions = root.get("instructions");
+    if (instructions != null && instructions.isTextual()) {
+      prompt += SimTokens.countPromptTokens(instructions.textValue());
+    }
+    if (config.cutLongPrompts()) {
+      prompt = Math.min(prompt, config.contextTokens());
+    }
+    int maxTokens = outputTokens(root, "max_output_tokens", config);
+    String promptText = input.isTextual() ? input.textValue() : input.toString();
+    return new GenerationRequest(true, true, stream, true, prompt, maxTokens, promptText, echoed);
+  }
+
+  private static JsonNode root(ByteBuf body, SimulatorConfig config) throws ApiError {
+    try {
+      return RequestJson.object(body);
+    } catch (ApiError e) {
+      throw config.invalidJsonAs500() ? ApiError.serverError(e.getMessage()) : e;
+    }
+  }
+
+  /**
+   * The model the answer carries when the request names one: null for the default model.
+   *
+   * @throws ApiError 404 for a model not served (unless any model is accepted)
+   */
+  private static String model(JsonNode root, SimulatorConfig config) throws ApiError {
+    JsonNode requested = root.get("model");
+    if (requested == null || requested.isNull()) {
+      return null;
+    }
+    if (!requested.isTextual()) {
+      throw ApiError.badRequest("model must be a string");
+    }
+    String name = requested.textValue();
+    if (!config.anyModel() && !config.serves(name)) {
+      throw ApiError.modelNotFound(name);
+    }
+    return config.anyModel() || !name.equals(config.model()) ? name : null;
+  }
+
+  /**
+   * The output length: the budget in {@code field}, else the default; never below
+   * {@code min_tokens}, which may not exceed a given budget (vLLM's 400 otherwise).
+   */
+  private static int outputTokens(JsonNode root, String field, SimulatorConfig config)
+      throws ApiError {
+    boolean given = present(root, field);
+    int max = given ? maxTokens(root.get(field), field) : config.defaultMaxTokens();
+    if (!present(root, "min_tokens")) {
+      return max;
+    }
+    JsonNode v = root.get("min_tokens");
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
       throw ApiError.badRequest("min_tokens must be an integer, got " + show(v));
     }
-    long n = v.longValue();
-    if (n < 0) {
-      throw ApiError.badRequest("min_tokens must be greater than or equal to 0, got " + n + ".");
+    if (v.intValue() < 0) {
+      throw ApiError.badRequest(
+          "min_tokens must be greater than or equal to 0, got " + v.intValue() + ".");
     }
-    if (n > maxTokens) {
-      throw ApiError.badRequest("min_tokens must be less than or equal to max_tokens="
-          + maxTokens + ", got " + n + ".");
+    int min = v.intValue();
+    if (given && min > max) {
+      throw ApiError.badRequest("min_tokens must be less than or equal to " + field + "="
+          + max + ", got " + min + ".");
     }
+    if (min > MAX_TOKENS_LIMIT) {
+      throw ApiError.badRequest("min_tokens must be at most " + MAX_TOKENS_LIMIT
+          + " in the simulator, got " + min + ".");
+    }
+    return Math.max(max, min);
   }
 
   private static boolean present(JsonNode node, String field) {
@@ -179,7 +242,8 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
     int total = 0;
     for (JsonNode message : messages) {
       if (!message.isObject() || !message.path("role").isTextual()) {
-        throw ApiError.badRequest("each message must be an object with a string role, got " + show(message));
+        throw ApiError.badRequest(
+            "each message must be an object with a string role, got " + show(message));
       }
       total += contentTokens(message.get("content"));
     }
@@ -196,13 +260,16 @@ record GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int
     if (content.isArray()) {
       int total = 0;
       for (JsonNode part : content) {
-        if ("text".equals(part.path("type").asText()) && part.path("text").isTextual()) {
+        String type = part.path("type").asText();
+        // chat's text parts; the Responses API's input_text parts
+        if ((type.equals("text") || type.equals("input_text")) && part.path("text").isTextual()) {
           total += SimTokens.countPromptTokens(part.get("text").textValue());
         }
       }
       return total;
     }
-    throw ApiError.badRequest("message content must be a string or a list of parts, got " + show(content));
+    throw ApiError.badRequest(
+        "message content must be a string or a list of parts, got " + show(content));
   }
 
   /** A bad value for an error message, cut short: it may be a whole prompt. */

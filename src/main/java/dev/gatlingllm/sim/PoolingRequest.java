@@ -10,8 +10,8 @@ import io.netty.buffer.ByteBuf;
 record PoolingRequest(int promptTokens, int documents) {
 
   /** {@code /v1/embeddings}, {@code /embeddings} (Infinity) and {@code /pooling}. */
-  static PoolingRequest embeddings(ByteBuf body, String model) throws ApiError {
-    JsonNode root = read(body, model);
+  static PoolingRequest embeddings(ByteBuf body, SimulatorConfig config) throws ApiError {
+    JsonNode root = read(body, config);
     JsonNode input = root.get("input");
     JsonNode messages = root.get("messages");
     if (input != null && !input.isNull()) {
@@ -28,8 +28,8 @@ record PoolingRequest(int promptTokens, int documents) {
   }
 
   /** {@code /v1/rerank} and {@code /rerank}. */
-  static PoolingRequest rerank(ByteBuf body, String model) throws ApiError {
-    JsonNode root = read(body, model);
+  static PoolingRequest rerank(ByteBuf body, SimulatorConfig config) throws ApiError {
+    JsonNode root = read(body, config);
     JsonNode query = root.get("query");
     JsonNode documents = root.get("documents");
     if (query == null || !query.isTextual()) {
@@ -50,10 +50,10 @@ record PoolingRequest(int promptTokens, int documents) {
     return new PoolingRequest(total, documents.size());
   }
 
-  private static JsonNode read(ByteBuf body, String model) throws ApiError {
+  private static JsonNode read(ByteBuf body, SimulatorConfig config) throws ApiError {
     JsonNode root = RequestJson.object(body);
     JsonNode requested = root.get("model");
-    if (requested != null && requested.isTextual() && !requested.textValue().equals(model)) {
+    if (requested != null && requested.isTextual() && !config.serves(requested.textValue())) {
       throw ApiError.modelNotFound(requested.textValue());
     }
     return root;

@@ -1,6 +1,7 @@
 package dev.gatlingllm.sim;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.util.List;
 
 /**
  * The JSON and SSE texts the simulator sends, shaped like vLLM's OpenAI server output.
@@ -126,12 +127,20 @@ final class ResponseText {
         "InternalServerError", 500) + "}\n\n";
   }
 
-  /** The model list of {@code GET /v1/models}. */
-  static String models(String model, long createdEpochSeconds) {
-    String name = quote(model);
-    return "{\"object\":\"list\",\"data\":[{\"id\":" + name + ",\"object\":\"model\",\"created\":"
-        + createdEpochSeconds + ",\"owned_by\":\"vllm\",\"root\":" + name
-        + ",\"parent\":null,\"max_model_len\":null,\"permission\":[]}]}";
+  /**
+   * The model list of {@code GET /v1/models}: every served name, each with the first as its
+   * root, as vLLM lists the names of {@code --served-model-name}.
+   */
+  static String models(List<String> models, long createdEpochSeconds) {
+    String root = quote(models.get(0));
+    StringBuilder data = new StringBuilder();
+    for (String model : models) {
+      data.append(data.length() == 0 ? "" : ",").append("{\"id\":").append(quote(model))
+          .append(",\"object\":\"model\",\"created\":").append(createdEpochSeconds)
+          .append(",\"owned_by\":\"vllm\",\"root\":").append(root)
+          .append(",\"parent\":null,\"max_model_len\":null,\"permission\":[]}");
+    }
+    return "{\"object\":\"list\",\"data\":[" + data + "]}";
   }
 
   static String quote(String s) {

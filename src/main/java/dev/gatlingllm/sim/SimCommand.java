@@ -6,6 +6,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -121,6 +122,13 @@ public final class SimCommand implements Callable<Integer> {
       description = "served model name (default sim-model)")
   void model(String value) {
     builder = builder.model(value);
+  }
+
+  @Option(names = "--served-model-name", paramLabel = "NAME[,NAME...]",
+      description = "served model names, listed by /v1/models; the first is the one answers "
+          + "carry (replaces --model)")
+  void servedModelNames(String value) {
+    builder = builder.models(List.of(value.split(",", -1)));
   }
 
   @Option(names = "--ttft-ms", paramLabel = "MS",

@@ -20,6 +20,14 @@ import java.util.List;
  * over all messages of their content (string content, or the {@code text} of each
  * {@code {"type":"text"}} part); roles and any chat template are not counted. A prompt
  * given as a list of token ids counts one per id.
+ *
+ * <p>Token ids ({@code /tokenize}, {@code /detokenize}): the vocabulary has
+ * {@value #VOCABULARY_SIZE} ids. Id {@code k < 10} is the word {@code " zero"} ... {@code " nine"}
+ * (so the generated text's ids are its indexes mod 10); any other id {@code k} is the word
+ * {@code " t<k>"}. A text's ids are one per whitespace-separated word: a digit word's, the
+ * number of a {@code t<k>} word, else {@code 10 + (the word's String hash mod }
+ * {@code VOCABULARY_SIZE - 10)}. So ids survive {@code detokenize} then {@code tokenize}, and a
+ * text's id count is its prompt token count.
  */
 public final class SimTokens {
 
@@ -27,7 +35,62 @@ public final class SimTokens {
     " zero", " one", " two", " three", " four", " five", " six", " seven", " eight", " nine"
   };
 
+  /** Number of token ids of the simulator's vocabulary. */
+  public static final int VOCABULARY_SIZE = 32_000;
+
   private SimTokens() {}
+
+  /** The token ids of {@code text}, by the rule above. */
+  public static int[] tokenIds(CharSequence text) {
+    int[] ids = new int[countPromptTokens(text)];
+    int n = 0;
+    int i = 0;
+    while (i < text.length()) {
+      if (Character.isWhitespace(text.charAt(i))) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < text.length() && !Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      ids[n++] = wordId(text.subSequence(start, i).toString());
+    }
+    return ids;
+  }
+
+  /**
+   * The text of token ids, by the rule above.
+   *
+   * @throws IllegalArgumentException for an id outside the vocabulary
+   */
+  public static String detokenize(int[] ids) {
+    StringBuilder sb = new StringBuilder(ids.length * 6);
+    for (int id : ids) {
+      if (id < 0 || id >= VOCABULARY_SIZE) {
+        throw new IllegalArgumentException("token id " + id + " is out of vocabulary (0.."
+            + (VOCABULARY_SIZE - 1) + ")");
+      }
+      sb.append(id < WORDS.length ? WORDS[id] : " t" + id);
+    }
+    return sb.toString();
+  }
+
+  private static int wordId(String word) {
+    for (int d = 0; d < WORDS.length; d++) {
+      if (WORDS[d].regionMatches(1, word, 0, word.length()) && WORDS[d].length() == word.length() + 1) {
+        return d;
+      }
+    }
+    if (word.length() > 1 && word.length() <= 6 && word.charAt(0) == 't'
+        && word.chars().skip(1).allMatch(c -> c >= '0' && c <= '9')) {
+      int k = Integer.parseInt(word.substring(1));
+      if (k >= WORDS.length && k < VOCABULARY_SIZE && !word.startsWith("t0")) {
+        return k;
+      }
+    }
+    return WORDS.length + Math.floorMod(word.hashCode(), VOCABULARY_SIZE - WORDS.length);
+  }
 
   /** Text of the generated token with 0-based index {@code index}. */
   public static String token(int index) {

@@ -3,7 +3,10 @@ package dev.gatlingllm.sim;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -83,6 +86,7 @@ public final class SimulatorConfig {
   private final String host;
   private final int port;
   private final String model;
+  private final List<String> otherModels;
   private final Duration ttft;
   private final Duration prefillPerToken;
   private final Duration itl;
@@ -119,6 +123,10 @@ public final class SimulatorConfig {
     host = b.host;
     port = b.port;
     model = b.model;
+    // a name given twice is served once
+    LinkedHashSet<String> others = new LinkedHashSet<>(b.otherModels);
+    others.remove(b.model);
+    otherModels = List.copyOf(others);
     ttft = b.ttft;
     prefillPerToken = b.prefillPerToken;
     itl = b.itl;
@@ -222,9 +230,28 @@ public final class SimulatorConfig {
     return port;
   }
 
-  /** The served model name; requests naming another model get 404. Default "sim-model". */
+  /**
+   * The served model name, the one answers carry unless a request names another of
+   * {@link #models()}; requests naming a model not served get 404. Default "sim-model".
+   */
   public String model() {
     return model;
+  }
+
+  /**
+   * Every served model name, {@link #model()} first, as {@code GET /v1/models} lists them (as
+   * vLLM's {@code --served-model-name} with several names). Default: the one model.
+   */
+  public List<String> models() {
+    List<String> all = new ArrayList<>(1 + otherModels.size());
+    all.add(model);
+    all.addAll(otherModels);
+    return List.copyOf(all);
+  }
+
+  /** Whether a request may name {@code name}: one of {@link #models()}. */
+  public boolean serves(String name) {
+    return model.equals(name) || otherModels.contains(name);
   }
 
   /** Fixed part of the time to first token, counted from admission. Default 50 ms. */
@@ -449,7 +476,7 @@ public final class SimulatorConfig {
 
   @Override
   public String toString() {
-    return "SimulatorConfig{host=" + host + ", port=" + port + ", model=" + model
+    return "SimulatorConfig{host=" + host + ", port=" + port + ", model=" + model + (otherModels.isEmpty() ? "" : ", otherModels=" + otherModels)
         + ", ttft=" + ttft + ", prefillPerToken=" + prefillPerToken + ", itl=" + itl
         + ", jitter=" + jitter + ", tokensPerChunk=" + tokensPerChunk
         + ", maxRunning=" + maxRunning + ", defaultMaxTokens=" + defaultMaxTokens
@@ -475,6 +502,7 @@ public final class SimulatorConfig {
     private String host = "127.0.0.1";
     private int port;
     private String model = "sim-model";
+    private List<String> otherModels = List.of();
     private Duration ttft = Duration.ofMillis(50);
     private Duration prefillPerToken = Duration.ZERO;
     private Duration itl = Duration.ofMillis(10);
@@ -513,6 +541,7 @@ public final class SimulatorConfig {
       host = c.host;
       port = c.port;
       model = c.model;
+      otherModels = c.otherModels;
       ttft = c.ttft;
       prefillPerToken = c.prefillPerToken;
       itl = c.itl;
@@ -551,6 +580,7 @@ public final class SimulatorConfig {
       b.host = host;
       b.port = port;
       b.model = model;
+      b.otherModels = otherModels;
       b.ttft = ttft;
       b.prefillPerToken = prefillPerToken;
       b.itl = itl;
@@ -729,6 +759,18 @@ public final class SimulatorConfig {
       return b;
     }
 
+    /** See {@link SimulatorConfig#models()}: the first is {@link SimulatorConfig#model()}. */
+    public Builder models(List<String> names) {
+      if (names == null || names.isEmpty()) {
+        throw new IllegalArgumentException("models must name at least one model, got "
+            + names);
+      }
+      Builder b = copy();
+      b.model = names.get(0);
+      b.otherModels = new ArrayList<>(names.subList(1, names.size()));
+      return b;
+    }
+
     /** See {@link SimulatorConfig#ttft()}. */
     public Builder ttft(Duration value) {
       Builder b = copy();
@@ -850,6 +892,10 @@ public final class SimulatorConfig {
       require(host != null && !host.isBlank(), "host must be a non-blank host name or address, got '" + host + "'");
       require(port >= 0 && port <= 65535, "port must be in 0..65535 (0 = any free port), got " + port);
       require(model != null && !model.isBlank(), "model must be a non-blank name, got '" + model + "'");
+      for (String other : otherModels) {
+        require(other != null && !other.isBlank(),
+            "models must be non-blank names, got '" + other + "' in " + otherModels);
+      }
       checkDelay("ttft", ttft, MAX_DELAY);
       checkDelay("prefillPerToken", prefillPerToken, MAX_PREFILL);
       checkDelay("itl", itl, MAX_DELAY);

@@ -16,8 +16,12 @@ import org.junit.jupiter.api.Test;
 
 class BackendsTest {
 
-  /** Current vLLM's ASYNC_REQUEST_FUNCS keys, plus the older names of the reference's --help. */
+  /**
+   * Current vLLM's ASYNC_REQUEST_FUNCS keys, plus the older names of the reference's --help,
+   * plus vLLM's Rust client's {@code openai-responses}.
+   */
   private static final Set<String> VLLM_NAMES = Set.of("vllm", "openai", "openai-chat",
+      "openai-responses",
       "openai-audio", "openai-embeddings", "openai-embeddings-chat", "openai-embeddings-clip",
       "openai-embeddings-vlm2vec", "infinity-embeddings", "infinity-embeddings-clip",
       "vllm-pooling", "vllm-rerank", "tgi", "lmdeploy", "deepspeed-mii", "tensorrt-llm",

@@ -53,6 +53,15 @@ class ComplianceAskedTest {
   }
 
   @Test
+  void responsesAskMaxOutputTokensTheExtraBodysWinning() {
+    assertEquals(new Asked(8, 8, false, true, "served", false),
+        asked(LlmRequestBuilder.responses("r").prompt("p").maxTokens(8).ignoreEos(true)));
+    assertEquals(new Asked(4, 4, false, true, "served", false),
+        asked(LlmRequestBuilder.responses("r").prompt("p").maxTokens(8).ignoreEos(true)
+            .extraBody("max_output_tokens", 4)));
+  }
+
+  @Test
   void theExtraBodyWinsAsItDoesInTheBody() {
     // max_tokens sent beside max_completion_tokens: either may be honoured
     assertEquals(new Asked(64, 32, false, false, "other", true),

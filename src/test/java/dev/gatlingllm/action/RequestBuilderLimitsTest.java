@@ -94,7 +94,7 @@ class RequestBuilderLimitsTest {
     assertEquals("endpoint must start with '/', got null", rejected(() -> completions().endpoint(null)));
     assertEquals("saveTextAs attribute must not be empty", rejected(() -> completions().saveTextAs("")));
     assertEquals("saveTextAs attribute must not be empty", rejected(() -> completions().saveTextAs(null)));
-    assertEquals("messages(...) is only for chat requests",
+    assertEquals("messages(...) is only for chat and Responses requests",
         rejected(() -> completions().messages(s -> List.of())));
     assertEquals("request 'c': prompt(...) is required (or messages(...))",
         rejected(() -> LlmRequestBuilder.chat("c").spec()));

@@ -63,7 +63,7 @@ class RequestBuildersTest {
         () -> LlmRequestBuilder.completions("c").topP(1.5)).getMessage());
     assertEquals("maxTokens must be >= 1, got 0", assertThrows(IllegalArgumentException.class,
         () -> LlmRequestBuilder.completions("c").maxTokens(0)).getMessage());
-    assertEquals("systemPrompt(...) is only for chat requests", assertThrows(
+    assertEquals("systemPrompt(...) is only for chat and Responses requests", assertThrows(
         IllegalArgumentException.class,
         () -> LlmRequestBuilder.completions("c").systemPrompt("s")).getMessage());
     assertEquals("request 'c': prompt(...) is required", assertThrows(

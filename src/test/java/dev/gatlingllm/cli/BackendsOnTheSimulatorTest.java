@@ -79,7 +79,7 @@ class BackendsOnTheSimulatorTest {
       }
     }
     // 6 completions backends (text), chat and 7 embeddings backends (text and images),
-    // audio, rerank
-    assertEquals(6 + 2 * 8 + 1 + 1, sent.size(), sent.toString());
+    // Responses (text), audio, rerank
+    assertEquals(6 + 2 * 8 + 1 + 1 + 1, sent.size(), sent.toString());
   }
 }

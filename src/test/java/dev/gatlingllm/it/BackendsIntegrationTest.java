@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -127,6 +128,37 @@ class BackendsIntegrationTest {
     String text = console.toString();
     assertTrue(text.contains("Time to First Content Token") && text.contains("Mean TTFC (ms):"),
         text);
+  }
+
+  /**
+   * Responses with 5 output tokens sent 2 per delta (3 deltas): the output count can only come
+   * from the completed event's usage; the input count is the simulator's 5 words of input plus
+   * 2 of instructions.
+   */
+  @Test
+  void responsesRunTakesItsTokenCountsFromTheCompletedEvent() throws IOException {
+    PrintStream out = System.out;
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    JsonNode doc;
+    System.setOut(new PrintStream(console, true));
+    try {
+      doc = run("responses", SimulatorConfig.builder().tokensPerChunk(2), "openai-responses");
+      dev.gatlingllm.protocol.RunResultsAccess.printPendingSummary();
+    } finally {
+      System.setOut(out);
+    }
+    assertEquals("openai-responses", doc.get("backend").asText());
+    assertEquals("openai-responses", doc.get("endpoint_type").asText());
+    assertEquals(BackendsItSimulation.USERS, doc.get("completed").asInt());
+    assertEquals(5L * BackendsItSimulation.USERS, doc.get("total_output_tokens").asLong());
+    assertEquals(7L * BackendsItSimulation.USERS, doc.get("total_input_tokens").asLong());
+    assertTrue(doc.get("mean_ttft_ms").asDouble() >= 10, "at least the simulator's 10 ms");
+    // timed from the deltas (their exact spacing: ResponsesEventsTest, on hand-built times)
+    assertTrue(doc.get("mean_itl_ms").asDouble() > 0 && doc.get("mean_tpot_ms").asDouble() > 0,
+        doc.toString());
+    String text = console.toString();
+    assertTrue(Pattern.compile("Total generated tokens:\\s+" + 5 * BackendsItSimulation.USERS
+        + "\\s").matcher(text).find(), text);
   }
 
   @Test

@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A few requests of one backend ({@value #KIND}: embeddings, rerank, audio or reasoning chat)
+ * A few requests of one backend ({@value #KIND}: embeddings, rerank, audio, reasoning chat or
+ * Responses)
  * against the simulator, with the result JSON written under vLLM's file name.
  */
 public class BackendsItSimulation extends Simulation {
@@ -53,6 +54,11 @@ public class BackendsItSimulation extends Simulation {
       case "reasoning" -> {
         backend = "openai-chat";
         request = chat("think").prompt("why is the sky blue").maxTokens(6);
+      }
+      case "responses" -> {
+        backend = "openai-responses";
+        request = LlmDsl.responses("respond").prompt("why is the sky blue")
+            .systemPrompt("be brief").maxTokens(5);
       }
       case "random-mm" -> {
         backend = "openai-chat";

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class SessionCacheTest {
 
   static GenerationRequest chat(String messages, int promptTokens, int maxTokens) {
-    return new GenerationRequest(true, true, true, promptTokens, maxTokens, messages, null);
+    return new GenerationRequest(true, false, true, true, promptTokens, maxTokens, messages, null);
   }
 
   static final String TURN_1 = "[{\"role\":\"user\",\"content\":\"a b c\"}]";
@@ -39,7 +39,8 @@ class SessionCacheTest {
     SessionCache cache = new SessionCache();
     cache.cachedTokens("s1", chat(TURN_1, 3, 2));
     assertEquals(0, cache.cachedTokens("s1", chat(TURN_1, 3, 2)));
-    GenerationRequest completion = new GenerationRequest(false, true, true, 3, 2, "a b c", null);
+    GenerationRequest completion = new GenerationRequest(false, false, true, true, 3, 2, "a b c",
+        null);
     assertEquals(0, cache.cachedTokens("s1", completion));
   }
 }
