@@ -173,7 +173,7 @@ class SimulatorResponsesTest {
           + "\"min_tokens\":5}"), 400, "BadRequestError",
           "min_tokens must be less than or equal to max_tokens=4, got 5.");
       assertError(c.post("/v1/completions", "{\"prompt\":\"x\",\"min_tokens\":-1}"), 400,
-          "BadRequestError", "min_tokens must be greater than or equal to 0, got -1");
+          "BadRequestError", "min_tokens must be greater than or equal to 0, got -1.");
     }
   }
 
