@@ -575,6 +575,11 @@ public final class BenchPlan {
     return args.value("tokenizer").orElse(model);
   }
 
+  /** {@code --insecure}: no TLS certificate check. */
+  public boolean insecureTls() {
+    return args.on("insecure");
+  }
+
   /** {@code --skip-tokenizer-init}: no tokenizer of the model is loaded. */
   public boolean skipTokenizer() {
     return args.on("skip-tokenizer-init");

@@ -188,7 +188,7 @@ public class BenchServe extends Simulation {
     HttpHeaders http = new DefaultHttpHeaders();
     headers.forEach(http::set);
     ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), http, test,
-        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, out());
+        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, plan.insecureTls(), out());
     if (outcome.ready()) {
       out().println("Initial test run completed. Starting main benchmark run...");
       return null;
