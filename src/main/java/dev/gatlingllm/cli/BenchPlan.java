@@ -362,6 +362,10 @@ public final class BenchPlan {
       flags.put(name, args.value(name).orElseThrow());
     }
     flags.put("request-id-prefix", requestIdPrefix);
+    // older vLLM's name of the dataset file
+    if (args.has("dataset") && !args.has("dataset-path")) {
+      flags.put("dataset-path", args.value("dataset").orElseThrow());
+    }
     args.given().forEach((name, values) -> {
       if (Datasets.FLAGS.contains(name)) {
         Flag flag = BenchFlags.find("--" + name).orElseThrow();

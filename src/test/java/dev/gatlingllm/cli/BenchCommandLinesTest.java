@@ -72,14 +72,14 @@ class BenchCommandLinesTest {
     assertTrue(accepted.contains(lines.get(6)), "--lora-assignment round-robin");
     assertTrue(accepted.contains(lines.get(7)), "--skip-tokenizer-init");
     assertTrue(accepted.contains(lines.get(8)), "--custom-output-len -1, template kwargs");
-    for (int older = 16; older <= 19; older++) {
+    for (int older = 16; older <= 20; older++) {
       assertTrue(accepted.contains(lines.get(older)), lines.get(older));
     }
     assertEquals("--multi-turn is not supported: not yet; conversations (each turn "
-        + "sending the history, per-turn figures) are issue 28", refusal(lines.get(41))
+        + "sending the history, per-turn figures) are issue 28", refusal(lines.get(42))
         .orElseThrow());
     assertTrue(refusal(lines.get(9)).orElseThrow().startsWith("--probe-request-rate is not "
         + "supported: "));
-    assertEquals(49, lines.size(), "the fixture's command lines");
+    assertEquals(50, lines.size(), "the fixture's command lines");
   }
 }

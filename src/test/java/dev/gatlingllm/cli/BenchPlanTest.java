@@ -215,6 +215,20 @@ class BenchPlanTest {
   }
 
   @Test
+  void olderCommandLinesKeepTheirMeaning() {
+    assertEquals("datasets/sharegpt/sharegpt_sample.json", plan("--model m --dataset-name "
+        + "sharegpt --dataset datasets/sharegpt/sharegpt_sample.json").datasetFlags()
+        .get("dataset-path"), "older vLLM's --dataset");
+    assertEquals("b.json", plan("--model m --dataset-name sharegpt --dataset a.json "
+        + "--dataset-path b.json").datasetFlags().get("dataset-path"));
+    for (String old : List.of("sglang", "lmdeploy", "scalellm", "llama.cpp")) {
+      BenchPlan plan = plan("--model m --backend " + old);
+      assertEquals("/v1/completions", plan.endpoint(), old);
+      assertTrue(plan.ignoreEosForced(), old + " is an OpenAI-compatible completions backend");
+    }
+  }
+
+  @Test
   void theRequestIdPrefixIsNewForEachRunUnlessGiven() {
     assertNotEquals(plan("--model m").datasetFlags().get("request-id-prefix"),
         plan("--model m").datasetFlags().get("request-id-prefix"));
