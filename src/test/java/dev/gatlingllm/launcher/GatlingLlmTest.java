@@ -62,6 +62,18 @@ class GatlingLlmTest {
   }
 
   @Test
+  void anUnknownFlagIsSuggestedByItsMeaningAndARefusedOneSaysWhereItIs() {
+    // by spelling alone --no-verify-ssl is nearest to --no-reranker
+    assertEquals(2, run("bench", "serve", "--model", "m", "--no-verify-ssl"));
+    assertEquals("gatling-llm bench serve: unknown flag --no-verify-ssl; did you mean "
+        + "--insecure?\n'gatling-llm bench serve --help' lists the flags.\n", err());
+    err.reset();
+    assertEquals(2, run("bench", "serve", "--model", "m", "--multi-turn"));
+    assertTrue(err().startsWith("gatling-llm bench serve: --multi-turn is not supported: not "
+        + "yet; conversations"), err());
+  }
+
+  @Test
   void aMisspeltCommandIsRefusedWithTheNearestOne() {
     assertEquals(2, run("bnech", "serve"));
     assertTrue(err().startsWith("gatling-llm: unknown command 'bnech'; did you mean bench?"),
