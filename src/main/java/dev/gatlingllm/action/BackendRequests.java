@@ -3,6 +3,7 @@ package dev.gatlingllm.action;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
@@ -45,7 +46,10 @@ final class BackendRequests {
     if (flags.model().isPresent()) {
       r = r.model(flags.model().get());
     }
-    r = sampling(r, flags, "temperature", LlmRequestBuilder::temperature);
+    // unset, no temperature is sent and the server decides, as current vLLM does
+    r = flags.decimal("temperature").isPresent()
+        ? sampling(r, flags, "temperature", LlmRequestBuilder::temperature)
+        : r.serverTemperature();
     r = sampling(r, flags, "top-p", LlmRequestBuilder::topP);
     r = sampling(r, flags, "min-p", LlmRequestBuilder::minP);
     r = sampling(r, flags, "frequency-penalty", LlmRequestBuilder::frequencyPenalty);
@@ -60,7 +64,8 @@ final class BackendRequests {
       LlmRequestBuilder current = r;
       r = flags.flagged("top-k", () -> current.topK(k));
     }
-    return r;
+    LlmRequestBuilder sampled = r;
+    return flags.flagged("extra-body", () -> sampled.extraBody(flags.extraBody()));
   }
 
   private static LlmRequestBuilder sampling(LlmRequestBuilder r, RequestFlags flags,
@@ -79,7 +84,12 @@ final class BackendRequests {
       r = r.ignoreEos(true);
     }
     // vLLM's greedy default goes in with the extra body, after the standard fields
-    return r.extraBody("temperature", 0.0);
+    r = r.extraBody("temperature", 0.0);
+    for (Map.Entry<String, Object> field : flags.extraBody().entrySet()) {
+      AudioRequestBuilder current = r;
+      r = flags.flagged("extra-body", () -> current.extraBody(field.getKey(), field.getValue()));
+    }
+    return r;
   }
 
   static EmbeddingsRequestBuilder embeddings(EmbeddingsVariant variant, RequestFlags flags) {
@@ -87,7 +97,12 @@ final class BackendRequests {
         .variant(variant).fromDataset().multiModal(BackendRequests::mediaParts)
         .endpoint(flags.endpoint()).requestId(REQUEST_ID);
     // vLLM's embeddings requests carry ignore_eos when asked (and no sampling parameter)
-    return flags.on("ignore-eos") ? r.extraBody("ignore_eos", true) : r;
+    r = flags.on("ignore-eos") ? r.extraBody("ignore_eos", true) : r;
+    for (Map.Entry<String, Object> field : flags.extraBody().entrySet()) {
+      EmbeddingsRequestBuilder current = r;
+      r = flags.flagged("extra-body", () -> current.extraBody(field.getKey(), field.getValue()));
+    }
+    return r;
   }
 
   static RerankRequestBuilder rerank(RequestFlags flags) {

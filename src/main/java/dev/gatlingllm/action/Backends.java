@@ -40,7 +40,9 @@ public final class Backends {
     /** {@code --lora-modules}: the {@code model} field chosen per request. */
     MODEL_PER_REQUEST("lora-modules"),
     /** Warm-up requests of the same kind before the run. */
-    WARM_UP("num-warmups");
+    WARM_UP("num-warmups"),
+    /** {@code --extra-body}: fields merged into every body. */
+    EXTRA_BODY("extra-body");
 
     private final List<String> flags;
 
@@ -134,13 +136,15 @@ public final class Backends {
   private static final Map<String, String> REFUSED = new LinkedHashMap<>();
 
   private static final Set<Takes> GENERATION =
-      EnumSet.of(Takes.IGNORE_EOS, Takes.SAMPLING, Takes.MODEL_PER_REQUEST, Takes.WARM_UP);
+      EnumSet.of(Takes.IGNORE_EOS, Takes.SAMPLING, Takes.MODEL_PER_REQUEST, Takes.WARM_UP,
+          Takes.EXTRA_BODY);
   private static final String POOLING_METRICS = "; pooling metrics";
 
   static {
     Set<Takes> completions = EnumSet.copyOf(GENERATION);
     completions.add(Takes.LOGPROBS);
-    // older vLLM releases sent the OpenAI completions request for sglang ... llama.cpp too
+    // older vLLM releases sent the OpenAI completions request for sglang ... llama.cpp too;
+    // current vLLM dropped them from its list, and pasted older command lines still name them
     for (String name : List.of("vllm", "openai", "sglang", "lmdeploy", "scalellm", "llama.cpp")) {
       add(new Backend(name, "/v1/completions", List.of("completions"), true,
           TaskType.GENERATION, completions, Set.of(), Accepts.TEXT, "streamed completions",
@@ -160,7 +164,7 @@ public final class Backends {
         BackendRequests::responses));
     add(new Backend("openai-audio", "/v1/audio/transcriptions",
         List.of("transcriptions", "translations"), true, TaskType.GENERATION,
-        EnumSet.of(Takes.IGNORE_EOS), Set.of(),
+        EnumSet.of(Takes.IGNORE_EOS, Takes.EXTRA_BODY), Set.of(),
         new Accepts(EnumSet.of(DatasetContent.AUDIO), false, "ASR `hf` datasets only",
             DatasetContent.AUDIO, content -> "openai-audio uploads each request's audio clip, "
                 + "and this dataset has " + content.description() + "; use an ASR dataset "
@@ -203,7 +207,8 @@ public final class Backends {
     String ending = path.substring(path.lastIndexOf('/') + 1);
     // vLLM's embeddings requests carry ignore_eos when asked, and no sampling parameter
     add(new Backend(variant.backend(), path, List.of(ending), false, TaskType.EMBEDDING,
-        EnumSet.of(Takes.IGNORE_EOS), EnumSet.of(Takes.SAMPLING), Accepts.TEXT_AND_VISUAL,
+        EnumSet.of(Takes.IGNORE_EOS, Takes.EXTRA_BODY), EnumSet.of(Takes.SAMPLING),
+        Accepts.TEXT_AND_VISUAL,
         "embeddings, " + body + POOLING_METRICS,
         flags -> BackendRequests.embeddings(variant, flags)));
   }

@@ -26,6 +26,9 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   /** Body fields the builder writes itself; extraBody may still override them deliberately. */
   private static final Set<String> MANAGED_FIELDS = Set.of("stream", "stream_options");
 
+  /** The temperature sent when none is set: greedy decoding, as the reference tool did. */
+  private static final double GREEDY = 0.0;
+
   private final Endpoint endpoint;
   private SessionValue<String> prompt;
   private SessionValue<List<Map<String, Object>>> messages;
@@ -33,6 +36,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   private SessionValue<Integer> maxTokens;
   private Boolean ignoreEos;
   private Double temperature;
+  private boolean serverTemperature;
   private Double topP;
   private Integer topK;
   private Double minP;
@@ -155,7 +159,22 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   /** Sampling temperature; 0.0 (greedy) when not set, as the reference tool does. */
   public LlmRequestBuilder temperature(double t) {
     requireRange("temperature", t, 0, Double.MAX_VALUE);
-    return copy(b -> b.temperature = t);
+    return copy(b -> {
+      b.temperature = t;
+      b.serverTemperature = false;
+    });
+  }
+
+  /**
+   * Sends no temperature unless {@link #temperature} is set: the server's default, as
+   * {@code vllm bench serve} does since vLLM 0.29 (older versions sent 0.0, this builder's
+   * default).
+   */
+  public LlmRequestBuilder serverTemperature() {
+    return copy(b -> {
+      b.temperature = null;
+      b.serverTemperature = true;
+    });
   }
 
   public LlmRequestBuilder topP(double p) {
@@ -294,7 +313,8 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
           + (endpoint != Endpoint.COMPLETIONS ? " (or messages(...))" : ""));
     }
     return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
-        promptTokens, ignoreEos, temperature, topP, topK, minP, frequencyPenalty,
+        promptTokens, ignoreEos, temperature != null ? temperature
+            : serverTemperature ? null : GREEDY, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
         requestId, model, logprobs, multiModal);
   }

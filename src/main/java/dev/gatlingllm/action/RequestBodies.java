@@ -37,8 +37,8 @@ final class RequestBodies {
     }
     putIfSet(body, "min_tokens", minTokens);
     putIfSet(body, "logprobs", spec.logprobs());
-    // Greedy decoding unless asked otherwise, as `vllm bench serve` does.
-    body.put("temperature", spec.temperature() != null ? spec.temperature() : 0.0);
+    // the builder's greedy default is in the spec already; null: the server's own default
+    putIfSet(body, "temperature", spec.temperature());
     putIfSet(body, "top_p", spec.topP());
     putIfSet(body, "top_k", spec.topK());
     putIfSet(body, "min_p", spec.minP());

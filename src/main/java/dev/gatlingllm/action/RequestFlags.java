@@ -1,5 +1,6 @@
 package dev.gatlingllm.action;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -24,6 +25,14 @@ public interface RequestFlags {
 
   /** An integer flag's value, empty when not given. */
   OptionalInt integer(String flag);
+
+  /**
+   * Fields merged into every body over the standard ones ({@code --extra-body}); empty when
+   * none.
+   */
+  default Map<String, Object> extraBody() {
+    return Map.of();
+  }
 
   /** The {@code model} field per request (EL), empty for the protocol's model. */
   Optional<String> model();

@@ -121,12 +121,11 @@ public final class BenchArgs {
         return "unexpected argument '" + word + "': every value follows its --flag (quote "
             + "values that contain spaces)";
       }
-      // the nearest by edit distance: picocli's own suggestion (bigram similarity) offers
-      // --num-warmups for --num-prompt and --ramp-up-strategy for --random-input-length
+      // by meaning, then by edit distance: picocli's own suggestion (bigram similarity)
+      // offers --num-warmups for --num-prompt and --ramp-up-strategy for --random-input-length
       String typed = asTyped(word.contains("=") ? word.substring(0, word.indexOf('=')) : word,
           words);
-      return "unknown flag " + typed + "; did you mean " + BenchFlags.nearest(typed)
-          + "? (-Dllm.args=--help lists every flag)";
+      return BenchFlagSpec.unknownFlag(typed) + " (-Dllm.args=--help lists every flag)";
     }
     if (e instanceof MissingParameterException missing && !missing.getMissing().isEmpty()
         && missing.getMissing().get(0) instanceof OptionSpec option) {

@@ -1,9 +1,11 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.tool.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -18,10 +20,10 @@ public final class BenchFlagSpec {
   /** How the help names the command. */
   static final String NAME = "serve";
 
-  private static final String SYNOPSIS = "gatling-llm bench serve --model MODEL [flags]";
+  private static final String SYNOPSIS = "gatling-llm bench serve [--model MODEL] [flags]";
   private static final String MAVEN_FORM = "The same flags in a Gatling project: ./mvnw "
       + "gatling:test -Dgatling.simulationClass=dev.gatlingllm.cli.BenchServe "
-      + "-Dllm.args=\"--model MODEL [flags]\" (or -Dllm.argsFile=FILE, one flag per line).";
+      + "-Dllm.args=\"[--model MODEL] [flags]\" (or -Dllm.argsFile=FILE, one flag per line).";
 
   private BenchFlagSpec() {}
 
@@ -58,6 +60,81 @@ public final class BenchFlagSpec {
     return spec;
   }
 
+  /**
+   * Names that mean a flag of the table, from other tools' habits (curl's {@code -k}, guidellm,
+   * AIPerf, SGLang's bench_serving) and plain words: a suggestion by meaning comes before one
+   * by spelling, so that {@code --no-verify-ssl} leads to {@code --insecure}, never to the
+   * nearest spelling ({@code --base-url}).
+   */
+  static final Map<String, String> SYNONYMS = synonyms(
+      "insecure", "k no-verify no-verify-ssl verify-ssl ssl-no-verify no-ssl-verify "
+          + "disable-ssl-verification disable-ssl-verify skip-tls-verify skip-ssl-verify "
+          + "insecure-skip-verify insecure-tls tls-insecure tls-no-verify no-tls-verify "
+          + "ignore-certificate ignore-cert trust-all unsafe-ssl",
+      "max-concurrency", "concurrency parallel num-parallel parallelism max-inflight "
+          + "concurrent-requests num-concurrent-requests",
+      "request-rate", "rate qps rps requests-per-second arrival-rate",
+      "num-prompts", "num-requests requests n-requests request-count num-samples "
+          + "max-num-completed-requests",
+      "input-len", "isl input-length input-tokens prompt-len prompt-length prompt-tokens "
+          + "mean-input-tokens synthetic-input-tokens-mean",
+      "output-len", "osl output-length output-tokens max-tokens max-new-tokens "
+          + "max-completion-tokens mean-output-tokens",
+      "extra-body", "extra-json extra-inputs extra-request-body additional-sampling-params "
+          + "body",
+      "header", "headers extra-headers http-header",
+      "base-url", "url server server-url api-base api-url target openai-api-base",
+      "num-warmups", "warmup warmups warmup-requests num-warmup warmup-request-count",
+      "result-dir", "output-dir output-folder results-dir artifact-dir",
+      "tokenizer", "tokenizer-path tokenizer-name",
+      "lora-assignment", "lora-strategy lora-policy adapter-assignment",
+      "dataset-path", "dataset-file data-file input-file");
+
+  private static Map<String, String> synonyms(String... flagAndNames) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < flagAndNames.length; i += 2) {
+      for (String name : flagAndNames[i + 1].split(" ")) {
+        out.put(name, flagAndNames[i]);
+      }
+    }
+    return Map.copyOf(out);
+  }
+
+  /**
+   * Name beginnings of flags that vLLM releases after 0.29 or its newest datasets have and
+   * this release does not know: such a flag is said to be newer, not misspelt.
+   */
+  static final List<String> NEWER_PREFIXES = List.of("mixed-boundary-", "timed-trace-",
+      "speed-bench-", "asr-", "bfcl-", "custom-image-", "custom-audio-", "txt-slices-",
+      "multi-turn-", "steady-state-", "sweep-", "probe-", "timeline-");
+
+  /** How far a spelling may be from a flag to be offered as what was meant. */
+  private static int closeEnough(String name) {
+    return Math.max(2, name.length() / 3);
+  }
+
+  /**
+   * What to tell about a flag no table row has: the flag it means (a synonym), else the
+   * flag it is a misspelling of, else that it may be a newer vLLM's.
+   *
+   * @param typed the flag as typed, with its dashes, without a value
+   */
+  public static String unknownFlag(String typed) {
+    String name = BenchFlags.normalize(typed.replaceFirst("^-+", ""));
+    String meant = SYNONYMS.get(name);
+    if (meant != null) {
+      return "unknown flag " + typed + "; did you mean --" + meant + "?";
+    }
+    Optional<String> nearest = Tool.nearest(name, BenchFlags.names());
+    if (nearest.isPresent() && Tool.distance(name, nearest.get()) <= closeEnough(name)) {
+      return "unknown flag " + typed + "; did you mean --" + nearest.get() + "?";
+    }
+    String known = NEWER_PREFIXES.stream().filter(name::startsWith).findFirst()
+        .map(p -> " (a family of flags of vLLM's newest datasets and features)").orElse("");
+    return "unknown flag " + typed + ": not a flag of vllm bench serve up to vLLM 0.29 nor of "
+        + "vllm-bench" + known + "; a flag of a newer vLLM is not known to this release";
+  }
+
   /** The help of {@code bench serve}, as {@code --help} prints it. */
   public static String usage() {
     return new picocli.CommandLine(create(null)).getUsageMessage(Help.Ansi.OFF);
@@ -89,7 +166,8 @@ public final class BenchFlagSpec {
     List<String> lines = new ArrayList<>();
     String meaning = flag.meaning().isEmpty() ? "refused" : plain(flag.meaning());
     lines.add(meaning + " (default: " + (flag.defaultValue().isEmpty() ? "-"
-        : escape(flag.defaultValue())) + ")");
+        : escape(flag.defaultValue())) + (flag.since().isEmpty() ? ""
+        : "; vLLM " + escape(flag.since())) + ")");
     if (flag.note() != null) {
       lines.add((flag.support() == Flag.Support.REFUSED ? "refused: " : "refused values: ")
           + plain(flag.note()));

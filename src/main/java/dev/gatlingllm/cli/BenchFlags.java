@@ -4,7 +4,6 @@ import static dev.gatlingllm.cli.Flag.Arity.MANY;
 import static dev.gatlingllm.cli.Flag.Arity.ONE;
 import static dev.gatlingllm.cli.Flag.Support.REFUSED;
 
-import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,7 +39,7 @@ public final class BenchFlags {
 
   /**
    * The table: one flag a line, tab-separated (name, arity, vLLM's default, group, meaning,
-   * support, note); {@code #} lines are comments.
+   * support, note, vLLM version); {@code #} lines are comments.
    */
   static List<Flag> read(String resource) {
     List<Flag> flags = new ArrayList<>();
@@ -52,12 +51,13 @@ public final class BenchFlags {
           .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
       for (String line : lines) {
         String[] c = line.split("\t", -1);
-        if (c.length != 7) {
-          throw new IllegalStateException(resource + ": expected 7 tab-separated columns, got "
+        // the eighth column (the vLLM version) may be left off for a flag of the reference
+        if (c.length != 7 && c.length != 8) {
+          throw new IllegalStateException(resource + ": expected 8 tab-separated columns, got "
               + c.length + " in: " + line);
         }
         flags.add(new Flag(c[0], Flag.Arity.valueOf(c[1]), c[2], c[3], c[4],
-            Flag.Support.valueOf(c[5]), c[6].isEmpty() ? null : c[6]));
+            Flag.Support.valueOf(c[5]), c[6].isEmpty() ? null : c[6], c.length == 8 ? c[7] : ""));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + resource, e);
@@ -83,21 +83,21 @@ public final class BenchFlags {
     return name.replace('_', '-').toLowerCase(Locale.ROOT);
   }
 
-  /** The valid flag nearest to a misspelt one (edit distance), as {@code --name}. */
-  public static String nearest(String word) {
-    String name = normalize(word.replaceFirst("^-+", ""));
-    return "--" + Tool.nearest(name, BY_NAME.keySet()).orElseThrow();
+  /** Every flag's name, without dashes. */
+  static java.util.Set<String> names() {
+    return BY_NAME.keySet();
   }
 
   /** The README's table, generated from {@link #ALL}. */
   public static String markdownTable() {
     List<String> rows = new ArrayList<>();
-    rows.add("| flag | vLLM default | here | refused, and why |");
-    rows.add("|---|---|---|---|");
+    rows.add("| flag | vLLM default | vLLM | here | refused, and why |");
+    rows.add("|---|---|---|---|---|");
     for (Flag f : ALL) {
       rows.add("| `" + f.option() + "`" + (f.arity() == ONE ? " V" : f.arity() == MANY
           ? " V…" : "") + " | " + (f.defaultValue().isEmpty() ? "" : "`" + f.defaultValue()
-          + "`") + " | " + (f.support() == REFUSED ? "**refused**" : f.meaning()) + " | "
+          + "`") + " | " + f.since() + " | "
+          + (f.support() == REFUSED ? "**refused**" : f.meaning()) + " | "
           + (f.note() == null ? "" : f.note()) + " |");
     }
     return String.join("\n", rows) + "\n";

@@ -2,6 +2,10 @@ package dev.gatlingllm.cli;
 
 import static dev.gatlingllm.LlmDsl.llm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.action.Backends.Takes;
@@ -23,6 +27,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -47,11 +52,13 @@ public final class BenchPlan {
   private final DatasetSpec dataset;
   private final Integer warmUps;
   private final Map<String, String> datasetFlags;
+  private final String requestIdPrefix;
+  private final Map<String, Object> extraBody;
+  /** The served name of the model vLLM found on the server without --model; else null. */
+  private final String servedModel;
 
-  private BenchPlan(BenchArgs args) {
+  private BenchPlan(BenchArgs args, ServerModel.Lookup lookup) {
     this.args = args;
-    this.model = args.value("model").orElseThrow(() -> new IllegalArgumentException(
-        "--model is required (the model id the server serves; it also names the result file)"));
     this.backend = Backends.resolve(args.value("backend").orElseThrow());
     String mode = args.value("tokenizer-mode").orElseThrow();
     if (!mode.equals("auto")) {
@@ -65,6 +72,7 @@ public final class BenchPlan {
     checkBackendFlags(args, backend);
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
+    checkPercentileMetrics(args);
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -72,23 +80,153 @@ public final class BenchPlan {
           + backend.name() + ": warm-up requests are sent for completions and chat only "
           + "here; use --num-warmups 0");
     }
-    this.datasetFlags = datasetFlags(args);
+    // vLLM's default: a prefix of its own for each run, so that runs are told apart in logs
+    this.requestIdPrefix = args.has("request-id-prefix")
+        ? args.value("request-id-prefix").orElseThrow()
+        : "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    this.datasetFlags = datasetFlags(args, requestIdPrefix);
+    checkSelfTimed(args, datasetFlags.get("dataset-name"));
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     this.dataset = Datasets.fromFlags(datasetFlags);
+    this.extraBody = extraBody(args, backend);
+    checkLora(args);
     checkArrivals();
+    // the only step that may ask the server: after every check of the flags alone
+    if (args.has("model")) {
+      this.model = args.value("model").orElseThrow();
+      this.servedModel = null;
+    } else {
+      ServerModel found = lookup.first(baseUrl, controlHeaders(System::getenv),
+          args.on("insecure"));
+      this.model = found.root();
+      this.servedModel = found.id();
+    }
     // every protocol and request option, checked once now with its flag's name
     protocol();
     request();
   }
 
   /**
-   * Checks the whole command line.
+   * Checks the whole command line; without {@code --model}, asks the server for its first
+   * model, as vLLM does.
    *
    * @throws IllegalArgumentException naming the flag and what is wrong
    */
   public static BenchPlan of(BenchArgs args) {
-    return new BenchPlan(args);
+    return new BenchPlan(args, ServerModel::first);
   }
+
+  /** As {@link #of(BenchArgs)}, the server's first model found by {@code lookup}. */
+  static BenchPlan of(BenchArgs args, ServerModel.Lookup lookup) {
+    return new BenchPlan(args, lookup);
+  }
+
+  /**
+   * The console lines of vLLM for the model it found (empty with {@code --model}).
+   */
+  public List<String> modelLines() {
+    return servedModel == null ? List.of() : List.of(
+        "Model not specified, fetching first model from server...",
+        "First model name: " + servedModel + ", first model id: " + model);
+  }
+
+  /**
+   * vLLM's warning when no temperature is sent (generation backends without
+   * {@code --temperature}); null otherwise.
+   */
+  public String temperatureWarning() {
+    if (backend.pooling() || args.has("temperature") || !backend.takes(Takes.SAMPLING)) {
+      return null;
+    }
+    return "WARNING: vllm bench serve no longer sets temperature==0 (greedy) in requests by "
+        + "default. The default will be determined on the server side and can be model/API "
+        + "specific. For the old behavior, include --temperature=0.";
+  }
+
+  /**
+   * Whether a {@code timed_trace} dataset is replayed at its own timestamps: vLLM's
+   * {@code --self-timed}, on by default for that dataset. The hook for the trace datasets'
+   * arrivals; false for every other dataset (the flags are refused with them).
+   */
+  public boolean selfTimed() {
+    return TIMED_TRACE.equals(datasetFlags.get("dataset-name")) && !args.on("no-self-timed");
+  }
+
+  /** vLLM's name of the one dataset that carries its own timestamps. */
+  static final String TIMED_TRACE = "timed_trace";
+
+  private static void checkSelfTimed(BenchArgs args, String datasetName) {
+    if (args.on("self-timed") && args.on("no-self-timed")) {
+      throw new IllegalArgumentException("--self-timed and --no-self-timed: give one of them");
+    }
+    if ((args.on("self-timed") || args.on("no-self-timed")) && !TIMED_TRACE.equals(datasetName)) {
+      throw new IllegalArgumentException("--self-timed/--no-self-timed is only supported with "
+          + "--dataset-name=timed_trace (the only dataset with timestamps), as in vLLM");
+    }
+  }
+
+  /** The percentile metrics vLLM 0.29 added, which need a per-request figure not kept yet. */
+  private static void checkPercentileMetrics(BenchArgs args) {
+    if (!args.has("percentile-metrics")) {
+      return;
+    }
+    for (String metric : args.value("percentile-metrics").orElseThrow().split(",")) {
+      String name = metric.strip();
+      if (name.equals("client_queue_time") || name.equals("e2el_including_client_queue")) {
+        throw new IllegalArgumentException("--percentile-metrics " + name + " is not supported "
+            + "yet: " + BenchFlags.find("--percentile-metrics").orElseThrow().note());
+      }
+    }
+  }
+
+  private static void checkLora(BenchArgs args) {
+    String assignment = args.value("lora-assignment").orElseThrow().strip();
+    if (!assignment.equals("random") && !assignment.equals("round-robin")) {
+      throw new IllegalArgumentException("--lora-assignment: invalid choice '" + assignment
+          + "' (choose from 'random', 'round-robin')");
+    }
+  }
+
+  /**
+   * The body fields every request gets: {@code --extra-body}, and with {@code openai-chat}
+   * the {@code --chat-template-kwargs} under the field the server reads them from (the
+   * template is applied by the server here; an extra-body field of that name wins).
+   */
+  private static Map<String, Object> extraBody(BenchArgs args, Backend backend) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    if (args.has("chat-template-kwargs") && backend.name().equals("openai-chat")) {
+      fields.put("chat_template_kwargs", jsonObject(args, "chat-template-kwargs"));
+    } else if (args.has("chat-template-kwargs")) {
+      jsonObject(args, "chat-template-kwargs");
+    }
+    if (args.has("extra-body")) {
+      if (!backend.takes(Takes.EXTRA_BODY)) {
+        throw new IllegalArgumentException("--extra-body is not supported with --backend "
+            + backend.name() + ": " + BenchFlags.find("--extra-body").orElseThrow().note());
+      }
+      fields.putAll(jsonObject(args, "extra-body"));
+    }
+    return Map.copyOf(fields);
+  }
+
+  /** A flag's value read as a JSON object. */
+  private static Map<String, Object> jsonObject(BenchArgs args, String flag) {
+    String text = args.value(flag).orElseThrow();
+    JsonNode node;
+    try {
+      node = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("--" + flag + " is not valid JSON: "
+          + e.getOriginalMessage() + " (in: " + text + ")", e);
+    }
+    if (node == null || !node.isObject()) {
+      throw new IllegalArgumentException("--" + flag + " must be a JSON object such as "
+          + "'{\"min_tokens\": 32}', got: " + text);
+    }
+    return JSON.convertValue(node, new TypeReference<LinkedHashMap<String, Object>>() {});
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * The path: {@code --endpoint}, else the backend's usual one (vLLM's own default is
@@ -154,6 +292,10 @@ public final class BenchPlan {
     if (backend.pooling() && args.has("goodput")) {
       ignored.add("--goodput");
     }
+    // no chat template is applied client-side here: only a chat server applies one
+    if (args.has("chat-template-kwargs") && !backend.name().equals("openai-chat")) {
+      ignored.add("--chat-template-kwargs");
+    }
     return ignored;
   }
 
@@ -214,10 +356,15 @@ public final class BenchPlan {
    * The dataset flags for {@link Datasets#fromFlags}: those given, plus vLLM's defaults of
    * the ones whose default differs from the dataset builders' own.
    */
-  private static Map<String, String> datasetFlags(BenchArgs args) {
+  private static Map<String, String> datasetFlags(BenchArgs args, String requestIdPrefix) {
     Map<String, String> flags = new LinkedHashMap<>();
-    for (String name : List.of("dataset-name", "num-prompts", "seed", "request-id-prefix")) {
+    for (String name : List.of("dataset-name", "num-prompts", "seed")) {
       flags.put(name, args.value(name).orElseThrow());
+    }
+    flags.put("request-id-prefix", requestIdPrefix);
+    // older vLLM's name of the dataset file
+    if (args.has("dataset") && !args.has("dataset-path")) {
+      flags.put("dataset-path", args.value("dataset").orElseThrow());
     }
     args.given().forEach((name, values) -> {
       if (Datasets.FLAGS.contains(name)) {
@@ -225,8 +372,27 @@ public final class BenchPlan {
         flags.put(name, flag.arity() == Flag.Arity.SWITCH ? "true" : values.get(0));
       }
     });
+    // vLLM's general lengths win over the dataset's own flags; a dataset without such a
+    // length ignores them, as vLLM's do
+    String name = flags.get("dataset-name");
+    if (args.has("input-len") && INPUT_LEN.containsKey(name)) {
+      flags.put(INPUT_LEN.get(name), args.value("input-len").orElseThrow());
+    }
+    if (args.has("output-len") && OUTPUT_LEN.containsKey(name)) {
+      flags.put(OUTPUT_LEN.get(name), args.value("output-len").orElseThrow());
+    }
     return flags;
   }
+
+  /** The flag {@code --input-len} sets, by dataset: vLLM sets {@code random_input_len}. */
+  private static final Map<String, String> INPUT_LEN = Map.of("random", "random-input-len",
+      "random-mm", "random-input-len", "random-rerank", "random-input-len");
+
+  /** The flag {@code --output-len} sets, by dataset, as vLLM maps it. */
+  private static final Map<String, String> OUTPUT_LEN = Map.of("random", "random-output-len",
+      "random-mm", "random-output-len", "sharegpt", "sharegpt-output-len",
+      "custom", "custom-output-len", "hf", "hf-output-len",
+      "spec_bench", "spec-bench-output-len", "prefix_repetition", "prefix-repetition-output-len");
 
   private void checkArrivals() {
     if (args.has("max-concurrency") && args.integer("max-concurrency").orElseThrow() < 1) {
@@ -283,10 +449,15 @@ public final class BenchPlan {
   public LlmProtocolBuilder protocol() {
     LlmProtocolBuilder p = llm().baseUrl(baseUrl).model(model)
         .backend(backend.name())
-        .requestIdPrefix(args.value("request-id-prefix").orElseThrow())
+        .requestIdPrefix(requestIdPrefix)
         .results(results);
     if (args.has("served-model-name")) {
       p = p.servedModelName(args.value("served-model-name").orElseThrow());
+    } else if (servedModel != null && !servedModel.equals(model)) {
+      p = p.servedModelName(servedModel);
+    }
+    if (args.on("insecure")) {
+      p = p.insecureTls();
     }
     for (Map.Entry<String, String> h : headers.entrySet()) {
       LlmProtocolBuilder current = p;
@@ -316,8 +487,14 @@ public final class BenchPlan {
 
     @Override
     public boolean on(String flag) {
-      return args.on(flag);
+      return args.on(flag) || (flag.equals("ignore-eos") && ignoreEosForced());
     }
+
+    @Override
+    public Map<String, Object> extraBody() {
+      return extraBody;
+    }
+
 
     @Override
     public OptionalDouble decimal(String flag) {
@@ -353,12 +530,23 @@ public final class BenchPlan {
     if (modules.isEmpty()) {
       return List.of();
     }
+    boolean roundRobin = args.value("lora-assignment").orElseThrow().strip()
+        .equals("round-robin");
     Random random = new Random(args.integer("seed").orElseThrow());
     List<String> picks = new ArrayList<>(requests);
     for (int i = 0; i < requests; i++) {
-      picks.add(modules.get(random.nextInt(modules.size())));
+      picks.add(modules.get(roundRobin ? i % modules.size() : random.nextInt(modules.size())));
     }
     return picks;
+  }
+
+  /**
+   * vLLM turns {@code --ignore-eos} on for the random datasets sent through an
+   * OpenAI-compatible backend, so that every request generates its whole length.
+   */
+  public boolean ignoreEosForced() {
+    String name = datasetFlags.get("dataset-name");
+    return (name.equals("random") || name.equals("random-mm")) && backend.takes(Takes.SAMPLING);
   }
 
   public DatasetSpec dataset() {
@@ -383,12 +571,22 @@ public final class BenchPlan {
 
   /** Value of the {@code model} field: the served name when set, else the model. */
   public String requestModelName() {
-    return args.value("served-model-name").orElse(model);
+    return args.value("served-model-name").orElse(servedModel != null ? servedModel : model);
   }
 
   /** vLLM's {@code tokenizer_id}: the tokenizer flag, else the model. */
   public String tokenizerId() {
     return args.value("tokenizer").orElse(model);
+  }
+
+  /** {@code --insecure}: no TLS certificate check. */
+  public boolean insecureTls() {
+    return args.on("insecure");
+  }
+
+  /** {@code --skip-tokenizer-init}: no tokenizer of the model is loaded. */
+  public boolean skipTokenizer() {
+    return args.on("skip-tokenizer-init");
   }
 
   public Map<String, String> headers() {

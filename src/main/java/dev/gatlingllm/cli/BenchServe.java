@@ -81,6 +81,7 @@ public class BenchServe extends Simulation {
     }
     try {
       plan = BenchPlan.of(args);
+      plan.modelLines().forEach(out()::println);
       tokenizer = loadTokenizer(plan);
     } catch (RuntimeException e) {
       throw refuse(e);
@@ -100,8 +101,9 @@ public class BenchServe extends Simulation {
     total = samples.size();
     ArrivalProfile profile = plan.arrivals(total);
     // injection(profile) gives the protocol its profile: the ready check's run has none
-    LlmProtocolBuilder protocol = plan.protocol()
-        .tokenCounter(plan.tokenizerId(), tokenizer::count);
+    // without a tokenizer of the model, output tokens are the server's usage counts only
+    LlmProtocolBuilder protocol = plan.skipTokenizer() ? plan.protocol()
+        : plan.protocol().tokenCounter(plan.tokenizerId(), tokenizer::count);
     Map<String, String> headers = plan.controlHeaders(System::getenv);
     RequestPreview.Rendered test;
     try {
@@ -111,6 +113,9 @@ public class BenchServe extends Simulation {
       throw refuse(e);
     }
     profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, test, out()) : null;
+    if (plan.temperatureWarning() != null) {
+      out().println(plan.temperatureWarning());
+    }
     if (!plan.ignoredFlags().isEmpty()) {
       out().println("Not sent with --backend " + plan.backend().name() + ", as vLLM does not: "
           + String.join(" ", plan.ignoredFlags()));
@@ -153,6 +158,10 @@ public class BenchServe extends Simulation {
 
   private static Tokenizer loadTokenizer(BenchPlan plan) {
     String id = plan.tokenizerId();
+    if (plan.skipTokenizer()) {
+      // --skip-tokenizer-init: nothing of the model is loaded; the datasets still need one
+      return Tokenizer.gpt2();
+    }
     try {
       // the hub's GPT-2 tokenizer ships in the plugin jar: no download, also offline
       if (SHIPPED_GPT2.contains(id) && !Files.exists(Path.of(id))) {
@@ -179,7 +188,7 @@ public class BenchServe extends Simulation {
     HttpHeaders http = new DefaultHttpHeaders();
     headers.forEach(http::set);
     ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), http, test,
-        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, out());
+        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, plan.insecureTls(), out());
     if (outcome.ready()) {
       out().println("Initial test run completed. Starting main benchmark run...");
       return null;

@@ -11,9 +11,13 @@ package dev.gatlingllm.cli;
  * @param support      whether it is honoured, honoured for some values only, or refused
  * @param note         for {@link Support#PARTIAL} and {@link Support#REFUSED}: which values
  *                     are refused and why; null otherwise
+ * @param since        the vLLM release that added the flag or last changed its default or
+ *                     meaning (such as {@code 0.29}, or {@code vllm-bench} for a flag of
+ *                     vLLM's Rust client only); empty for a flag as the mid-2025 reference
+ *                     documents have it
  */
 public record Flag(String name, Arity arity, String defaultValue, String group, String meaning,
-    Support support, String note) {
+    Support support, String note, String since) {
 
   /** How many values a flag takes. */
   public enum Arity {

@@ -42,7 +42,7 @@ final class ReadyCheck {
   private ReadyCheck() {}
 
   static Outcome await(String baseUrl, HttpHeaders headers, RequestPreview.Rendered request,
-      Duration timeout, Duration retryInterval, PrintStream console) {
+      Duration timeout, Duration retryInterval, boolean insecureTls, PrintStream console) {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     console.println("Waiting for endpoint to become up in " + timeout.toSeconds() + " seconds");
@@ -51,7 +51,7 @@ final class ReadyCheck {
     Duration connect = Duration.ofSeconds(Math.max(1, Math.min(10, timeout.toSeconds())));
     LlmClient client = new LlmClient(Transports.newSocketChannelFactory(false, false),
         new ClientConfig(Target.parse(baseUrl), connect, Duration.ZERO, timeout, timeout,
-            Duration.ofSeconds(4)));
+            Duration.ofSeconds(4), insecureTls));
     int attempts = 0;
     String lastError = null;
     try {

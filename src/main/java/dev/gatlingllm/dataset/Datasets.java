@@ -238,10 +238,13 @@ public final class Datasets {
         spec = burstGpt(needPath(name, path));
         break;
       case "custom":
-        // vLLM's flag always wins over a line's own output_len (default 256).
+        // vLLM's flag always wins over a line's own output_len (default 256), except -1,
+        // which keeps the lines' own (vLLM 0.29).
         // --custom-skip-chat-template asks for what always happens: prompts as written.
-        spec = custom(needPath(name, path)).outputLen(f.has("custom-output-len")
-            ? f.integer("custom-output-len") : CustomDataset.DEFAULT_OUTPUT_LEN);
+        int customOutput = f.has("custom-output-len") ? f.integer("custom-output-len")
+            : CustomDataset.DEFAULT_OUTPUT_LEN;
+        spec = customOutput == -1 ? custom(needPath(name, path))
+            : custom(needPath(name, path)).outputLen(customOutput);
         break;
       case "prefix_repetition":
         noPath(name, path);

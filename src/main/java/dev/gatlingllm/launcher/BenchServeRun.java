@@ -5,6 +5,7 @@ import dev.gatlingllm.cli.BenchFlagSpec;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
@@ -23,7 +24,7 @@ import picocli.CommandLine.ParameterException;
  * runs it in the JVM it forks. The flags reach the simulation the way they do under Maven and
  * in the Kubernetes Job: as {@code llm.args}.
  */
-final class BenchServeRun implements Callable<Integer> {
+final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
 
   static final String NAME = "serve";
 
@@ -38,6 +39,11 @@ final class BenchServeRun implements Callable<Integer> {
     BenchServeRun run = new BenchServeRun();
     run.spec = BenchFlagSpec.create(run);
     return new picocli.CommandLine(run.spec);
+  }
+
+  @Override
+  public String unknownFlag(String typed) {
+    return BenchFlagSpec.unknownFlag(typed);
   }
 
   @Override

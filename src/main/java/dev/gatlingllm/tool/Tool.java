@@ -90,10 +90,22 @@ public final class Tool {
     return e.getMessage();
   }
 
+  /**
+   * A command that knows better than edit distance what an unknown flag means (synonyms, a
+   * newer version's flags): its picocli user object implements this.
+   */
+  public interface Suggests {
+    /** The whole message for an unknown flag, as typed (dashes, no value). */
+    String unknownFlag(String typed);
+  }
+
   /** A word no flag or sub-command of {@code spec} takes, with the nearest one. */
   private static String unmatched(CommandSpec spec, String word) {
     if (word.startsWith("-") && !word.matches("-[\\d.].*")) {
       String typed = word.contains("=") ? word.substring(0, word.indexOf('=')) : word;
+      if (spec.userObject() instanceof Suggests suggests) {
+        return suggests.unknownFlag(typed);
+      }
       return "unknown flag " + typed + nearest(typed, spec.optionsMap().keySet().stream()
           .filter(n -> n.startsWith("--")).toList()).map(n -> "; did you mean " + n + "?")
           .orElse("");
@@ -117,7 +129,7 @@ public final class Tool {
   }
 
   /** Edit distance: insertions, deletions and substitutions cost 1. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[] previous = new int[b.length() + 1];
     int[] current = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {

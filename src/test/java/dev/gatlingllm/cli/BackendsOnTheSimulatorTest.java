@@ -71,7 +71,7 @@ class BackendsOnTheSimulatorTest {
         assertEquals(backend.defaultEndpoint(), test.path(), name);
         assertEquals(backend.pooling(), test.pooling(), name);
         ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), new DefaultHttpHeaders(),
-            test, Duration.ofSeconds(20), Duration.ofMillis(100),
+            test, Duration.ofSeconds(20), Duration.ofMillis(100), false,
             new PrintStream(OutputStream.nullOutputStream()));
         assertTrue(outcome.ready(), name + " with " + content + ": " + outcome.lastError());
         assertEquals(1, outcome.attempts(), name + " with " + content);

@@ -41,7 +41,8 @@ class BenchArgsTest {
     for (Flag flag : BenchFlags.ALL) {
       if (flag.support() == Flag.Support.REFUSED) {
         assertEquals(flag.option() + " is not supported: " + flag.note(),
-            error("--model m " + flag.option()));
+            error("--model m " + flag.option() + (flag.arity() == Flag.Arity.SWITCH ? ""
+                : " 1")));
       }
     }
     assertTrue(error("--use-beam-search").contains("beam"));

@@ -32,13 +32,80 @@ class BenchFlagsTest {
       "random-prefix-len", "random-range-ratio", "hf-subset", "hf-split", "hf-output-len",
       "help", "num-warmups");
 
+  /**
+   * Every long flag of the newest {@code vllm bench serve} parser (vLLM 0.29:
+   * {@code add_cli_args} of {@code vllm/benchmarks/serve.py} with its dataset parser), typed
+   * in by hand from the parser's {@code add_argument} calls, {@code --help} left out.
+   */
+  private static final List<String> NEWEST_PYTHON = List.of("append-result",
+      "asr-max-audio-len-sec", "asr-min-audio-len-sec", "backend", "base-url",
+      "bfcl-categories", "blazedit-max-distance", "blazedit-min-distance", "burstiness",
+      "chat-template-kwargs", "custom-ensure-client-side-data", "custom-output-len",
+      "dataset-name", "dataset-path", "disable-shuffle", "disable-tqdm",
+      "enable-multimodal-chat", "endpoint", "extra-body", "frequency-penalty", "goodput",
+      "header", "hf-name", "hf-output-len", "hf-split", "hf-subset", "host", "ignore-eos",
+      "input-len", "insecure", "label", "logprobs", "lora-assignment", "lora-modules",
+      "max-concurrency", "metadata", "metric-percentiles", "min-p", "model", "no-oversample",
+      "no-reranker", "no-self-timed", "no-stream", "num-prompts", "num-warmups", "output-len",
+      "percentile-metrics", "plot-dataset-stats", "plot-timeline", "port",
+      "prefix-repetition-num-prefixes", "prefix-repetition-output-len",
+      "prefix-repetition-prefix-len", "prefix-repetition-suffix-len", "presence-penalty",
+      "probe-request-rate", "profile", "ramp-up-end-rps", "ramp-up-start-rps",
+      "ramp-up-strategy", "random-batch-size", "random-input-len",
+      "random-mm-base-items-per-request", "random-mm-bucket-config",
+      "random-mm-limit-mm-per-prompt", "random-mm-num-mm-items-range-ratio",
+      "random-output-len", "random-prefix-len", "random-range-ratio", "ready-check-timeout-sec",
+      "repetition-penalty", "request-id-prefix", "request-rate", "result-dir",
+      "result-filename", "save-detailed", "save-result", "seed", "self-timed",
+      "served-model-name", "sharegpt-output-len", "skip-chat-template", "skip-tokenizer-init",
+      "sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len", "spec-bench-category",
+      "spec-bench-output-len", "speed-bench-category", "speed-bench-dataset-subset",
+      "speed-bench-output-len", "temperature", "timed-trace-chunk-hash-size",
+      "timed-trace-label-hash-ids", "timed-trace-label-input-length",
+      "timed-trace-label-output-length", "timed-trace-label-timestamp",
+      "timed-trace-sec-multiplier", "timeline-itl-thresholds", "tokenizer", "tokenizer-mode",
+      "top-k", "top-p", "trust-remote-code", "use-beam-search");
+
+  /**
+   * The flags of vLLM's Rust client {@code vllm-bench} that its Python sibling lacks (its
+   * {@code BenchServeArgs}, clap's {@code #[arg(long)]} fields, typed in by hand).
+   */
+  private static final List<String> VLLM_BENCH_ONLY = List.of("max-model-len",
+      "per-turn-input-len", "random-cache-hit-fraction", "random-cache-ratio",
+      "prompt-token-ids", "steady-state-threshold", "steady-state-min-window",
+      "no-steady-state", "profile-batch-threshold", "profile-duration", "dry-run",
+      "sweep-summary-percentiles", "speed-bench-config", "speed-bench-max-input-len",
+      "hf-text-column", "compare", "sweep-max-concurrency", "sweep-num-prompts-factor",
+      "sweep-request-rate", "reset-prefix-cache", "num-runs", "multi-turn",
+      "multi-turn-num-turns", "multi-turn-min-turns", "multi-turn-max-turns",
+      "multi-turn-concurrency", "multi-turn-delay-ms", "multi-turn-prefix-global-ratio",
+      "multi-turn-prefix-conversation-ratio");
+
+  /**
+   * The flags vLLM added after the reference documents (mid-2025), as its release notes and
+   * parser give them (shared/ANCHORS.md, "vLLM bench serve, newest").
+   */
+  private static final List<String> ADDED = List.of("input-len", "output-len",
+      "probe-request-rate", "self-timed", "no-self-timed", "lora-assignment", "extra-body",
+      "chat-template-kwargs", "skip-tokenizer-init", "insecure", "plot-timeline",
+      "timeline-itl-thresholds", "plot-dataset-stats", "enable-multimodal-chat",
+      "custom-ensure-client-side-data", "asr-min-audio-len-sec", "asr-max-audio-len-sec",
+      "bfcl-categories", "speed-bench-dataset-subset", "speed-bench-output-len",
+      "speed-bench-category", "timed-trace-chunk-hash-size", "timed-trace-sec-multiplier",
+      "timed-trace-label-timestamp", "timed-trace-label-input-length",
+      "timed-trace-label-output-length", "timed-trace-label-hash-ids");
+
   /** vLLM's defaults as its --help and argument parser give them. */
   private static final Map<String, String> VLLM_DEFAULTS = Map.ofEntries(
       Map.entry("backend", "openai"), Map.entry("host", "127.0.0.1"), Map.entry("port", "8000"),
       Map.entry("endpoint", "/v1/completions"), Map.entry("request-rate", "inf"),
       Map.entry("burstiness", "1.0"), Map.entry("percentile-metrics", "ttft,tpot,itl"),
-      Map.entry("metric-percentiles", "99"), Map.entry("request-id-prefix", "benchmark-serving"),
-      Map.entry("tokenizer-mode", "auto"), Map.entry("ready-check-timeout-sec", "600"),
+      Map.entry("metric-percentiles", "99"), Map.entry("request-id-prefix", "bench-<8 hex>-"),
+      Map.entry("tokenizer-mode", "auto"), Map.entry("ready-check-timeout-sec", "0"),
+      Map.entry("model", "None"), Map.entry("temperature", "None"),
+      Map.entry("lora-assignment", "random"), Map.entry("probe-request-rate", "0"),
+      Map.entry("timeline-itl-thresholds", "25,50"), Map.entry("multi-turn-num-turns", "3"),
+      Map.entry("steady-state-threshold", "0.95"), Map.entry("num-runs", "1"),
       Map.entry("num-prompts", "1000"), Map.entry("custom-output-len", "256"),
       Map.entry("sonnet-input-len", "550"), Map.entry("sonnet-output-len", "150"),
       Map.entry("sonnet-prefix-len", "200"), Map.entry("random-input-len", "1024"),
@@ -51,6 +118,41 @@ class BenchFlagsTest {
     Set<String> missing = new TreeSet<>(REFERENCE);
     BenchFlags.ALL.forEach(f -> missing.remove(f.name()));
     assertEquals(Set.of(), missing);
+  }
+
+  @Test
+  void everyFlagOfTheNewestVllmAndOfVllmBenchIsInTheTable() {
+    Set<String> missing = new TreeSet<>(NEWEST_PYTHON);
+    missing.addAll(VLLM_BENCH_ONLY);
+    BenchFlags.ALL.forEach(f -> missing.remove(f.name()));
+    assertEquals(Set.of(), missing);
+  }
+
+  @Test
+  void everyFlagNewerThanTheReferenceSaysInWhichVersion() {
+    Set<String> unversioned = new TreeSet<>();
+    for (Flag f : BenchFlags.ALL) {
+      boolean newer = ADDED.contains(f.name()) || VLLM_BENCH_ONLY.contains(f.name());
+      if (newer && f.since().isEmpty()) {
+        unversioned.add(f.name());
+      }
+    }
+    assertEquals(Set.of(), unversioned);
+    assertEquals("vllm-bench", BenchFlags.find("--multi-turn").orElseThrow().since());
+    assertEquals("0.29", BenchFlags.find("--extra-body").orElseThrow().since());
+    // a changed default is versioned too; an older-only flag says so
+    assertEquals("0.29", BenchFlags.find("--temperature").orElseThrow().since());
+    assertEquals("older", BenchFlags.find("--custom-skip-chat-template").orElseThrow().since());
+    assertEquals("", BenchFlags.find("--top-k").orElseThrow().since());
+  }
+
+  @Test
+  void theVersionIsInTheHelpAndTheReadmeTable() {
+    String help = BenchFlagSpec.usage().replaceAll("\\s+", " ");
+    assertTrue(help.contains("(default: 0; vLLM 0.29)"), help);
+    String row = BenchFlags.markdownTable().lines()
+        .filter(l -> l.startsWith("| `--insecure`")).findFirst().orElseThrow();
+    assertTrue(row.startsWith("| `--insecure` | `False` | 0.29 | no TLS certificate check"), row);
   }
 
   @Test
@@ -67,15 +169,55 @@ class BenchFlagsTest {
         BenchFlags.find("--" + name).orElseThrow().defaultValue(), name));
     for (Flag f : BenchFlags.ALL) {
       if (f.arity() == Flag.Arity.SWITCH) {
-        assertTrue(f.defaultValue().equals("False") || f.name().equals("help"), f.name());
+        // --self-timed is argparse's BooleanOptionalAction: None until given
+        assertTrue(f.defaultValue().equals("False") || f.name().equals("help")
+            || f.name().equals("self-timed"), f.name());
       }
     }
   }
 
   @Test
-  void nearestIsTheSmallestEditDistance() {
-    assertEquals("--seed", BenchFlags.nearest("--sed"));
-    assertEquals("--top-k", BenchFlags.nearest("--top_kk"));
+  void aMisspeltFlagGetsTheSmallestEditDistance() {
+    assertEquals("unknown flag --sed; did you mean --seed?", BenchFlagSpec.unknownFlag("--sed"));
+    assertEquals("unknown flag --top_kk; did you mean --top-k?",
+        BenchFlagSpec.unknownFlag("--top_kk"));
+  }
+
+  @Test
+  void aFlagOfTheSameMeaningComesBeforeTheNearestSpelling() {
+    // by spelling alone, --no-verify-ssl is nearest to --no-reranker and --verify-ssl to
+    // --base-url; by meaning both are the TLS switch
+    for (String typed : List.of("--no-verify-ssl", "--verify-ssl", "--skip-tls-verify", "-k",
+        "--insecure-skip-verify", "--tls-insecure")) {
+      assertEquals("unknown flag " + typed + "; did you mean --insecure?",
+          BenchFlagSpec.unknownFlag(typed));
+    }
+    assertEquals("unknown flag --concurrency; did you mean --max-concurrency?",
+        BenchFlagSpec.unknownFlag("--concurrency"));
+    assertEquals("unknown flag --max-tokens; did you mean --output-len?",
+        BenchFlagSpec.unknownFlag("--max-tokens"));
+    assertEquals("unknown flag --qps; did you mean --request-rate?",
+        BenchFlagSpec.unknownFlag("--qps"));
+  }
+
+  @Test
+  void everySynonymLeadsToAFlagOfTheTableAndNoneIsAFlagItself() {
+    BenchFlagSpec.SYNONYMS.forEach((name, flag) -> {
+      assertTrue(BenchFlags.find("--" + flag).isPresent(), flag);
+      assertTrue(BenchFlags.find("--" + name).isEmpty(), name);
+    });
+  }
+
+  @Test
+  void aFlagOfANewerVllmIsSaidToBeNewerNotMisspelt() {
+    String newer = BenchFlagSpec.unknownFlag("--mixed-boundary-short-ratio");
+    assertEquals("unknown flag --mixed-boundary-short-ratio: not a flag of vllm bench serve up "
+        + "to vLLM 0.29 nor of vllm-bench (a family of flags of vLLM's newest datasets and "
+        + "features); a flag of a newer vLLM is not known to this release", newer);
+    // far from every flag: no misleading suggestion either
+    assertEquals("unknown flag --kv-transfer-config: not a flag of vllm bench serve up to "
+        + "vLLM 0.29 nor of vllm-bench; a flag of a newer vLLM is not known to this release",
+        BenchFlagSpec.unknownFlag("--kv-transfer-config"));
   }
 
   @Test
@@ -85,9 +227,10 @@ class BenchFlagsTest {
     for (Flag f : BenchFlags.ALL) {
       assertTrue(help.contains(f.option()), f.name());
       if (f.note() != null) {
-        assertTrue(help.contains(f.note().replace("`", "").replaceAll("\\s+", " ")), f.name());
+        assertTrue(help.contains(f.note().replace("`", "").replaceAll("\\s+", " ")),
+            f.name() + " in " + help);
       }
     }
-    assertTrue(help.contains("(default: 600)"));
+    assertTrue(help.contains("(default: 0; vLLM 0.29)"));
   }
 }

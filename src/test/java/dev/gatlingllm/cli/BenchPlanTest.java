@@ -1,5 +1,7 @@
 package dev.gatlingllm.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -48,10 +50,9 @@ class BenchPlanTest {
     assertEquals("/v1/completions", plan.endpoint());
     assertEquals("meta-llama/Llama-3.1-8B", plan.requestModelName());
     assertEquals("meta-llama/Llama-3.1-8B", plan.tokenizerId(), "the tokenizer is the model's");
-    assertEquals(600, plan.readyCheckTimeoutSec());
+    assertEquals(0, plan.readyCheckTimeoutSec(), "vLLM 0.29 skips the ready check by default");
     assertEquals(0, plan.warmUps());
     assertEquals("auto", args.value("tokenizer-mode").orElseThrow());
-    assertEquals("benchmark-serving", args.value("request-id-prefix").orElseThrow());
     assertTrue(plan.progressBar());
     assertEquals(false, plan.profile());
     ArrivalProfile arrivals = plan.arrivals(1000);
@@ -75,8 +76,14 @@ class BenchPlanTest {
     assertEquals(1, results.metricPercentiles().length);
     assertTrue(results.goodput().isEmpty());
     assertTrue(results.metadata().isEmpty());
+    String prefix = plan.datasetFlags().get("request-id-prefix");
+    assertTrue(prefix.matches("bench-[0-9a-f]{8}-"), prefix);
     assertEquals(Map.of("dataset-name", "random", "num-prompts", "1000", "seed", "0",
-        "request-id-prefix", "benchmark-serving"), plan.datasetFlags());
+        "request-id-prefix", prefix), plan.datasetFlags());
+    assertTrue(plan.ignoreEosForced(), "vLLM forces ignore_eos for random through completions");
+    assertTrue(plan.temperatureWarning().startsWith("WARNING: vllm bench serve no longer sets "
+        + "temperature==0 (greedy)"));
+    assertFalse(plan.selfTimed());
     assertEquals(List.of(), plan.loraChoices(5));
   }
 
@@ -97,8 +104,136 @@ class BenchPlanTest {
   }
 
   @Test
-  void modelIsRequired() {
-    assertTrue(error("--backend vllm").startsWith("--model is required"));
+  void withoutModelTheServersFirstModelIsTakenAndPrintedAsVllmDoes() {
+    List<String> asked = new ArrayList<>();
+    BenchPlan plan = BenchPlan.of(BenchArgs.parse(CommandLine.split(
+        "--backend vllm --base-url https://h:8443 --insecure")), (url, headers, insecure) -> {
+          asked.add(url + " " + insecure);
+          return new ServerModel("served-name", "org/base-model");
+        });
+    assertEquals(List.of("https://h:8443 true"), asked);
+    assertEquals("org/base-model", plan.model(), "the root names the tokenizer and the file");
+    assertEquals("org/base-model", plan.tokenizerId());
+    assertEquals("served-name", plan.requestModelName(), "the id is sent");
+    assertEquals(List.of("Model not specified, fetching first model from server...",
+        "First model name: served-name, first model id: org/base-model"), plan.modelLines());
+    // with --model, nothing is asked
+    BenchPlan given = BenchPlan.of(BenchArgs.parse(CommandLine.split("--model m")),
+        (url, headers, insecure) -> {
+          throw new AssertionError("asked the server");
+        });
+    assertEquals(List.of(), given.modelLines());
+  }
+
+  @Test
+  void theServersModelListIsReadAsVllmReadsIt() {
+    assertEquals(new ServerModel("a", "org/a"), ServerModel.parse(
+        "{\"data\":[{\"id\":\"a\",\"root\":\"org/a\"},{\"id\":\"b\"}]}".getBytes(
+            StandardCharsets.UTF_8), "u"));
+    assertEquals(new ServerModel("a", "a"), ServerModel.parse(
+        "{\"data\":[{\"id\":\"a\"}]}".getBytes(StandardCharsets.UTF_8), "u"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ServerModel.parse(
+        "{\"data\":[]}".getBytes(StandardCharsets.UTF_8), "http://h/v1/models")).getMessage()
+        .contains("no model was found on the server (http://h/v1/models lists none)"));
+  }
+
+  @Test
+  void generalLengthsSetTheDatasetsOwnAsVllmMapsThem() {
+    assertEquals("64", plan("--model m --input-len 64 --random-input-len 9").datasetFlags()
+        .get("random-input-len"), "--input-len wins");
+    assertEquals("32", plan("--model m --output-len 32").datasetFlags()
+        .get("random-output-len"));
+    assertEquals("7", plan("--model m --dataset-name prefix_repetition --output-len 7")
+        .datasetFlags().get("prefix-repetition-output-len"));
+    // sonnet has no general length in vLLM 0.29: the flags are accepted and change nothing
+    Map<String, String> sonnet = plan("--model m --dataset-name sonnet --dataset-path "
+        + "datasets/sonnet/sonnet.txt --input-len 300 --output-len 20").datasetFlags();
+    assertFalse(sonnet.containsKey("sonnet-input-len") || sonnet.containsKey("random-input-len"));
+  }
+
+  @Test
+  void extraBodyIsMergedIntoEveryBodyAndBadJsonIsRefusedNamingTheFlag() throws Exception {
+    BenchPlan plan = plan("--model m --backend openai-chat --temperature 0.5 "
+        + "--extra-body '{\"min_tokens\": 32, \"temperature\": 0.1}' "
+        + "--chat-template-kwargs '{\"enable_thinking\": false}'");
+    RequestPreview.Rendered r = sent(plan, Map.of("prompt", "hi", "prompt_len", 1,
+        "output_len", 3, "request_id", "x"));
+    JsonNode body = JSON.readTree(r.body());
+    assertEquals(32, body.get("min_tokens").asInt());
+    assertEquals(0.1, body.get("temperature").asDouble(), "the extra body wins, as in vLLM");
+    assertEquals(false, body.get("chat_template_kwargs").get("enable_thinking").asBoolean());
+    assertTrue(error("--model m --extra-body '{min_tokens: 1}'")
+        .startsWith("--extra-body is not valid JSON: "));
+    assertEquals("--extra-body must be a JSON object such as '{\"min_tokens\": 32}', got: [1]",
+        error("--model m --extra-body [1]"));
+    assertTrue(error("--model m --backend vllm-rerank --dataset-name random-rerank "
+        + "--extra-body {}").startsWith("--extra-body is not supported with --backend "
+        + "vllm-rerank"));
+    assertEquals(List.of("--chat-template-kwargs"),
+        plan("--model m --chat-template-kwargs {}").ignoredFlags(), "completions: not sent");
+  }
+
+  @Test
+  void temperatureIsSentOnlyWhenGiven() throws Exception {
+    Map<String, Object> row = Map.of("prompt", "hi", "prompt_len", 1, "output_len", 3,
+        "request_id", "x");
+    assertFalse(JSON.readTree(sent(plan("--model m"), row).body()).has("temperature"));
+    assertEquals(0.0, JSON.readTree(sent(plan("--model m --temperature 0"), row).body())
+        .get("temperature").asDouble());
+    assertNull(plan("--model m --temperature 0").temperatureWarning());
+    assertNull(plan("--model m --backend openai-embeddings").temperatureWarning(),
+        "pooling has no sampling");
+  }
+
+  @Test
+  void loraAssignmentRoundRobinCyclesTheModules() {
+    assertEquals(List.of("a", "b", "c", "a", "b"),
+        plan("--model m --lora-modules a b c --lora-assignment round-robin").loraChoices(5));
+    assertEquals("--lora-assignment: invalid choice 'sticky' (choose from 'random', "
+        + "'round-robin')", error("--model m --lora-assignment sticky"));
+  }
+
+  @Test
+  void ignoreEosIsForcedWhereVllmForcesIt() {
+    assertTrue(plan("--model m --backend openai-chat --dataset-name random").ignoreEosForced());
+    assertFalse(plan("--model m --dataset-name sonnet --dataset-path datasets/sonnet/sonnet.txt")
+        .ignoreEosForced());
+    assertFalse(plan("--model m --backend openai-embeddings").ignoreEosForced(),
+        "not an OpenAI-compatible generation backend");
+  }
+
+  @Test
+  void selfTimedIsRefusedWithoutATimedTraceAndOthersAsVllmDoes() {
+    assertEquals("--self-timed/--no-self-timed is only supported with "
+        + "--dataset-name=timed_trace (the only dataset with timestamps), as in vLLM",
+        error("--model m --self-timed"));
+    assertEquals(error("--model m --self-timed"), error("--model m --no-self-timed"));
+    assertTrue(error("--model m --percentile-metrics ttft,client_queue_time")
+        .startsWith("--percentile-metrics client_queue_time is not supported yet: "));
+    assertTrue(error("--model m --dataset-path x.json").startsWith("The random dataset is "
+        + "generated and reads no file, but --dataset-path x.json was given"));
+  }
+
+  @Test
+  void olderCommandLinesKeepTheirMeaning() {
+    assertEquals("datasets/sharegpt/sharegpt_sample.json", plan("--model m --dataset-name "
+        + "sharegpt --dataset datasets/sharegpt/sharegpt_sample.json").datasetFlags()
+        .get("dataset-path"), "older vLLM's --dataset");
+    assertEquals("b.json", plan("--model m --dataset-name sharegpt --dataset a.json "
+        + "--dataset-path b.json").datasetFlags().get("dataset-path"));
+    for (String old : List.of("sglang", "lmdeploy", "scalellm", "llama.cpp")) {
+      BenchPlan plan = plan("--model m --backend " + old);
+      assertEquals("/v1/completions", plan.endpoint(), old);
+      assertTrue(plan.ignoreEosForced(), old + " is an OpenAI-compatible completions backend");
+    }
+  }
+
+  @Test
+  void theRequestIdPrefixIsNewForEachRunUnlessGiven() {
+    assertNotEquals(plan("--model m").datasetFlags().get("request-id-prefix"),
+        plan("--model m").datasetFlags().get("request-id-prefix"));
+    assertEquals("r-", plan("--model m --request-id-prefix r-").datasetFlags()
+        .get("request-id-prefix"));
   }
 
   @ParameterizedTest
@@ -394,10 +529,11 @@ class BenchPlanTest {
     assertEquals(JSON.readTree("{\"model\":\"b\",\"messages\":[{\"role\":\"user\","
         + "\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image_url\","
         + "\"image_url\":{\"url\":\"data:image/png;base64,AA==\"}}]}],"
-        + "\"max_completion_tokens\":3,\"temperature\":0.0,\"top_p\":0.9,\"stream\":true,"
+        + "\"max_completion_tokens\":3,\"top_p\":0.9,\"ignore_eos\":true,\"stream\":true,"
         + "\"stream_options\":{\"include_usage\":true}}"), JSON.readTree(r.body()));
-    // no repetition_penalty (completions only) and the fields in vLLM's order
-    assertEquals(List.of("model", "messages", "max_completion_tokens", "temperature", "top_p",
+    // no repetition_penalty (completions only), no temperature unless given, ignore_eos
+    // forced with the random dataset, and the fields in vLLM's order
+    assertEquals(List.of("model", "messages", "max_completion_tokens", "top_p", "ignore_eos",
         "stream", "stream_options"), fieldNames(r));
   }
 

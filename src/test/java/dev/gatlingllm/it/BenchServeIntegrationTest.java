@@ -54,8 +54,10 @@ class BenchServeIntegrationTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String DATE = "-\\d{8}-\\d{6}\\.json";
+  // the ready check (off by default since vLLM 0.29) is part of the procedure these runs
+  // check, and a fixed request-id prefix (vLLM 0.29 draws one per run) lets runs be compared
   private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
-      + "--save-result --seed 1 ";
+      + "--save-result --seed 1 --ready-check-timeout-sec 600 --request-id-prefix bench- ";
 
   @TempDir
   static Path results;
@@ -148,6 +150,10 @@ class BenchServeIntegrationTest {
             "sglang-ramp-up-linear-20qps-60qps-sim-model"),
         arguments(random + "--request-rate inf --max-concurrency 3 --num-prompts 12", 12,
             "openai-infqps-concurrency3-sim-model"),
+        // issue 27's pasted vLLM 0.29 line: JSON merged into every body, no TLS check
+        arguments("--backend openai-chat --dataset-name random --random-input-len 64 "
+            + "--random-output-len 32 --extra-body '{\"min_tokens\": 32}' --insecure "
+            + "--num-prompts 10 --request-rate 100", 10, "openai-chat-100.0qps-sim-model"),
         arguments(random + "--request-rate 80 --burstiness 0.5 --goodput ttft:5000 "
             + "tpot:1000 e2el:10000 --num-prompts 10 --percentile-metrics ttft,e2el "
             + "--metric-percentiles 50,99.9", 10, "openai-80.0qps-sim-model"),
@@ -280,10 +286,11 @@ class BenchServeIntegrationTest {
       // vLLM's completions body with no sampling flag (logprobs: null is left out, same meaning)
       for (RecordingLlmServer.Received r : server.received()) {
         if (r.path().equals("/v1/completions")) {
+          // vLLM 0.29: no temperature unless given, ignore_eos forced with random
           assertEquals(new TreeSet<>(List.of("model", "prompt", "repetition_penalty",
-              "max_tokens", "temperature", "stream", "stream_options")), fields(r.body()));
+              "max_tokens", "ignore_eos", "stream", "stream_options")), fields(r.body()));
           assertEquals(1.0, r.body().get("repetition_penalty").asDouble());
-          assertEquals(0.0, r.body().get("temperature").asDouble());
+          assertTrue(r.body().get("ignore_eos").asBoolean());
         }
       }
       assertTrue(run.console().contains("Profiler started"));
@@ -342,7 +349,7 @@ class BenchServeIntegrationTest {
   }
 
   @Test
-  void chatRequestsSendThePromptAsOneTextPartWithGreedyDefaults() throws IOException {
+  void chatRequestsSendThePromptAsOneTextPartWithVllmsDefaults() throws IOException {
     try (RecordingLlmServer server = new RecordingLlmServer()) {
       Run run = bench(COMMON + "--backend openai-chat --random-input-len 32 "
           + "--random-output-len 3 --num-prompts 3 --base-url " + server.baseUrl());
@@ -351,10 +358,11 @@ class BenchServeIntegrationTest {
       for (RecordingLlmServer.Received r : server.received()) {
         assertEquals("/v1/chat/completions", r.path());
         JsonNode b = r.body();
+        // vLLM 0.29: no temperature unless given; ignore_eos forced with the random dataset
         assertEquals(new TreeSet<>(List.of("model", "messages", "max_completion_tokens",
-            "temperature", "stream", "stream_options")), fields(b));
+            "ignore_eos", "stream", "stream_options")), fields(b));
         assertEquals("sim-model", b.get("model").asText());
-        assertEquals(0.0, b.get("temperature").asDouble());
+        assertTrue(b.get("ignore_eos").asBoolean());
         assertEquals(3, b.get("max_completion_tokens").asInt());
         JsonNode messages = b.get("messages");
         assertEquals(1, messages.size());
@@ -522,7 +530,7 @@ class BenchServeIntegrationTest {
         assertEquals("/v1/chat/completions", r.path());
         JsonNode b = json(r);
         assertEquals(new TreeSet<>(List.of("model", "messages", "max_completion_tokens",
-            "temperature", "stream", "stream_options")), fields(b));
+            "ignore_eos", "stream", "stream_options")), fields(b));
         JsonNode content = b.get("messages").get(0).get("content");
         assertEquals(3, content.size(), content.toString());
         assertEquals("text", content.get(0).get("type").asText());

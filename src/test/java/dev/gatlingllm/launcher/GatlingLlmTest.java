@@ -35,7 +35,7 @@ class GatlingLlmTest {
   void benchServeHelpIsTheFlagTableInItsGroups() {
     assertEquals(0, run("bench", "serve", "--help"));
     String help = out();
-    assertTrue(help.startsWith("Usage: gatling-llm bench serve --model MODEL [flags]\n"), help);
+    assertTrue(help.startsWith("Usage: gatling-llm bench serve [--model MODEL] [flags]\n"), help);
     for (Flag flag : BenchFlags.ALL) {
       assertTrue(help.contains(flag.option()), flag.name());
     }
@@ -47,8 +47,8 @@ class GatlingLlmTest {
     assertTrue(help.indexOf("--num-prompts") > dataset);
     // the table's default and refusal, as the table gives them
     assertTrue(help.replaceAll("\\s+", " ").contains("--ready-check-timeout-sec=READY_CHECK_TIMEOUT_SEC"
-        + " polls the endpoint with the first prompt (every 5 s) until it answers; 0 skips the "
-        + "check (default: 600)"), help);
+        + " polls the endpoint with the first prompt (every 5 s) until it answers; 0 (the "
+        + "default) skips the check (default: 0; vLLM 0.29)"), help);
     assertTrue(help.contains("-Dllm.args"), "the Maven form is named too");
     assertEquals("", err());
   }
@@ -59,6 +59,18 @@ class GatlingLlmTest {
     assertEquals("gatling-llm bench serve: unknown flag --num-prompt; did you mean "
         + "--num-prompts?\n'gatling-llm bench serve --help' lists the flags.\n", err());
     assertEquals("", out());
+  }
+
+  @Test
+  void anUnknownFlagIsSuggestedByItsMeaningAndARefusedOneSaysWhereItIs() {
+    // by spelling alone --no-verify-ssl is nearest to --no-reranker
+    assertEquals(2, run("bench", "serve", "--model", "m", "--no-verify-ssl"));
+    assertEquals("gatling-llm bench serve: unknown flag --no-verify-ssl; did you mean "
+        + "--insecure?\n'gatling-llm bench serve --help' lists the flags.\n", err());
+    err.reset();
+    assertEquals(2, run("bench", "serve", "--model", "m", "--multi-turn"));
+    assertTrue(err().startsWith("gatling-llm bench serve: --multi-turn is not supported: not "
+        + "yet; conversations"), err());
   }
 
   @Test

@@ -1,0 +1,85 @@
+package dev.gatlingllm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The command lines of vLLM 0.29's documentation and of vllm-bench's README, kept in
+ * {@code vllm-command-lines.txt}: each one is accepted, or refused before anything is sent with
+ * a reason naming a flag; none is answered "unknown flag". (The integration test runs the
+ * issue's own pasted line against the simulator.)
+ */
+class BenchCommandLinesTest {
+
+  /** Stands in for the server's {@code /v1/models} (the lines all give --model but one). */
+  private static final ServerModel.Lookup SERVER =
+      (url, headers, insecure) -> new ServerModel("m", "m");
+
+  static Stream<String> commandLines() throws IOException {
+    try (InputStream in = BenchCommandLinesTest.class
+        .getResourceAsStream("vllm-command-lines.txt")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+          .filter(line -> !line.isBlank() && !line.startsWith("#")).toList().stream();
+    }
+  }
+
+  /** Empty when accepted, else the refusal. */
+  private static Optional<String> refusal(String line) {
+    try {
+      BenchPlan.of(BenchArgs.parse(CommandLine.split(line)), SERVER);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("commandLines")
+  void everyPastedLineIsAcceptedOrRefusedNamingAFlag(String line) {
+    Optional<String> refused = refusal(line);
+    refused.ifPresent(why -> {
+      assertFalse(why.startsWith("unknown flag"), why);
+      List<String> named = new ArrayList<>();
+      for (Flag flag : BenchFlags.ALL) {
+        if (why.contains(flag.option())) {
+          named.add(flag.option());
+        }
+      }
+      assertFalse(named.isEmpty(), "the reason names no flag: " + why);
+    });
+  }
+
+  @Test
+  void theLinesOfTodaysFlagsAreAcceptedAndTheRefusedOnesSayWhy() throws IOException {
+    List<String> lines = commandLines().toList();
+    List<String> accepted = lines.stream().filter(l -> refusal(l).isEmpty()).toList();
+    // worked out by reading each line against the table: every 0.29 line of plain flags and
+    // every older line, and of vllm-bench's the lines of flags vLLM's Python client has too
+    assertTrue(accepted.contains(lines.get(3)), "the issue's --extra-body --insecure line");
+    assertTrue(accepted.contains(lines.get(5)), "--input-len/--output-len");
+    assertTrue(accepted.contains(lines.get(6)), "--lora-assignment round-robin");
+    assertTrue(accepted.contains(lines.get(7)), "--skip-tokenizer-init");
+    assertTrue(accepted.contains(lines.get(8)), "--custom-output-len -1, template kwargs");
+    for (int older = 16; older <= 20; older++) {
+      assertTrue(accepted.contains(lines.get(older)), lines.get(older));
+    }
+    assertEquals("--multi-turn is not supported: not yet; conversations (each turn "
+        + "sending the history, per-turn figures) are issue 28", refusal(lines.get(42))
+        .orElseThrow());
+    assertTrue(refusal(lines.get(9)).orElseThrow().startsWith("--probe-request-rate is not "
+        + "supported: "));
+    assertEquals(50, lines.size(), "the fixture's command lines");
+  }
+}
