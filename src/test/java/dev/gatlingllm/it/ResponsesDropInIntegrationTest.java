@@ -43,7 +43,8 @@ class ResponsesDropInIntegrationTest {
       String args = "--backend openai-responses --model sim-model --tokenizer "
           + "datasets/tokenizers/gpt2 --dataset-name random --random-input-len 32 "
           + "--random-output-len 4 --num-prompts 3 --num-warmups 2 --seed 1 --save-result "
-          + "--base-url "
+          // vLLM 0.29 skips the ready check by default (timeout 0): ask for it, it is tested
+          + "--ready-check-timeout-sec 600 --base-url "
           + sim.baseUrl();
       GatlingRunner.Result result = GatlingRunner.run(BenchServe.class, results,
           Map.of(CommandLine.ARGS_PROPERTY, args, "llm.resultsFolder", results.toString()));
