@@ -18,9 +18,11 @@ import dev.gatlingllm.dataset.PrefixRepetitionDataset;
 import dev.gatlingllm.dataset.RandomDataset;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import dev.gatlingllm.dataset.RandomRerankDataset;
+import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.ShareGptDataset;
 import dev.gatlingllm.dataset.SonnetDataset;
 import dev.gatlingllm.dataset.SpecBenchDataset;
+import dev.gatlingllm.dataset.TimedTraceDataset;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
@@ -234,6 +236,26 @@ public final class LlmDsl {
   /** vLLM's {@code spec_bench} dataset: the first turn of Spec-Bench's questions. */
   public static SpecBenchDataset specBench(String path) {
     return Datasets.specBench(Path.of(path));
+  }
+
+  /**
+   * vLLM's {@code timed_trace} dataset: a recorded trace (Mooncake's JSONL among them) whose
+   * hash ids become shared prompt blocks; replay its arrivals with {@link #traceArrivals}.
+   */
+  public static TimedTraceDataset timedTrace(String path) {
+    return Datasets.timedTrace(Path.of(path));
+  }
+
+  /**
+   * The sampled requests' own arrival times ({@code timed_trace}), to replay:
+   * {@code arrivals().replay(traceArrivals(samples))}.
+   *
+   * @throws IllegalArgumentException when the dataset carries no arrival times
+   */
+  public static ArrivalTrace traceArrivals(Samples samples) {
+    return ArrivalTrace.ofSeconds(samples.arrivalSeconds().orElseThrow(() ->
+        new IllegalArgumentException("the " + samples.dataset() + " dataset carries no arrival "
+            + "times; only " + Datasets.SELF_TIMED + " do")));
   }
 
   /** vLLM's {@code hf} dataset: a Hugging Face hub id, or a local Parquet / JSON(L) file. */

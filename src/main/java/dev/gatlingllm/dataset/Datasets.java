@@ -37,7 +37,14 @@ public final class Datasets {
 
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
-      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench");
+      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
+      "timed_trace");
+
+  /**
+   * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
+   * replayed instead of {@code --request-rate} unless {@code --no-self-timed}, as vLLM does.
+   */
+  public static final Set<String> SELF_TIMED = Set.of("timed_trace");
 
   /** {@code --dataset-name} when none is given, as in current vLLM. */
   public static final String DEFAULT_NAME = "random";
@@ -48,25 +55,29 @@ public final class Datasets {
       "skip-chat-template", "no-stream");
 
   /** Flags that only one dataset accepts, by dataset name. */
-  private static final Map<String, Set<String>> OWN_FLAGS = Map.of(
-      "random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
-          "random-prefix-len", "random-batch-size"),
-      "sharegpt", Set.of("sharegpt-output-len"),
-      "sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len"),
-      "burstgpt", Set.of(),
-      "custom", Set.of("custom-output-len", "custom-skip-chat-template"),
-      "prefix_repetition", Set.of("prefix-repetition-prefix-len",
+  private static final Map<String, Set<String>> OWN_FLAGS = Map.ofEntries(
+      Map.entry("random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
+          "random-prefix-len", "random-batch-size")),
+      Map.entry("sharegpt", Set.of("sharegpt-output-len")),
+      Map.entry("sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len")),
+      Map.entry("burstgpt", Set.of()),
+      Map.entry("custom", Set.of("custom-output-len", "custom-skip-chat-template")),
+      Map.entry("prefix_repetition", Set.of("prefix-repetition-prefix-len",
           "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",
-          "prefix-repetition-output-len"),
-      "hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len", "blazedit-min-distance",
-          "blazedit-max-distance"),
-      "random-mm", Set.of("random-input-len", "random-output-len", "random-range-ratio",
-          "random-prefix-len", "random-mm-base-items-per-request",
+          "prefix-repetition-output-len")),
+      Map.entry("hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len",
+          "blazedit-min-distance", "blazedit-max-distance")),
+      Map.entry("random-mm", Set.of("random-input-len", "random-output-len",
+          "random-range-ratio", "random-prefix-len", "random-mm-base-items-per-request",
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
-          "random-mm-bucket-config"),
-      "random-rerank", Set.of("random-input-len", "random-range-ratio", "random-batch-size",
-          "no-reranker"),
-      "spec_bench", Set.of("spec-bench-output-len", "spec-bench-category"));
+          "random-mm-bucket-config")),
+      Map.entry("random-rerank", Set.of("random-input-len", "random-range-ratio",
+          "random-batch-size", "no-reranker")),
+      Map.entry("spec_bench", Set.of("spec-bench-output-len", "spec-bench-category")),
+      Map.entry("timed_trace", Set.of("timed-trace-chunk-hash-size",
+          "timed-trace-sec-multiplier", "timed-trace-label-timestamp",
+          "timed-trace-label-input-length", "timed-trace-label-output-length",
+          "timed-trace-label-hash-ids")));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -121,6 +132,14 @@ public final class Datasets {
   /** Spec-Bench questions from its JSON Lines file ({@code spec_bench}). */
   public static SpecBenchDataset specBench(Path file) {
     return new SpecBenchDataset(file);
+  }
+
+  /**
+   * A recorded trace replayed with its prefix sharing and its own arrival times, Mooncake's
+   * JSONL among them ({@code timed_trace}).
+   */
+  public static TimedTraceDataset timedTrace(Path file) {
+    return new TimedTraceDataset(file);
   }
 
   /** A Hugging Face dataset by hub id, or a local Parquet/JSON/JSONL file ({@code hf}). */
@@ -283,6 +302,18 @@ public final class Datasets {
         spec = f.has("spec-bench-output-len")
             ? specBench.outputLen(f.integer("spec-bench-output-len")) : specBench;
         break;
+      case "timed_trace":
+        TimedTraceDataset trace = timedTrace(needPath(name, path)).labels(
+            new TimedTraceDataset.Labels(
+                label(f, "timestamp", TimedTraceDataset.Labels.DEFAULTS.timestamp()),
+                label(f, "input-length", TimedTraceDataset.Labels.DEFAULTS.inputLength()),
+                label(f, "output-length", TimedTraceDataset.Labels.DEFAULTS.outputLength()),
+                label(f, "hash-ids", TimedTraceDataset.Labels.DEFAULTS.hashIds())));
+        trace = f.has("timed-trace-chunk-hash-size")
+            ? trace.chunkHashSize(f.integer("timed-trace-chunk-hash-size")) : trace;
+        spec = f.has("timed-trace-sec-multiplier")
+            ? trace.secMultiplier(f.decimal("timed-trace-sec-multiplier")) : trace;
+        break;
       default:
         if (path == null) {
           throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset "
@@ -329,6 +360,12 @@ public final class Datasets {
     }
   }
 
+  /** A {@code --timed-trace-label-*} value, or its default. */
+  private static String label(Flags f, String which, String fallback) {
+    String value = f.string("timed-trace-label-" + which);
+    return value == null ? fallback : value;
+  }
+
   /** The text settings random-mm shares with random. */
   private static RandomDataset randomText(Flags f) {
     RandomDataset random = random();
@@ -366,7 +403,8 @@ public final class Datasets {
     if (path != null) {
       throw new IllegalArgumentException("The " + name + " dataset is generated and reads no "
           + "file, but --dataset-path " + path + " was given; pick the --dataset-name that "
-          + "matches the file (sharegpt, sonnet, burstgpt, custom or hf)");
+          + "matches the file (sharegpt, sonnet, burstgpt, custom, spec_bench, timed_trace "
+          + "or hf)");
     }
   }
 
