@@ -22,6 +22,7 @@ import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.ShareGptDataset;
 import dev.gatlingllm.dataset.SonnetDataset;
 import dev.gatlingllm.dataset.SpecBenchDataset;
+import dev.gatlingllm.dataset.SpeedBenchDataset;
 import dev.gatlingllm.dataset.TimedTraceDataset;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -236,6 +237,14 @@ public final class LlmDsl {
   /** vLLM's {@code spec_bench} dataset: the first turn of Spec-Bench's questions. */
   public static SpecBenchDataset specBench(String path) {
     return Datasets.specBench(Path.of(path));
+  }
+
+  /**
+   * vLLM's {@code speed_bench} dataset: NVIDIA SPEED-Bench questions from its prepared folder
+   * (one {@code <subset>.jsonl} per subset).
+   */
+  public static SpeedBenchDataset speedBench(String folder) {
+    return Datasets.speedBench(Path.of(folder));
   }
 
   /**

@@ -16,7 +16,7 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     implements DatasetSpec
     permits RandomDataset, ShareGptDataset, SonnetDataset, BurstGptDataset, CustomDataset,
         PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset,
-        SpecBenchDataset, TimedTraceDataset {
+        SpecBenchDataset, TimedTraceDataset, SpeedBenchDataset {
 
   final Common common;
 

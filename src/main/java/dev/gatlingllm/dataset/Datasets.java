@@ -38,7 +38,7 @@ public final class Datasets {
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
       "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
-      "timed_trace");
+      "timed_trace", "speed_bench");
 
   /**
    * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
@@ -77,7 +77,9 @@ public final class Datasets {
       Map.entry("timed_trace", Set.of("timed-trace-chunk-hash-size",
           "timed-trace-sec-multiplier", "timed-trace-label-timestamp",
           "timed-trace-label-input-length", "timed-trace-label-output-length",
-          "timed-trace-label-hash-ids")));
+          "timed-trace-label-hash-ids")),
+      Map.entry("speed_bench", Set.of("speed-bench-dataset-subset", "speed-bench-output-len",
+          "speed-bench-category")));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -140,6 +142,11 @@ public final class Datasets {
    */
   public static TimedTraceDataset timedTrace(Path file) {
     return new TimedTraceDataset(file);
+  }
+
+  /** NVIDIA SPEED-Bench questions from its prepared folder ({@code speed_bench}). */
+  public static SpeedBenchDataset speedBench(Path folder) {
+    return new SpeedBenchDataset(folder);
   }
 
   /** A Hugging Face dataset by hub id, or a local Parquet/JSON/JSONL file ({@code hf}). */
@@ -302,6 +309,14 @@ public final class Datasets {
         spec = f.has("spec-bench-output-len")
             ? specBench.outputLen(f.integer("spec-bench-output-len")) : specBench;
         break;
+      case "speed_bench":
+        SpeedBenchDataset speed = speedBench(needPath(name, path))
+            .category(f.string("speed-bench-category"));
+        speed = f.has("speed-bench-dataset-subset")
+            ? speed.subset(f.string("speed-bench-dataset-subset")) : speed;
+        spec = f.has("speed-bench-output-len")
+            ? speed.outputLen(f.integer("speed-bench-output-len")) : speed;
+        break;
       case "timed_trace":
         TimedTraceDataset trace = timedTrace(needPath(name, path)).labels(
             new TimedTraceDataset.Labels(
@@ -389,6 +404,10 @@ public final class Datasets {
         @SuppressWarnings("unchecked")
         B all = (B) specBench.allPrompts();
         out = all;
+      } else if (n <= 0 && out instanceof SpeedBenchDataset speedBench) {
+        @SuppressWarnings("unchecked")
+        B all = (B) speedBench.allPrompts();
+        out = all;
       } else {
         out = out.numPrompts(n);
       }
@@ -403,8 +422,8 @@ public final class Datasets {
     if (path != null) {
       throw new IllegalArgumentException("The " + name + " dataset is generated and reads no "
           + "file, but --dataset-path " + path + " was given; pick the --dataset-name that "
-          + "matches the file (sharegpt, sonnet, burstgpt, custom, spec_bench, timed_trace "
-          + "or hf)");
+          + "matches the file (sharegpt, sonnet, burstgpt, custom, spec_bench, "
+          + "speed_bench, timed_trace or hf)");
     }
   }
 

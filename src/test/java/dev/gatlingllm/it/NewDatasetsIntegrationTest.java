@@ -76,6 +76,19 @@ class NewDatasetsIntegrationTest {
     }
   }
 
+  @Test
+  void speedBenchSendsItsSubsetToTheChatEndpoint() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      JsonNode doc = bench(COMMON + "--backend openai-chat --dataset-name speed_bench "
+          + "--dataset-path datasets/speed_bench --speed-bench-dataset-subset throughput_1k "
+          + "--speed-bench-output-len 5 --num-prompts 3 --base-url " + sim.baseUrl());
+      assertEquals(3, doc.get("completed").asInt());
+      assertEquals(15, doc.get("total_output_tokens").asLong(), "3 requests of 5 tokens");
+      assertTrue(sim.recordedRequests().stream().allMatch(
+          r -> r.path().equals("/v1/chat/completions")));
+    }
+  }
+
   private static String prompt(RecordedRequest r) {
     try {
       return JSON.readTree(r.bodyText()).get("prompt").asText();
