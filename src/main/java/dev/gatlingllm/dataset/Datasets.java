@@ -1,5 +1,7 @@
 package dev.gatlingllm.dataset;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatlingllm.tool.Tool;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -235,8 +237,7 @@ public final class Datasets {
             : random;
         random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
             : random;
-        random = f.has("random-range-ratio")
-            ? random.rangeRatio(f.decimal("random-range-ratio")) : random;
+        random = f.has("random-range-ratio") ? f.rangeRatio(random) : random;
         random = f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len"))
             : random;
         if (f.has("random-batch-size") && f.integer("random-batch-size") != 1) {
@@ -298,8 +299,9 @@ public final class Datasets {
         RandomRerankDataset rerank = randomRerank().reranker(!f.bool("no-reranker"));
         rerank = f.has("random-input-len") ? rerank.inputLen(f.integer("random-input-len"))
             : rerank;
+        // documents have only an input length: a dict gives its "input" ratio
         rerank = f.has("random-range-ratio")
-            ? rerank.rangeRatio(f.decimal("random-range-ratio")) : rerank;
+            ? rerank.rangeRatio(f.rangeRatio(random()).rangeRatio()) : rerank;
         spec = f.has("random-batch-size") ? rerank.batchSize(f.integer("random-batch-size"))
             : rerank;
         break;
@@ -387,8 +389,7 @@ public final class Datasets {
     random = f.has("random-input-len") ? random.inputLen(f.integer("random-input-len")) : random;
     random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
         : random;
-    random = f.has("random-range-ratio") ? random.rangeRatio(f.decimal("random-range-ratio"))
-        : random;
+    random = f.has("random-range-ratio") ? f.rangeRatio(random) : random;
     return f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len")) : random;
   }
 
@@ -493,6 +494,35 @@ public final class Datasets {
         throw new IllegalArgumentException("--" + flag + " expects a number, got '"
             + values.get(flag) + "'");
       }
+    }
+
+    /**
+     * {@code --random-range-ratio} on {@code random}: one number for both lengths, or JSON
+     * {@code {"input": r, "output": r}} (a key left out is 0).
+     */
+    RandomDataset rangeRatio(RandomDataset random) {
+      String v = values.get("random-range-ratio").trim();
+      if (!v.startsWith("{")) {
+        return random.rangeRatio(decimal("random-range-ratio"));
+      }
+      String usage = "--random-range-ratio expects a number or {\"input\": r, \"output\": r}"
+          + ", got '" + v + "'";
+      JsonNode node;
+      try {
+        node = DataFiles.JSON.readTree(v);
+      } catch (JsonProcessingException e) {
+        throw new IllegalArgumentException(usage);
+      }
+      double[] ratios = new double[2];
+      List<String> keys = List.of("input", "output");
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        int k = keys.indexOf(e.getKey());
+        if (k < 0 || !e.getValue().isNumber()) {
+          throw new IllegalArgumentException(usage);
+        }
+        ratios[k] = e.getValue().asDouble();
+      }
+      return random.rangeRatio(ratios[0], ratios[1]);
     }
 
     boolean bool(String flag) {
