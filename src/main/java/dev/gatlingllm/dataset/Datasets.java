@@ -68,7 +68,8 @@ public final class Datasets {
           "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",
           "prefix-repetition-output-len")),
       Map.entry("hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len",
-          "blazedit-min-distance", "blazedit-max-distance")),
+          "blazedit-min-distance", "blazedit-max-distance", "asr-min-audio-len-sec",
+          "asr-max-audio-len-sec")),
       Map.entry("random-mm", Set.of("random-input-len", "random-output-len",
           "random-range-ratio", "random-prefix-len", "random-mm-base-items-per-request",
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
@@ -341,8 +342,12 @@ public final class Datasets {
         hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
         hf = f.has("blazedit-min-distance")
             ? hf.blazeditMinDistance(f.decimal("blazedit-min-distance")) : hf;
-        spec = f.has("blazedit-max-distance")
+        hf = f.has("blazedit-max-distance")
             ? hf.blazeditMaxDistance(f.decimal("blazedit-max-distance")) : hf;
+        hf = f.has("asr-min-audio-len-sec")
+            ? hf.asrMinAudioLenSec(f.seconds("asr-min-audio-len-sec")) : hf;
+        spec = f.has("asr-max-audio-len-sec")
+            ? hf.asrMaxAudioLenSec(f.seconds("asr-max-audio-len-sec")) : hf;
     }
     return common(spec, f);
   }
@@ -494,6 +499,12 @@ public final class Datasets {
         throw new IllegalArgumentException("--" + flag + " expects a number, got '"
             + values.get(flag) + "'");
       }
+    }
+
+    /** Seconds, where Python's {@code inf} (vLLM's default) means no limit. */
+    double seconds(String flag) {
+      String v = values.get(flag).trim().toLowerCase(Locale.ROOT);
+      return v.equals("inf") || v.equals("infinity") ? Double.POSITIVE_INFINITY : decimal(flag);
     }
 
     /**

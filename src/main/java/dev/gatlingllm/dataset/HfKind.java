@@ -191,10 +191,8 @@ enum HfKind {
         return null;
       }
       HfMedia.Audio audio = HfMedia.audio(row.get("audio"), where);
-      if (audio.seconds() > MAX_AUDIO_SECONDS) {
-        return Candidate.skipped("audio over " + (int) MAX_AUDIO_SECONDS + " s");
-      }
-      return new Candidate(WHISPER_PREAMBLE, null, Double.NaN,
+      // the clip's length is the measure --asr-min/max-audio-len-sec filter on
+      return new Candidate(WHISPER_PREAMBLE, null, audio.seconds(),
           () -> Map.of(AUDIO, audio.wav()));
     }
   },
@@ -223,8 +221,6 @@ enum HfKind {
   /** The prompt vLLM counts for every ASR request (Whisper's transcription tokens). */
   static final String WHISPER_PREAMBLE =
       "<|startoftranscript|><|en|><|transcribe|><|notimestamps|>";
-  /** Longest clip Whisper takes; longer ones are skipped, as in vLLM. */
-  static final double MAX_AUDIO_SECONDS = 30.0;
 
   /** Where a request's output length comes from. */
   enum Output {
@@ -243,19 +239,20 @@ enum HfKind {
 
   /**
    * What one row contributes: the prompt, the reference reply when the output length comes
-   * from it (else null), Blazedit's edit distance (else NaN), the feeder extras (images,
+   * from it (else null), the row's measure that a range option filters on (Blazedit's edit
+   * distance, an ASR clip's seconds; else NaN), the feeder extras (images,
    * audio; made only for rows that are sent), or why the row is skipped (else null).
    */
-  record Candidate(String prompt, String reply, double distance,
+  record Candidate(String prompt, String reply, double measure,
       Supplier<Map<String, Object>> extras, String skipped) {
 
-    Candidate(String prompt, String reply, double distance) {
-      this(prompt, reply, distance, Map::of, null);
+    Candidate(String prompt, String reply, double measure) {
+      this(prompt, reply, measure, Map::of, null);
     }
 
-    Candidate(String prompt, String reply, double distance,
+    Candidate(String prompt, String reply, double measure,
         Supplier<Map<String, Object>> extras) {
-      this(prompt, reply, distance, extras, null);
+      this(prompt, reply, measure, extras, null);
     }
 
     /** A row of the right shape that vLLM leaves out, and why. */
