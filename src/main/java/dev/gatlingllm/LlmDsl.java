@@ -24,6 +24,7 @@ import dev.gatlingllm.dataset.SonnetDataset;
 import dev.gatlingllm.dataset.SpecBenchDataset;
 import dev.gatlingllm.dataset.SpeedBenchDataset;
 import dev.gatlingllm.dataset.TimedTraceDataset;
+import dev.gatlingllm.dataset.TxtSlicesDataset;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
@@ -237,6 +238,14 @@ public final class LlmDsl {
   /** vLLM's {@code spec_bench} dataset: the first turn of Spec-Bench's questions. */
   public static SpecBenchDataset specBench(String path) {
     return Datasets.specBench(Path.of(path));
+  }
+
+  /**
+   * vLLM's {@code txt-slices} dataset: slices of a text file (or http(s) URL) at the random
+   * dataset's lengths.
+   */
+  public static TxtSlicesDataset txtSlices(String pathOrUrl) {
+    return Datasets.txtSlices(pathOrUrl);
   }
 
   /**

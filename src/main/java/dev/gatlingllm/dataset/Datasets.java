@@ -40,7 +40,7 @@ public final class Datasets {
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
       "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
-      "timed_trace", "speed_bench");
+      "timed_trace", "speed_bench", "txt-slices");
 
   /**
    * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
@@ -81,6 +81,8 @@ public final class Datasets {
           "timed-trace-sec-multiplier", "timed-trace-label-timestamp",
           "timed-trace-label-input-length", "timed-trace-label-output-length",
           "timed-trace-label-hash-ids")),
+      Map.entry("txt-slices", Set.of("random-input-len", "random-output-len",
+          "random-range-ratio")),
       Map.entry("speed_bench", Set.of("speed-bench-dataset-subset", "speed-bench-output-len",
           "speed-bench-category")));
 
@@ -145,6 +147,14 @@ public final class Datasets {
    */
   public static TimedTraceDataset timedTrace(Path file) {
     return new TimedTraceDataset(file);
+  }
+
+  /**
+   * Slices of a text file (or an http(s) URL) at the random dataset's lengths
+   * ({@code txt-slices}).
+   */
+  public static TxtSlicesDataset txtSlices(String pathOrUrl) {
+    return new TxtSlicesDataset(pathOrUrl);
   }
 
   /** NVIDIA SPEED-Bench questions from its prepared folder ({@code speed_bench}). */
@@ -311,6 +321,22 @@ public final class Datasets {
             .category(f.string("spec-bench-category"));
         spec = f.has("spec-bench-output-len")
             ? specBench.outputLen(f.integer("spec-bench-output-len")) : specBench;
+        break;
+      case "txt-slices":
+        if (path == null) {
+          throw new IllegalArgumentException("The txt-slices dataset needs --dataset-path: a "
+              + "text file or an http(s) URL");
+        }
+        TxtSlicesDataset slices = txtSlices(path);
+        slices = f.has("random-input-len") ? slices.inputLen(f.integer("random-input-len"))
+            : slices;
+        slices = f.has("random-output-len") ? slices.outputLen(f.integer("random-output-len"))
+            : slices;
+        if (f.has("random-range-ratio")) {
+          RandomDataset ratios = f.rangeRatio(random());
+          slices = slices.rangeRatio(ratios.rangeRatio(), ratios.outputRangeRatio());
+        }
+        spec = slices;
         break;
       case "speed_bench":
         SpeedBenchDataset speed = speedBench(needPath(name, path))

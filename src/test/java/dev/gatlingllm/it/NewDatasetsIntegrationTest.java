@@ -89,6 +89,21 @@ class NewDatasetsIntegrationTest {
     }
   }
 
+  @Test
+  void txtSlicesSendsPiecesOfTheFileAtTheRandomLengths() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      JsonNode doc = bench(COMMON + "--dataset-name txt-slices --dataset-path "
+          + "datasets/sonnet/sonnet.txt --random-input-len 30 --random-output-len 4 "
+          + "--num-prompts 6 --base-url " + sim.baseUrl());
+      assertEquals(6, doc.get("completed").asInt());
+      assertEquals(24, doc.get("total_output_tokens").asLong(), "6 requests of 4 tokens");
+      String sonnet = Files.readString(Path.of("datasets/sonnet/sonnet.txt"));
+      long pieces = sim.recordedRequests().stream().map(NewDatasetsIntegrationTest::prompt)
+          .filter(sonnet::contains).count();
+      assertTrue(pieces >= 6, pieces + " requests sent a piece of the file");
+    }
+  }
+
   private static String prompt(RecordedRequest r) {
     try {
       return JSON.readTree(r.bodyText()).get("prompt").asText();
