@@ -25,6 +25,10 @@ import java.util.stream.Stream;
  *   <tr><th>ids</th><th>columns</th><th>prompt</th><th>output length</th></tr>
  *   <tr><td>Aeala/ShareGPT_Vicuna_unfiltered</td><td>conversations</td><td>first turn</td>
  *       <td>tokens of the second turn, pruned like ShareGPT</td></tr>
+ *   <tr><td>openai/openai_humaneval</td><td>task_id, prompt, canonical_solution</td>
+ *       <td>prompt</td><td>tokens of canonical_solution</td></tr>
+ *   <tr><td>openai/gsm8k</td><td>question, answer</td><td>question</td>
+ *       <td>tokens of answer</td></tr>
  *   <tr><td>lmms-lab/LLaVA-OneVision-Data</td><td>conversations, image</td>
  *       <td>first turn + the image</td><td>as ShareGPT</td></tr>
  *   <tr><td>lmarena-ai/VisionArena-Chat, lmarena-ai/vision-arena-bench-v0.1</td>

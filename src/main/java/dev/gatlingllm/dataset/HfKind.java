@@ -125,6 +125,37 @@ enum HfKind {
     }
   },
 
+  /**
+   * HumanEval: the function signature and docstring in {@code prompt}; the output length is
+   * the tokens of its {@code canonical_solution}.
+   */
+  HUMAN_EVAL("HumanEval", List.of("task_id", "prompt", "canonical_solution"),
+      Output.REPLY_UNPRUNED, null, 0, 0, "test", "openai/openai_humaneval",
+      "openai_humaneval") {
+    @Override
+    Candidate candidate(Map<String, Object> row, String where) {
+      String prompt = text(row, "prompt");
+      String solution = text(row, "canonical_solution");
+      return prompt == null || solution == null ? null
+          : new Candidate(prompt, solution, Double.NaN);
+    }
+  },
+
+  /**
+   * GSM8K: a grade-school math {@code question}; the output length is the tokens of its worked
+   * {@code answer}. The hub's subsets are {@code main} and {@code socratic}.
+   */
+  GSM8K("GSM8K", List.of("question", "answer"), Output.REPLY_UNPRUNED, null, 0, 0, "train",
+      "openai/gsm8k", "gsm8k") {
+    @Override
+    Candidate candidate(Map<String, Object> row, String where) {
+      String question = text(row, "question");
+      String answer = text(row, "answer");
+      return question == null || answer == null ? null
+          : new Candidate(question, answer, Double.NaN);
+    }
+  },
+
   /** MT-Bench: the first of the question's {@code turns}. */
   MT_BENCH("MT-Bench", List.of("turns"), Output.FIXED, 256, 0, 0, "train",
       "philschmid/mt-bench") {
@@ -351,7 +382,7 @@ enum HfKind {
   /** The kind whose columns a file has; the more specific shapes are tried first. */
   static Optional<HfKind> byColumns(Collection<String> present) {
     return List.of(BLAZEDIT, NEXT_EDIT, INSTRUCT_CODER, MLPERF, MMVU, MMSTAR, AIMO,
-            VISION_ARENA_BENCH, MT_BENCH, VISION_ARENA_CHAT, MULTIMODAL_CONVERSATION,
+            HUMAN_EVAL, GSM8K, VISION_ARENA_BENCH, MT_BENCH, VISION_ARENA_CHAT, MULTIMODAL_CONVERSATION,
             CONVERSATION, ASR).stream()
         .filter(k -> present.containsAll(k.columns)).findFirst();
   }

@@ -104,6 +104,23 @@ class NewDatasetsIntegrationTest {
     }
   }
 
+  @Test
+  void gsm8kAndHumanEvalFilesRunAsHfDatasets() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      JsonNode gsm8k = bench(COMMON + "--dataset-name hf --dataset-path "
+          + "datasets/hf/gsm8k_sample.jsonl --hf-name openai/gsm8k --num-prompts 4 "
+          + "--no-oversample --base-url " + sim.baseUrl());
+      assertEquals(4, gsm8k.get("completed").asInt());
+      // the answers' GPT-2 tokens: 4 + 7 + 4 + 4 (HfCodeAndMathTest)
+      assertEquals(19, gsm8k.get("total_output_tokens").asLong());
+      JsonNode humanEval = bench(COMMON + "--dataset-name hf --dataset-path "
+          + "datasets/hf/humaneval_sample.jsonl --num-prompts 3 --no-oversample --base-url "
+          + sim.baseUrl());
+      assertEquals(3, humanEval.get("completed").asInt());
+      assertEquals(12, humanEval.get("total_output_tokens").asLong(), "4 + 6 + 2");
+    }
+  }
+
   private static String prompt(RecordedRequest r) {
     try {
       return JSON.readTree(r.bodyText()).get("prompt").asText();
