@@ -11,6 +11,7 @@ import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.dataset.BurstGptDataset;
 import dev.gatlingllm.dataset.CustomDataset;
+import dev.gatlingllm.dataset.CustomMediaDataset;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.HfDataset;
@@ -238,6 +239,16 @@ public final class LlmDsl {
   /** vLLM's {@code spec_bench} dataset: the first turn of Spec-Bench's questions. */
   public static SpecBenchDataset specBench(String path) {
     return Datasets.specBench(Path.of(path));
+  }
+
+  /** vLLM's {@code custom_image} dataset: JSONL prompts with their {@code image_files}. */
+  public static CustomMediaDataset customImage(String path) {
+    return Datasets.customImage(Path.of(path));
+  }
+
+  /** vLLM's {@code custom_audio} dataset: JSONL prompts with their {@code audio_files}. */
+  public static CustomMediaDataset customAudio(String path) {
+    return Datasets.customAudio(Path.of(path));
   }
 
   /**

@@ -40,7 +40,7 @@ public final class Datasets {
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
       "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
-      "timed_trace", "speed_bench", "txt-slices");
+      "timed_trace", "speed_bench", "txt-slices", "custom_image", "custom_audio");
 
   /**
    * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
@@ -81,6 +81,9 @@ public final class Datasets {
           "timed-trace-sec-multiplier", "timed-trace-label-timestamp",
           "timed-trace-label-input-length", "timed-trace-label-output-length",
           "timed-trace-label-hash-ids")),
+      Map.entry("custom_image", Set.of("custom-output-len",
+          "custom-ensure-client-side-data")),
+      Map.entry("custom_audio", Set.of("custom-output-len")),
       Map.entry("txt-slices", Set.of("random-input-len", "random-output-len",
           "random-range-ratio")),
       Map.entry("speed_bench", Set.of("speed-bench-dataset-subset", "speed-bench-output-len",
@@ -92,7 +95,8 @@ public final class Datasets {
       .collect(Collectors.toUnmodifiableSet());
 
   private static final Set<String> BOOLEAN_FLAGS = Set.of("no-oversample", "disable-shuffle",
-      "skip-chat-template", "no-stream", "custom-skip-chat-template", "no-reranker");
+      "skip-chat-template", "no-stream", "custom-skip-chat-template", "no-reranker",
+      "custom-ensure-client-side-data");
 
   private Datasets() {}
 
@@ -147,6 +151,16 @@ public final class Datasets {
    */
   public static TimedTraceDataset timedTrace(Path file) {
     return new TimedTraceDataset(file);
+  }
+
+  /** Prompts with image files from a JSON Lines file ({@code custom_image}). */
+  public static CustomMediaDataset customImage(Path file) {
+    return new CustomMediaDataset(file, CustomMediaDataset.Media.IMAGE);
+  }
+
+  /** Prompts with audio files from a JSON Lines file ({@code custom_audio}). */
+  public static CustomMediaDataset customAudio(Path file) {
+    return new CustomMediaDataset(file, CustomMediaDataset.Media.AUDIO);
   }
 
   /**
@@ -322,6 +336,14 @@ public final class Datasets {
         spec = f.has("spec-bench-output-len")
             ? specBench.outputLen(f.integer("spec-bench-output-len")) : specBench;
         break;
+      case "custom_image":
+      case "custom_audio":
+        CustomMediaDataset custom = (name.equals("custom_image")
+            ? customImage(needPath(name, path)) : customAudio(needPath(name, path)))
+            .ensureClientSideData(f.bool("custom-ensure-client-side-data"));
+        spec = f.has("custom-output-len") ? custom.outputLen(f.integer("custom-output-len"))
+            : custom;
+        break;
       case "txt-slices":
         if (path == null) {
           throw new IllegalArgumentException("The txt-slices dataset needs --dataset-path: a "
@@ -392,6 +414,9 @@ public final class Datasets {
     String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
     switch (name) {
       case "random-mm":
+      case "custom_image":
+      case "custom_audio":
+        // custom_audio's clips are chat input_audio parts, sent the way images are
         return Optional.of(DatasetContent.VISUAL);
       case "random-rerank":
         return Optional.of(DatasetContent.RERANK);
@@ -435,6 +460,10 @@ public final class Datasets {
       } else if (n <= 0 && out instanceof SpecBenchDataset specBench) {
         @SuppressWarnings("unchecked")
         B all = (B) specBench.allPrompts();
+        out = all;
+      } else if (n <= 0 && out instanceof CustomMediaDataset media) {
+        @SuppressWarnings("unchecked")
+        B all = (B) media.allPrompts();
         out = all;
       } else if (n <= 0 && out instanceof SpeedBenchDataset speedBench) {
         @SuppressWarnings("unchecked")

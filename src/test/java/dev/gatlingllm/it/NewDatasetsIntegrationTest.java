@@ -121,6 +121,26 @@ class NewDatasetsIntegrationTest {
     }
   }
 
+  @Test
+  void customImageAndAudioPartsReachTheChatEndpoint() throws IOException {
+    try (Simulator sim = recordingSimulator()) {
+      JsonNode images = bench(COMMON + "--backend openai-chat --dataset-name custom_image "
+          + "--dataset-path datasets/custom_media/custom_image_sample.jsonl "
+          + "--custom-ensure-client-side-data --custom-output-len 3 --num-prompts 3 "
+          + "--base-url " + sim.baseUrl());
+      assertEquals(3, images.get("completed").asInt());
+      JsonNode audio = bench(COMMON + "--backend openai-chat --dataset-name custom_audio "
+          + "--dataset-path datasets/custom_media/custom_audio_sample.jsonl "
+          + "--custom-output-len 3 --num-prompts 2 --base-url " + sim.baseUrl());
+      assertEquals(2, audio.get("completed").asInt());
+      // the two-image line and the two-clip line, as content parts after the text
+      assertTrue(sim.recordedRequests().stream().anyMatch(
+          r -> r.bodyText().split("data:image/jpeg;base64,", -1).length == 3));
+      assertTrue(sim.recordedRequests().stream().anyMatch(
+          r -> r.bodyText().split("\"input_audio\"", -1).length >= 3));
+    }
+  }
+
   private static String prompt(RecordedRequest r) {
     try {
       return JSON.readTree(r.bodyText()).get("prompt").asText();
