@@ -14,6 +14,7 @@ import dev.gatlingllm.dataset.BurstGptDataset;
 import dev.gatlingllm.dataset.ShareGptConversations;
 import dev.gatlingllm.dataset.SyntheticConversations;
 import dev.gatlingllm.dataset.CustomDataset;
+import dev.gatlingllm.dataset.CustomMediaDataset;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.HfDataset;
@@ -21,9 +22,13 @@ import dev.gatlingllm.dataset.PrefixRepetitionDataset;
 import dev.gatlingllm.dataset.RandomDataset;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import dev.gatlingllm.dataset.RandomRerankDataset;
+import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.ShareGptDataset;
 import dev.gatlingllm.dataset.SonnetDataset;
 import dev.gatlingllm.dataset.SpecBenchDataset;
+import dev.gatlingllm.dataset.SpeedBenchDataset;
+import dev.gatlingllm.dataset.TimedTraceDataset;
+import dev.gatlingllm.dataset.TxtSlicesDataset;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
@@ -275,6 +280,52 @@ public final class LlmDsl {
   /** vLLM's {@code spec_bench} dataset: the first turn of Spec-Bench's questions. */
   public static SpecBenchDataset specBench(String path) {
     return Datasets.specBench(Path.of(path));
+  }
+
+  /** vLLM's {@code custom_image} dataset: JSONL prompts with their {@code image_files}. */
+  public static CustomMediaDataset customImage(String path) {
+    return Datasets.customImage(Path.of(path));
+  }
+
+  /** vLLM's {@code custom_audio} dataset: JSONL prompts with their {@code audio_files}. */
+  public static CustomMediaDataset customAudio(String path) {
+    return Datasets.customAudio(Path.of(path));
+  }
+
+  /**
+   * vLLM's {@code txt-slices} dataset: slices of a text file (or http(s) URL) at the random
+   * dataset's lengths.
+   */
+  public static TxtSlicesDataset txtSlices(String pathOrUrl) {
+    return Datasets.txtSlices(pathOrUrl);
+  }
+
+  /**
+   * vLLM's {@code speed_bench} dataset: NVIDIA SPEED-Bench questions from its prepared folder
+   * (one {@code <subset>.jsonl} per subset).
+   */
+  public static SpeedBenchDataset speedBench(String folder) {
+    return Datasets.speedBench(Path.of(folder));
+  }
+
+  /**
+   * vLLM's {@code timed_trace} dataset: a recorded trace (Mooncake's JSONL among them) whose
+   * hash ids become shared prompt blocks; replay its arrivals with {@link #traceArrivals}.
+   */
+  public static TimedTraceDataset timedTrace(String path) {
+    return Datasets.timedTrace(Path.of(path));
+  }
+
+  /**
+   * The sampled requests' own arrival times ({@code timed_trace}), to replay:
+   * {@code arrivals().replay(traceArrivals(samples))}.
+   *
+   * @throws IllegalArgumentException when the dataset carries no arrival times
+   */
+  public static ArrivalTrace traceArrivals(Samples samples) {
+    return ArrivalTrace.ofSeconds(samples.arrivalSeconds().orElseThrow(() ->
+        new IllegalArgumentException("the " + samples.dataset() + " dataset carries no arrival "
+            + "times; only " + Datasets.SELF_TIMED + " do")));
   }
 
   /** vLLM's {@code hf} dataset: a Hugging Face hub id, or a local Parquet / JSON(L) file. */

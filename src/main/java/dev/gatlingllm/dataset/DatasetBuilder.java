@@ -16,7 +16,8 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     implements DatasetSpec
     permits RandomDataset, ShareGptDataset, SonnetDataset, BurstGptDataset, CustomDataset,
         PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset,
-        SpecBenchDataset {
+        SpecBenchDataset, TimedTraceDataset, SpeedBenchDataset,
+        TxtSlicesDataset, CustomMediaDataset {
 
   final Common common;
 

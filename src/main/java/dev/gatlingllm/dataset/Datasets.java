@@ -1,5 +1,7 @@
 package dev.gatlingllm.dataset;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatlingllm.tool.Tool;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +39,14 @@ public final class Datasets {
 
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
-      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench");
+      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
+      "timed_trace", "speed_bench", "txt-slices", "custom_image", "custom_audio");
+
+  /**
+   * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
+   * replayed instead of {@code --request-rate} unless {@code --no-self-timed}, as vLLM does.
+   */
+  public static final Set<String> SELF_TIMED = Set.of("timed_trace");
 
   /** {@code --dataset-name} when none is given, as in current vLLM. */
   public static final String DEFAULT_NAME = "random";
@@ -48,25 +57,37 @@ public final class Datasets {
       "skip-chat-template", "no-stream");
 
   /** Flags that only one dataset accepts, by dataset name. */
-  private static final Map<String, Set<String>> OWN_FLAGS = Map.of(
-      "random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
-          "random-prefix-len", "random-batch-size"),
-      "sharegpt", Set.of("sharegpt-output-len"),
-      "sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len"),
-      "burstgpt", Set.of(),
-      "custom", Set.of("custom-output-len", "custom-skip-chat-template"),
-      "prefix_repetition", Set.of("prefix-repetition-prefix-len",
+  private static final Map<String, Set<String>> OWN_FLAGS = Map.ofEntries(
+      Map.entry("random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
+          "random-prefix-len", "random-batch-size")),
+      Map.entry("sharegpt", Set.of("sharegpt-output-len")),
+      Map.entry("sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len")),
+      Map.entry("burstgpt", Set.of()),
+      Map.entry("custom", Set.of("custom-output-len", "custom-skip-chat-template")),
+      Map.entry("prefix_repetition", Set.of("prefix-repetition-prefix-len",
           "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",
-          "prefix-repetition-output-len"),
-      "hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len", "blazedit-min-distance",
-          "blazedit-max-distance"),
-      "random-mm", Set.of("random-input-len", "random-output-len", "random-range-ratio",
-          "random-prefix-len", "random-mm-base-items-per-request",
+          "prefix-repetition-output-len")),
+      Map.entry("hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len",
+          "blazedit-min-distance", "blazedit-max-distance", "asr-min-audio-len-sec",
+          "asr-max-audio-len-sec")),
+      Map.entry("random-mm", Set.of("random-input-len", "random-output-len",
+          "random-range-ratio", "random-prefix-len", "random-mm-base-items-per-request",
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
-          "random-mm-bucket-config"),
-      "random-rerank", Set.of("random-input-len", "random-range-ratio", "random-batch-size",
-          "no-reranker"),
-      "spec_bench", Set.of("spec-bench-output-len", "spec-bench-category"));
+          "random-mm-bucket-config")),
+      Map.entry("random-rerank", Set.of("random-input-len", "random-range-ratio",
+          "random-batch-size", "no-reranker")),
+      Map.entry("spec_bench", Set.of("spec-bench-output-len", "spec-bench-category")),
+      Map.entry("timed_trace", Set.of("timed-trace-chunk-hash-size",
+          "timed-trace-sec-multiplier", "timed-trace-label-timestamp",
+          "timed-trace-label-input-length", "timed-trace-label-output-length",
+          "timed-trace-label-hash-ids")),
+      Map.entry("custom_image", Set.of("custom-output-len",
+          "custom-ensure-client-side-data")),
+      Map.entry("custom_audio", Set.of("custom-output-len")),
+      Map.entry("txt-slices", Set.of("random-input-len", "random-output-len",
+          "random-range-ratio")),
+      Map.entry("speed_bench", Set.of("speed-bench-dataset-subset", "speed-bench-output-len",
+          "speed-bench-category")));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -74,7 +95,8 @@ public final class Datasets {
       .collect(Collectors.toUnmodifiableSet());
 
   private static final Set<String> BOOLEAN_FLAGS = Set.of("no-oversample", "disable-shuffle",
-      "skip-chat-template", "no-stream", "custom-skip-chat-template", "no-reranker");
+      "skip-chat-template", "no-stream", "custom-skip-chat-template", "no-reranker",
+      "custom-ensure-client-side-data");
 
   private Datasets() {}
 
@@ -121,6 +143,37 @@ public final class Datasets {
   /** Spec-Bench questions from its JSON Lines file ({@code spec_bench}). */
   public static SpecBenchDataset specBench(Path file) {
     return new SpecBenchDataset(file);
+  }
+
+  /**
+   * A recorded trace replayed with its prefix sharing and its own arrival times, Mooncake's
+   * JSONL among them ({@code timed_trace}).
+   */
+  public static TimedTraceDataset timedTrace(Path file) {
+    return new TimedTraceDataset(file);
+  }
+
+  /** Prompts with image files from a JSON Lines file ({@code custom_image}). */
+  public static CustomMediaDataset customImage(Path file) {
+    return new CustomMediaDataset(file, CustomMediaDataset.Media.IMAGE);
+  }
+
+  /** Prompts with audio files from a JSON Lines file ({@code custom_audio}). */
+  public static CustomMediaDataset customAudio(Path file) {
+    return new CustomMediaDataset(file, CustomMediaDataset.Media.AUDIO);
+  }
+
+  /**
+   * Slices of a text file (or an http(s) URL) at the random dataset's lengths
+   * ({@code txt-slices}).
+   */
+  public static TxtSlicesDataset txtSlices(String pathOrUrl) {
+    return new TxtSlicesDataset(pathOrUrl);
+  }
+
+  /** NVIDIA SPEED-Bench questions from its prepared folder ({@code speed_bench}). */
+  public static SpeedBenchDataset speedBench(Path folder) {
+    return new SpeedBenchDataset(folder);
   }
 
   /** A Hugging Face dataset by hub id, or a local Parquet/JSON/JSONL file ({@code hf}). */
@@ -209,8 +262,7 @@ public final class Datasets {
             : random;
         random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
             : random;
-        random = f.has("random-range-ratio")
-            ? random.rangeRatio(f.decimal("random-range-ratio")) : random;
+        random = f.has("random-range-ratio") ? f.rangeRatio(random) : random;
         random = f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len"))
             : random;
         if (f.has("random-batch-size") && f.integer("random-batch-size") != 1) {
@@ -275,8 +327,9 @@ public final class Datasets {
         RandomRerankDataset rerank = randomRerank().reranker(!f.bool("no-reranker"));
         rerank = f.has("random-input-len") ? rerank.inputLen(f.integer("random-input-len"))
             : rerank;
+        // documents have only an input length: a dict gives its "input" ratio
         rerank = f.has("random-range-ratio")
-            ? rerank.rangeRatio(f.decimal("random-range-ratio")) : rerank;
+            ? rerank.rangeRatio(f.rangeRatio(random()).rangeRatio()) : rerank;
         spec = f.has("random-batch-size") ? rerank.batchSize(f.integer("random-batch-size"))
             : rerank;
         break;
@@ -285,6 +338,50 @@ public final class Datasets {
             .category(f.string("spec-bench-category"));
         spec = f.has("spec-bench-output-len")
             ? specBench.outputLen(f.integer("spec-bench-output-len")) : specBench;
+        break;
+      case "custom_image":
+      case "custom_audio":
+        CustomMediaDataset custom = (name.equals("custom_image")
+            ? customImage(needPath(name, path)) : customAudio(needPath(name, path)))
+            .ensureClientSideData(f.bool("custom-ensure-client-side-data"));
+        spec = f.has("custom-output-len") ? custom.outputLen(f.integer("custom-output-len"))
+            : custom;
+        break;
+      case "txt-slices":
+        if (path == null) {
+          throw new IllegalArgumentException("The txt-slices dataset needs --dataset-path: a "
+              + "text file or an http(s) URL");
+        }
+        TxtSlicesDataset slices = txtSlices(path);
+        slices = f.has("random-input-len") ? slices.inputLen(f.integer("random-input-len"))
+            : slices;
+        slices = f.has("random-output-len") ? slices.outputLen(f.integer("random-output-len"))
+            : slices;
+        if (f.has("random-range-ratio")) {
+          RandomDataset ratios = f.rangeRatio(random());
+          slices = slices.rangeRatio(ratios.rangeRatio(), ratios.outputRangeRatio());
+        }
+        spec = slices;
+        break;
+      case "speed_bench":
+        SpeedBenchDataset speed = speedBench(needPath(name, path))
+            .category(f.string("speed-bench-category"));
+        speed = f.has("speed-bench-dataset-subset")
+            ? speed.subset(f.string("speed-bench-dataset-subset")) : speed;
+        spec = f.has("speed-bench-output-len")
+            ? speed.outputLen(f.integer("speed-bench-output-len")) : speed;
+        break;
+      case "timed_trace":
+        TimedTraceDataset trace = timedTrace(needPath(name, path)).labels(
+            new TimedTraceDataset.Labels(
+                label(f, "timestamp", TimedTraceDataset.Labels.DEFAULTS.timestamp()),
+                label(f, "input-length", TimedTraceDataset.Labels.DEFAULTS.inputLength()),
+                label(f, "output-length", TimedTraceDataset.Labels.DEFAULTS.outputLength()),
+                label(f, "hash-ids", TimedTraceDataset.Labels.DEFAULTS.hashIds())));
+        trace = f.has("timed-trace-chunk-hash-size")
+            ? trace.chunkHashSize(f.integer("timed-trace-chunk-hash-size")) : trace;
+        spec = f.has("timed-trace-sec-multiplier")
+            ? trace.secMultiplier(f.decimal("timed-trace-sec-multiplier")) : trace;
         break;
       default:
         if (path == null) {
@@ -296,8 +393,12 @@ public final class Datasets {
         hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
         hf = f.has("blazedit-min-distance")
             ? hf.blazeditMinDistance(f.decimal("blazedit-min-distance")) : hf;
-        spec = f.has("blazedit-max-distance")
+        hf = f.has("blazedit-max-distance")
             ? hf.blazeditMaxDistance(f.decimal("blazedit-max-distance")) : hf;
+        hf = f.has("asr-min-audio-len-sec")
+            ? hf.asrMinAudioLenSec(f.seconds("asr-min-audio-len-sec")) : hf;
+        spec = f.has("asr-max-audio-len-sec")
+            ? hf.asrMaxAudioLenSec(f.seconds("asr-max-audio-len-sec")) : hf;
     }
     return common(spec, f);
   }
@@ -316,6 +417,9 @@ public final class Datasets {
     String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
     switch (name) {
       case "random-mm":
+      case "custom_image":
+      case "custom_audio":
+        // custom_audio's clips are chat input_audio parts, sent the way images are
         return Optional.of(DatasetContent.VISUAL);
       case "random-rerank":
         return Optional.of(DatasetContent.RERANK);
@@ -332,14 +436,19 @@ public final class Datasets {
     }
   }
 
+  /** A {@code --timed-trace-label-*} value, or its default. */
+  private static String label(Flags f, String which, String fallback) {
+    String value = f.string("timed-trace-label-" + which);
+    return value == null ? fallback : value;
+  }
+
   /** The text settings random-mm shares with random. */
   private static RandomDataset randomText(Flags f) {
     RandomDataset random = random();
     random = f.has("random-input-len") ? random.inputLen(f.integer("random-input-len")) : random;
     random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
         : random;
-    random = f.has("random-range-ratio") ? random.rangeRatio(f.decimal("random-range-ratio"))
-        : random;
+    random = f.has("random-range-ratio") ? f.rangeRatio(random) : random;
     return f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len")) : random;
   }
 
@@ -355,6 +464,14 @@ public final class Datasets {
         @SuppressWarnings("unchecked")
         B all = (B) specBench.allPrompts();
         out = all;
+      } else if (n <= 0 && out instanceof CustomMediaDataset media) {
+        @SuppressWarnings("unchecked")
+        B all = (B) media.allPrompts();
+        out = all;
+      } else if (n <= 0 && out instanceof SpeedBenchDataset speedBench) {
+        @SuppressWarnings("unchecked")
+        B all = (B) speedBench.allPrompts();
+        out = all;
       } else {
         out = out.numPrompts(n);
       }
@@ -369,7 +486,8 @@ public final class Datasets {
     if (path != null) {
       throw new IllegalArgumentException("The " + name + " dataset is generated and reads no "
           + "file, but --dataset-path " + path + " was given; pick the --dataset-name that "
-          + "matches the file (sharegpt, sonnet, burstgpt, custom or hf)");
+          + "matches the file (sharegpt, sonnet, burstgpt, custom, spec_bench, "
+          + "speed_bench, timed_trace or hf)");
     }
   }
 
@@ -439,6 +557,41 @@ public final class Datasets {
         throw new IllegalArgumentException("--" + flag + " expects a number, got '"
             + values.get(flag) + "'");
       }
+    }
+
+    /** Seconds, where Python's {@code inf} (vLLM's default) means no limit. */
+    double seconds(String flag) {
+      String v = values.get(flag).trim().toLowerCase(Locale.ROOT);
+      return v.equals("inf") || v.equals("infinity") ? Double.POSITIVE_INFINITY : decimal(flag);
+    }
+
+    /**
+     * {@code --random-range-ratio} on {@code random}: one number for both lengths, or JSON
+     * {@code {"input": r, "output": r}} (a key left out is 0).
+     */
+    RandomDataset rangeRatio(RandomDataset random) {
+      String v = values.get("random-range-ratio").trim();
+      if (!v.startsWith("{")) {
+        return random.rangeRatio(decimal("random-range-ratio"));
+      }
+      String usage = "--random-range-ratio expects a number or {\"input\": r, \"output\": r}"
+          + ", got '" + v + "'";
+      JsonNode node;
+      try {
+        node = DataFiles.JSON.readTree(v);
+      } catch (JsonProcessingException e) {
+        throw new IllegalArgumentException(usage);
+      }
+      double[] ratios = new double[2];
+      List<String> keys = List.of("input", "output");
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        int k = keys.indexOf(e.getKey());
+        if (k < 0 || !e.getValue().isNumber()) {
+          throw new IllegalArgumentException(usage);
+        }
+        ratios[k] = e.getValue().asDouble();
+      }
+      return random.rangeRatio(ratios[0], ratios[1]);
     }
 
     boolean bool(String flag) {

@@ -25,6 +25,10 @@ import java.util.stream.Stream;
  *   <tr><th>ids</th><th>columns</th><th>prompt</th><th>output length</th></tr>
  *   <tr><td>Aeala/ShareGPT_Vicuna_unfiltered</td><td>conversations</td><td>first turn</td>
  *       <td>tokens of the second turn, pruned like ShareGPT</td></tr>
+ *   <tr><td>openai/openai_humaneval</td><td>task_id, prompt, canonical_solution</td>
+ *       <td>prompt</td><td>tokens of canonical_solution</td></tr>
+ *   <tr><td>openai/gsm8k</td><td>question, answer</td><td>question</td>
+ *       <td>tokens of answer</td></tr>
  *   <tr><td>lmms-lab/LLaVA-OneVision-Data</td><td>conversations, image</td>
  *       <td>first turn + the image</td><td>as ShareGPT</td></tr>
  *   <tr><td>lmarena-ai/VisionArena-Chat, lmarena-ai/vision-arena-bench-v0.1</td>
@@ -48,7 +52,8 @@ import java.util.stream.Stream;
  *       <td>tokens of the output from its editable-region marker</td></tr>
  *   <tr><td>openslr/librispeech_asr, facebook/voxpopuli, LIUM/tedlium, edinburghcstr/ami,
  *       speechcolab/gigaspeech, kensho/spgispeech</td><td>audio</td>
- *       <td>Whisper's transcription preamble + the clip as WAV; clips over 30 s skipped</td>
+ *       <td>Whisper's transcription preamble + the clip as WAV; clips outside
+ *       {@link #asrMinAudioLenSec} / {@link #asrMaxAudioLenSec} left out</td>
  *       <td>128</td></tr>
  *   <tr><td>mgoin/mlperf-inference-llama2-data, mgoin/mlperf-inference-llama3.1-data</td>
  *       <td>system_prompt, question, output</td><td>system prompt, blank line, question</td>
@@ -85,13 +90,17 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   private final double minDistance;
   private final double maxDistance;
   private final HubClient hub;
+  private final double minAudioSec;
+  private final double maxAudioSec;
 
   HfDataset(String path) {
-    this(Common.DEFAULTS, path, null, null, null, null, 0.0, 1.0, null);
+    this(Common.DEFAULTS, path, null, null, null, null, 0.0, 1.0, null, 0.0,
+        Double.POSITIVE_INFINITY);
   }
 
   private HfDataset(Common common, String path, String subset, String split, String hfName,
-      Integer outputLen, double minDistance, double maxDistance, HubClient hub) {
+      Integer outputLen, double minDistance, double maxDistance, HubClient hub,
+      double minAudioSec, double maxAudioSec) {
     super(common);
     this.path = path;
     this.subset = subset;
@@ -101,49 +110,85 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     this.minDistance = minDistance;
     this.maxDistance = maxDistance;
     this.hub = hub;
+    this.minAudioSec = minAudioSec;
+    this.maxAudioSec = maxAudioSec;
   }
 
   @Override
   HfDataset with(Common common) {
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, hub);
+        maxDistance, hub, minAudioSec,
+        maxAudioSec);
   }
 
   /** Dataset configuration on the hub ({@code --hf-subset}, default "default"). */
   public HfDataset subset(String name) {
     return new HfDataset(common, path, blankToNull(name), split, hfName, outputLen, minDistance,
-        maxDistance, hub);
+        maxDistance, hub, minAudioSec,
+        maxAudioSec);
   }
 
   /** Split on the hub ({@code --hf-split}; default the dataset's, "train" for most). */
   public HfDataset split(String name) {
     return new HfDataset(common, path, subset, blankToNull(name), hfName, outputLen,
-        minDistance, maxDistance, hub);
+        minDistance, maxDistance, hub, minAudioSec,
+        maxAudioSec);
   }
 
   /** Hub id whose mapping a local file follows ({@code --hf-name}). */
   public HfDataset hfName(String id) {
     return new HfDataset(common, path, subset, split, blankToNull(id), outputLen, minDistance,
-        maxDistance, hub);
+        maxDistance, hub, minAudioSec,
+        maxAudioSec);
   }
 
   /** Output length for every request ({@code --hf-output-len}); turns pruning off. */
   public HfDataset outputLen(int tokens) {
     atLeast("hf-output-len", tokens, 1);
     return new HfDataset(common, path, subset, split, hfName, tokens, minDistance, maxDistance,
-        hub);
+        hub, minAudioSec,
+        maxAudioSec);
   }
 
   /** Smallest Blazedit {@code norm_distance} kept ({@code --blazedit-min-distance}, 0). */
   public HfDataset blazeditMinDistance(double value) {
     checkDistance("blazedit-min-distance", value);
-    return new HfDataset(common, path, subset, split, hfName, outputLen, value, maxDistance, hub);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, value, maxDistance, hub, minAudioSec,
+        maxAudioSec);
   }
 
   /** Largest Blazedit {@code norm_distance} kept ({@code --blazedit-max-distance}, 1). */
   public HfDataset blazeditMaxDistance(double value) {
     checkDistance("blazedit-max-distance", value);
-    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance, value, hub);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance, value, hub, minAudioSec,
+        maxAudioSec);
+  }
+
+  /**
+   * ASR: the shortest clip kept, in seconds ({@code --asr-min-audio-len-sec}, default 0);
+   * shorter ones are left out.
+   */
+  public HfDataset asrMinAudioLenSec(double seconds) {
+    checkSeconds("asr-min-audio-len-sec", seconds);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
+        maxDistance, hub, seconds, maxAudioSec);
+  }
+
+  /**
+   * ASR: the longest clip kept, in seconds ({@code --asr-max-audio-len-sec}, default
+   * unlimited); longer ones are left out (Whisper itself takes 30 s).
+   */
+  public HfDataset asrMaxAudioLenSec(double seconds) {
+    checkSeconds("asr-max-audio-len-sec", seconds);
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
+        maxDistance, hub, minAudioSec, seconds);
+  }
+
+  private static void checkSeconds(String option, double seconds) {
+    if (!(seconds >= 0)) {
+      throw new IllegalArgumentException(option + " must be a number of seconds >= 0, got "
+          + seconds);
+    }
   }
 
   /** The hub client for downloads; default {@link HubClient#fromEnvironment()}. */
@@ -152,7 +197,8 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
       throw new IllegalArgumentException("hub client must not be null");
     }
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, client);
+        maxDistance, client, minAudioSec,
+        maxAudioSec);
   }
 
   /** The configured {@code path}. */
@@ -171,6 +217,10 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     if (path == null || path.isBlank()) {
       throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset id "
           + "such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
+    }
+    if (minAudioSec > maxAudioSec) {
+      throw new IllegalArgumentException("asr-min-audio-len-sec " + minAudioSec
+          + " is larger than asr-max-audio-len-sec " + maxAudioSec);
     }
     if (minDistance > maxDistance) {
       throw new IllegalArgumentException("blazedit-min-distance " + minDistance
@@ -228,8 +278,13 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
         skipped.merge(c.skipped(), 1, Integer::sum);
         continue;
       }
-      if (kind == HfKind.BLAZEDIT && (c.distance() < minDistance || c.distance() > maxDistance)) {
+      if (kind == HfKind.BLAZEDIT && (c.measure() < minDistance || c.measure() > maxDistance)) {
         skipped.merge("norm_distance outside [" + minDistance + ", " + maxDistance + "]", 1,
+            Integer::sum);
+        continue;
+      }
+      if (kind == HfKind.ASR && (c.measure() < minAudioSec || c.measure() > maxAudioSec)) {
+        skipped.merge("audio outside [" + minAudioSec + ", " + maxAudioSec + "] s", 1,
             Integer::sum);
         continue;
       }

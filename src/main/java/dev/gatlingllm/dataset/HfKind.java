@@ -125,6 +125,37 @@ enum HfKind {
     }
   },
 
+  /**
+   * HumanEval: the function signature and docstring in {@code prompt}; the output length is
+   * the tokens of its {@code canonical_solution}.
+   */
+  HUMAN_EVAL("HumanEval", List.of("task_id", "prompt", "canonical_solution"),
+      Output.REPLY_UNPRUNED, null, 0, 0, "test", "openai/openai_humaneval",
+      "openai_humaneval") {
+    @Override
+    Candidate candidate(Map<String, Object> row, String where) {
+      String prompt = text(row, "prompt");
+      String solution = text(row, "canonical_solution");
+      return prompt == null || solution == null ? null
+          : new Candidate(prompt, solution, Double.NaN);
+    }
+  },
+
+  /**
+   * GSM8K: a grade-school math {@code question}; the output length is the tokens of its worked
+   * {@code answer}. The hub's subsets are {@code main} and {@code socratic}.
+   */
+  GSM8K("GSM8K", List.of("question", "answer"), Output.REPLY_UNPRUNED, null, 0, 0, "train",
+      "openai/gsm8k", "gsm8k") {
+    @Override
+    Candidate candidate(Map<String, Object> row, String where) {
+      String question = text(row, "question");
+      String answer = text(row, "answer");
+      return question == null || answer == null ? null
+          : new Candidate(question, answer, Double.NaN);
+    }
+  },
+
   /** MT-Bench: the first of the question's {@code turns}. */
   MT_BENCH("MT-Bench", List.of("turns"), Output.FIXED, 256, 0, 0, "train",
       "philschmid/mt-bench") {
@@ -191,10 +222,8 @@ enum HfKind {
         return null;
       }
       HfMedia.Audio audio = HfMedia.audio(row.get("audio"), where);
-      if (audio.seconds() > MAX_AUDIO_SECONDS) {
-        return Candidate.skipped("audio over " + (int) MAX_AUDIO_SECONDS + " s");
-      }
-      return new Candidate(WHISPER_PREAMBLE, null, Double.NaN,
+      // the clip's length is the measure --asr-min/max-audio-len-sec filter on
+      return new Candidate(WHISPER_PREAMBLE, null, audio.seconds(),
           () -> Map.of(AUDIO, audio.wav()));
     }
   },
@@ -223,8 +252,6 @@ enum HfKind {
   /** The prompt vLLM counts for every ASR request (Whisper's transcription tokens). */
   static final String WHISPER_PREAMBLE =
       "<|startoftranscript|><|en|><|transcribe|><|notimestamps|>";
-  /** Longest clip Whisper takes; longer ones are skipped, as in vLLM. */
-  static final double MAX_AUDIO_SECONDS = 30.0;
 
   /** Where a request's output length comes from. */
   enum Output {
@@ -243,19 +270,20 @@ enum HfKind {
 
   /**
    * What one row contributes: the prompt, the reference reply when the output length comes
-   * from it (else null), Blazedit's edit distance (else NaN), the feeder extras (images,
+   * from it (else null), the row's measure that a range option filters on (Blazedit's edit
+   * distance, an ASR clip's seconds; else NaN), the feeder extras (images,
    * audio; made only for rows that are sent), or why the row is skipped (else null).
    */
-  record Candidate(String prompt, String reply, double distance,
+  record Candidate(String prompt, String reply, double measure,
       Supplier<Map<String, Object>> extras, String skipped) {
 
-    Candidate(String prompt, String reply, double distance) {
-      this(prompt, reply, distance, Map::of, null);
+    Candidate(String prompt, String reply, double measure) {
+      this(prompt, reply, measure, Map::of, null);
     }
 
-    Candidate(String prompt, String reply, double distance,
+    Candidate(String prompt, String reply, double measure,
         Supplier<Map<String, Object>> extras) {
-      this(prompt, reply, distance, extras, null);
+      this(prompt, reply, measure, extras, null);
     }
 
     /** A row of the right shape that vLLM leaves out, and why. */
@@ -354,7 +382,7 @@ enum HfKind {
   /** The kind whose columns a file has; the more specific shapes are tried first. */
   static Optional<HfKind> byColumns(Collection<String> present) {
     return List.of(BLAZEDIT, NEXT_EDIT, INSTRUCT_CODER, MLPERF, MMVU, MMSTAR, AIMO,
-            VISION_ARENA_BENCH, MT_BENCH, VISION_ARENA_CHAT, MULTIMODAL_CONVERSATION,
+            HUMAN_EVAL, GSM8K, VISION_ARENA_BENCH, MT_BENCH, VISION_ARENA_CHAT, MULTIMODAL_CONVERSATION,
             CONVERSATION, ASR).stream()
         .filter(k -> present.containsAll(k.columns)).findFirst();
   }

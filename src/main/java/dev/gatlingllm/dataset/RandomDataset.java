@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each request draws an input length uniformly from
  * {@code [floor(L·(1−r)), ceil(L·(1+r))]} and an output length likewise (at least 1), where
- * {@code L} is the input (output) length and {@code r} the range ratio. The prompt is a fixed
+ * {@code L} is the input (output) length and {@code r} the input's (output's) range ratio. The prompt is a fixed
  * random prefix of {@code prefixLen} tokens shared by all requests followed by consecutive
  * vocabulary ids from a random offset; it is decoded to text and re-encoded until it has
  * exactly {@code prefixLen + inputLen} tokens. When ten adjustments do not get there (rare),
@@ -32,31 +32,35 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
   private final int inputLen;
   private final int outputLen;
   private final double rangeRatio;
+  private final double outputRangeRatio;
   private final int prefixLen;
 
   RandomDataset() {
     this(Common.DEFAULTS, DEFAULT_INPUT_LEN, DEFAULT_OUTPUT_LEN, DEFAULT_RANGE_RATIO,
-        DEFAULT_PREFIX_LEN);
+        DEFAULT_RANGE_RATIO, DEFAULT_PREFIX_LEN);
   }
 
   private RandomDataset(Common common, int inputLen, int outputLen, double rangeRatio,
-      int prefixLen) {
+      double outputRangeRatio, int prefixLen) {
     super(common);
     this.inputLen = inputLen;
     this.outputLen = outputLen;
     this.rangeRatio = rangeRatio;
+    this.outputRangeRatio = outputRangeRatio;
     this.prefixLen = prefixLen;
   }
 
   @Override
   RandomDataset with(Common common) {
-    return new RandomDataset(common, inputLen, outputLen, rangeRatio, prefixLen);
+    return new RandomDataset(common, inputLen, outputLen, rangeRatio, outputRangeRatio,
+        prefixLen);
   }
 
   /** Input tokens per request after the prefix ({@code --random-input-len}, default 1024). */
   public RandomDataset inputLen(int tokens) {
     atLeast("random-input-len", tokens, 0);
-    return new RandomDataset(common, tokens, outputLen, rangeRatio, prefixLen);
+    return new RandomDataset(common, tokens, outputLen, rangeRatio, outputRangeRatio,
+        prefixLen);
   }
 
   /**
@@ -65,7 +69,8 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
    */
   public RandomDataset outputLen(int tokens) {
     atLeast("random-output-len", tokens, 0);
-    return new RandomDataset(common, inputLen, tokens, rangeRatio, prefixLen);
+    return new RandomDataset(common, inputLen, tokens, rangeRatio, outputRangeRatio,
+        prefixLen);
   }
 
   /**
@@ -73,16 +78,29 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
    * default 0: every request has exactly the configured lengths).
    */
   public RandomDataset rangeRatio(double ratio) {
+    return rangeRatio(ratio, ratio);
+  }
+
+  /**
+   * Separate spreads of the input and output lengths, each in [0, 1)
+   * ({@code --random-range-ratio '{"input": 0.2, "output": 0.5}'}).
+   */
+  public RandomDataset rangeRatio(double input, double output) {
+    checkRatio(input);
+    checkRatio(output);
+    return new RandomDataset(common, inputLen, outputLen, input, output, prefixLen);
+  }
+
+  private static void checkRatio(double ratio) {
     if (!(ratio >= 0.0 && ratio < 1.0)) {
       throw new IllegalArgumentException("random-range-ratio must be in [0, 1), got " + ratio);
     }
-    return new RandomDataset(common, inputLen, outputLen, ratio, prefixLen);
   }
 
   /** Tokens of the random prefix every prompt starts with ({@code --random-prefix-len}). */
   public RandomDataset prefixLen(int tokens) {
     atLeast("random-prefix-len", tokens, 0);
-    return new RandomDataset(common, inputLen, outputLen, rangeRatio, tokens);
+    return new RandomDataset(common, inputLen, outputLen, rangeRatio, outputRangeRatio, tokens);
   }
 
   /** The configured {@code inputLen}. */
@@ -95,9 +113,14 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
     return outputLen;
   }
 
-  /** The configured {@code rangeRatio}. */
+  /** The configured range ratio of the input lengths. */
   public double rangeRatio() {
     return rangeRatio;
+  }
+
+  /** The configured range ratio of the output lengths. */
+  public double outputRangeRatio() {
+    return outputRangeRatio;
   }
 
   /** The configured {@code prefixLen}. */
@@ -119,8 +142,8 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
     int realInput = Math.max(0, inputLen - tokenizer.numSpecialTokensToAdd());
     int inLow = (int) Math.floor(realInput * (1 - rangeRatio));
     int inHigh = (int) Math.ceil(realInput * (1 + rangeRatio));
-    int outLow = Math.max(1, (int) Math.floor(outputLen * (1 - rangeRatio)));
-    int outHigh = Math.max(1, (int) Math.ceil(outputLen * (1 + rangeRatio)));
+    int outLow = Math.max(1, (int) Math.floor(outputLen * (1 - outputRangeRatio)));
+    int outHigh = Math.max(1, (int) Math.ceil(outputLen * (1 + outputRangeRatio)));
     if (prefixLen + inLow < 1) {
       throw new IllegalArgumentException("random-input-len " + inputLen + " is too small: with "
           + tokenizer.numSpecialTokensToAdd() + " special tokens, random-range-ratio "
@@ -176,6 +199,6 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
   @Override
   public String toString() {
     return "random{inputLen=" + inputLen + ", outputLen=" + outputLen + ", rangeRatio="
-        + rangeRatio + ", prefixLen=" + prefixLen + ", " + common + "}";
+        + rangeRatio + ", outputRangeRatio=" + outputRangeRatio + ", prefixLen=" + prefixLen + ", " + common + "}";
   }
 }

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,24 @@ public final class Samples {
   /** Number of requests. */
   public int size() {
     return requests.size();
+  }
+
+  /**
+   * The requests' own arrival times in seconds, in order, when the dataset carries them
+   * ({@link Datasets#SELF_TIMED}: {@code timed_trace}); replay them with
+   * {@code arrivals().replay(ArrivalTrace.ofSeconds(...))} ({@code LlmDsl.traceArrivals}).
+   * Empty for every other dataset.
+   */
+  public Optional<double[]> arrivalSeconds() {
+    if (!Datasets.SELF_TIMED.contains(dataset)) {
+      return Optional.empty();
+    }
+    double[] seconds = new double[requests.size()];
+    for (int i = 0; i < seconds.length; i++) {
+      seconds[i] = ((Number) requests.get(i).extras().get(TimedTraceDataset.TIMESTAMP))
+          .doubleValue();
+    }
+    return Optional.of(seconds);
   }
 
   /** Sum of the prompt lengths, in tokens. */

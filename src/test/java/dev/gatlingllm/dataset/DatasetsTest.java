@@ -116,8 +116,9 @@ class DatasetsTest {
         () -> Datasets.fromArgs("--dataset-name", "sharegpt", "--dataset-path", "x.json",
             "--random-input-len", "100", "--random-output-len", "5"));
     assertTrue(shared.getMessage().contains(
-        "--random-input-len (random, random-mm or random-rerank datasets)")
-        && shared.getMessage().contains("--random-output-len (random or random-mm datasets)"),
+        "--random-input-len (random, random-mm, random-rerank or txt-slices datasets)")
+        && shared.getMessage().contains(
+            "--random-output-len (random, random-mm or txt-slices datasets)"),
         shared.getMessage());
 
     IllegalArgumentException noPath = assertThrows(IllegalArgumentException.class,

@@ -177,17 +177,37 @@ class HfNamedDatasetsTest {
   }
 
   @Test
-  void asrSkipsClipsOverThirtySecondsAndConvertsOtherJdkFormats() throws Exception {
+  void asrKeepsClipsWithinTheLengthFiltersAndConvertsOtherJdkFormats() throws Exception {
     Path file = dir.resolve("asr.parquet");
+    // a 31 s clip at 1 kHz and a 0.5 s clip at 8 kHz: the rate says which one was sent
     byte[] longClip = HfSamples.tone(100, 31, 1000);
     ParquetTestFiles.write(file, List.of(
         HfSamples.row("audio", HfSamples.row("bytes", longClip, "path", "long.wav")),
         HfSamples.row("audio", HfSamples.row("bytes", HfSamples.tone(300, 0.5, 8000),
             "path", "short.wav"))), CompressionCodecName.SNAPPY);
     Samples samples = Datasets.hf(file.toString()).hfName("facebook/voxpopuli").numPrompts(4)
-        .sample(GPT2);
+        .asrMaxAudioLenSec(30).sample(GPT2);
     assertEquals(4, samples.size(), "the one short clip, repeated");
     samples.requests().forEach(r -> assertEquals(8000, wavRate(r)));
+    // vLLM's defaults, 0 and inf, keep both
+    Samples both = fromArgs("--dataset-name", "hf", "--dataset-path", file.toString(),
+        "--hf-name", "facebook/voxpopuli", "--num-prompts", "2", "--no-oversample",
+        "--asr-max-audio-len-sec", "inf");
+    assertEquals(java.util.Set.of(1000, 8000), both.requests().stream()
+        .map(HfNamedDatasetsTest::wavRate).collect(java.util.stream.Collectors.toSet()));
+    // at least 1 s: only the long clip
+    Samples longOnes = fromArgs("--dataset-name", "hf", "--dataset-path", file.toString(),
+        "--hf-name", "facebook/voxpopuli", "--num-prompts", "3", "--asr-min-audio-len-sec",
+        "1");
+    assertEquals(3, longOnes.size());
+    longOnes.requests().forEach(r -> assertEquals(1000, wavRate(r)));
+    assertEquals("asr-min-audio-len-sec 40.0 is larger than asr-max-audio-len-sec 30.0",
+        assertThrows(IllegalArgumentException.class, () -> Datasets.hf(file.toString())
+            .hfName("facebook/voxpopuli").asrMinAudioLenSec(40).asrMaxAudioLenSec(30)
+            .sample(GPT2)).getMessage());
+    assertEquals("asr-max-audio-len-sec must be a number of seconds >= 0, got -1.0",
+        assertThrows(IllegalArgumentException.class,
+            () -> Datasets.hf("x").asrMaxAudioLenSec(-1)).getMessage());
 
     // decoded audio in a JSON export: {array, sampling_rate}
     Path json = Files.writeString(dir.resolve("asr.jsonl"), "{\"audio\": {\"array\": "
