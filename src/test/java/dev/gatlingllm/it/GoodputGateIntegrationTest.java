@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.testing.Disturbance;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +26,16 @@ class GoodputGateIntegrationTest {
   Path results;
 
   @Test
-  void withoutUsageTheGateAndTheJsonCountTheSameTokens() throws IOException {
+  void withoutUsageTheGateAndTheJsonCountTheSameTokens() throws Exception {
     // 4 tokens per chunk and no usage: a 5-8 token answer is 2 chunks 50 ms apart. Counted in
     // tokens its TPOT is at most 50 / 4 = 12.5 ms, counted in chunks it is 50 ms. The margin
-    // to the 30 ms SLO allows for Nagle's algorithm on the stub's side (up to ~40 ms more).
+    // to the 30 ms SLO allows for Nagle's algorithm on the stub's side (up to ~40 ms more),
+    // not for a starved machine (seen in CI on a loaded host: 2 of 30 rows over the SLO), so a
+    // try during which the machine's CPU was measured contended is run again (bounded).
+    Disturbance.retryWhenDisturbed(3, 50, this::oneRun);
+  }
+
+  private void oneRun() throws IOException {
     try (StubLlmServer server = new StubLlmServer(Duration.ofMillis(20), Duration.ofMillis(50),
         4)) {
       GatlingRunner.Result result = GatlingRunner.run(ResultsItSimulation.class, results, Map.of(
