@@ -11,6 +11,7 @@ import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.action.Backends.Takes;
 import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.dataset.DatasetContent;
@@ -416,11 +417,26 @@ public final class BenchPlan {
 
   /** The arrival profile for the sampled number of requests, with vLLM's rules. */
   public ArrivalProfile arrivals(int numPrompts) {
+    return arrivals(numPrompts, Optional.empty());
+  }
+
+  /**
+   * The arrival profile of the sampled requests: a {@code timed_trace} replayed at its own
+   * timestamps ({@code selfTimes}, in seconds) unless {@code --no-self-timed}, else vLLM's
+   * rate, ramp and burstiness.
+   */
+  public ArrivalProfile arrivals(int numPrompts, Optional<double[]> selfTimes) {
     ArrivalProfile.Builder b = ArrivalProfile.builder().numPrompts(numPrompts)
         .seed(args.integer("seed").orElseThrow())
         .burstiness(args.decimal("burstiness").orElseThrow());
     double rate = args.decimal("request-rate").orElseThrow();
-    if (args.has("ramp-up-strategy")) {
+    if (selfTimed() && selfTimes.isPresent()) {
+      if (Double.isFinite(rate) || args.has("ramp-up-strategy")) {
+        throw new IllegalArgumentException("timed_trace is replayed at its own timestamps: "
+            + "--request-rate and --ramp-up-strategy need --no-self-timed");
+      }
+      b = b.replay(ArrivalTrace.ofSeconds(selfTimes.get()));
+    } else if (args.has("ramp-up-strategy")) {
       if (!Double.isInfinite(rate)) {
         throw new IllegalArgumentException("When using ramp-up, do not specify "
             + "--request-rate: the ramp-up flags set the rate. Remove --request-rate " + rate);
@@ -542,11 +558,13 @@ public final class BenchPlan {
 
   /**
    * vLLM turns {@code --ignore-eos} on for the random datasets sent through an
-   * OpenAI-compatible backend, so that every request generates its whole length.
+   * OpenAI-compatible backend, and for {@code timed_trace}, so that every request generates
+   * its whole length.
    */
   public boolean ignoreEosForced() {
     String name = datasetFlags.get("dataset-name");
-    return (name.equals("random") || name.equals("random-mm")) && backend.takes(Takes.SAMPLING);
+    return (name.equals("random") || name.equals("random-mm")) && backend.takes(Takes.SAMPLING)
+        || name.equals(TIMED_TRACE) && backend.takes(Takes.IGNORE_EOS);
   }
 
   public DatasetSpec dataset() {

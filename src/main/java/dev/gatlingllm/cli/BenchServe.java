@@ -99,7 +99,13 @@ public class BenchServe extends Simulation {
       throw refuse(e);
     }
     total = samples.size();
-    ArrivalProfile profile = plan.arrivals(total);
+    ArrivalProfile profile;
+    try {
+      profile = plan.arrivals(total, samples.arrivalSeconds());
+    } catch (RuntimeException e) {
+      tokenizer.close();
+      throw refuse(e);
+    }
     // injection(profile) gives the protocol its profile: the ready check's run has none
     // without a tokenizer of the model, output tokens are the server's usage counts only
     LlmProtocolBuilder protocol = plan.skipTokenizer() ? plan.protocol()

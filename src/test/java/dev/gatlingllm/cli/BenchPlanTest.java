@@ -1,13 +1,13 @@
 package dev.gatlingllm.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.action.RequestPreview;
@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -200,6 +201,27 @@ class BenchPlanTest {
         .ignoreEosForced());
     assertFalse(plan("--model m --backend openai-embeddings").ignoreEosForced(),
         "not an OpenAI-compatible generation backend");
+  }
+
+  @Test
+  void aTimedTraceIsReplayedAtItsOwnTimestampsWithIgnoreEosUnlessNoSelfTimed() {
+    String trace = "--model m --dataset-name timed_trace --dataset-path "
+        + "datasets/timed_trace/mooncake_sample.jsonl";
+    double[] times = {0, 0.25, 1.5};
+    BenchPlan timed = plan(trace);
+    assertTrue(timed.selfTimed());
+    assertTrue(timed.ignoreEosForced(), "vLLM forces --ignore-eos for timed_trace");
+    ArrivalProfile replayed = timed.arrivals(3, Optional.of(times));
+    assertEquals(3, replayed.replayTrace().orElseThrow().size());
+    assertEquals(3, replayed.numPrompts());
+    assertEquals("timed_trace is replayed at its own timestamps: --request-rate and "
+        + "--ramp-up-strategy need --no-self-timed", assertThrows(IllegalArgumentException.class,
+            () -> plan(trace + " --request-rate 5").arrivals(3, Optional.of(times)))
+        .getMessage());
+    ArrivalProfile rated = plan(trace + " --no-self-timed --request-rate 5")
+        .arrivals(3, Optional.of(times));
+    assertTrue(rated.replayTrace().isEmpty());
+    assertEquals(5.0, rated.requestRate());
   }
 
   @Test
