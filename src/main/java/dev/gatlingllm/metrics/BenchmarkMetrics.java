@@ -20,10 +20,7 @@ public final class BenchmarkMetrics {
   private final int goodCompleted;
   private final double outputThroughput;
   private final double totalTokenThroughput;
-  private final Distribution ttft;
-  private final Distribution tpot;
-  private final Distribution itl;
-  private final Distribution e2el;
+  private final Latencies latencies;
   private final double maxOutputTokensPerS;
   private final int maxConcurrentRequests;
   private final int[] outputLens;
@@ -31,9 +28,9 @@ public final class BenchmarkMetrics {
   private final Distribution ttfc;
 
   BenchmarkMetrics(TaskType taskType, int completed, int failed, long totalInput, long totalOutput,
-      double durationSeconds, Double requestGoodput, int goodCompleted, Distribution ttft,
-      Distribution tpot, Distribution itl, Distribution e2el, double maxOutputTokensPerS,
-      int maxConcurrentRequests, int[] outputLens, Distribution ttfc) {
+      double durationSeconds, Double requestGoodput, int goodCompleted, Latencies latencies,
+      double maxOutputTokensPerS, int maxConcurrentRequests, int[] outputLens,
+      Distribution ttfc) {
     this.taskType = taskType;
     this.completed = completed;
     this.failed = failed;
@@ -45,10 +42,7 @@ public final class BenchmarkMetrics {
     this.goodCompleted = goodCompleted;
     this.outputThroughput = perSecond(totalOutput, durationSeconds);
     this.totalTokenThroughput = perSecond(totalInput + totalOutput, durationSeconds);
-    this.ttft = ttft;
-    this.tpot = tpot;
-    this.itl = itl;
-    this.e2el = e2el;
+    this.latencies = latencies;
     this.maxOutputTokensPerS = maxOutputTokensPerS;
     this.maxConcurrentRequests = maxConcurrentRequests;
     this.outputLens = outputLens;
@@ -119,28 +113,23 @@ public final class BenchmarkMetrics {
   }
 
   public Distribution ttft() {
-    return ttft;
+    return latencies.ttft();
   }
 
   public Distribution tpot() {
-    return tpot;
+    return latencies.tpot();
   }
 
   public Distribution itl() {
-    return itl;
+    return latencies.itl();
   }
 
   public Distribution e2el() {
-    return e2el;
+    return latencies.e2el();
   }
 
   public Distribution distribution(Metric metric) {
-    return switch (metric) {
-      case TTFT -> ttft;
-      case TPOT -> tpot;
-      case ITL -> itl;
-      case E2EL -> e2el;
-    };
+    return latencies.distribution(metric);
   }
 
   /** Highest count of content chunks in one 1-second bucket. */

@@ -99,29 +99,15 @@ public final class MetricsCalculator {
   private BenchmarkMetrics generation(RecordSource src, double dur, long origin) {
     int n = src.size();
     int completed = 0;
-    long itlTotal = 0;
     for (int i = 0; i < n; i++) {
-      RequestRecord r = src.record(i);
-      if (r.success()) {
-        completed++;
-        itlTotal += r.itlCount();
-      }
-    }
-    if (itlTotal > Integer.MAX_VALUE - 16) {
-      throw new IllegalStateException("Too many inter-token latencies to pool: " + itlTotal);
+      completed += src.record(i).success() ? 1 : 0;
     }
     int[] outputLens = new int[n];
-    double[] ttfts = new double[completed];
-    double[] e2els = new double[completed];
-    double[] tpots = new double[completed];
-    int[] itlMicros = new int[(int) itlTotal];
     int[] successIdx = new int[completed];
     double[] ttfcs = new double[completed];
     int ttfcCount = 0;
     boolean reasoning = false;
     int c = 0;
-    int tpotCount = 0;
-    int itlCount = 0;
     int good = 0;
     long totalInput = 0;
     long totalOutput = 0;
@@ -140,35 +126,20 @@ public final class MetricsCalculator {
       outputLens[i] = outLen;
       totalOutput += outLen;
       totalInput += RequestTimes.promptLen(r, TaskType.GENERATION);
-      double ttft = RequestTimes.ttftSeconds(r);
-      double latency = RequestTimes.latencySeconds(r);
-      double tpot = RequestTimes.tpotSeconds(ttft, latency, outLen);
-      if (outLen > 1) {
-        tpots[tpotCount++] = tpot;
-      }
-      if (!goodput.isEmpty() && goodput.isGood(ttft, tpot, latency)) {
+      if (!goodput.isEmpty() && goodput.isGood(r, outLen)) {
         good++;
-      }
-      int[] chunks = r.chunkMicros();
-      for (int k = 0; k + 1 < chunks.length; k++) {
-        itlMicros[itlCount++] = chunks[k + 1] - chunks[k];
       }
       reasoning |= r.reasoningChunks() > 0;
       if (r.ttfcNanos() >= 0) {
         ttfcs[ttfcCount++] = r.ttfcNanos() / 1e9;
       }
-      ttfts[c] = ttft;
-      e2els[c] = latency;
       successIdx[c++] = i;
     }
     double[] peak = peaks(src, successIdx, origin);
     return new BenchmarkMetrics(TaskType.GENERATION, completed, n - completed, totalInput,
         totalOutput, dur,
         goodput.isEmpty() ? null : BenchmarkMetrics.perSecond(good, dur), good,
-        Stats.ofSeconds(ttfts, completed, percentiles),
-        Stats.ofSeconds(tpots, tpotCount, percentiles),
-        Stats.ofMicros(itlMicros, itlCount, percentiles),
-        Stats.ofSeconds(e2els, completed, percentiles),
+        LatencySamples.of(src, successIdx, i -> outputLens[i]).figures(percentiles),
         peak[0], (int) peak[1], outputLens,
         reasoning ? Stats.ofSeconds(ttfcs, ttfcCount, percentiles) : null);
   }
@@ -272,8 +243,8 @@ public final class MetricsCalculator {
     }
     Distribution empty = Stats.ofSeconds(new double[0], 0, percentiles);
     return new BenchmarkMetrics(TaskType.EMBEDDING, completed, n - completed, totalInput, 0, dur,
-        null, 0, empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles), 0.0, 0,
-        new int[n], null);
+        null, 0, new Latencies(empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles)),
+        0.0, 0, new int[n], null);
   }
 
   /** Immutable builder: every call returns a new builder. */

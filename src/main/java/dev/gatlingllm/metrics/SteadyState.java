@@ -54,8 +54,7 @@ public record SteadyState(String mode, double startSeconds, double endSeconds,
     Integer targetConcurrency, Double threshold, int thresholdAbs, int observedPeak,
     SteadyStateOptions.Trim trim, int startedInWindow, int completedInWindow, int requestsTotal,
     double minWindowSeconds, String warning, double requestThroughput, double inputThroughput,
-    double outputThroughput, Distribution ttft, Distribution tpot, Distribution itl,
-    Distribution e2el, double p90TpotMs, double p99TpotMs) {
+    double outputThroughput, Latencies latencies, double p90TpotMs, double p99TpotMs) {
 
   public static final String CLOSED_LOOP = "closed_loop";
   public static final String TRIMMED = "trimmed";
@@ -206,18 +205,13 @@ public record SteadyState(String mode, double startSeconds, double endSeconds,
       Integer target, Double threshold, SteadyStateOptions.Trim trim, double minWindow,
       double[] percentiles) {
     int n = runs.n;
-    double[] ttfts = new double[n];
-    double[] tpots = new double[n];
-    double[] e2els = new double[n];
+    int[] startedIdx = new int[n];
     int started = 0;
-    int tpotCount = 0;
     int completed = 0;
-    long itlTotal = 0;
     long input = 0;
     double output = 0;
     for (int k = 0; k < n; k++) {
       RequestRecord r = src.record(runs.index[k]);
-      int outLen = m.outputLen(runs.index[k]);
       if (in(runs.end[k], w)) {
         completed++;
       }
@@ -227,33 +221,17 @@ public record SteadyState(String mode, double startSeconds, double endSeconds,
         for (int chunk : chunks) {
           inWindow += in(runs.start[k] + chunk / 1e6, w) ? 1 : 0;
         }
-        output += (double) outLen * inWindow / chunks.length;
+        output += (double) m.outputLen(runs.index[k]) * inWindow / chunks.length;
       }
-      if (!in(runs.start[k], w)) {
-        continue;
-      }
-      input += RequestTimes.promptLen(r, TaskType.GENERATION);
-      double ttft = RequestTimes.ttftSeconds(r);
-      double latency = RequestTimes.latencySeconds(r);
-      ttfts[started] = ttft;
-      e2els[started++] = latency;
-      if (outLen > 1) {
-        tpots[tpotCount++] = RequestTimes.tpotSeconds(ttft, latency, outLen);
-      }
-      itlTotal += r.itlCount();
-    }
-    int[] itls = new int[Math.toIntExact(itlTotal)];
-    int c = 0;
-    for (int k = 0; k < n; k++) {
       if (in(runs.start[k], w)) {
-        int[] chunks = src.record(runs.index[k]).chunkMicros();
-        for (int x = 0; x + 1 < chunks.length; x++) {
-          itls[c++] = chunks[x + 1] - chunks[x];
-        }
+        input += RequestTimes.promptLen(r, TaskType.GENERATION);
+        startedIdx[started++] = runs.index[k];
       }
     }
+    LatencySamples samples = LatencySamples.of(src, Arrays.copyOf(startedIdx, started),
+        m::outputLen);
     double duration = w.end - w.start;
-    Distribution tpotCompat = Stats.ofSeconds(tpots.clone(), tpotCount, new double[] {90, 99});
+    Distribution tpotCompat = samples.distribution(Metric.TPOT, new double[] {90, 99});
     String warning = duration < minWindow
         ? String.format(java.util.Locale.ROOT,
             "steady-state window is %.1f s (%.1f %% of the run), shorter than %.1f s: it may not "
@@ -262,11 +240,7 @@ public record SteadyState(String mode, double startSeconds, double endSeconds,
         : null;
     return new SteadyState(target != null ? CLOSED_LOOP : TRIMMED, w.start, w.end, target,
         threshold, w.thresholdAbs, w.peak, trim, started, completed, n, minWindow, warning,
-        completed / duration, input / duration, output / duration,
-        Stats.ofSeconds(ttfts, started, percentiles),
-        Stats.ofSeconds(tpots, tpotCount, percentiles),
-        Stats.ofMicros(itls, itls.length, percentiles),
-        Stats.ofSeconds(e2els, started, percentiles),
+        completed / duration, input / duration, output / duration, samples.figures(percentiles),
         tpotCompat.percentile(90), tpotCompat.percentile(99));
   }
 }

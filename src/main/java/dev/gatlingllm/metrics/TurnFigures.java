@@ -16,20 +16,10 @@ import java.util.TreeMap;
  *                         after it are not sent and counted nowhere)
  * @param meanInputTokens  mean prompt length of the successful ones: the whole history sent
  * @param meanOutputTokens mean output length of the successful ones
+ * @param latencies        TTFT, TPOT, ITL and E2EL of the successful ones
  */
 public record TurnFigures(int turn, int completed, int failed, double meanInputTokens,
-    double meanOutputTokens, Distribution ttft, Distribution tpot, Distribution itl,
-    Distribution e2el) {
-
-  /** The distribution of one metric of this turn. */
-  public Distribution distribution(Metric metric) {
-    return switch (metric) {
-      case TTFT -> ttft;
-      case TPOT -> tpot;
-      case ITL -> itl;
-      case E2EL -> e2el;
-    };
-  }
+    double meanOutputTokens, Latencies latencies) {
 
   /**
    * The figures of every turn index present, in turn order; empty when no request was a
@@ -55,47 +45,21 @@ public record TurnFigures(int turn, int completed, int failed, double meanInputT
 
   private static TurnFigures of(int turn, List<Integer> indexes, RecordSource requests,
       BenchmarkMetrics metrics, double[] percentiles) {
-    int n = indexes.size();
-    double[] ttfts = new double[n];
-    double[] tpots = new double[n];
-    double[] e2els = new double[n];
-    int itlTotal = 0;
-    for (int i : indexes) {
-      RequestRecord r = requests.record(i);
-      itlTotal += r.success() ? r.itlCount() : 0;
-    }
-    int[] itls = new int[itlTotal];
     int completed = 0;
-    int tpotCount = 0;
-    int itlCount = 0;
     long input = 0;
     long output = 0;
     for (int i : indexes) {
       RequestRecord r = requests.record(i);
-      if (!r.success()) {
-        continue;
+      if (r.success()) {
+        completed++;
+        input += RequestTimes.promptLen(r, TaskType.GENERATION);
+        output += metrics.outputLen(i);
       }
-      int outLen = metrics.outputLen(i);
-      input += RequestTimes.promptLen(r, TaskType.GENERATION);
-      output += outLen;
-      double ttft = RequestTimes.ttftSeconds(r);
-      double latency = RequestTimes.latencySeconds(r);
-      if (outLen > 1) {
-        tpots[tpotCount++] = RequestTimes.tpotSeconds(ttft, latency, outLen);
-      }
-      int[] chunks = r.chunkMicros();
-      for (int k = 0; k + 1 < chunks.length; k++) {
-        itls[itlCount++] = chunks[k + 1] - chunks[k];
-      }
-      ttfts[completed] = ttft;
-      e2els[completed++] = latency;
     }
-    return new TurnFigures(turn, completed, n - completed,
+    int[] chosen = indexes.stream().mapToInt(Integer::intValue).toArray();
+    return new TurnFigures(turn, completed, indexes.size() - completed,
         completed == 0 ? 0 : (double) input / completed,
         completed == 0 ? 0 : (double) output / completed,
-        Stats.ofSeconds(ttfts, completed, percentiles),
-        Stats.ofSeconds(tpots, tpotCount, percentiles),
-        Stats.ofMicros(itls, itlCount, percentiles),
-        Stats.ofSeconds(e2els, completed, percentiles));
+        LatencySamples.of(requests, chosen, metrics::outputLen).figures(percentiles));
   }
 }

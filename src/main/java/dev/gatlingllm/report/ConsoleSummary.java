@@ -60,22 +60,13 @@ final class ConsoleSummary {
       if (!selected.contains(metric) || (!generation && metric != Metric.E2EL)) {
         continue;
       }
-      Distribution d = m.distribution(metric);
       out.append(PyFormat.center(metric.header(), 50, '-')).append('\n');
-      line(out, "Mean " + metric.label() + " (ms):", d.mean());
-      line(out, "Median " + metric.label() + " (ms):", d.median());
-      for (PercentileValue p : d.percentiles()) {
-        line(out, "P" + p.word() + " " + metric.label() + " (ms):", p.valueMs());
-      }
+      distribution(out, metric.label(), m.distribution(metric));
     }
     // Reasoning runs only (not in vLLM's summary): when the answer itself began.
     m.ttfc().ifPresent(d -> {
       out.append(PyFormat.center("Time to First Content Token", 50, '-')).append('\n');
-      line(out, "Mean TTFC (ms):", d.mean());
-      line(out, "Median TTFC (ms):", d.median());
-      for (PercentileValue p : d.percentiles()) {
-        line(out, "P" + p.word() + " TTFC (ms):", p.valueMs());
-      }
+      distribution(out, "TTFC", d);
     });
     out.append("=".repeat(50)).append('\n');
     return out.toString();
@@ -107,17 +98,7 @@ final class ConsoleSummary {
         if (!selected.contains(metric)) {
           continue;
         }
-        Distribution d = switch (metric) {
-          case TTFT -> s.ttft();
-          case TPOT -> s.tpot();
-          case ITL -> s.itl();
-          case E2EL -> s.e2el();
-        };
-        line(out, "Mean " + metric.label() + " (ms):", d.mean());
-        line(out, "Median " + metric.label() + " (ms):", d.median());
-        for (PercentileValue p : d.percentiles()) {
-          line(out, "P" + p.word() + " " + metric.label() + " (ms):", p.valueMs());
-        }
+        distribution(out, metric.label(), s.latencies().distribution(metric));
       }
       if (s.warning() != null) {
         out.append("Warning: ").append(s.warning()).append('\n');
@@ -133,6 +114,15 @@ final class ConsoleSummary {
           e.completionsFirstHalf(), e.completionsSecondHalf(), e.requests()));
     }
     return out.toString();
+  }
+
+  /** vLLM's lines of one distribution: mean, median, then each percentile. */
+  private static void distribution(StringBuilder out, String label, Distribution d) {
+    line(out, "Mean " + label + " (ms):", d.mean());
+    line(out, "Median " + label + " (ms):", d.median());
+    for (PercentileValue p : d.percentiles()) {
+      line(out, "P" + p.word() + " " + label + " (ms):", p.valueMs());
+    }
   }
 
   /** {@code "{:<40} {:<10}"} for integers. */

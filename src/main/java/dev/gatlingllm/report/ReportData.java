@@ -1,6 +1,8 @@
 package dev.gatlingllm.report;
 
 import dev.gatlingllm.metrics.GoodputSlo;
+import dev.gatlingllm.metrics.LatencySamples;
+import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.MetricsCalculator;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RequestRecord;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * What the LLM report page draws, as one JSON-ready map. Headline figures are the result
@@ -235,47 +238,23 @@ final class ReportData {
 
   private static Map<String, Object> histograms(RecordSource rs, int[] outputLens) {
     int n = rs.size();
-    double[] ttft = new double[n];
-    double[] e2el = new double[n];
-    double[] tpot = new double[n];
     double[] input = new double[n];
     double[] output = new double[n];
     int c = 0;
-    int tp = 0;
-    int in = 0;
-    long itlCount = 0;
     for (int i = 0; i < n; i++) {
       RequestRecord r = rs.record(i);
-      input[in++] = RequestTimes.promptLen(r, TaskType.GENERATION);
-      if (!r.success()) {
-        continue;
-      }
-      double t = RequestTimes.ttftSeconds(r);
-      double latency = RequestTimes.latencySeconds(r);
-      ttft[c] = t * 1e3;
-      e2el[c] = latency * 1e3;
-      output[c++] = outputLens[i];
-      if (outputLens[i] > 1) {
-        tpot[tp++] = RequestTimes.tpotSeconds(t, latency, outputLens[i]) * 1e3;
-      }
-      itlCount += r.itlCount();
-    }
-    double[] itl = new double[(int) Math.min(itlCount, Integer.MAX_VALUE - 16)];
-    int k = 0;
-    for (int i = 0; i < n && k < itl.length; i++) {
-      RequestRecord r = rs.record(i);
+      input[i] = RequestTimes.promptLen(r, TaskType.GENERATION);
       if (r.success()) {
-        for (int j = 0; j < r.itlCount() && k < itl.length; j++) {
-          itl[k++] = RequestTimes.itlSeconds(r, j) * 1e3;
-        }
+        output[c++] = outputLens[i];
       }
     }
+    LatencySamples samples = LatencySamples.of(rs, IntStream.range(0, n).toArray(),
+        i -> outputLens[i]);
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("ttft", hist(Arrays.copyOf(ttft, c), false));
-    out.put("tpot", hist(Arrays.copyOf(tpot, tp), false));
-    out.put("itl", hist(itl, false));
-    out.put("e2el", hist(Arrays.copyOf(e2el, c), false));
-    out.put("input_len", hist(Arrays.copyOf(input, in), true));
+    for (Metric metric : Metric.values()) {
+      out.put(metric.key(), hist(samples.millis(metric), false));
+    }
+    out.put("input_len", hist(input, true));
     out.put("output_len", hist(Arrays.copyOf(output, c), true));
     return out;
   }

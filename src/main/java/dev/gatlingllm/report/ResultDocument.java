@@ -86,24 +86,10 @@ final class ResultDocument {
       if (!selected.contains(metric) || (!generation && metric != Metric.E2EL)) {
         continue;
       }
-      Distribution d = m.distribution(metric);
-      doc.put("mean_" + metric.key() + "_ms", d.mean());
-      doc.put("median_" + metric.key() + "_ms", d.median());
-      doc.put("std_" + metric.key() + "_ms", d.std());
-      for (PercentileValue p : d.percentiles()) {
-        doc.put("p" + p.word() + "_" + metric.key() + "_ms", p.valueMs());
-      }
+      putDistribution(doc, metric.key(), m.distribution(metric));
     }
     // Our addition for reasoning models, absent otherwise so that other runs keep vLLM's keys.
-    m.ttfc().ifPresent(d -> {
-      String key = BenchmarkMetrics.TTFC_KEY;
-      doc.put("mean_" + key + "_ms", d.mean());
-      doc.put("median_" + key + "_ms", d.median());
-      doc.put("std_" + key + "_ms", d.std());
-      for (PercentileValue p : d.percentiles()) {
-        doc.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
-      }
-    });
+    m.ttfc().ifPresent(d -> putDistribution(doc, BenchmarkMetrics.TTFC_KEY, d));
     analysis.putInto(doc);
     // Conversation runs only (vllm-bench's multi-turn mode): the figures of each turn index.
     if (generation) {
@@ -114,6 +100,19 @@ final class ResultDocument {
     }
     doc.putAll(run.extras());
     return doc;
+  }
+
+  /**
+   * vLLM's keys of one distribution: {@code mean_<key>_ms}, {@code median_}, {@code std_}, then
+   * {@code p<NN>_<key>_ms} for each percentile.
+   */
+  static void putDistribution(Map<String, Object> out, String key, Distribution d) {
+    out.put("mean_" + key + "_ms", d.mean());
+    out.put("median_" + key + "_ms", d.median());
+    out.put("std_" + key + "_ms", d.std());
+    for (PercentileValue p : d.percentiles()) {
+      out.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
+    }
   }
 
   private static Object rps(Double value) {

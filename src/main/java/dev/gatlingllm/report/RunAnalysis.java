@@ -1,6 +1,8 @@
 package dev.gatlingllm.report;
 
 import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.metrics.Latencies;
+import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.OverSaturation;
 import dev.gatlingllm.metrics.PercentileValue;
 import dev.gatlingllm.metrics.RecordSource;
@@ -83,36 +85,26 @@ record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation
     out.put("input_throughput", s.inputThroughput());
     out.put("output_throughput", s.outputThroughput());
     out.put("total_token_throughput", s.totalTokenThroughput());
-    out.put("mean_ttft_ms", s.ttft().mean());
-    out.put("median_ttft_ms", s.ttft().median());
+    Latencies l = s.latencies();
+    out.put("mean_ttft_ms", l.ttft().mean());
+    out.put("median_ttft_ms", l.ttft().median());
     List<Object> pairs = new ArrayList<>();
-    for (PercentileValue p : s.ttft().percentiles()) {
+    for (PercentileValue p : l.ttft().percentiles()) {
       pairs.add(List.of(p.percentile(), p.valueMs()));
     }
     out.put("percentiles_ttft_ms", pairs);
-    out.put("mean_tpot_ms", s.tpot().mean());
-    out.put("median_tpot_ms", s.tpot().median());
+    out.put("mean_tpot_ms", l.tpot().mean());
+    out.put("median_tpot_ms", l.tpot().median());
     out.put("p90_tpot_ms", s.p90TpotMs());
     out.put("p99_tpot_ms", s.p99TpotMs());
-    distribution(out, "ttft", s.ttft());
-    distribution(out, "tpot", s.tpot());
-    distribution(out, "itl", s.itl());
-    distribution(out, "e2el", s.e2el());
+    for (Metric metric : Metric.values()) {
+      ResultDocument.putDistribution(out, metric.key(), l.distribution(metric));
+    }
     return out;
   }
 
   private static Object trimValue(double v, SteadyStateOptions.Trim trim) {
     return trim.unit() == SteadyStateOptions.TrimUnit.REQUESTS ? (Object) (long) v : v;
-  }
-
-  private static void distribution(Map<String, Object> out, String key,
-      dev.gatlingllm.metrics.Distribution d) {
-    out.put("mean_" + key + "_ms", d.mean());
-    out.put("median_" + key + "_ms", d.median());
-    out.put("std_" + key + "_ms", d.std());
-    for (PercentileValue p : d.percentiles()) {
-      out.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
-    }
   }
 
   private static Map<String, Object> overSaturationJson(OverSaturation.Result r) {

@@ -2,7 +2,6 @@ package dev.gatlingllm.report;
 
 import dev.gatlingllm.metrics.Distribution;
 import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.PercentileValue;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TurnFigures;
 import java.util.ArrayList;
@@ -39,13 +38,7 @@ final class TurnReport {
       turn.put("mean_input_tokens", t.meanInputTokens());
       turn.put("mean_output_tokens", t.meanOutputTokens());
       for (Metric metric : Metric.values()) {
-        Distribution d = t.distribution(metric);
-        turn.put("mean_" + metric.key() + "_ms", d.mean());
-        turn.put("median_" + metric.key() + "_ms", d.median());
-        turn.put("std_" + metric.key() + "_ms", d.std());
-        for (PercentileValue p : d.percentiles()) {
-          turn.put("p" + p.word() + "_" + metric.key() + "_ms", p.valueMs());
-        }
+        ResultDocument.putDistribution(turn, metric.key(), t.latencies().distribution(metric));
       }
       out.add(turn);
     }
@@ -70,10 +63,10 @@ final class TurnReport {
     for (Metric metric : Metric.values()) {
       out.append(PyFormat.center(metric.label() + " by turn (ms)", 50, '-')).append('\n');
       List<String> header = new ArrayList<>(List.of("Turn", "Mean", "Median"));
-      turns.get(0).distribution(metric).percentiles().forEach(p -> header.add("P" + p.word()));
+      turns.get(0).latencies().distribution(metric).percentiles().forEach(p -> header.add("P" + p.word()));
       row(out, header.toArray(new String[0]));
       for (TurnFigures t : turns) {
-        Distribution d = t.distribution(metric);
+        Distribution d = t.latencies().distribution(metric);
         List<String> cells = new ArrayList<>(List.of(Integer.toString(t.turn()),
             PyFormat.fixed(d.mean(), 2), PyFormat.fixed(d.median(), 2)));
         d.percentiles().forEach(p -> cells.add(PyFormat.fixed(p.valueMs(), 2)));

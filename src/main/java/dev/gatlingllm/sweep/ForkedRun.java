@@ -25,8 +25,15 @@ import java.util.stream.Collectors;
  * as {@code gatling-llm bench serve <flags>} starts one (Gatling running {@link BenchServe}),
  * with the JVM flags of {@code gatling:test}. Every run therefore starts equally cold: no run inherits JIT-compiled code,
  * loaded classes, a grown heap or warm connection pools from the one before.
+ *
+ * @param classpath  the runs' class path; null for this JVM's
+ * @param jvmArgs    the runs' JVM flags
+ * @param timeout    how long one run may take; null: no limit
+ * @param showStdout whether a run's output is copied to {@code out} as it comes
+ * @param out        where the sweep prints
  */
-final class ForkedRun implements RunLauncher {
+record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boolean showStdout,
+    PrintStream out) implements RunLauncher {
 
   /** The result file the drop-in writes inside the run folder. */
   static final String RESULT_FILE = "result.json";
@@ -35,19 +42,8 @@ final class ForkedRun implements RunLauncher {
   /** The launcher's main class ({@code gatling-llm}), which depends on this package. */
   static final String LAUNCHER = "dev.gatlingllm.launcher.GatlingLlm";
 
-  private final String classpath;
-  private final List<String> jvmArgs;
-  private final Duration timeout;
-  private final boolean showStdout;
-  private final PrintStream out;
-
-  ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boolean showStdout,
-      PrintStream out) {
-    this.classpath = classpath != null ? classpath : currentClasspath();
-    this.jvmArgs = jvmArgs;
-    this.timeout = timeout;
-    this.showStdout = showStdout;
-    this.out = out;
+  ForkedRun {
+    classpath = classpath != null ? classpath : currentClasspath();
   }
 
   /** The java command of a run (shown by {@code --dry-run} too). */

@@ -95,21 +95,21 @@ class SteadyStateTest {
   void latenciesAreThoseOfTheRequestsStartedInTheWindow() {
     SteadyState s = compute(2, Double.POSITIVE_INFINITY, SteadyStateOptions.DEFAULTS);
     // TTFT r1 1000, r2 500, r3 1000
-    assertEquals(2500 / 3.0, s.ttft().mean(), 1e-6);
-    assertEquals(1000, s.ttft().median(), 1e-6);
-    assertEquals(1000, s.ttft().percentile(99), 1e-6);
+    assertEquals(2500 / 3.0, s.latencies().ttft().mean(), 1e-6);
+    assertEquals(1000, s.latencies().ttft().median(), 1e-6);
+    assertEquals(1000, s.latencies().ttft().percentile(99), 1e-6);
     // TPOT r1 (4-1)/3 = 1 s, r2 (2-0.5)/7 s, r3 (3-1)/2 = 1 s
-    assertEquals((2000 + 1500 / 7.0) / 3, s.tpot().mean(), 1e-6);
-    assertEquals(1000, s.tpot().median(), 1e-6);
+    assertEquals((2000 + 1500 / 7.0) / 3, s.latencies().tpot().mean(), 1e-6);
+    assertEquals(1000, s.latencies().tpot().median(), 1e-6);
     // p90 of [214.29, 1000, 1000]: index 1.8, between 1000 and 1000
     assertEquals(1000, s.p90TpotMs(), 1e-6);
     // ITL: r1 1000 x3, r2 500 x3, r3 1000 x2
-    assertEquals(6500 / 8.0, s.itl().mean(), 1e-6);
-    assertEquals(1000, s.itl().median(), 1e-6);
+    assertEquals(6500 / 8.0, s.latencies().itl().mean(), 1e-6);
+    assertEquals(1000, s.latencies().itl().median(), 1e-6);
     // E2EL r1 4000, r2 2000, r3 3000
-    assertEquals(3000, s.e2el().mean(), 1e-6);
+    assertEquals(3000, s.latencies().e2el().mean(), 1e-6);
     // p50 of [2000, 3000, 4000]
-    assertEquals(3000, s.e2el().percentile(50), 1e-6);
+    assertEquals(3000, s.latencies().e2el().percentile(50), 1e-6);
   }
 
   @Test

@@ -45,22 +45,22 @@ class TurnFiguresTest {
     assertEquals(0, first.failed());
     assertEquals(150.0, first.meanInputTokens(), 1e-9);
     assertEquals(2.5, first.meanOutputTokens(), 1e-9);
-    assertEquals(15.0, first.ttft().mean(), 1e-9);
-    assertEquals(20.0, first.tpot().mean(), 1e-9);
-    assertEquals(50.0 / 3, first.itl().mean(), 1e-9);
-    assertEquals(10.0, first.itl().median(), 1e-9);
-    assertEquals(40.0, first.e2el().mean(), 1e-9);
-    assertEquals(19.9, first.ttft().percentile(99), 1e-9, "rank 0.99 of (10, 20)");
+    assertEquals(15.0, first.latencies().ttft().mean(), 1e-9);
+    assertEquals(20.0, first.latencies().tpot().mean(), 1e-9);
+    assertEquals(50.0 / 3, first.latencies().itl().mean(), 1e-9);
+    assertEquals(10.0, first.latencies().itl().median(), 1e-9);
+    assertEquals(40.0, first.latencies().e2el().mean(), 1e-9);
+    assertEquals(19.9, first.latencies().ttft().percentile(99), 1e-9, "rank 0.99 of (10, 20)");
 
     TurnFigures second = turns.get(1);
     assertEquals(2, second.turn());
     assertEquals(1, second.completed());
     assertEquals(1, second.failed());
     assertEquals(400.0, second.meanInputTokens(), 1e-9);
-    assertEquals(5.0, second.ttft().mean(), 1e-9);
-    assertEquals(4.0, second.tpot().mean(), 1e-9);
-    assertEquals(4.0, second.itl().mean(), 1e-9);
-    assertEquals(9.0, second.e2el().mean(), 1e-9);
+    assertEquals(5.0, second.latencies().ttft().mean(), 1e-9);
+    assertEquals(4.0, second.latencies().tpot().mean(), 1e-9);
+    assertEquals(4.0, second.latencies().itl().mean(), 1e-9);
+    assertEquals(9.0, second.latencies().e2el().mean(), 1e-9);
   }
 
   @Test
