@@ -6,23 +6,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mvn=("$root/mvnw" -B --no-transfer-progress)
-# the plugin's version, the project's own <version> (two spaces in), which the archetype shares
-version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' "$root/pom.xml" | head -n 1)"
-
-echo "archetype check: installing the plugin ${version} (no tests)"
-"${mvn[@]}" -q -f "$root/pom.xml" install -DskipTests -Dfuzz.skip=true -DskipPitest
-echo "archetype check: installing the archetype"
-"${mvn[@]}" -q -f "$root/archetype/pom.xml" install
 
 work="$(mktemp -d)"
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
-cd "$work"
-echo "archetype check: generating a project in $work"
-"${mvn[@]}" -q org.apache.maven.plugins:maven-archetype-plugin:3.4.0:generate \
-  -DarchetypeGroupId=dev.gatlingllm -DarchetypeArtifactId=gatling-llm-archetype \
-  -DarchetypeVersion="$version" -DarchetypeCatalog=local \
-  -DgroupId=com.example.bench -DartifactId=llm-bench -Dversion=1.0-SNAPSHOT
-cd llm-bench
+project="$("$root/archetype/generate.sh" "$work" | tail -n 1)"
+cd "$project"
 echo "archetype check: running its simulation (mvn gatling:test)"
 log="$work/gatling-test.log"
 if ! "${mvn[@]}" gatling:test > "$log" 2>&1; then

@@ -90,6 +90,12 @@ class SelfCheckTest {
   @MethodSource("kinds")
   void aLoopBusyWithItsOwnWorkIsSplitAsRunning(String kind) throws Exception {
     assumeTrue(LINUX, "scheduler figures are Linux's");
+    // Seen in CI on a loaded host: the probe's sleeps woken 58 ms late ("not runnable") beside
+    // 51 ms running; a try during which the machine was contended is run again (bounded).
+    Disturbance.retryWhenDisturbed(3, 20, () -> busyLoopIsSplitAsRunning(kind));
+  }
+
+  private void busyLoopIsSplitAsRunning(String kind) throws Exception {
     EventLoopGroup group = newGroup(kind);
     try {
       SelfCheck check = SelfCheck.start(group);
