@@ -118,7 +118,8 @@ public class BenchServe extends Simulation {
       tokenizer.close();
       throw refuse(e);
     }
-    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, test, out()) : null;
+    profiler = plan.profile() ? new Profiler(plan.baseUrl(), headers, test, out(),
+        plan.insecureTls()) : null;
     if (plan.temperatureWarning() != null) {
       out().println(plan.temperatureWarning());
     }

@@ -25,11 +25,16 @@ final class Profiler {
   private final byte[] body;
   private final String contentType;
   private final PrintStream console;
+  private final boolean insecureTls;
 
-  /** @param headers the run's headers, authorization included (never printed) */
+  /**
+   * @param headers     the run's headers, authorization included (never printed)
+   * @param insecureTls {@code --insecure}: no certificate check, as for the run's requests
+   */
   Profiler(String baseUrl, Map<String, String> headers, RequestPreview.Rendered test,
-      PrintStream console) {
+      PrintStream console, boolean insecureTls) {
     this.baseUrl = baseUrl;
+    this.insecureTls = insecureTls;
     this.headers = headers;
     this.body = test.body();
     this.contentType = test.contentType();
@@ -54,7 +59,8 @@ final class Profiler {
     try {
       AuxHttp.Response response = AuxHttp.post(URI.create(baseUrl + path), body, contentType)
           .headers(headers).header("Content-Type", contentType)
-          .connectTimeout(CONNECT_TIMEOUT).timeout(TIMEOUT).followRedirects(false).send();
+          .connectTimeout(CONNECT_TIMEOUT).timeout(TIMEOUT).followRedirects(false)
+          .insecureTls(insecureTls).send();
       if (response.ok()) {
         return true;
       }

@@ -5,15 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import dev.gatlingllm.action.RequestPreview;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +59,7 @@ class ProfilerTest {
 
   Profiler profiler(String url) {
     return new Profiler(url, Map.of("Authorization", "Bearer " + KEY), TEST,
-        new PrintStream(console, true, StandardCharsets.UTF_8));
+        new PrintStream(console, true, StandardCharsets.UTF_8), false);
   }
 
   @Test
@@ -79,5 +85,40 @@ class ProfilerTest {
         out);
     assertFalse(out.contains(KEY), out);
     assertFalse(out.contains("Profiler started"), out);
+  }
+
+  @Test
+  void insecureReachesASelfSignedServerAndOnlyThen() throws Exception {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = ProfilerTest.class.getResourceAsStream("/tls/self-signed.p12")) {
+      store.load(in, "changeit".toCharArray());
+    }
+    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keys.init(store, "changeit".toCharArray());
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(keys.getKeyManagers(), null, null);
+    HttpsServer https =
+        HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    https.setHttpsConfigurator(new HttpsConfigurator(tls));
+    https.createContext("/start_profile", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    https.start();
+    try {
+      String url = "https://localhost:" + https.getAddress().getPort();
+      PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);
+      new Profiler(url, Map.of(), TEST, out, false).start();
+      String checked = console.toString(StandardCharsets.UTF_8);
+      assertTrue(checked.contains("Profiler call failed: POST " + url + "/start_profile"),
+          checked);
+      console.reset();
+      new Profiler(url, Map.of(), TEST, out, true).start();
+      assertEquals("Starting profiler...\nProfiler started\n",
+          console.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
+    } finally {
+      https.stop(0);
+    }
   }
 }
