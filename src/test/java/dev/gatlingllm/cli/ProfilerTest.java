@@ -5,21 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.testing.SelfSignedHttps;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,23 +85,11 @@ class ProfilerTest {
 
   @Test
   void insecureReachesASelfSignedServerAndOnlyThen() throws Exception {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    try (InputStream in = ProfilerTest.class.getResourceAsStream("/tls/self-signed.p12")) {
-      store.load(in, "changeit".toCharArray());
-    }
-    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keys.init(store, "changeit".toCharArray());
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(keys.getKeyManagers(), null, null);
-    HttpsServer https =
-        HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(tls));
-    https.createContext("/start_profile", exchange -> {
+    HttpsServer https = SelfSignedHttps.start("/start_profile", exchange -> {
       exchange.getRequestBody().readAllBytes();
       exchange.sendResponseHeaders(200, -1);
       exchange.close();
     });
-    https.start();
     try {
       String url = "https://localhost:" + https.getAddress().getPort();
       PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);

@@ -8,10 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import dev.gatlingllm.testing.SelfSignedHttps;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,13 +19,10 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -235,19 +231,7 @@ class AuxHttpTest {
 
   @Test
   void aSelfSignedServerIsReachedOnlyWithInsecureTls() throws Exception {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    try (InputStream in = AuxHttpTest.class.getResourceAsStream("/tls/self-signed.p12")) {
-      store.load(in, "changeit".toCharArray());
-    }
-    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keys.init(store, "changeit".toCharArray());
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(keys.getKeyManagers(), null, null);
-    HttpsServer https =
-        HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(tls));
-    https.createContext("/health", answer(200, "up", Map.of()));
-    https.start();
+    HttpsServer https = SelfSignedHttps.start("/health", answer(200, "up", Map.of()));
     try {
       // "localhost" also differs from whatever name the certificate was made for
       URI health = URI.create("https://localhost:" + https.getAddress().getPort() + "/health");
