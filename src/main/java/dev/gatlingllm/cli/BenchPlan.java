@@ -19,6 +19,7 @@ import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.scale.ScaleOut;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,10 +82,13 @@ public final class BenchPlan {
           + backend.name() + ": warm-up requests are sent for completions and chat only "
           + "here; use --num-warmups 0");
     }
-    // vLLM's default: a prefix of its own for each run, so that runs are told apart in logs
+    // vLLM's default: a prefix of its own for each run, so that runs are told apart in logs;
+    // the injectors of one scaled-out run share theirs, or their samples would differ
+    ScaleOut scale = ScaleOut.current();
     this.requestIdPrefix = args.has("request-id-prefix")
         ? args.value("request-id-prefix").orElseThrow()
-        : "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+        : "bench-" + (scale.requested() ? scale.sharedKey()
+            : UUID.randomUUID().toString().substring(0, 8)) + "-";
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -124,6 +125,19 @@ public record ScaleOut(InjectorShare share, Optional<Instant> startAt, Optional<
       v = env.get(variable);
     }
     return v == null || v.isBlank() ? null : v;
+  }
+
+  /**
+   * Eight hex digits the injectors of one scaled-out benchmark share and another benchmark's
+   * most likely do not: from the injector count and the common start (instant or barrier
+   * folder), not from the injector's index. Names what each injector would otherwise draw at
+   * random, such as the request-id prefix, so that they all sample the same requests.
+   */
+  public String sharedKey() {
+    return digest(List.of("injectors=" + share.count(),
+        "start=" + startAt.map(Object::toString).orElse("none"),
+        "barrier=" + barrier.map(p -> p.toAbsolutePath().normalize().toString()).orElse("none")))
+        .substring(0, 8);
   }
 
   /**

@@ -60,8 +60,9 @@ class RefusalConsoleTest {
     String message = "Unsupported --dataset-name 'nope'";
     assertEquals(1, run.exitCode(), run.console());
     assertEquals(List.of("gatling-llm bench serve: " + message + "; supported: [burstgpt, "
-            + "custom, hf, prefix_repetition, random, random-mm, random-rerank, sharegpt, sonnet, "
-            + "spec_bench] (stack trace: " + LOG + ")"),
+            + "custom, custom_audio, custom_image, hf, prefix_repetition, random, random-mm, "
+            + "random-rerank, sharegpt, sonnet, spec_bench, speed_bench, timed_trace, txt-slices] "
+            + "(stack trace: " + LOG + ")"),
         linesWith(run.console(), message), "the message, once");
     assertNoStackTrace(run.console());
     String log = Files.readString(project.resolve(LOG));

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Compare;
 import dev.gatlingllm.report.LlmReport;
@@ -237,6 +239,30 @@ class ReportLayoutBrowserTest {
     Path page = out.htmlReport();
     check(page, "no-request", 0);
     assertTrue(browser.text(page, "#no-request").startsWith("No request was recorded"));
+  }
+
+  /**
+   * Seen in CI: a pooling run's end-to-end latencies all lay between 50.19 and 50.94 ms; the x
+   * axis starts at its data, so its first label ("50.2") stood next to the origin, over the
+   * count axis's "0". The same latencies, recorded by hand, give the same axis.
+   */
+  @Test
+  void aHistogramStartingAtItsDataKeepsItsFirstLabelClearOfTheCountAxis() {
+    RecordStore store = new RecordStore();
+    long start = System.nanoTime();
+    double[] e2elMs = {50.19, 50.2, 50.21, 50.25, 50.33, 50.33, 50.45, 50.6, 50.81, 50.94};
+    for (int i = 0; i < e2elMs.length; i++) {
+      long s = start + i * 10_000_000L;
+      long latency = Math.round(e2elMs[i] * 1e6);
+      store.add(RequestRecord.builder("embeddings").startNanos(s).latencyNanos(latency)
+          .endNanos(s + latency).promptTokens(16).httpStatus(200).success(true).build());
+    }
+    ReportOutcome out = RunReporter.report(RunInfo.builder("sim-model").backend(
+        "openai-embeddings").taskType(TaskType.EMBEDDING).build(), store,
+        ResultOptions.builder().printSummary(false).saveResult(false).build(),
+        results.resolve("narrow"), null, start);
+    assertTrue(out.ok(), out.error());
+    check(out.htmlReport(), "narrow-histogram", 1);
   }
 
   // Each check can fail: a layout broken on purpose is caught.

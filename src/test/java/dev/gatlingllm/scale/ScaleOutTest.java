@@ -84,4 +84,20 @@ class ScaleOutTest {
     assertEquals("+0.000 ms ± unknown (local)", ClockOffset.local().describe());
     assertEquals(new ClockOffset("given", 5_000_000, 0, 0), ClockOffset.given(5_000_000));
   }
+
+  @Test
+  void theInjectorsOfOneBenchmarkShareAKeyThatAnotherBenchmarkLacks() {
+    String first = ScaleOut.from(Map.of("llm.injector", "0/3"),
+        Map.of("LLM_START_BARRIER", "/shared/run-001/barrier")).sharedKey();
+    String third = ScaleOut.from(Map.of("llm.injector", "2/3"),
+        Map.of("LLM_START_BARRIER", "/shared/run-001/barrier")).sharedKey();
+    String nextRun = ScaleOut.from(Map.of("llm.injector", "0/3"),
+        Map.of("LLM_START_BARRIER", "/shared/run-002/barrier")).sharedKey();
+    String twoInjectors = ScaleOut.from(Map.of("llm.injector", "0/2"),
+        Map.of("LLM_START_BARRIER", "/shared/run-001/barrier")).sharedKey();
+    assertEquals(first, third, "the injector's index is not part of it");
+    assertTrue(first.matches("[0-9a-f]{8}"), first);
+    assertNotEquals(first, nextRun);
+    assertNotEquals(first, twoInjectors);
+  }
 }

@@ -103,9 +103,13 @@ var LLM = (function () {
     var axisNames = [].concat(option.yAxis || []).some(function (a) { return a.name; });
     if (!option.grid) { option.grid = { left: 64, right: 64, top: top + (axisNames ? 22 : 8), bottom: 48 }; }
     if (!option.tooltip) { option.tooltip = { trigger: 'axis' }; }
+    // an x axis that starts at its data has its first label next to the origin, where the y
+    // axis's lowest label is (seen: "50.2" ms over the count axis's "0"): the y axis leaves it out
+    var xFromData = [].concat(option.xAxis || []).some(function (a) { return a.min === 'dataMin'; });
     [].concat(option.xAxis || [], option.yAxis || []).forEach(function (a) {
+      var isY = [].concat(option.yAxis || []).indexOf(a) >= 0;
       // an axis cut at the data's ends would label them with odd values, drawn over their neighbours
-      if (a.type === 'value') { a.axisLabel = Object.assign({ formatter: short, hideOverlap: true, showMinLabel: a.min !== 'dataMin', showMaxLabel: a.max !== 'dataMax' }, a.axisLabel || {}); }
+      if (a.type === 'value') { a.axisLabel = Object.assign({ formatter: short, hideOverlap: true, showMinLabel: a.min !== 'dataMin' && !(isY && xFromData), showMaxLabel: a.max !== 'dataMax' }, a.axisLabel || {}); }
     });
     // an x axis's name goes under its labels: at its end it met the right axis's labels
     [].concat(option.xAxis || []).forEach(function (a) { if (a.name && !a.nameLocation) { a.nameLocation = 'middle'; a.nameGap = 26; } });

@@ -110,7 +110,7 @@ LLM.run(function (d, app) {
       var queue = [{ name: 'server running', type: 'line', data: spts(sm.num_requests_running), showSymbol: false },
         { name: 'server waiting', type: 'line', data: spts(sm.num_requests_waiting), showSymbol: false }];
       if (ot && ot.time.length) { queue.push({ name: 'client in flight', type: 'line', step: 'start', data: ot.running.map(function (v, i) { return [ot.time[i], v]; }), showSymbol: false, lineStyle: { type: 'dashed' } }); }
-      LLM.chart(sg, 'server-queue', { title: LLM.title('Requests running and waiting on the server'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: 'requests' }, series: queue });
+      LLM.chart(sg, 'server-queue', { title: LLM.title('Requests running and waiting on the server'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: 'requests', minInterval: 1 }, series: queue });
       function pct(arr) { return arr.map(function (v) { return v === null ? null : Math.round(v * 10000) / 100; }); }
       LLM.chart(sg, 'server-cache', { title: LLM.title('KV-cache usage and prefix-cache hit rate (%)'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: '%', min: 0, max: 100 },
         series: [{ name: 'KV-cache usage', type: 'line', data: spts(pct(sm.kv_cache_usage_perc)), showSymbol: false },
@@ -131,14 +131,14 @@ LLM.run(function (d, app) {
       return { name: k.replace('_' + m[0] + '_ms', '').replace(/^p/, 'P'), value: R[k], color: LLM.COLORS[(i + 3) % LLM.COLORS.length] };
     });
     LLM.chart(dg, 'hist-' + m[0], { title: LLM.title(m[2] + ' (ms)', num(h.count) + ' samples' + (h.overflow ? ', last bar: ≥ ' + num(h.lo + (h.counts.length - 1) * h.width) + ' ms, max ' + num(h.max) : '')),
-      tooltip: { trigger: 'axis' }, xAxis: { type: 'value', name: 'ms', min: 'dataMin' }, yAxis: { type: 'value', name: 'count' },
+      tooltip: { trigger: 'axis' }, xAxis: { type: 'value', name: 'ms', min: 'dataMin' }, yAxis: { type: 'value', name: 'count', minInterval: 1 },
       series: [{ name: m[1], type: 'bar', barWidth: '90%', barMaxWidth: 40, data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), markLine: LLM.markers(marks) }] }, null, LLM.markerNotes(marks));
   });
   [['input_len', 'Input length (tokens), all requests'], ['output_len', 'Output length (tokens), successful requests']].forEach(function (p) {
     var h = H[p[0]];
     if (!h) { return; }
     if (!h.count) { LLM.empty(dg, p[1] + ': no sample'); return; }
-    LLM.chart(dg, 'hist-' + p[0], { title: LLM.title(p[1], num(h.count) + ' requests'), xAxis: { type: 'value', name: 'tokens', min: 'dataMin' }, yAxis: { type: 'value', name: 'requests' },
+    LLM.chart(dg, 'hist-' + p[0], { title: LLM.title(p[1], num(h.count) + ' requests'), xAxis: { type: 'value', name: 'tokens', min: 'dataMin' }, yAxis: { type: 'value', name: 'requests', minInterval: 1 },
       series: [{ type: 'bar', barWidth: '90%', barMaxWidth: 40, data: LLM.bins(h).map(function (b) { return [b[0] + h.width / 2, b[1]]; }), itemStyle: { color: p[0] === 'input_len' ? '#7a4cc2' : '#0e8a9e' } }] });
   });
 
