@@ -124,6 +124,8 @@ public final class RunReporter {
     } catch (Throwable t) {
       return failed("Could not compute the benchmark metrics", t, null, null, null);
     }
+    // the analysis took the over-saturation stop's account: over_saturation holds it
+    run = RunAnalysis.withoutStop(run);
     String summary;
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
