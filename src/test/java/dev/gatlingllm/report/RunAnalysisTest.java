@@ -159,4 +159,33 @@ class RunAnalysisTest {
     assertEquals(false, o.get("stopped_early"));
     assertTrue(o.containsKey("stop") && o.get("stop") == null);
   }
+
+  /**
+   * The stop's account travels as a run extra through the record log's end marker, so that
+   * Recover reports the stop as the run did: read back, it is the analysis's stop again, and
+   * the run without it has no top-level key left.
+   */
+  @Test
+  void theStopSurvivesTheRecordLogsEndMarker() {
+    Map<String, Object> stop = new LinkedHashMap<>();
+    stop.put("at_s", 2.05);
+    stop.put("since_s", 1.23);
+    stop.put("reason", "over-saturated: in flight +147.7/s");
+    stop.put("requests_finished", 48);
+    stop.put("requests_in_flight", 263);
+    stop.put("requests_unfinished", 259);
+    stop.put("evidence", Map.of("window_end_s", 1.23));
+    RunSettings settings = new RunSettings(RunInfo.builder("m")
+        .extra(OverSaturation.STOP_EXTRA, stop).build(),
+        dev.gatlingllm.options.ResultOptions.builder().stopOnOverSaturation(true).build(),
+        java.util.OptionalLong.of(0), java.time.LocalDateTime.of(2026, 11, 27, 3, 20));
+    RunInfo back = RunSettingsJson.read(RunSettingsJson.parse(RunSettingsJson.write(settings,
+        Map.of()))).run();
+    RunAnalysis analysis = RunAnalysis.of(back, RecordSource.of(List.of()),
+        MetricsCalculator.builder().build().compute(RecordSource.of(List.of()), 0, 0L), 0L,
+        new double[] {99}, SteadyStateOptions.DEFAULTS, OverSaturation.Options.DEFAULTS);
+    assertEquals(stop, analysis.stop());
+    assertTrue(back.extras().containsKey(OverSaturation.STOP_EXTRA));
+    assertTrue(!RunAnalysis.withoutStop(back).extras().containsKey(OverSaturation.STOP_EXTRA));
+  }
 }
