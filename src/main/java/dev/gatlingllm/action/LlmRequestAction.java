@@ -6,6 +6,7 @@ import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.protocol.OverSaturationStop;
 import dev.gatlingllm.protocol.RunPacing;
 import dev.gatlingllm.protocol.ServerCompliance;
 import dev.gatlingllm.selfcheck.SelfCheck;
@@ -153,9 +154,18 @@ final class LlmRequestAction extends LlmAction {
    */
   private void send(EventLoop loop, Session session, Prepared request) {
     long startMillis = clock.nowMillis();
+    OverSaturationStop.Ticket ticket = components.measures().sending();
+    if (ticket == OverSaturationStop.STOPPED) { // the run is ending: nothing more goes out
+      pacing.limiter().release();
+      failBeforeSending(session, OverSaturationStop.REFUSAL);
+      return;
+    }
     try {
       components.client().send(loop, request.encoded(), record -> {
         pacing.limiter().release();
+        if (!components.measures().ended(ticket)) {
+          return; // stopped on over-saturation, results written: recorded nowhere
+        }
         try {
           components.compliance().record(request.asked(), record);
           complete(session, record, startMillis);

@@ -341,7 +341,7 @@ public final class BenchPlan {
       ResultOptions.Builder current = b;
       b = flagged("goodput", () -> current.goodput(String.join(" ", args.values("goodput"))));
     }
-    return b.build();
+    return SteadyStateFlags.apply(args, b).build();
   }
 
   /** vLLM's {@code --num-warmups}; null for {@code auto} (the plugin's own warm-up). */

@@ -6,8 +6,9 @@ import java.util.Arrays;
  * Whether the server was past saturation during a run (issue 29, item 5): requests arrived
  * faster than it finished them, so they piled up. Computed after the run from the records.
  * Everything a window uses is known at its last start except the TTFT of requests still
- * waiting for their first token then: a live check (a later step) runs the same test without
- * those, which under saturation are the slowest: it tends to fire later, not earlier.
+ * waiting for their first token then: the live check ({@code protocol.OverSaturationStop})
+ * runs the same test without those, which under saturation are the slowest: it tends to fire
+ * later, not earlier.
  *
  * <p><b>The test</b>, over sliding windows of {@code W} consecutive requests in start order
  * (the window ending at each request from the {@code W}-th on), with {@code s} a request's
@@ -58,6 +59,13 @@ import java.util.Arrays;
  * defaults above.
  */
 public final class OverSaturation {
+
+  /**
+   * The run's extra (result-JSON settings of the run, kept by its record log) holding the live
+   * stop's account when {@code protocol.OverSaturationStop} ended the run early; the report
+   * moves it into {@code over_saturation.stop}.
+   */
+  public static final String STOP_EXTRA = "over_saturation_stop";
 
   private OverSaturation() {}
 
@@ -119,6 +127,30 @@ public final class OverSaturation {
       double ttftSlopeMsPerS, double ttftT, double ttftCritical, int completionsFirstHalf,
       int completionsSecondHalf) {
 
+    /**
+     * The result JSON's {@code evidence}, its times moved by {@code shiftSeconds} (to another
+     * origin); an unbounded t (no residual) is null, as JSON has no infinity.
+     */
+    public java.util.Map<String, Object> toJson(double shiftSeconds) {
+      java.util.LinkedHashMap<String, Object> ev = new java.util.LinkedHashMap<>();
+      ev.put("window_start_s", startSeconds + shiftSeconds);
+      ev.put("window_end_s", endSeconds + shiftSeconds);
+      ev.put("in_flight_slope_per_s", inFlightSlope);
+      ev.put("in_flight_t", finite(inFlightT));
+      ev.put("in_flight_t_critical", finite(inFlightCritical));
+      ev.put("backlog_added", backlog);
+      ev.put("ttft_slope_ms_per_s", ttftSlopeMsPerS);
+      ev.put("ttft_t", finite(ttftT));
+      ev.put("ttft_t_critical", finite(ttftCritical));
+      ev.put("completions_first_half", completionsFirstHalf);
+      ev.put("completions_second_half", completionsSecondHalf);
+      return ev;
+    }
+
+    private static Double finite(double v) {
+      return Double.isFinite(v) ? v : null;
+    }
+
     /** How close the window came to both rises: the lesser of the two t over their bounds. */
     double score() {
       double a = inFlightT / inFlightCritical;
@@ -151,12 +183,33 @@ public final class OverSaturation {
     double[] start = new double[n];
     double[] end = new double[n];
     double[] ttft = new double[n];
-    Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
       RequestRecord r = records.record(i);
       start[i] = RequestTimes.startSeconds(r, originNanos);
       end[i] = (r.endNanos() - originNanos) / 1e9;
       ttft[i] = r.success() && r.ttftNanos() >= 0 ? RequestTimes.ttftSeconds(r) : Double.NaN;
+    }
+    return detect(start, end, ttft, options);
+  }
+
+  /**
+   * Tests requests given by their times, in seconds after any origin (any order): the live
+   * check ({@code protocol.OverSaturationStop}) adds the requests still in flight, with an
+   * end of {@code +∞} (they have not ended: they count in flight at every later start and in
+   * no half's completions) and an unknown TTFT.
+   *
+   * @param start start of each request
+   * @param end   end of each request's exchange; {@code +∞} while it is in flight
+   * @param ttft  TTFT of each successful request; NaN when failed or not known yet
+   */
+  public static Result detect(double[] start, double[] end, double[] ttft, Options options) {
+    int n = start.length;
+    if (end.length != n || ttft.length != n) {
+      throw new IllegalArgumentException("start, end and TTFT of " + n + " requests, got "
+          + end.length + " ends and " + ttft.length + " TTFTs");
+    }
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
       order[i] = i;
     }
     Arrays.sort(order, (a, b) -> Double.compare(start[a], start[b]));

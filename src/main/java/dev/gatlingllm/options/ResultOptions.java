@@ -3,6 +3,7 @@ package dev.gatlingllm.options;
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.Percentiles;
+import dev.gatlingllm.metrics.SteadyStateOptions;
 import dev.gatlingllm.metrics.TaskType;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -16,7 +17,9 @@ import java.util.function.Consumer;
  * How a run is reported: vLLM's {@code --save-result}, {@code --save-detailed},
  * {@code --append-result}, {@code --result-dir}, {@code --result-filename}, {@code --label},
  * {@code --metadata}, {@code --percentile-metrics}, {@code --metric-percentiles},
- * {@code --goodput}, plus the pytorch-format file. Immutable; every builder call returns a
+ * {@code --goodput}, {@code vllm-bench}'s {@code --steady-state-threshold},
+ * {@code --steady-state-min-window} and {@code --no-steady-state}, plus the pytorch-format
+ * file, the open-loop steady-state trim and the over-saturation stop. Immutable; every builder call returns a
  * new builder and checks its value at once.
  *
  * <pre>{@code
@@ -138,6 +141,16 @@ public final class ResultOptions {
     return DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
   }
 
+  /** How the steady-state window is chosen (default {@link SteadyStateOptions#DEFAULTS}). */
+  public SteadyStateOptions steadyState() {
+    return values.steadyState;
+  }
+
+  /** Whether a run found over-saturated while it runs is ended early (default false). */
+  public boolean stopOnOverSaturation() {
+    return values.stopOnOverSaturation;
+  }
+
   /** A builder starting from these options. */
   public Builder toBuilder() {
     return values;
@@ -161,6 +174,8 @@ public final class ResultOptions {
     private boolean printSummary = true;
     private boolean htmlReport = true;
     private double[] timelineThresholdsMs = DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
+    private SteadyStateOptions steadyState = SteadyStateOptions.DEFAULTS;
+    private boolean stopOnOverSaturation;
 
     private Builder() {}
 
@@ -320,6 +335,57 @@ public final class ResultOptions {
         }
       }
       return with(b -> b.timelineThresholdsMs = thresholdsMs.clone());
+    }
+
+    /**
+     * {@code vllm-bench}'s {@code --steady-state-threshold}: a closed-loop run's window opens
+     * when the requests in flight reach this fraction of the max concurrency (default 0.95).
+     */
+    public Builder steadyStateThreshold(double fraction) {
+      return steadyState(steadyState.withThreshold(fraction));
+    }
+
+    /**
+     * {@code vllm-bench}'s {@code --steady-state-min-window}: the shortest window reported
+     * without a warning, seconds (default {@code max(10, 0.1 × run duration)}).
+     */
+    public Builder steadyStateMinWindow(double seconds) {
+      return steadyState(steadyState.withMinWindowSeconds(seconds));
+    }
+
+    /** {@code vllm-bench}'s {@code --no-steady-state} when false: no closed-loop window. */
+    public Builder steadyState(boolean closedLoop) {
+      return steadyState(steadyState.withClosedLoop(closedLoop));
+    }
+
+    /**
+     * The steady-state window of an open-loop run: the first {@code startSeconds} after the
+     * first start and the last {@code endSeconds} before the last end left out.
+     */
+    public Builder steadyStateTrimSeconds(double startSeconds, double endSeconds) {
+      return steadyState(steadyState.withTrim(
+          SteadyStateOptions.Trim.seconds(startSeconds, endSeconds)));
+    }
+
+    /**
+     * The steady-state window of an open-loop run: the first {@code start} and the last
+     * {@code end} successful requests (in start order) left out.
+     */
+    public Builder steadyStateTrimRequests(int start, int end) {
+      return steadyState(steadyState.withTrim(SteadyStateOptions.Trim.requests(start, end)));
+    }
+
+    /** All the steady-state settings at once. */
+    public Builder steadyState(SteadyStateOptions options) {
+      return with(b -> b.steadyState = Objects.requireNonNull(options, "steadyState"));
+    }
+
+    /**
+     * End the run early when it is found over-saturated while it runs (guidellm's
+     * over-saturation stop): no new request is sent, every finished one is reported.
+     */
+    public Builder stopOnOverSaturation(boolean stop) {
+      return with(b -> b.stopOnOverSaturation = stop);
     }
 
     public ResultOptions build() {

@@ -112,9 +112,11 @@ public final class LlmComponents implements ProtocolComponents {
         .<Supplier<ServerMetricsScraper>>map(uri -> () -> ServerMetricsScraper.start(uri,
             setup.headerMap(), Duration.ofSeconds(1), protocol.insecureTls()))
         .orElse(null);
-    RunFacts facts = new RunFacts(setup, new RequestKinds(), pacing,
-        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping));
     RecordStore store = new RecordStore();
+    Supplier<OverSaturationStop> stopping = protocol.results().stopOnOverSaturation()
+        ? () -> OverSaturationStop.start(store, core.controller()) : null;
+    RunFacts facts = new RunFacts(setup, new RequestKinds(), pacing,
+        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, stopping));
     RecordLog log = RunRecordLog.open(runFolder, protocol.results(), facts);
     if (log != null) {
       store.mirrorTo(log::append);
@@ -134,7 +136,7 @@ public final class LlmComponents implements ProtocolComponents {
   public LlmComponents forRehearsal(ArrivalClock clock) {
     RunFacts own = new RunFacts(setup, new RequestKinds(),
         facts.pacing().forRehearsal(clock, setup.protocol(), setup.share()),
-        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null));
+        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null, null));
     return new LlmComponents(own, new RecordStore(), runFolder, null, true);
   }
 

@@ -6,12 +6,14 @@ import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerMetricsScraper;
 import dev.gatlingllm.servermetrics.ServerSeries;
 import io.netty.channel.EventLoopGroup;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * What the run measures from its first send to its end: the self-check (the client's own
- * distortion), the server's metrics, and when the first request went out. Nothing runs until
+ * distortion), the server's metrics, when the first request went out, and, when asked, the
+ * live over-saturation stop ({@link OverSaturationStop}). Nothing runs until
  * {@link #start()}, which the request action calls at the first send, so the window is the
  * run's, not the warm-up's or an injector's lead; the results stop it.
  */
@@ -21,16 +23,22 @@ public final class RunMeasures {
   private final LlmClient client;
   /** Starts scraping the server's metrics; null when off (or for a rehearsal). */
   private final Supplier<ServerMetricsScraper> scraping;
+  /** Starts the over-saturation stop; null when off (or for a rehearsal). */
+  private final Supplier<OverSaturationStop> stopping;
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   /** Null before {@link #start()}. */
   private volatile SelfCheck selfCheck;
   /** Null before {@link #start()}, or when the server's metrics are not scraped. */
   private volatile ServerMetricsScraper serverMetrics;
+  /** Null before {@link #start()}, or when the run is not stopped on over-saturation. */
+  private volatile OverSaturationStop overSaturationStop;
 
-  RunMeasures(EventLoopGroup loops, LlmClient client, Supplier<ServerMetricsScraper> scraping) {
+  RunMeasures(EventLoopGroup loops, LlmClient client, Supplier<ServerMetricsScraper> scraping,
+      Supplier<OverSaturationStop> stopping) {
     this.loops = loops;
     this.client = client;
     this.scraping = scraping;
+    this.stopping = stopping;
   }
 
   /**
@@ -49,6 +57,9 @@ public final class RunMeasures {
       client.onResent(started::recordConnectionRetry);
       if (scraping != null) {
         serverMetrics = scraping.get();
+      }
+      if (stopping != null) {
+        overSaturationStop = stopping.get();
       }
       selfCheck = started;
     }
@@ -73,6 +84,34 @@ public final class RunMeasures {
   ServerSeries stopServerMetrics() {
     ServerMetricsScraper scraper = serverMetrics;
     return scraper == null ? null : scraper.stop();
+  }
+
+  /**
+   * A request is about to be sent (after {@link #start()}): null when the run is not stopped
+   * on over-saturation, {@link OverSaturationStop#STOPPED} when it was stopped and the
+   * request must not go out, else the request's ticket for {@link #ended}.
+   */
+  public OverSaturationStop.Ticket sending() {
+    OverSaturationStop watch = overSaturationStop;
+    return watch == null ? null : watch.sending();
+  }
+
+  /**
+   * The request of {@code ticket} (from {@link #sending()}) ended; false when its run was
+   * stopped on over-saturation and its results are already written: it must not be recorded.
+   */
+  public boolean ended(OverSaturationStop.Ticket ticket) {
+    OverSaturationStop watch = overSaturationStop;
+    return ticket == null || watch == null || watch.ended(ticket);
+  }
+
+  /**
+   * Ends the over-saturation stop as the results are written: the result JSON's account of
+   * the stop (seconds after {@code benchmarkStartNanos}), null when the run was not stopped.
+   */
+  Map<String, Object> closeOverSaturationStop(long benchmarkStartNanos) {
+    OverSaturationStop watch = overSaturationStop;
+    return watch == null ? null : watch.close(benchmarkStartNanos);
   }
 
   /** Marks a send; the earliest one is the start of the benchmark duration. */

@@ -1,5 +1,6 @@
 package dev.gatlingllm.protocol;
 
+import dev.gatlingllm.metrics.OverSaturation;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
@@ -9,6 +10,7 @@ import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerSeries;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -128,6 +130,10 @@ public final class RunResults {
       if (selfCheck != null) {
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
+      }
+      Map<String, Object> stopped = run.measures().closeOverSaturationStop(start);
+      if (stopped != null) {
+        info = info.toBuilder().extra(OverSaturation.STOP_EXTRA, stopped).build();
       }
       ServerComplianceReport compliance = run.compliance().report();
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();

@@ -113,6 +113,13 @@ final class ConsoleSummary {
           + "requests)\n", o.sinceSeconds(), e.inFlightSlope(), e.ttftSlopeMsPerS(),
           e.completionsFirstHalf(), e.completionsSecondHalf(), e.requests()));
     }
+    java.util.Map<String, Object> stop = analysis.stop();
+    if (stop != null) {
+      out.append(String.format(java.util.Locale.ROOT, "Stopped early at %.2f s "
+          + "(--stop-on-over-saturation): %s; %s requests never finished\n",
+          ((Number) stop.get("at_s")).doubleValue(),
+          stop.get("reason"), stop.get("requests_unfinished")));
+    }
     return out.toString();
   }
 

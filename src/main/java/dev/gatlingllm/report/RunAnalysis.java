@@ -19,8 +19,16 @@ import java.util.Map;
  *
  * @param steadyState    null when not computed (see {@link SteadyState#compute})
  * @param overSaturation null for embeddings
+ * @param stop           the live stop's account when the run was stopped on over-saturation
+ *                       (the run's {@link OverSaturation#STOP_EXTRA}), else null
  */
-record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation) {
+record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation,
+    Map<String, Object> stop) {
+
+  /** The analysis of a run that was not stopped early. */
+  RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation) {
+    this(steadyState, overSaturation, null);
+  }
 
   /** Result-JSON keys of this analysis, after vLLM's. */
   static final List<String> KEYS = List.of("steady_state", "over_saturation");
@@ -36,12 +44,25 @@ record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation
       return new RunAnalysis(
           SteadyState.compute(requests, metrics, origin, run.maxConcurrency(),
               run.requestRate(), steady, percentiles),
-          OverSaturation.detect(requests, metrics.taskType(), origin, saturation));
+          OverSaturation.detect(requests, metrics.taskType(), origin, saturation),
+          stopOf(run));
     } catch (RuntimeException e) {
       LOG.error("Could not compute the steady state and over-saturation of the run: {}",
           e.toString(), e);
       return new RunAnalysis(null, null);
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> stopOf(RunInfo run) {
+    Object stop = run.extras().get(OverSaturation.STOP_EXTRA);
+    return stop instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
+  }
+
+  /** The run without the stop's extra, which {@link #putInto} writes in its place. */
+  static RunInfo withoutStop(RunInfo run) {
+    return run.extras().containsKey(OverSaturation.STOP_EXTRA)
+        ? run.toBuilder().withoutExtra(OverSaturation.STOP_EXTRA).build() : run;
   }
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
@@ -50,7 +71,8 @@ record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation
   /** The two keys, for the result JSON. */
   void putInto(Map<String, Object> doc) {
     doc.put("steady_state", steadyState == null ? null : steadyStateJson(steadyState));
-    doc.put("over_saturation", overSaturation == null ? null : overSaturationJson(overSaturation));
+    doc.put("over_saturation", overSaturation == null ? null
+        : overSaturationJson(overSaturation, stop));
   }
 
   /**
@@ -107,30 +129,24 @@ record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation
     return trim.unit() == SteadyStateOptions.TrimUnit.REQUESTS ? (Object) (long) v : v;
   }
 
-  private static Map<String, Object> overSaturationJson(OverSaturation.Result r) {
+  /**
+   * The verdict after the run, then whether the live stop ended the run ({@code
+   * stopped_early}) and its account ({@code stop}: when, since when, why, how many requests
+   * had finished and were in flight, and how many never finished), null when it did not.
+   */
+  private static Map<String, Object> overSaturationJson(OverSaturation.Result r,
+      Map<String, Object> stop) {
     LinkedHashMap<String, Object> out = new LinkedHashMap<>();
-    out.put("detected", r.detected());
-    out.put("since_s", r.sinceSeconds());
+    // The live test saw the requests in flight at the stop, which never finished and are in
+    // no record: when only it passed, its window is the run's evidence.
+    boolean live = stop != null && !r.detected();
+    out.put("detected", r.detected() || stop != null);
+    out.put("detected_by", live ? "live_check" : r.detected() ? "after_the_run" : null);
+    out.put("since_s", live ? stop.get("since_s") : r.sinceSeconds());
     out.put("window_requests", r.windowRequests());
     out.put("windows_tested", r.windowsTested());
     OverSaturation.Evidence e = r.evidence();
-    if (e == null) {
-      out.put("evidence", null);
-    } else {
-      LinkedHashMap<String, Object> ev = new LinkedHashMap<>();
-      ev.put("window_start_s", e.startSeconds());
-      ev.put("window_end_s", e.endSeconds());
-      ev.put("in_flight_slope_per_s", e.inFlightSlope());
-      ev.put("in_flight_t", finite(e.inFlightT()));
-      ev.put("in_flight_t_critical", finite(e.inFlightCritical()));
-      ev.put("backlog_added", e.backlog());
-      ev.put("ttft_slope_ms_per_s", e.ttftSlopeMsPerS());
-      ev.put("ttft_t", finite(e.ttftT()));
-      ev.put("ttft_t_critical", finite(e.ttftCritical()));
-      ev.put("completions_first_half", e.completionsFirstHalf());
-      ev.put("completions_second_half", e.completionsSecondHalf());
-      out.put("evidence", ev);
-    }
+    out.put("evidence", live ? stop.get("evidence") : e == null ? null : e.toJson(0));
     OverSaturation.Options o = r.options();
     LinkedHashMap<String, Object> settings = new LinkedHashMap<>();
     settings.put("confidence", o.confidence());
@@ -138,11 +154,8 @@ record RunAnalysis(SteadyState steadyState, OverSaturation.Result overSaturation
     settings.put("flat_tolerance", o.flatTolerance());
     settings.put("min_completions", o.minCompletions());
     out.put("settings", settings);
+    out.put("stopped_early", stop != null);
+    out.put("stop", stop);
     return out;
-  }
-
-  /** JSON has no infinity or NaN: an unbounded t (no residual) is written as null. */
-  private static Double finite(double v) {
-    return Double.isFinite(v) ? v : null;
   }
 }

@@ -6,7 +6,6 @@ import dev.gatlingllm.metrics.OverSaturation;
 import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RunDuration;
-import dev.gatlingllm.metrics.SteadyStateOptions;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.metrics.TurnFigures;
 import dev.gatlingllm.options.ResultOptions;
@@ -125,6 +124,8 @@ public final class RunReporter {
     } catch (Throwable t) {
       return failed("Could not compute the benchmark metrics", t, null, null, null);
     }
+    // the analysis took the over-saturation stop's account: over_saturation holds it
+    run = RunAnalysis.withoutStop(run);
     String summary;
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
@@ -211,9 +212,8 @@ public final class RunReporter {
         .tokenCounter(tokenCounter)
         .build()
         .compute(requests, duration, origin);
-    // issue 29: vllm-bench's defaults until the flags and the DSL set these options
     RunAnalysis analysis = RunAnalysis.of(run, requests, metrics, origin,
-        options.metricPercentiles(), SteadyStateOptions.DEFAULTS, OverSaturation.Options.DEFAULTS);
+        options.metricPercentiles(), options.steadyState(), OverSaturation.Options.DEFAULTS);
     return new Computed(requests, metrics, origin, analysis);
   }
 

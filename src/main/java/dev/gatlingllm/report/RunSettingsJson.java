@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.Metric;
+import dev.gatlingllm.metrics.SteadyStateOptions;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
 import java.nio.file.Path;
@@ -135,7 +136,42 @@ final class RunSettingsJson {
     m.put("goodput", o.goodput().asMap());
     m.put("pytorch", o.pytorch());
     m.put("print_summary", o.printSummary());
+    m.put("steady_state", steadyState(o.steadyState()));
+    m.put("stop_on_over_saturation", o.stopOnOverSaturation());
     return m;
+  }
+
+  /** So that {@code recover} and {@code merge} choose the window the run chose. */
+  private static Map<String, Object> steadyState(SteadyStateOptions s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("closed_loop", s.closedLoop());
+    m.put("threshold", s.threshold());
+    m.put("min_window_s", s.minWindowSeconds());
+    if (s.trim() == null) {
+      m.put("trim", null);
+    } else {
+      Map<String, Object> t = new LinkedHashMap<>();
+      t.put("unit", s.trim().unit().name());
+      t.put("start", s.trim().start());
+      t.put("end", s.trim().end());
+      m.put("trim", t);
+    }
+    return m;
+  }
+
+  /** A log written before these settings existed has none: the defaults it was reported with. */
+  @SuppressWarnings("unchecked")
+  private static SteadyStateOptions steadyState(Map<String, Object> m) {
+    if (m == null) {
+      return SteadyStateOptions.DEFAULTS;
+    }
+    Map<String, Object> t = (Map<String, Object>) m.get("trim");
+    Number min = (Number) m.get("min_window_s");
+    return new SteadyStateOptions((Boolean) m.get("closed_loop"),
+        ((Number) m.get("threshold")).doubleValue(), min == null ? null : min.doubleValue(),
+        t == null ? null : new SteadyStateOptions.Trim(
+            SteadyStateOptions.TrimUnit.valueOf((String) t.get("unit")),
+            ((Number) t.get("start")).doubleValue(), ((Number) t.get("end")).doubleValue()));
   }
 
   @SuppressWarnings("unchecked")
@@ -149,7 +185,9 @@ final class RunSettingsJson {
         .metricPercentiles(((List<Number>) m.get("metric_percentiles")).stream()
             .mapToDouble(Number::doubleValue).toArray())
         .pytorch((Boolean) m.get("pytorch"))
-        .printSummary((Boolean) m.get("print_summary"));
+        .printSummary((Boolean) m.get("print_summary"))
+        .steadyState(steadyState((Map<String, Object>) m.get("steady_state")))
+        .stopOnOverSaturation(Boolean.TRUE.equals(m.get("stop_on_over_saturation")));
     if (m.get("result_dir") != null) {
       b = b.resultDir(Path.of((String) m.get("result_dir")));
     }

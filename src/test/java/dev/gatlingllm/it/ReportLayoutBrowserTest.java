@@ -229,6 +229,34 @@ class ReportLayoutBrowserTest {
     publish("compare", "compare.png");
   }
 
+  /**
+   * The time charts shade a closed loop's steady-state window, and mark where a run past
+   * saturation was found over-saturated and stopped ({@code --stop-on-over-saturation}, the
+   * simulator generating for 4 requests at once, offered 150 requests/s): the shading, the
+   * lines and their names must not cover another text, and the page says what they are.
+   */
+  @Test
+  void theSteadyStateWindowAndTheOverSaturationStopAreMarkedOnTheTimeCharts() throws IOException {
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build())) {
+      String common = COMMON + "--backend openai --dataset-name random --random-input-len 16 "
+          + "--random-output-len 12 --ignore-eos --base-url " + sim.baseUrl() + " ";
+      Path steady = Path.of(bench(common + "--num-prompts 120 --request-rate inf "
+          + "--max-concurrency 4")[0]);
+      check(steady, "steady-state", 4);
+      String note = browser.text(steady, "#window-note");
+      assertTrue(note.startsWith("Shaded green: the steady-state window, "), note);
+      assertTrue(data(steady).get("result").get("steady_state").get("window").has("start_s"));
+      Path stopped = Path.of(bench(common + "--num-prompts 600 --request-rate 150 "
+          + "--stop-on-over-saturation")[0]);
+      check(stopped, "over-saturation-stop", 4);
+      assertTrue(browser.text(stopped, "#stopped-banner").startsWith("Stopped early at "));
+      String marks = browser.text(stopped, "#window-note");
+      assertTrue(marks.contains("Dashed red line: over-saturated since ")
+          && marks.contains("Solid dark red line: the run was stopped there"), marks);
+    }
+  }
+
   @Test
   void aRunWithNoRequestGetsAPageThatSaysWhy() {
     // what the after-run path reports when the run ended before its first request

@@ -135,6 +135,41 @@ class RecordLogTest {
   }
 
   @Test
+  void theSteadyStateAndOverSaturationOptionsComeBackSoRecoverChoosesTheSameWindow() {
+    List<ResultOptions> all = List.of(
+        ResultOptions.builder().steadyStateThreshold(0.8).steadyStateMinWindow(3.5)
+            .stopOnOverSaturation(true).build(),
+        ResultOptions.builder().steadyState(false).steadyStateTrimSeconds(2.5, 1).build(),
+        ResultOptions.builder().steadyStateTrimRequests(10, 4).build());
+    for (ResultOptions o : all) {
+      RunSettings s = new RunSettings(RunInfo.builder("m").build(), o, OptionalLong.empty(),
+          STARTED);
+      RunSettings back = RunSettingsJson.read(RunSettingsJson.parse(
+          RunSettingsJson.write(s, Map.of())));
+      assertEquals(o.steadyState(), back.options().steadyState());
+      assertEquals(o.stopOnOverSaturation(), back.options().stopOnOverSaturation());
+    }
+    assertEquals(new dev.gatlingllm.metrics.SteadyStateOptions(false, 0.95, null,
+        dev.gatlingllm.metrics.SteadyStateOptions.Trim.requests(10, 4)),
+        all.get(2).steadyState().withClosedLoop(false));
+  }
+
+  @Test
+  void aLogWrittenBeforeTheSteadyStateOptionsGetsTheDefaults() {
+    RunSettings s = new RunSettings(RunInfo.builder("m").build(),
+        ResultOptions.builder().steadyStateThreshold(0.5).stopOnOverSaturation(true).build(),
+        OptionalLong.empty(), STARTED);
+    Map<String, Object> json = RunSettingsJson.parse(RunSettingsJson.write(s, Map.of()));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> options = (Map<String, Object>) json.get("options");
+    options.remove("steady_state");
+    options.remove("stop_on_over_saturation");
+    ResultOptions back = RunSettingsJson.read(json).options();
+    assertEquals(dev.gatlingllm.metrics.SteadyStateOptions.DEFAULTS, back.steadyState());
+    assertEquals(false, back.stopOnOverSaturation());
+  }
+
+  @Test
   void aCutAtAnyByteOfTheLastRecordDropsOnlyThatRecord() throws Exception {
     byte[] whole = Files.readAllBytes(writeLog(records(), false));
     byte[] withoutLast = Files.readAllBytes(writeLogIn("fewer", records().subList(0, 2)));

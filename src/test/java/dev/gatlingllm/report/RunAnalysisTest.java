@@ -119,4 +119,73 @@ class RunAnalysisTest {
         + "flat (1 then 1 per half-window of 5 requests)\n",
         ConsoleSummary.analysis(new RunAnalysis(null, o), List.of(Metric.TTFT)));
   }
+
+  /**
+   * A run the live check stopped although its finished requests alone do not pass the test
+   * (the requests in flight at the stop tipped it): over_saturation says detected by the live
+   * check, with its window, and the stop; the summary says when and why in one line.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aLiveStopIsTheVerdictWhenTheFinishedRequestsAloneDoNotPass() {
+    Map<String, Object> evidence = Map.of("window_end_s", 0.38);
+    Map<String, Object> stop = new java.util.LinkedHashMap<>();
+    stop.put("at_s", 1.06);
+    stop.put("since_s", 0.38);
+    stop.put("reason", "over-saturated: in flight +95.4/s");
+    stop.put("requests_finished", 44);
+    stop.put("requests_in_flight", 102);
+    stop.put("requests_unfinished", 99);
+    stop.put("evidence", evidence);
+    OverSaturation.Result notPassed = new OverSaturation.Result(false, null, 32, 17, null,
+        OverSaturation.Options.DEFAULTS);
+    Map<String, Object> doc = new java.util.LinkedHashMap<>();
+    new RunAnalysis(null, notPassed, stop).putInto(doc);
+    Map<String, Object> o = (Map<String, Object>) doc.get("over_saturation");
+    assertEquals(true, o.get("detected"));
+    assertEquals("live_check", o.get("detected_by"));
+    assertEquals(0.38, o.get("since_s"));
+    assertEquals(evidence, o.get("evidence"));
+    assertEquals(true, o.get("stopped_early"));
+    assertEquals(stop, o.get("stop"));
+    assertEquals("Stopped early at 1.06 s (--stop-on-over-saturation): over-saturated: in "
+        + "flight +95.4/s; 99 requests never finished\n",
+        ConsoleSummary.analysis(new RunAnalysis(null, notPassed, stop), List.of(Metric.TTFT)));
+    Map<String, Object> plain = new java.util.LinkedHashMap<>();
+    new RunAnalysis(null, notPassed).putInto(plain);
+    o = (Map<String, Object>) plain.get("over_saturation");
+    assertEquals(false, o.get("detected"));
+    assertNull(o.get("detected_by"));
+    assertEquals(false, o.get("stopped_early"));
+    assertTrue(o.containsKey("stop") && o.get("stop") == null);
+  }
+
+  /**
+   * The stop's account travels as a run extra through the record log's end marker, so that
+   * Recover reports the stop as the run did: read back, it is the analysis's stop again, and
+   * the run without it has no top-level key left.
+   */
+  @Test
+  void theStopSurvivesTheRecordLogsEndMarker() {
+    Map<String, Object> stop = new LinkedHashMap<>();
+    stop.put("at_s", 2.05);
+    stop.put("since_s", 1.23);
+    stop.put("reason", "over-saturated: in flight +147.7/s");
+    stop.put("requests_finished", 48);
+    stop.put("requests_in_flight", 263);
+    stop.put("requests_unfinished", 259);
+    stop.put("evidence", Map.of("window_end_s", 1.23));
+    RunSettings settings = new RunSettings(RunInfo.builder("m")
+        .extra(OverSaturation.STOP_EXTRA, stop).build(),
+        dev.gatlingllm.options.ResultOptions.builder().stopOnOverSaturation(true).build(),
+        java.util.OptionalLong.of(0), java.time.LocalDateTime.of(2026, 11, 27, 3, 20));
+    RunInfo back = RunSettingsJson.read(RunSettingsJson.parse(RunSettingsJson.write(settings,
+        Map.of()))).run();
+    RunAnalysis analysis = RunAnalysis.of(back, RecordSource.of(List.of()),
+        MetricsCalculator.builder().build().compute(RecordSource.of(List.of()), 0, 0L), 0L,
+        new double[] {99}, SteadyStateOptions.DEFAULTS, OverSaturation.Options.DEFAULTS);
+    assertEquals(stop, analysis.stop());
+    assertTrue(back.extras().containsKey(OverSaturation.STOP_EXTRA));
+    assertTrue(!RunAnalysis.withoutStop(back).extras().containsKey(OverSaturation.STOP_EXTRA));
+  }
 }

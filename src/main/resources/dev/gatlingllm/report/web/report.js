@@ -28,6 +28,7 @@ LLM.run(function (d, app) {
   } else if (R.failed) {
     app.appendChild(el('div', { cls: 'banner bad', id: 'failed-banner', text: num(R.failed) + ' of ' + num(total) + ' requests failed; they count in no latency figure.' }));
   }
+  saturationBanner();
 
   // Headline figures and settings, the result JSON's own values
   var top = LLM.section(app, 'Headline figures', 'The values of the result JSON, as vLLM\'s summary prints them.');
@@ -83,18 +84,19 @@ LLM.run(function (d, app) {
     }
     LLM.chart(g, 'over-tokens', { title: LLM.title('Output tokens per second and requests in flight'), legend: {}, xAxis: x(),
       yAxis: [{ type: 'value', name: 'tok/s' }, { type: 'value', name: 'requests' }],
-      series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false }, inFlight] }, null, capNotes);
+      series: [{ name: 'output tok/s', type: 'line', step: 'start', data: pts(ot.chunks), showSymbol: false }, inFlight].concat(windowSeries()) }, null, capNotes.concat(windowNotes()));
     if (overCap(peakRunning)) { s.appendChild(el('p', { cls: 'note', id: 'cap-note', text: 'Requests in flight above the dashed red line (max concurrency ' + R.max_concurrency + '): ' + BUCKET_RULE })); }
     var reqSeries = [{ name: 'started', type: 'bar', data: pts(ot.started) }, { name: 'completed', type: 'bar', data: pts(ot.completed) }];
     Object.keys(ot.failed).forEach(function (r) { reqSeries.push({ name: 'failed: ' + r, type: 'bar', data: pts(ot.failed[r]), itemStyle: { color: '#b42318' } }); });
-    LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start', min: function (v) { return v.min - 0.5; }, max: function (v) { return v.max + 0.5; }, axisLabel: { showMinLabel: false, showMaxLabel: false } }, yAxis: { type: 'value', name: 'req/s' }, series: reqSeries });
+    LLM.chart(g, 'over-requests', { title: LLM.title('Requests started, completed and failed per second'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start', min: function (v) { return v.min - 0.5; }, max: function (v) { return v.max + 0.5; }, axisLabel: { showMinLabel: false, showMaxLabel: false } }, yAxis: { type: 'value', name: 'req/s' }, series: reqSeries.concat(windowSeries()) }, null, windowNotes());
     ['ttft', 'itl'].forEach(function (m) {
       var p = ot[m];
       var has = Object.keys(p).some(function (k) { return p[k].some(function (v) { return v !== null; }); });
       if (!has) { return; }
       LLM.chart(g, 'over-' + m, { title: LLM.title((m === 'ttft' ? 'TTFT by the second the request started' : 'ITL by the second the token arrived') + ' (ms)'), legend: {}, xAxis: x(), yAxis: { type: 'value', name: 'ms' },
-        series: Object.keys(p).map(function (k) { return { name: k, type: 'line', data: pts(p[k]), showSymbol: false, connectNulls: false }; }) });
+        series: Object.keys(p).map(function (k) { return { name: k, type: 'line', data: pts(p[k]), showSymbol: false, connectNulls: false }; }).concat(windowSeries()) }, null, windowNotes());
     });
+    windowNote(s);
   }
 
   // Server metrics
@@ -262,6 +264,53 @@ LLM.run(function (d, app) {
   function selfCheckVerdict(sc) {
     var v = LLM.selfCheck(sc);
     if (v) { app.appendChild(el('div', { cls: 'banner ' + (v.ok ? 'ok' : 'bad'), id: 'self-check-verdict', text: v.text })); }
+  }
+
+  /**
+   * The steady-state window (shaded) and the over-saturation instants (dashed: detected after
+   * the run; solid: the live stop of --stop-on-over-saturation) as one series to add to a time
+   * chart, whose legend entry hides them; none when the run has neither.
+   */
+  function windowSeries() {
+    var w = R.steady_state && R.steady_state.window, os = R.over_saturation, lines = [];
+    if (os && os.detected && typeof os.since_s === 'number') { lines.push({ xAxis: os.since_s, lineStyle: { color: '#b42318', type: 'dashed' } }); }
+    if (os && os.stop) { lines.push({ xAxis: os.stop.at_s, lineStyle: { color: '#7a1d14', type: 'solid', width: 2 } }); }
+    if (!w && !lines.length) { return []; }
+    var s = { name: w ? 'steady state' : 'over-saturation', type: 'line', data: [], silent: true, itemStyle: { color: w ? '#22a06b' : '#b42318' } };
+    if (w) { s.markArea = { silent: true, itemStyle: { color: 'rgba(34,160,107,0.13)' }, data: [[{ xAxis: w.start_s }, { xAxis: w.end_s }]] }; }
+    if (lines.length) { s.markLine = { symbol: 'none', silent: true, label: { show: false }, data: lines }; }
+    return [s];
+  }
+
+  /** The names of windowSeries()'s shading and lines, at the top of the plot. */
+  function windowNotes() {
+    var w = R.steady_state && R.steady_state.window, os = R.over_saturation, notes = [];
+    if (w) { notes.push({ x: w.start_s, text: 'steady state', color: '#167a50' }); }
+    if (os && os.detected && typeof os.since_s === 'number') { notes.push({ x: os.since_s, text: 'over-saturated', color: '#b42318' }); }
+    if (os && os.stop) { notes.push({ x: os.stop.at_s, text: 'stopped', color: '#7a1d14' }); }
+    return notes;
+  }
+
+  /** One sentence under the time charts saying what their shading and lines are. */
+  function windowNote(section) {
+    var ss = R.steady_state, os = R.over_saturation, parts = [];
+    if (ss && ss.window) {
+      var w = ss.window;
+      parts.push('Shaded green: the steady-state window, ' + num(w.start_s, 2) + '–' + num(w.end_s, 2) + ' s (' + (w.mode === 'closed_loop'
+        ? 'in flight ≥ ' + num(w.threshold_abs) + ' of ' + num(w.target_concurrency) + ' max concurrency' : 'warm-up and cool-down trimmed') + ', '
+        + num(w.requests_completed_in_window) + ' requests completed in it); its figures are the summary\'s steady-state block.');
+    }
+    if (os && os.detected && typeof os.since_s === 'number') { parts.push('Dashed red line: over-saturated since ' + num(os.since_s, 2) + ' s (in flight and TTFT rising while completions stay flat).'); }
+    if (os && os.stop) { parts.push('Solid dark red line: the run was stopped there (--stop-on-over-saturation).'); }
+    if (parts.length) { section.appendChild(el('p', { cls: 'note', id: 'window-note', text: parts.join(' ') })); }
+  }
+
+  /** A run the over-saturation stop ended early says so at the top: when, why, what was kept. */
+  function saturationBanner() {
+    var st = R.over_saturation && R.over_saturation.stop;
+    if (!st) { return; }
+    app.appendChild(el('div', { cls: 'banner bad', id: 'stopped-banner', text: 'Stopped early at ' + num(st.at_s, 2) + ' s (--stop-on-over-saturation): ' + st.reason
+      + '. The figures are those of the ' + num(R.completed + R.failed) + ' requests that finished; ' + num(st.requests_unfinished) + ' still in flight never finished and count in none.' }));
   }
 
   function human(k) {

@@ -1,0 +1,136 @@
+package dev.gatlingllm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.cli.BenchServe;
+import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --stop-on-over-saturation} against the simulator of {@code
+ * OverSaturationIntegrationTest} (4 requests generated at once, about 53 finished per second).
+ * Offered 150 requests/s for 6 s, the run would need about 17 s to drain its 900 requests; the
+ * live check stops it within its first seconds instead (at 1.06 s in one run, at 3.02 s in
+ * another on a loaded machine, where the windows of 32 requests fell short), before the last
+ * arrivals, and the result keeps the requests that finished and says why. Offered 20
+ * requests/s it is never stopped.
+ */
+@Timeout(180)
+class OverSaturationStopIntegrationTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+      + "--save-result --seed 1 --backend openai --dataset-name random --random-input-len 16 "
+      + "--random-output-len 12 --ignore-eos --stop-on-over-saturation ";
+
+  @TempDir
+  static Path results;
+
+  private static Simulator sim;
+
+  @BeforeAll
+  static void start() {
+    sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build());
+  }
+
+  @AfterAll
+  static void stop() {
+    sim.close();
+  }
+
+  private record Run(JsonNode json, String console) {}
+
+  private static Run bench(String name, String args) throws Exception {
+    Path folder = Files.createDirectories(results.resolve(name));
+    PrintStream original = System.out;
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    PrintStream captured = new PrintStream(copy, true, StandardCharsets.UTF_8);
+    System.setOut(captured);
+    System.setErr(captured);
+    GatlingRunner.Result result;
+    try {
+      result = GatlingRunner.run(BenchServe.class, folder, Map.of(CommandLine.ARGS_PROPERTY,
+          COMMON + args + " --base-url " + sim.baseUrl(), "llm.resultsFolder",
+          folder.toString()));
+    } finally {
+      Thread.interrupted();
+      System.setOut(original);
+      System.setErr(originalErr);
+    }
+    String console = copy.toString(StandardCharsets.UTF_8);
+    original.print(console);
+    assertEquals(0, result.exitCode(), console);
+    try (Stream<Path> files = Files.list(result.runFolder())) {
+      List<Path> json = files.filter(p -> p.toString().endsWith(".json")).toList();
+      assertEquals(1, json.size(), json.toString());
+      return new Run(JSON.readTree(json.get(0).toFile()), console);
+    }
+  }
+
+  @Test
+  void aRunPastSaturationEndsEarlyKeepsItsFinishedRequestsAndSaysWhy() throws Exception {
+    long t0 = System.nanoTime();
+    Run run = bench("stopped", "--num-prompts 900 --request-rate 150");
+    double wall = (System.nanoTime() - t0) / 1e9;
+    JsonNode o = run.json().get("over_saturation");
+    System.out.println("stopped: " + o + " completed " + run.json().get("completed")
+        + " failed " + run.json().get("failed") + " duration " + run.json().get("duration")
+        + " wall " + wall);
+    assertTrue(o.get("stopped_early").asBoolean(), o.toString());
+    JsonNode stop = o.get("stop");
+    assertTrue(stop.get("reason").asText().startsWith("over-saturated: in flight +"),
+        stop.toString());
+    double at = stop.get("at_s").asDouble();
+    // checked once a second from the first send: the first check is at ~1 s; the last
+    // arrival is at 6 s
+    assertTrue(at >= 0.9 && at < 5.5, "stopped at " + at + " s");
+    assertTrue(stop.get("since_s").asDouble() < at, stop.toString());
+    int completed = run.json().get("completed").asInt();
+    int finishedAtStop = stop.get("requests_finished").asInt();
+    // the finished requests are all kept (and those that finished before the results were
+    // written); the run never sent its last arrivals
+    assertTrue(completed >= finishedAtStop && finishedAtStop > 0, run.json().toString());
+    assertTrue(completed + stop.get("requests_unfinished").asInt() < 900, stop.toString());
+    assertTrue(stop.get("requests_in_flight").asInt() > 0, stop.toString());
+    // a request refused after the stop is no failed request: it was never sent
+    assertEquals(0, run.json().get("failed").asInt(), run.json().toString());
+    // 900 requests at ~53/s would have taken 17 s
+    assertTrue(run.json().get("duration").asDouble() < 7, run.json().get("duration").toString());
+    assertTrue(run.console().contains("gatling-llm: stopping the run "), run.console());
+    // the run is marked over-saturated whether or not its finished requests alone pass
+    assertTrue(o.get("detected").asBoolean(), o.toString());
+    assertTrue(run.json().get("over_saturation_stop") == null, "moved into over_saturation");
+  }
+
+  @Test
+  void aRunBelowSaturationIsNotStopped() throws Exception {
+    Run run = bench("kept", "--num-prompts 80 --request-rate 20");
+    JsonNode o = run.json().get("over_saturation");
+    System.out.println("kept: " + o);
+    assertFalse(o.get("stopped_early").asBoolean(), o.toString());
+    assertTrue(o.get("stop").isNull(), o.toString());
+    assertEquals(80, run.json().get("completed").asInt());
+    assertFalse(run.console().contains("stopping the run"), run.console());
+  }
+}
