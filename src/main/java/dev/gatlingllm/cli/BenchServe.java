@@ -103,7 +103,7 @@ public class BenchServe extends Simulation {
     total = Conversations.turnsOf(samples.records());
     ArrivalProfile profile;
     try {
-      profile = plan.arrivals(total, samples.arrivalSeconds());
+      profile = plan.arrivals(samples.size(), samples.arrivalSeconds());
     } catch (RuntimeException e) {
       tokenizer.close();
       throw refuse(e);
