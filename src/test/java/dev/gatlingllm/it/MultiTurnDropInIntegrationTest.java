@@ -110,6 +110,10 @@ class MultiTurnDropInIntegrationTest {
         RequestRecord record = byRequestId.get(turns.get(k).header("x-request-id"));
         assertNotNull(record, "a record of each turn the simulator received");
         assertEquals(k + 1, record.turn());
+        if (k > 0) {
+          assertEquals(turns.get(0).header("x-request-id") + "-turn" + (k + 1),
+              record.requestId(), "a later turn's id: its conversation's first id and the turn");
+        }
         if (previous != null) {
           assertTrue(previous.success(), "a turn is sent only after a successful one");
           long thinkNanos = turns.get(k).receivedNanos() - previous.endNanos();
