@@ -28,6 +28,15 @@ final class BackendRequests {
         .multiModal(BackendRequests::mediaParts), flags, false);
   }
 
+  /**
+   * The chat request of a conversation's turns ({@code --multi-turn}): the flags' fields; the
+   * turns give the messages and lengths, the protocol a request id per turn (the dataset's
+   * ids name conversations there).
+   */
+  static LlmRequestBuilder conversationTurn(RequestFlags flags) {
+    return generation(LlmRequestBuilder.chat("chat"), flags, false).copy(b -> b.requestId = null);
+  }
+
   static LlmRequestBuilder responses(RequestFlags flags) {
     return generation(LlmRequestBuilder.responses("responses").fromDataset(), flags, false);
   }

@@ -32,13 +32,16 @@ public final class ConversationBuilder implements ActionBuilder {
   private final RequestSpec spec;
   private final Duration thinkTime;
   private final List<String> loras;
+  /** Conversations in flight at most; 0: no limit of its own. */
+  private final int inFlight;
 
   private ConversationBuilder(LlmRequestBuilder chat, RequestSpec spec, Duration thinkTime,
-      List<String> loras) {
+      List<String> loras, int inFlight) {
     this.chat = chat;
     this.spec = spec;
     this.thinkTime = thinkTime;
     this.loras = loras;
+    this.inFlight = inFlight;
   }
 
   /**
@@ -47,7 +50,16 @@ public final class ConversationBuilder implements ActionBuilder {
    */
   public static ConversationBuilder of(LlmRequestBuilder chat) {
     Objects.requireNonNull(chat, "chat");
-    return new ConversationBuilder(chat, chat.conversationSpec(), Duration.ZERO, List.of());
+    return new ConversationBuilder(chat, chat.conversationSpec(), Duration.ZERO, List.of(), 0);
+  }
+
+  /**
+   * Conversations sent as the drop-in's chat request of these flags ({@code --multi-turn}):
+   * its sampling fields, endpoint and model (a {@code #{lora_module}} of the fed record is
+   * resolved once per conversation); request ids from the protocol, one per turn.
+   */
+  public static ConversationBuilder of(RequestFlags flags) {
+    return of(BackendRequests.conversationTurn(flags));
   }
 
   /** Pause between the end of a turn's answer and the next turn ({@code --multi-turn-delay-ms}). */
@@ -55,7 +67,7 @@ public final class ConversationBuilder implements ActionBuilder {
     if (pause == null || pause.isNegative()) {
       throw new IllegalArgumentException("thinkTime must be >= 0, got " + pause);
     }
-    return new ConversationBuilder(chat, spec, pause, loras);
+    return new ConversationBuilder(chat, spec, pause, loras, inFlight);
   }
 
   /**
@@ -73,7 +85,20 @@ public final class ConversationBuilder implements ActionBuilder {
         throw new IllegalArgumentException("loras: a model name is empty");
       }
     }
-    return new ConversationBuilder(chat, spec, thinkTime, List.of(models));
+    return new ConversationBuilder(chat, spec, thinkTime, List.of(models), inFlight);
+  }
+
+  /**
+   * At most {@code conversations} of this step in flight ({@code --multi-turn-concurrency}):
+   * a conversation holds its place from its first turn to the end of its last, think times
+   * included; the others wait in arrival order. Without it, every arrived conversation runs.
+   */
+  public ConversationBuilder maxConcurrentConversations(int conversations) {
+    if (conversations < 1) {
+      throw new IllegalArgumentException("maxConcurrentConversations must be >= 1, got "
+          + conversations);
+    }
+    return new ConversationBuilder(chat, spec, thinkTime, loras, conversations);
   }
 
   @Override
@@ -83,10 +108,18 @@ public final class ConversationBuilder implements ActionBuilder {
         (ctx, next) -> new LlmRequestAction(template, ctx, next));
     ChainBuilder body = thinkTime.isZero() ? exec(turn)
         : doIf(session -> state(session).next() > 0).then(pause(thinkTime)).exec(turn);
-    ChainBuilder chain = exec(this::begin)
+    ChainBuilder play = exec(this::begin)
         .asLongAs(session -> state(session) != null && state(session).hasNextTurn()).on(body)
         .exec(session -> session.remove(ConversationState.ATTRIBUTE));
-    return LlmActions.scala((ctx, next) -> chain.wrapped.build(ctx, next));
+    ChainBuilder chain = play;
+    if (inFlight > 0) {
+      ConversationSlots slots = new ConversationSlots(inFlight);
+      ActionBuilder enter = () -> LlmActions.scala(slots::enter);
+      ActionBuilder leave = () -> LlmActions.scala(slots::leave);
+      chain = exec(enter).exec(play).exec(leave);
+    }
+    ChainBuilder built = chain;
+    return LlmActions.scala((ctx, next) -> built.wrapped.build(ctx, next));
   }
 
   private static ConversationState state(Session session) {

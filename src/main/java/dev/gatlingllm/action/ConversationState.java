@@ -18,9 +18,11 @@ import java.util.Map;
  * @param historyTokens tokens of the history's contents (user messages as the dataset counted
  *                      them, answers as the server's usage did); -1 once an answer came
  *                      without usage
+ * @param firstRequestId the request id the first turn went out with (null before it): the
+ *                      later turns' ids are made from it
  */
 record ConversationState(Conversation conversation, int next, List<Map<String, Object>> history,
-    int historyTokens, String model, boolean failed) {
+    int historyTokens, String model, boolean failed, String firstRequestId) {
 
   /** The session attribute it is kept under. */
   static final String ATTRIBUTE = "gatling-llm.conversation";
@@ -28,7 +30,7 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
   static ConversationState begin(Conversation conversation, String systemPrompt, String model) {
     List<Map<String, Object>> history = systemPrompt == null ? List.of()
         : List.of(GenerationTemplate.message("system", systemPrompt));
-    return new ConversationState(conversation, 0, history, 0, model, false);
+    return new ConversationState(conversation, 0, history, 0, model, false, null);
   }
 
   /** The user's state; null when it is not in a conversation. */
@@ -45,6 +47,16 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
   /** The turn to send now. */
   Conversation.Turn turn() {
     return conversation.turns().get(next);
+  }
+
+  /**
+   * The id of the turn to send now when the request names none: null for the first turn (the
+   * protocol's prefix and the arrival slot, or its counter), then the first turn's id and the
+   * turn index ({@code bench-7-turn2}). One id per request, on every injector of a
+   * scaled-out run too, where the protocol's counter and the slot indexes would meet.
+   */
+  String turnRequestId() {
+    return next == 0 || firstRequestId == null ? null : firstRequestId + "-turn" + turnIndex();
   }
 
   /** 1-based index of the turn to send now. */
@@ -70,8 +82,10 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
    * stops at a failed turn.
    */
   ConversationState answered(RequestRecord record) {
+    String first = next == 0 ? record.requestId() : firstRequestId;
     if (!record.success()) {
-      return new ConversationState(conversation, next + 1, history, historyTokens, model, true);
+      return new ConversationState(conversation, next + 1, history, historyTokens, model, true,
+          first);
     }
     List<Map<String, Object>> longer = new ArrayList<>(history.size() + 2);
     longer.addAll(messages());
@@ -80,6 +94,6 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
     int tokens = historyTokens < 0 || record.outputTokens() < 0 ? -1
         : historyTokens + turn().promptLen() + record.outputTokens();
     return new ConversationState(conversation, next + 1, Collections.unmodifiableList(longer),
-        tokens, model, false);
+        tokens, model, false, first);
   }
 }

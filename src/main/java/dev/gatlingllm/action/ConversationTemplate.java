@@ -23,7 +23,8 @@ final class ConversationTemplate extends RequestTemplate {
   private final GenerationTemplate plain;
 
   ConversationTemplate(RequestSpec spec) {
-    super(spec.name(), spec.path(), session -> state(session).promptTokens(), spec.requestId(),
+    super(spec.name(), spec.path(), session -> state(session).promptTokens(),
+        spec.requestId() != null ? spec.requestId() : session -> state(session).turnRequestId(),
         null);
     this.spec = spec;
     this.plain = new GenerationTemplate(spec);

@@ -17,9 +17,11 @@ import dev.gatlingllm.client.Target;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,6 +58,8 @@ public final class BenchPlan {
   private final Map<String, String> datasetFlags;
   private final String requestIdPrefix;
   private final Map<String, Object> extraBody;
+  /** {@code --multi-turn}: the conversations sent instead of single requests. */
+  private final Optional<BenchConversations> conversations;
   /** The served name of the model vLLM found on the server without --model; else null. */
   private final String servedModel;
 
@@ -93,6 +97,7 @@ public final class BenchPlan {
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     this.dataset = Datasets.fromFlags(datasetFlags);
+    this.conversations = BenchConversations.of(args, backend.name(), datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
     checkArrivals();
@@ -109,6 +114,7 @@ public final class BenchPlan {
     // every protocol and request option, checked once now with its flag's name
     protocol();
     request();
+    step();
   }
 
   /**
@@ -495,6 +501,28 @@ public final class BenchPlan {
    */
   public ActionBuilder request() {
     return backend.request(new Flags());
+  }
+
+  /**
+   * What each user runs: the request, or with {@code --multi-turn} its fed conversation's
+   * turns (see {@link BenchConversations}).
+   */
+  public ActionBuilder step() {
+    return conversations.map(c -> c.step(new Flags())).orElseGet(this::request);
+  }
+
+  /**
+   * The requests to send, one per user: the dataset's, or with {@code --multi-turn} each
+   * conversation as its first turn carrying the whole conversation.
+   */
+  public Samples sample(Tokenizer tokenizer) {
+    return conversations.map(c -> c.sample(tokenizer).asSamples())
+        .orElseGet(() -> dataset.sample(tokenizer));
+  }
+
+  /** {@code --multi-turn}: the conversations; empty for single requests. */
+  public Optional<BenchConversations> conversations() {
+    return conversations;
   }
 
   /** The command line's part of every request, for the backend's request factory. */

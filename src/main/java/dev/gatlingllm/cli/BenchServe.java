@@ -10,6 +10,7 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.logging.Refusal;
@@ -88,7 +89,7 @@ public class BenchServe extends Simulation {
     }
     Samples samples;
     try {
-      samples = plan.dataset().sample(tokenizer);
+      samples = plan.sample(tokenizer);
       if (samples.size() == 0) {
         throw new IllegalArgumentException("the dataset gave no request to send");
       }
@@ -98,10 +99,11 @@ public class BenchServe extends Simulation {
       tokenizer.close();
       throw refuse(e);
     }
-    total = samples.size();
+    // with --multi-turn a user sends all turns of its conversation
+    total = Conversations.turnsOf(samples.records());
     ArrivalProfile profile;
     try {
-      profile = plan.arrivals(total, samples.arrivalSeconds());
+      profile = plan.arrivals(samples.size(), samples.arrivalSeconds());
     } catch (RuntimeException e) {
       tokenizer.close();
       throw refuse(e);
@@ -141,10 +143,11 @@ public class BenchServe extends Simulation {
     }
     measuring = true;
     printTraffic(profile);
+    plan.conversations().ifPresent(c -> c.describe(out()));
     setUp(scenario("bench serve")
             .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())
-            .exec(plan.request())
+            .exec(plan.step())
             .injectOpen(injection(profile)))
         .protocols(protocol);
   }

@@ -74,6 +74,28 @@ public final class Conversations {
     };
   }
 
+  /**
+   * One request per conversation, for code that runs on samples (the drop-in's ready check,
+   * LoRA draw and injector shares): its first turn, with the conversation's id as request id
+   * and the {@link #CONVERSATION} and {@link #CONVERSATION_ID} entries in its feeder record,
+   * which a conversation step plays whole.
+   */
+  public Samples asSamples() {
+    List<SampleRequest> firsts = new ArrayList<>(conversations.size());
+    for (Conversation c : conversations) {
+      Conversation.Turn first = c.turns().get(0);
+      firsts.add(new SampleRequest(first.prompt(), first.promptLen(), first.outputLen(), c.id(),
+          Map.of(CONVERSATION, c, CONVERSATION_ID, c.id())));
+    }
+    return new Samples(source, firsts);
+  }
+
+  /** Turns of the conversations in {@code records} (feeder records of {@link #asSamples()}). */
+  public static int turnsOf(List<Map<String, Object>> records) {
+    return records.stream().mapToInt(r -> r.get(CONVERSATION) instanceof Conversation c
+        ? c.turns().size() : 1).sum();
+  }
+
   /** SHA-256 over every conversation's id and turns, in order. */
   public String digest() {
     List<String> parts = new ArrayList<>();

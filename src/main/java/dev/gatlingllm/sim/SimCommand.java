@@ -298,6 +298,14 @@ public final class SimCommand implements Callable<Integer> {
     builder = builder.chunkLog(value);
   }
 
+  @Option(names = "--session-cache", description = "a prefix cache per conversation: a turn "
+      + "with X-Session-ID whose history is that session's previous turn and its answer pays "
+      + "the prefill (--prefill-us-per-token) of its new tokens only, as vLLM's prefix cache "
+      + "makes it (default off)")
+  void sessionCache(boolean value) {
+    builder = builder.sessionCache(value);
+  }
+
   private static int integer(String flag, String value) {
     try {
       return Integer.parseInt(value.trim());

@@ -35,5 +35,7 @@ class ConversationBuilderTest {
         IllegalArgumentException.class, () -> c.thinkTime(Duration.ofSeconds(-1))).getMessage());
     assertThrows(IllegalArgumentException.class, () -> c.loras());
     assertThrows(IllegalArgumentException.class, () -> c.loras("a", " "));
+    assertEquals("maxConcurrentConversations must be >= 1, got 0", assertThrows(
+        IllegalArgumentException.class, () -> c.maxConcurrentConversations(0)).getMessage());
   }
 }

@@ -68,9 +68,9 @@ class GatlingLlmTest {
     assertEquals("gatling-llm bench serve: unknown flag --no-verify-ssl; did you mean "
         + "--insecure?\n'gatling-llm bench serve --help' lists the flags.\n", err());
     err.reset();
-    assertEquals(2, run("bench", "serve", "--model", "m", "--multi-turn"));
-    assertTrue(err().startsWith("gatling-llm bench serve: --multi-turn is not supported: not "
-        + "yet; conversations"), err());
+    assertEquals(2, run("bench", "serve", "--model", "m", "--use-beam-search"));
+    assertTrue(err().startsWith("gatling-llm bench serve: --use-beam-search is not supported: "
+        + "the OpenAI-compatible requests"), err());
   }
 
   @Test

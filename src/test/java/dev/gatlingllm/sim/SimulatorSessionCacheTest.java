@@ -55,6 +55,15 @@ class SimulatorSessionCacheTest {
   }
 
   @Test
+  void theCommandLineTurnsItOnWithSessionCacheAndSaysSoInItsHelp() {
+    assertTrue(SimCommand.parse("--session-cache").sessionCache());
+    assertEquals(false, SimCommand.parse("--port", "0").sessionCache(), "off by default");
+    String help = SimCommand.usage().replaceAll("\\s+", " ");
+    assertTrue(help.contains("--session-cache a prefix cache per conversation: a turn with "
+        + "X-Session-ID"), help);
+  }
+
+  @Test
   void minTokensIsCheckedAsVllmChecksIt() {
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().build());
         TestClient c = new TestClient(sim.port())) {

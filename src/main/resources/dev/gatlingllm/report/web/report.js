@@ -99,6 +99,8 @@ LLM.run(function (d, app) {
     windowNote(s);
   }
 
+  perTurn(R.per_turn_metrics);
+
   // Server metrics
   var sm = R.server_metrics;
   if (sm) {
@@ -258,6 +260,32 @@ LLM.run(function (d, app) {
       if (!used[k] && typeof sc[k] !== 'object') { rows.push([human(k), num(sc[k], 3), k]); }
     });
     return rows;
+  }
+
+  /**
+   * Conversation runs: TTFT and the mean prompt length by turn index, from the result's
+   * per_turn_metrics (absent for single requests). Every turn resends the history, so the
+   * prompt grows turn by turn; where the server's prefix cache holds the history, TTFT does not.
+   */
+  function perTurn(turns) {
+    if (!turns || !turns.length) { return; }
+    var sent = turns.reduce(function (n, t) { return n + t.completed + t.failed; }, 0);
+    var s = LLM.section(app, 'Per turn', 'Conversations: each turn index with its TTFT over the successful turns (lines, ms) and its mean prompt tokens, history included (bars). A turn that failed ends its conversation, so later turn indexes have fewer requests.');
+    s.id = 'per-turn-section';
+    var keys = Object.keys(turns[0]).filter(function (k) { return /_ttft_ms$/.test(k) && k.indexOf('std_') !== 0; });
+    var series = [{ name: 'prompt tokens', type: 'bar', yAxisIndex: 1, barMaxWidth: 40, data: turns.map(function (t) { return t.mean_input_tokens; }), itemStyle: { color: '#c9b8ec' } }];
+    keys.forEach(function (k) {
+      series.push({ name: k.replace('_ttft_ms', '').replace(/^p/, 'P') + ' TTFT', type: 'line', data: turns.map(function (t) { return t[k]; }), connectNulls: false });
+    });
+    LLM.chart(s, 'per-turn', { title: LLM.title('TTFT and prompt length by turn', num(turns.length) + ' turn indexes, ' + num(sent) + ' requests'), legend: {},
+      xAxis: { type: 'category', name: 'turn', data: turns.map(function (t) { return String(t.turn); }) },
+      yAxis: [{ type: 'value', name: 'TTFT (ms)' }, { type: 'value', name: 'prompt tokens', minInterval: 1 }], series: series });
+    var table = el('table', { id: 'per-turn-table' }, [el('tr', {}, ['turn', 'completed', 'failed', 'prompt tokens', 'mean TTFT (ms)', 'median TTFT (ms)'].map(function (h) { return el('th', { text: h }); }))]);
+    turns.forEach(function (t) {
+      table.appendChild(el('tr', {}, [el('td', { text: String(t.turn) }), el('td', { 'data-turn-completed': t.turn, text: num(t.completed) }), el('td', { text: num(t.failed) }),
+        el('td', { 'data-turn-prompt': t.turn, text: num(t.mean_input_tokens, 1) }), el('td', { text: num(t.mean_ttft_ms) }), el('td', { text: num(t.median_ttft_ms) })]));
+    });
+    s.appendChild(table);
   }
 
   /** The self-check's verdict, one sentence at the top of the page. */

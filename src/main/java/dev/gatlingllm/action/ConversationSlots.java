@@ -1,0 +1,71 @@
+package dev.gatlingllm.action;
+
+import dev.gatlingllm.arrival.ConcurrencyLimiter;
+import dev.gatlingllm.protocol.LlmComponents;
+import dev.gatlingllm.protocol.LlmProtocolKey;
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.gatling.core.structure.ScenarioContext;
+
+/**
+ * At most a fixed number of conversations in flight ({@code vllm-bench}'s
+ * {@code --multi-turn-concurrency}): a conversation takes a place before its first turn and
+ * gives it back after its last, so it holds it through its think times; the others wait in
+ * arrival order. The requests' own limit ({@code maxConcurrency}) still applies to each turn.
+ * One per conversation step; on an injector of a scaled-out benchmark, its share of the
+ * places.
+ */
+final class ConversationSlots {
+
+  /** Set while the user holds a place, so that only a holder gives one back. */
+  private static final String HELD = "gatling-llm.conversationSlot";
+
+  private final int places;
+  private ConcurrencyLimiter limiter;
+
+  ConversationSlots(int places) {
+    if (places < 1) {
+      throw new IllegalArgumentException("conversations in flight must be >= 1, got " + places);
+    }
+    this.places = places;
+  }
+
+  /** The limiter, made on first use: the injector's share is known once the run is built. */
+  private synchronized ConcurrencyLimiter limiter(LlmComponents components) {
+    if (limiter == null) {
+      limiter = ConcurrencyLimiter.bounded(components.share().maxConcurrency(places));
+    }
+    return limiter;
+  }
+
+  /** The action that waits for a place. */
+  Action enter(ScenarioContext ctx, Action next) {
+    ConcurrencyLimiter gate = limiter(components(ctx));
+    return new LlmAction("conversation slot", next, ctx.coreComponents().statsEngine(),
+        ctx.coreComponents().clock()) {
+      @Override
+      protected void run(Session session) {
+        gate.acquire(session.eventLoop(), () -> next.$bang(session.set(HELD, Boolean.TRUE)));
+      }
+    };
+  }
+
+  /** The action that gives the place back. */
+  Action leave(ScenarioContext ctx, Action next) {
+    ConcurrencyLimiter gate = limiter(components(ctx));
+    return new LlmAction("conversation end", next, ctx.coreComponents().statsEngine(),
+        ctx.coreComponents().clock()) {
+      @Override
+      protected void run(Session session) {
+        if (session.contains(HELD)) {
+          gate.release();
+        }
+        next.$bang(session.remove(HELD));
+      }
+    };
+  }
+
+  private static LlmComponents components(ScenarioContext ctx) {
+    return ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
+  }
+}
