@@ -187,14 +187,14 @@ public final class Compare {
         if (quiet) {
           return runs;
         }
-        throw new IllegalArgumentException(file + " is not a result JSON (one object a line): "
+        throw new IllegalArgumentException(file + " is not a vLLM result JSON (one object a line): "
             + e.getMessage());
       }
       if (!doc.isObject() || !doc.has("completed") || !doc.has("date")) {
         if (quiet) {
           return runs;
         }
-        throw new IllegalArgumentException(file + " is not a result JSON (no completed/date)");
+        throw new IllegalArgumentException(file + " is not a vLLM result JSON (no completed/date)");
       }
       Map<String, Object> result = JSON.convertValue(doc, MAP);
       if (beside != null && result.get("date").equals(((Map<?, ?>) beside.get("result")).get("date"))) {
