@@ -17,12 +17,15 @@ public final class DatasetStatsChart {
   public static final String FILE_NAME = "dataset-stats.svg";
 
   private static final int PANEL_W = 460;
-  private static final int PANEL_H = 300;
   private static final int MARGIN_L = 56;
-  private static final int MARGIN_R = 16;
+  private static final int MARGIN_R = 30;
   private static final int TOP = 56;
   private static final int PLOT_H = 200;
-  private static final int HEIGHT = TOP + PANEL_H + 10;
+  private static final int HEIGHT = TOP + PLOT_H + 86;
+  /** The widest bar, so that one length is not one wall of colour. */
+  private static final double MAX_BAR_W = 60;
+  /** Up to this many bars, each is named under it; more, the axis' two ends are. */
+  private static final int NAMED_BARS = 6;
   private static final String[] COLORS = {"#2e6bd8", "#e07b12"};
 
   private DatasetStatsChart() {}
@@ -65,12 +68,18 @@ public final class DatasetStatsChart {
     double plotW = PANEL_W - MARGIN_L - MARGIN_R;
     double bottom = TOP + PLOT_H;
     text(s, x0 + PANEL_W / 2.0, TOP - 14, "middle", 13, title);
-    double barW = plotW / counts.length;
+    // a few lengths (a synthetic dataset) are a few bars of a readable width, each named
+    double barW = Math.min(plotW / counts.length, MAX_BAR_W);
+    double x = left + (plotW - barW * counts.length) / 2;
     for (int i = 0; i < counts.length; i++) {
       double barH = PLOT_H * (double) counts[i] / top;
       s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-          + "height=\"%.1f\" fill=\"%s\"><title>%s: %d</title></rect>\n", left + i * barW,
-          bottom - barH, Math.max(barW - 1, 0.5), barH, color, range(h, i), counts[i]));
+          + "height=\"%.1f\" fill=\"%s\"><title>%s tokens: %d requests</title></rect>\n",
+          x + i * barW, bottom - barH, Math.max(barW - 1, 0.5), barH, color, range(h, i),
+          counts[i]));
+      if (counts.length <= NAMED_BARS) {
+        text(s, x + (i + 0.5) * barW, bottom + 16, "middle", 11, range(h, i));
+      }
     }
     // axes: count ticks at 0, half and the top; token ticks at both ends of the bars
     s.append(String.format(Locale.ROOT, "<path d=\"M%.1f %d V%.1f H%.1f\" stroke=\"#333\" "
@@ -79,15 +88,18 @@ public final class DatasetStatsChart {
       double y = bottom - PLOT_H * (double) c / top;
       text(s, left - 6, y + 4, "end", 11, Long.toString(c));
     }
-    text(s, left, bottom + 16, "middle", 11, Integer.toString(h.start()));
-    text(s, left + plotW, bottom + 16, "middle", 11,
-        Long.toString((long) h.start() + (long) h.width() * counts.length));
-    text(s, left + plotW / 2, bottom + 16, "middle", 11, "tokens");
+    if (counts.length > NAMED_BARS) {
+      // the bars' outer edges: the first bar's start, the last bar's end
+      text(s, x, bottom + 16, "middle", 11, Integer.toString(h.start()));
+      text(s, x + barW * counts.length, bottom + 16, "middle", 11,
+          Long.toString((long) h.start() + (long) h.width() * counts.length));
+    }
+    text(s, left + plotW / 2, bottom + 32, "middle", 11, "tokens");
     text(s, x0 + 14, TOP + PLOT_H / 2.0, "middle", 11, "requests", -90);
-    text(s, x0 + PANEL_W / 2.0, bottom + 40, "middle", 12, String.format(Locale.ROOT,
+    text(s, x0 + PANEL_W / 2.0, bottom + 54, "middle", 12, String.format(Locale.ROOT,
         "min %d · mean %.1f · p50 %.1f · p99 %.1f · max %d", t.min(), t.mean(), t.p50(),
         t.p99(), t.max()));
-    text(s, x0 + PANEL_W / 2.0, bottom + 58, "middle", 11, "bars of " + h.width()
+    text(s, x0 + PANEL_W / 2.0, bottom + 72, "middle", 11, "bars of " + h.width()
         + (h.width() == 1 ? " token" : " tokens"));
   }
 
