@@ -2,10 +2,10 @@ package dev.gatlingllm.report;
 
 import dev.gatlingllm.dataset.SampleRequest;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -16,8 +16,8 @@ import java.util.function.Function;
  *
  * <p>Prefix sharing is counted the way a server's prefix cache would reuse it: each prompt's
  * tokens are cut into blocks of {@value #BLOCK_TOKENS} (vLLM's default block size), each full
- * block identified by itself and every block before it; a block seen in an earlier prompt is
- * shared. So the shared share is what an unbounded prefix cache of this sample would hit.
+ * block identified by itself and every block before it; a block an earlier prompt already had
+ * is shared. So the shared share is what an unbounded prefix cache of this sample would hit.
  *
  * @param requests      number of requests sampled
  * @param input         prompt lengths (the dataset's token counts)
@@ -114,44 +114,46 @@ public record DatasetStats(int requests, Tokens input, Tokens output,
 
   private static PrefixSharing prefixSharing(List<SampleRequest> requests,
       Function<String, int[]> encoder) {
-    Set<BlockKey> seen = new HashSet<>();
+    // a trie of full blocks: a block is known by the block before it and its own tokens, so
+    // equal keys are exactly equal prefixes (no hash stands for a prefix)
+    Map<Block, Integer> seen = new HashMap<>();
     long shared = 0;
     long total = 0;
     int sharing = 0;
     for (SampleRequest r : requests) {
       int[] ids = encoder.apply(r.prompt());
       total += ids.length;
-      long chain = 0;
+      int parent = -1;
       boolean prefixSeen = true;
       for (int b = 0; b + BLOCK_TOKENS <= ids.length; b += BLOCK_TOKENS) {
-        chain = chain * 1_000_003L + Arrays.hashCode(Arrays.copyOfRange(ids, b, b + BLOCK_TOKENS));
-        // the hash alone could collide: the key keeps the block's tokens and its position
-        boolean again = !seen.add(new BlockKey(chain, b, Arrays.copyOfRange(ids, b,
-            b + BLOCK_TOKENS)));
-        // a block counts only while every block before it was shared too (a prefix)
-        prefixSeen = prefixSeen && again;
-        if (prefixSeen) {
+        Block block = new Block(parent, Arrays.copyOfRange(ids, b, b + BLOCK_TOKENS));
+        Integer known = seen.get(block);
+        if (known == null) {
+          known = seen.size();
+          seen.put(block, known);
+          prefixSeen = false;
+        } else if (prefixSeen) {
           shared += BLOCK_TOKENS;
           if (b == 0) {
             sharing++;
           }
         }
+        parent = known;
       }
     }
     return new PrefixSharing(shared, total, sharing);
   }
 
-  /** A full block after a given chain of blocks. */
-  private record BlockKey(long chain, int offset, int[] tokens) {
+  /** A full block after the block numbered {@code parent} (-1: the prompt's first block). */
+  private record Block(int parent, int[] tokens) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof BlockKey k && k.chain == chain && k.offset == offset
-          && Arrays.equals(k.tokens, tokens);
+      return o instanceof Block k && k.parent == parent && Arrays.equals(k.tokens, tokens);
     }
 
     @Override
     public int hashCode() {
-      return Long.hashCode(chain) * 31 + offset;
+      return parent * 31 + Arrays.hashCode(tokens);
     }
   }
 
