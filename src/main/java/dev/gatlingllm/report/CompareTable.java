@@ -214,8 +214,11 @@ public final class CompareTable {
     if (v == null) {
       return "-";
     }
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString(v.longValue())
-        : String.format(Locale.ROOT, "%.2f", v);
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString(v.longValue());
+    }
+    // a difference below a hundredth keeps two digits, or "-0.00 better" would read as none
+    return String.format(Locale.ROOT, Math.abs(v) < 0.01 ? "%.2g" : "%.2f", v);
   }
 
   private static String signed(double v) {

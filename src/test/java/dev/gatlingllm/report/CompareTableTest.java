@@ -26,11 +26,11 @@ class CompareTableTest {
   private static final Map<String, Object> A = result("completed", 100, "failed", 0,
       "duration", 10.0, "total_input_tokens", 1000, "request_throughput", 10.0,
       "request_goodput", null, "output_throughput", 200.0, "max_concurrent_requests", 8,
-      "mean_ttft_ms", 100.0, "p99_itl_ms", 20.0);
+      "mean_ttft_ms", 100.0, "p99_itl_ms", 20.0, "median_itl_ms", 7.994);
   private static final Map<String, Object> B = result("completed", 98, "failed", 2,
       "duration", 12.5, "total_input_tokens", 1000, "request_throughput", 7.84,
       "request_goodput", null, "output_throughput", 250.0, "max_concurrent_requests", 10,
-      "mean_ttft_ms", 80.0, "p99_itl_ms", 20.0);
+      "mean_ttft_ms", 80.0, "p99_itl_ms", 20.0, "median_itl_ms", 7.99);
 
   private static Map<String, Row> rows() {
     Map<String, Row> rows = new HashMap<>();
@@ -87,7 +87,7 @@ class CompareTableTest {
     List<String> keys = CompareTable.of(List.of(A, B)).rows().stream().map(Row::key).toList();
     assertEquals(List.of("completed", "failed", "duration", "total_input_tokens",
         "request_throughput", "request_goodput", "output_throughput", "max_concurrent_requests",
-        "mean_ttft_ms", "p99_itl_ms"), keys);
+        "mean_ttft_ms", "p99_itl_ms", "median_itl_ms"), keys);
   }
 
   @Test
@@ -105,6 +105,9 @@ class CompareTableTest {
         words(lines, "Total input tokens"));
     assertEquals(List.of("Request", "goodput", "(req/s)", "-", "-", "-", "-"),
         words(lines, "Request goodput"));
+    // 7.99 - 7.994 = -0.004: two significant digits, not "-0.00"; -0.004 / 7.994 = -0.05 %
+    assertEquals(List.of("Median", "ITL", "(ms)", "7.99", "7.99", "-0.0040", "-0.1%", "better"),
+        words(lines, "Median ITL"));
   }
 
   private static List<String> words(List<String> lines, String label) {
