@@ -1,6 +1,7 @@
 package dev.gatlingllm.report;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -139,7 +140,7 @@ public final class CompareTable {
     for (Map<?, ?> r : results) {
       values.add(r.get(key) instanceof Number n ? n.doubleValue() : null);
     }
-    return new Row(key, label, direction(key), java.util.Collections.unmodifiableList(values));
+    return new Row(key, label, direction(key), Collections.unmodifiableList(values));
   }
 
   /** Which way the figure of {@code key} improves. */
