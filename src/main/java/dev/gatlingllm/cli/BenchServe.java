@@ -17,12 +17,15 @@ import dev.gatlingllm.logging.Refusal;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.report.DatasetStats;
+import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.Simulation;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,6 +63,8 @@ public class BenchServe extends Simulation {
   private final Tokenizer tokenizer;
   private final Profiler profiler;
   private final int total;
+  /** The sample's statistics for {@code --plot-dataset-stats}; null without it. */
+  private final DatasetStats datasetStats;
   private final boolean measuring;
   private ProgressLine progress;
 
@@ -79,6 +84,9 @@ public class BenchServe extends Simulation {
         System.exit(0);
       }
       throw new IllegalStateException("--help: the flags were printed; nothing to run");
+    }
+    if (OfflineModes.requested(args)) {
+      runOffline(args);
     }
     try {
       plan = BenchPlan.of(args);
@@ -101,6 +109,7 @@ public class BenchServe extends Simulation {
     }
     // with --multi-turn a user sends all turns of its conversation
     total = Conversations.turnsOf(samples.records());
+    datasetStats = args.on("plot-dataset-stats") ? DryRun.forPlot(samples) : null;
     ArrivalProfile profile;
     try {
       profile = plan.arrivals(samples.size(), samples.arrivalSeconds());
@@ -166,7 +175,23 @@ public class BenchServe extends Simulation {
     return new Refusal(TOOL, message, e);
   }
 
-  private static Tokenizer loadTokenizer(BenchPlan plan) {
+  /**
+   * {@code --compare} or {@code --dry-run}: done without Gatling, then the JVM that
+   * {@code gatling:test} forked ends with success, as with {@code --help}.
+   */
+  private static void runOffline(BenchArgs args) {
+    try {
+      OfflineModes.run(args, new PrintWriter(out(), true), OfflineModes.defaultFolder());
+    } catch (RuntimeException e) {
+      throw refuse(e);
+    }
+    if (CommandLine.forkedByGatlingPlugin()) {
+      System.exit(0);
+    }
+    throw new IllegalStateException("--compare/--dry-run: done; nothing to run");
+  }
+
+  static Tokenizer loadTokenizer(BenchPlan plan) {
     String id = plan.tokenizerId();
     if (plan.skipTokenizer()) {
       // --skip-tokenizer-init: nothing of the model is loaded; the datasets still need one
@@ -271,7 +296,11 @@ public class BenchServe extends Simulation {
     } catch (RuntimeException e) {
       System.err.println(TOOL + ": " + e);
     }
-    LlmDsl.writeResults(this);
+    ReportOutcome outcome = LlmDsl.writeResults(this);
+    if (datasetStats != null && measuring) {
+      DryRun.plotBeside(datasetStats, plan, outcome, OfflineModes.defaultFolder(),
+          new PrintWriter(out(), true));
+    }
     tokenizer.close();
   }
 }

@@ -4,6 +4,7 @@ import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.BenchFlagSpec;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.cli.OfflineModes;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
@@ -54,8 +55,13 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    return gatling(args.words(), Path.of(System.getProperty(RunResults.RESULTS_FOLDER_PROPERTY,
-        DEFAULT_RESULTS)).toAbsolutePath());
+    Path results = Path.of(System.getProperty(RunResults.RESULTS_FOLDER_PROPERTY,
+        DEFAULT_RESULTS)).toAbsolutePath();
+    if (OfflineModes.requested(args)) {
+      // --compare, --dry-run: nothing to send, so no Gatling run
+      return OfflineModes.run(args, spec.commandLine().getOut(), results);
+    }
+    return gatling(args.words(), results);
   }
 
   /**

@@ -67,13 +67,53 @@ public final class Compare {
     if (runs.isEmpty()) {
       throw new IllegalArgumentException("no run found in " + inputs);
     }
+    return writePage(runs, out);
+  }
+
+  private static Path writePage(List<Map<String, Object>> runs, Path out) throws IOException {
     name(runs);
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("kind", "compare");
     data.put("runs", runs);
+    data.put("differences", table(runs).toJson());
     return LlmReport.writePage(out, "LLM runs compared: " + runs.size() + " runs", "compare.js",
         data);
   }
+
+  private static CompareTable table(List<Map<String, Object>> runs) {
+    return CompareTable.of(runs.stream().map(r -> (Map<?, ?>) r.get("result")).toList());
+  }
+
+  /**
+   * Run B against run A ({@code --compare A.json B.json}): writes their comparison page to
+   * {@code out} and returns the table of differences.
+   *
+   * @throws IllegalArgumentException naming the file when one is missing, is not a result
+   *     JSON, or holds several runs
+   */
+  public static Pair pair(Path a, Path b, Path out) throws IOException {
+    List<Map<String, Object>> runs = new ArrayList<>();
+    for (Path input : List.of(a, b)) {
+      List<Map<String, Object>> held = read(input);
+      if (held.size() != 1) {
+        throw new IllegalArgumentException(input + " holds " + held.size() + " runs (an "
+            + "appended result file): give two files of one run each, or compare them all with "
+            + "`gatling-llm compare`");
+      }
+      runs.addAll(held);
+    }
+    Path page = writePage(runs, out);
+    return new Pair(String.valueOf(runs.get(0).get("name")), String.valueOf(
+        runs.get(1).get("name")), table(runs), page);
+  }
+
+  /**
+   * Two runs compared.
+   *
+   * @param nameA label · model · backend of run A
+   * @param page  the comparison page written
+   */
+  public record Pair(String nameA, String nameB, CompareTable table, Path page) {}
 
   /** The runs of a comparison page's data (for tests and tools). */
   static List<Object> runs(String pageData) throws IOException {
@@ -147,14 +187,14 @@ public final class Compare {
         if (quiet) {
           return runs;
         }
-        throw new IllegalArgumentException(file + " is not a result JSON (one object a line): "
+        throw new IllegalArgumentException(file + " is not a vLLM result JSON (one object a line): "
             + e.getMessage());
       }
       if (!doc.isObject() || !doc.has("completed") || !doc.has("date")) {
         if (quiet) {
           return runs;
         }
-        throw new IllegalArgumentException(file + " is not a result JSON (no completed/date)");
+        throw new IllegalArgumentException(file + " is not a vLLM result JSON (no completed/date)");
       }
       Map<String, Object> result = JSON.convertValue(doc, MAP);
       if (beside != null && result.get("date").equals(((Map<?, ?>) beside.get("result")).get("date"))) {

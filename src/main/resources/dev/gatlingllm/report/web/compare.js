@@ -1,13 +1,6 @@
 // The comparison page: several runs' figures side by side, their charts overlaid.
 LLM.run(function (d, app) {
   var el = LLM.el, num = LLM.num, runs = d.runs, C = LLM.COLORS;
-  var HEADLINE = [['completed', 'Successful requests'], ['failed', 'Failed requests'], ['duration', 'Benchmark duration (s)'],
-    ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
-    ['request_throughput', 'Request throughput (req/s)'], ['request_goodput', 'Request goodput (req/s)'],
-    ['output_throughput', 'Output token throughput (tok/s)'], ['max_output_tokens_per_s', 'Peak output token throughput (tok/s)'],
-    ['max_concurrent_requests', 'Peak concurrent requests'], ['total_token_throughput', 'Total token throughput (tok/s)']];
-  var LOWER_IS_BETTER = /(_ms$|^failed$|^duration$)/, NEUTRAL = /^total_(input|output)_tokens$/;
-
   var s = LLM.section(app, 'Runs', 'The first run is the baseline: differences are the other runs against it (red: worse, green: better).');
   var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { cls: 'text', text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { cls: 'text', text: 'client self-check' }), el('th', { cls: 'text', text: 'source' })])]);
   runs.forEach(function (r, i) {
@@ -24,28 +17,23 @@ LLM.run(function (d, app) {
     return v ? el('td', { cls: 'text ' + (v.ok ? 'neg' : 'pos'), title: v.text, text: v.short }) : el('td', { cls: 'text', text: 'not measured' });
   }
 
-  var rows = HEADLINE.filter(function (h) { return runs.some(function (r) { return h[0] in r.result; }); });
-  LLM.METRICS.forEach(function (m) {
-    var seen = {};
-    runs.forEach(function (r) { LLM.statKeys(r.result, m[0]).forEach(function (k) { seen[k] = 1; }); });
-    Object.keys(seen).forEach(function (k) { rows.push([k, LLM.label(k)]); });
-  });
+  // the differences and their directions come computed with the data (CompareTable), as
+  // the drop-in's --compare prints them
   var hs = LLM.section(app, 'Headline figures', 'Values of each run\'s result JSON.');
   var head = [el('th', { text: 'figure' })];
   runs.forEach(function (r, i) { head.push(el('th', { text: '#' + (i + 1) })); if (i > 0) { head.push(el('th', { text: 'Δ #' + (i + 1) + ' vs #1' })); } });
   var ht = el('table', {}, [el('tr', {}, head)]);
-  rows.forEach(function (row) {
-    var k = row[0], base = runs[0].result[k], tr = el('tr', {}, [el('td', { text: row[1] })]);
-    runs.forEach(function (r, i) {
-      var v = r.result[k];
-      tr.appendChild(el('td', { 'data-run': String(i), 'data-key': k, text: v === undefined ? '—' : num(v) }));
+  d.differences.forEach(function (row) {
+    var tr = el('tr', {}, [el('td', { text: row.label })]);
+    row.values.forEach(function (v, i) {
+      tr.appendChild(el('td', { 'data-run': String(i), 'data-key': row.key, text: v === null ? '—' : num(v) }));
       if (i === 0) { return; }
-      var cell = el('td');
-      if (typeof v === 'number' && typeof base === 'number') {
-        var diff = v - base, pct = base !== 0 ? ' (' + (diff >= 0 ? '+' : '') + num(100 * diff / Math.abs(base), 1) + ' %)' : '';
-        cell.textContent = (diff >= 0 ? '+' : '') + num(diff) + pct;
-        if (diff !== 0 && !NEUTRAL.test(k)) { var worse = LOWER_IS_BETTER.test(k) ? diff > 0 : diff < 0; cell.className = worse ? 'pos' : 'neg'; }
-      } else { cell.textContent = '—'; }
+      var diff = row.differences[i - 1], cell = el('td');
+      if (diff.delta === null) { cell.textContent = '—'; } else {
+        var pct = diff.percent === null ? '' : ' (' + (diff.percent >= 0 ? '+' : '') + num(diff.percent, 1) + ' %)';
+        cell.textContent = (diff.delta >= 0 ? '+' : '') + num(diff.delta) + pct;
+        if (diff.verdict === 'better' || diff.verdict === 'worse') { cell.className = diff.verdict === 'worse' ? 'pos' : 'neg'; cell.title = diff.verdict; }
+      }
       tr.appendChild(cell);
     });
     ht.appendChild(tr);

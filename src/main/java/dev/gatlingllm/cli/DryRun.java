@@ -1,0 +1,81 @@
+package dev.gatlingllm.cli;
+
+import dev.gatlingllm.dataset.DatasetContent;
+import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.report.DatasetStats;
+import dev.gatlingllm.report.DatasetStatsChart;
+import dev.gatlingllm.report.ReportOutcome;
+import dev.gatlingllm.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * {@code --dry-run} (vLLM's Rust client): every flag checked and the dataset sampled exactly
+ * as the benchmark would, then its statistics printed and charted; nothing is sent. Also
+ * writes the chart of {@code --plot-dataset-stats} beside a real run's results.
+ */
+final class DryRun {
+
+  private DryRun() {}
+
+  static int run(BenchArgs args, PrintWriter out, Path folder) {
+    if (!args.has("model")) {
+      throw new IllegalArgumentException("--dry-run needs --model: without it the model is "
+          + "asked of the server (GET /v1/models), and a dry run sends nothing");
+    }
+    BenchPlan plan = BenchPlan.of(args);
+    try (Tokenizer tokenizer = BenchServe.loadTokenizer(plan)) {
+      // the benchmark's own steps, in its order: sample, check the content, lay out arrivals
+      Samples samples = plan.dataset().sample(tokenizer);
+      if (samples.size() == 0) {
+        throw new IllegalArgumentException("the dataset gave no request to send");
+      }
+      plan.checkDataset(DatasetContent.of(samples));
+      plan.arrivals(samples.size(), samples.arrivalSeconds());
+      DatasetStats stats = DatasetStats.of(samples.requests(), tokenizer::encode);
+      out.print(stats.console());
+      out.println("Dataset statistics chart: "
+          + write(stats, title(plan, stats), folder).toAbsolutePath().toUri());
+      out.println("Nothing was sent (--dry-run).");
+    }
+    return 0;
+  }
+
+  /** The statistics of a run's sample for {@code --plot-dataset-stats} (no prefix count). */
+  static DatasetStats forPlot(Samples samples) {
+    return DatasetStats.of(samples.requests(), null);
+  }
+
+  /**
+   * Writes the chart of {@code --plot-dataset-stats} beside the run's results (the result
+   * JSON's folder, else the LLM report's, else {@code fallback}) and says where.
+   */
+  static void plotBeside(DatasetStats stats, BenchPlan plan, ReportOutcome outcome,
+      Path fallback, PrintWriter out) {
+    Path folder = outcome.resultFile() != null ? outcome.resultFile().toAbsolutePath().getParent()
+        : outcome.htmlReport() != null ? outcome.htmlReport().toAbsolutePath().getParent()
+        : fallback;
+    try {
+      out.println("Dataset statistics chart (--plot-dataset-stats): "
+          + write(stats, title(plan, stats), folder).toAbsolutePath().toUri());
+    } catch (UncheckedIOException e) {
+      out.println("Dataset statistics chart not written: " + e.getCause());
+    }
+    out.flush();
+  }
+
+  private static Path write(DatasetStats stats, String title, Path folder) {
+    try {
+      return DatasetStatsChart.write(stats, title, folder);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the dataset statistics chart into "
+          + folder, e);
+    }
+  }
+
+  private static String title(BenchPlan plan, DatasetStats stats) {
+    return plan.datasetFlags().get("dataset-name") + ", " + stats.requests() + " requests";
+  }
+}
