@@ -94,6 +94,7 @@ public final class BenchPlan {
     this.dataset = Datasets.fromFlags(datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
+    Probing.rate(args, backend);
     checkArrivals();
     // the only step that may ask the server: after every check of the flags alone
     if (args.has("model")) {

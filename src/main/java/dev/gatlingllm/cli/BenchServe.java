@@ -59,6 +59,7 @@ public class BenchServe extends Simulation {
   private final Tokenizer tokenizer;
   private final Profiler profiler;
   private final int total;
+  private final Samples samples;
   private final boolean measuring;
   private ProgressLine progress;
 
@@ -86,18 +87,19 @@ public class BenchServe extends Simulation {
     } catch (RuntimeException e) {
       throw refuse(e);
     }
-    Samples samples;
+    Samples sampled;
     try {
-      samples = plan.dataset().sample(tokenizer);
-      if (samples.size() == 0) {
+      sampled = plan.dataset().sample(tokenizer);
+      if (sampled.size() == 0) {
         throw new IllegalArgumentException("the dataset gave no request to send");
       }
       // the flags could not tell for every dataset (a local hf file, ShareGPT rows)
-      plan.checkDataset(DatasetContent.of(samples));
+      plan.checkDataset(DatasetContent.of(sampled));
     } catch (RuntimeException e) {
       tokenizer.close();
       throw refuse(e);
     }
+    samples = sampled;
     total = samples.size();
     ArrivalProfile profile;
     try {
@@ -140,6 +142,9 @@ public class BenchServe extends Simulation {
     }
     measuring = true;
     printTraffic(profile);
+    // --probe-request-rate: the run starts them and stops them when it writes its results
+    LlmRun.onNextRun(run -> Probing.start(plan, samples,
+        ScaleOut.current().share().sizeOf(total), run));
     setUp(scenario("bench serve")
             .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())

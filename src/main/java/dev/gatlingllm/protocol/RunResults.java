@@ -4,6 +4,7 @@ import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.RunReporter;
+import dev.gatlingllm.report.ProbeReport;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
@@ -105,6 +106,7 @@ public final class RunResults {
 
   /** Closes what a run holds without reporting it. */
   private static void release(LlmComponents run) {
+    run.probes().ifPresent(ProbeRequests::stop);
     run.client().close();
     run.store().close();
     run.recordLog().ifPresent(RecordLog::close);
@@ -128,6 +130,12 @@ public final class RunResults {
       if (selfCheck != null) {
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
+      }
+      ProbeRequests.Outcome probes = run.probes().map(ProbeRequests::stop).orElse(null);
+      if (probes != null) {
+        info = info.toBuilder().extra(ProbeReport.KEY, ProbeReport.json(probes.ratePerSecond(),
+            probes.sent(), probes.unfinished(), probes.records(), options.metricPercentiles()))
+            .build();
       }
       ServerComplianceReport compliance = run.compliance().report();
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
