@@ -107,8 +107,9 @@ public final class ProbeRequests {
     if (stopped.get()) {
       return;
     }
-    if (run.benchmarkStartNanos() < 0) {
-      // the run has not started (its warm-up may be going on): no load to probe yet
+    if (!run.measures().started()) {
+      // no request of the run is on its way yet (its warm-up, or users injected ahead of
+      // their arrivals, may be): no load to probe
       return;
     }
     if (run.store().size() >= runRequests) {
