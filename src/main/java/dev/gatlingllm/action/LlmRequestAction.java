@@ -1,5 +1,6 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.arrival.BoundedConcurrencyLimiter;
 import dev.gatlingllm.client.EncodedRequest;
 import dev.gatlingllm.client.LlmRequest;
 import dev.gatlingllm.metrics.GoodputSlo;
@@ -51,6 +52,8 @@ final class LlmRequestAction extends LlmAction {
   private final GoodputSlo slo;
   /** Holds a user that has not taken its arrival slot; null when the run is not paced. */
   private final ArrivalGate arrival;
+  /** Whether a {@code --max-concurrency} cap can hold requests: only then is there a queue. */
+  private final boolean capped;
 
   LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
     this(spec, ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
@@ -73,6 +76,7 @@ final class LlmRequestAction extends LlmAction {
     this.slo = components.protocol().results().goodput();
     this.pacing = components.pacing();
     this.arrival = pacing.arrivalClock().isPresent() ? new ArrivalGate(components) : null;
+    this.capped = pacing.limiter() instanceof BoundedConcurrencyLimiter;
     components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
@@ -97,8 +101,10 @@ final class LlmRequestAction extends LlmAction {
       arrival.await(session, this::$bang);
       return;
     }
+    // an unpaced request arrives now: its wait for a permit starts here
+    long arrived = System.nanoTime();
     if (!pacing.limiter().hasFreePermit()) {
-      queueForPermit(session);
+      queueForPermit(session, arrived);
       return;
     }
     Prepared request = buildOrFail(session);
@@ -113,11 +119,12 @@ final class LlmRequestAction extends LlmAction {
       pacing.pacedSends().await(pacing.pacer(), session.eventLoop(), due, loop -> {
         // Pacing precision; waiting for a concurrency permit comes after and is not lateness.
         check.recordSendLateness(System.nanoTime() - due);
-        pacing.limiter().acquire(loop, () -> send(loop, session, request));
+        pacing.limiter().acquire(loop, () -> send(loop, session, request, due));
       });
     } else {
+      long from = due != LlmRequest.NOT_SCHEDULED ? due : arrived;
       pacing.limiter().acquire(session.eventLoop(),
-          () -> send(session.eventLoop(), session, request));
+          () -> send(session.eventLoop(), session, request, from));
     }
   }
 
@@ -127,7 +134,7 @@ final class LlmRequestAction extends LlmAction {
    * kept the event loops off their sockets for tens of ms (Netty runs queued tasks for at
    * least 100 ms before it polls again) while the first wave's tokens were arriving.
    */
-  private void queueForPermit(Session session) {
+  private void queueForPermit(Session session, long arrived) {
     components.measures().start();
     pacing.limiter().acquire(session.eventLoop(), () -> {
       Prepared request = buildOrFail(session);
@@ -136,13 +143,14 @@ final class LlmRequestAction extends LlmAction {
         return;
       }
       long due = request.encoded().request().scheduledNanos();
+      long from = due != LlmRequest.NOT_SCHEDULED ? due : arrived;
       if (due != LlmRequest.NOT_SCHEDULED && pacing.pacer() != null
           && due - System.nanoTime() > 0) {
         // a permit came back before this request's slot: hold it until then
         pacing.pacer().awaitSlot(session.eventLoop(), due,
-            () -> send(session.eventLoop(), session, request));
+            () -> send(session.eventLoop(), session, request, from));
       } else {
-        send(session.eventLoop(), session, request);
+        send(session.eventLoop(), session, request, from);
       }
     });
   }
@@ -151,8 +159,10 @@ final class LlmRequestAction extends LlmAction {
    * Runs with a permit held, possibly later from the limiter's queue: from here on the
    * permit must be given back and the user passed on whatever happens. {@code loop} is the
    * loop this runs on: the user's, or the one that sent a paced request in its place.
+   * {@code arrivedNanos} is when the request arrived (its slot, or when its user reached it
+   * unpaced): with a cap, the time from there to the send is its client queue time.
    */
-  private void send(EventLoop loop, Session session, Prepared request) {
+  private void send(EventLoop loop, Session session, Prepared request, long arrivedNanos) {
     long startMillis = clock.nowMillis();
     OverSaturationStop.Ticket ticket = components.measures().sending();
     if (ticket == OverSaturationStop.STOPPED) { // the run is ending: nothing more goes out
@@ -168,7 +178,7 @@ final class LlmRequestAction extends LlmAction {
         }
         try {
           components.compliance().record(request.asked(), record);
-          complete(session, record, startMillis);
+          complete(session, capped ? queued(record, arrivedNanos) : record, startMillis);
         } catch (RuntimeException e) {
           crashed(session, e);
         }
@@ -237,6 +247,15 @@ final class LlmRequestAction extends LlmAction {
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
         spec.taskType() != TaskType.GENERATION)), body.asked());
+  }
+
+  /**
+   * The record with its wait for a permit, vLLM's {@code client_queue_time}: from the arrival
+   * to the send, pacing's own lateness of a few microseconds included as in vLLM's client.
+   */
+  private static RequestRecord queued(RequestRecord sent, long arrivedNanos) {
+    return sent.toBuilder().clientQueueNanos(Math.max(0, sent.startNanos() - arrivedNanos))
+        .build();
   }
 
   /** A request ready to write, and what it asks of the server (null: nothing checked). */

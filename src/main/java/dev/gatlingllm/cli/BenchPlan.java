@@ -78,7 +78,6 @@ public final class BenchPlan {
     checkBackendFlags(args, backend);
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
-    checkPercentileMetrics(args);
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -100,6 +99,7 @@ public final class BenchPlan {
     this.conversations = BenchConversations.of(args, backend.name(), datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
+    Probing.rate(args, backend);
     checkArrivals();
     // the only step that may ask the server: after every check of the flags alone
     if (args.has("model")) {
@@ -173,20 +173,6 @@ public final class BenchPlan {
     if ((args.on("self-timed") || args.on("no-self-timed")) && !TIMED_TRACE.equals(datasetName)) {
       throw new IllegalArgumentException("--self-timed/--no-self-timed is only supported with "
           + "--dataset-name=timed_trace (the only dataset with timestamps), as in vLLM");
-    }
-  }
-
-  /** The percentile metrics vLLM 0.29 added, which need a per-request figure not kept yet. */
-  private static void checkPercentileMetrics(BenchArgs args) {
-    if (!args.has("percentile-metrics")) {
-      return;
-    }
-    for (String metric : args.value("percentile-metrics").orElseThrow().split(",")) {
-      String name = metric.strip();
-      if (name.equals("client_queue_time") || name.equals("e2el_including_client_queue")) {
-        throw new IllegalArgumentException("--percentile-metrics " + name + " is not supported "
-            + "yet: " + BenchFlags.find("--percentile-metrics").orElseThrow().note());
-      }
     }
   }
 

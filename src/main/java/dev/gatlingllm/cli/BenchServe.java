@@ -65,6 +65,7 @@ public class BenchServe extends Simulation {
   private final int total;
   /** The sample's statistics for {@code --plot-dataset-stats}; null without it. */
   private final DatasetStats datasetStats;
+  private final Samples samples;
   private final boolean measuring;
   private ProgressLine progress;
 
@@ -95,18 +96,19 @@ public class BenchServe extends Simulation {
     } catch (RuntimeException e) {
       throw refuse(e);
     }
-    Samples samples;
+    Samples sampled;
     try {
-      samples = plan.sample(tokenizer);
-      if (samples.size() == 0) {
+      sampled = plan.sample(tokenizer);
+      if (sampled.size() == 0) {
         throw new IllegalArgumentException("the dataset gave no request to send");
       }
       // the flags could not tell for every dataset (a local hf file, ShareGPT rows)
-      plan.checkDataset(DatasetContent.of(samples));
+      plan.checkDataset(DatasetContent.of(sampled));
     } catch (RuntimeException e) {
       tokenizer.close();
       throw refuse(e);
     }
+    samples = sampled;
     // with --multi-turn a user sends all turns of its conversation
     total = Conversations.turnsOf(samples.records());
     datasetStats = args.on("plot-dataset-stats") ? DryRun.forPlot(samples) : null;
@@ -153,6 +155,9 @@ public class BenchServe extends Simulation {
     measuring = true;
     printTraffic(profile);
     plan.conversations().ifPresent(c -> c.describe(out()));
+    // --probe-request-rate: the run starts them and stops them when it writes its results
+    LlmRun.onNextRun(run -> Probing.start(plan, samples,
+        ScaleOut.current().share().sizeOf(total), run));
     setUp(scenario("bench serve")
             .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())

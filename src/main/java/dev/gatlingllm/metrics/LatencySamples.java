@@ -7,7 +7,9 @@ import java.util.function.IntUnaryOperator;
 /**
  * The latency samples of a set of successful generation requests, taken with vLLM's
  * {@code calculate_metrics} rules: TTFT and E2EL of each, TPOT of those with more than one
- * output token, and every gap between content chunks (ITL), pooled. The whole run's figures,
+ * output token, and every gap between content chunks (ITL), pooled; and vLLM 0.29's client
+ * queue time (the wait for a concurrency permit) and E2EL plus that wait, of each. The whole
+ * run's figures,
  * the steady-state window, each turn and the report's histograms all take their samples here.
  * Statistics do not depend on the order the requests come in (samples are sorted first).
  */
@@ -32,11 +34,13 @@ public final class LatencySamples {
   private final Map<Metric, Sample> samples = new EnumMap<>(Metric.class);
 
   private LatencySamples(double[] ttfts, double[] tpots, double[] e2els, int[] itlMicros,
-      int count, int tpotCount) {
+      double[] queues, double[] e2elsWithQueue, int count, int tpotCount) {
     samples.put(Metric.TTFT, new Sample(ttfts, null, count));
     samples.put(Metric.TPOT, new Sample(tpots, null, tpotCount));
     samples.put(Metric.ITL, new Sample(null, itlMicros, itlMicros.length));
     samples.put(Metric.E2EL, new Sample(e2els, null, count));
+    samples.put(Metric.CLIENT_QUEUE_TIME, new Sample(queues, null, count));
+    samples.put(Metric.E2EL_INCLUDING_CLIENT_QUEUE, new Sample(e2elsWithQueue, null, count));
   }
 
   /**
@@ -58,6 +62,8 @@ public final class LatencySamples {
     double[] ttfts = new double[indexes.length];
     double[] tpots = new double[indexes.length];
     double[] e2els = new double[indexes.length];
+    double[] queues = new double[indexes.length];
+    double[] e2elsWithQueue = new double[indexes.length];
     int[] itls = new int[(int) itlTotal];
     int c = 0;
     int tpotCount = 0;
@@ -77,17 +83,22 @@ public final class LatencySamples {
       for (int k = 0; k + 1 < chunks.length; k++) {
         itls[itlCount++] = chunks[k + 1] - chunks[k];
       }
+      double queue = r.clientQueueNanos() / 1e9;
       ttfts[c] = ttft;
+      queues[c] = queue;
+      e2elsWithQueue[c] = latency + queue;
       e2els[c++] = latency;
     }
-    return new LatencySamples(ttfts, tpots, e2els, itls, c, tpotCount);
+    return new LatencySamples(ttfts, tpots, e2els, itls, queues, e2elsWithQueue, c, tpotCount);
   }
 
-  /** The four distributions with these percentiles. */
+  /** Every metric's distribution with these percentiles. */
   public Latencies figures(double[] percentiles) {
     return new Latencies(distribution(Metric.TTFT, percentiles),
         distribution(Metric.TPOT, percentiles), distribution(Metric.ITL, percentiles),
-        distribution(Metric.E2EL, percentiles));
+        distribution(Metric.E2EL, percentiles),
+        distribution(Metric.CLIENT_QUEUE_TIME, percentiles),
+        distribution(Metric.E2EL_INCLUDING_CLIENT_QUEUE, percentiles));
   }
 
   /** One metric's distribution with these percentiles (sorts its samples in place). */

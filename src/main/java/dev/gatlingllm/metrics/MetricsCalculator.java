@@ -243,7 +243,8 @@ public final class MetricsCalculator {
     }
     Distribution empty = Stats.ofSeconds(new double[0], 0, percentiles);
     return new BenchmarkMetrics(TaskType.EMBEDDING, completed, n - completed, totalInput, 0, dur,
-        null, 0, new Latencies(empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles)),
+        null, 0, new Latencies(empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles),
+            empty, empty),
         0.0, 0, new int[n], null);
   }
 

@@ -38,6 +38,10 @@ import java.util.Objects;
  *                         or {@code reasoning}); they count for TTFT and ITL as any other
  * @param turn             1-based index of the turn of a conversation this request sent; 0
  *                         when it is not a conversation's turn
+ * @param clientQueueNanos how long the request waited client-side for a
+ *                         {@code --max-concurrency} permit: from its arrival (the scheduled
+ *                         time, or when its user reached it) to {@code startNanos}; 0 when no
+ *                         cap held it (vLLM's {@code client_queue_time})
  */
 public record RequestRecord(
     String name,
@@ -57,7 +61,8 @@ public record RequestRecord(
     String requestId,
     long ttfcNanos,
     int reasoningChunks,
-    int turn) {
+    int turn,
+    long clientQueueNanos) {
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
@@ -92,6 +97,11 @@ public record RequestRecord(
     return startNanos - scheduledNanos;
   }
 
+  /** {@link #clientQueueNanos()} in milliseconds. */
+  public double clientQueueMillis() {
+    return clientQueueNanos / 1_000_000.0;
+  }
+
   /** A builder of a record of request {@code name}; see {@link Builder} for its defaults. */
   public static Builder builder(String name) {
     return new Builder(name);
@@ -104,13 +114,13 @@ public record RequestRecord(
         .chunkMicros(chunkMicros).promptTokens(promptTokens).usagePromptTokens(usagePromptTokens)
         .outputTokens(outputTokens).httpStatus(httpStatus).success(success).error(error)
         .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
-        .reasoningChunks(reasoningChunks).turn(turn);
+        .reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueueNanos);
   }
 
   /**
    * Names each value of a record where it is made. What is not set is what was not measured:
    * no content (TTFT, latency and TTFC -1, no chunk), token counts -1, no response head
-   * (status 0), failed, no error, text or request id, no reasoning chunk; the scheduled time
+   * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue; the scheduled time
    * and the end default to the start (nothing paced or queued it; over as it started).
    * Mutable, unlike the DSL's builders: the client makes one per request on the event loop,
    * where one object is all a record may cost beyond itself (no allocation per call).
@@ -139,6 +149,7 @@ public record RequestRecord(
     private long ttfcNanos = -1;
     private int reasoningChunks;
     private int turn;
+    private long clientQueueNanos;
 
     private Builder(String name) {
       this.name = name;
@@ -246,11 +257,17 @@ public record RequestRecord(
       return this;
     }
 
+    /** How long it waited for a concurrency permit (not negative). */
+    public Builder clientQueueNanos(long nanos) {
+      clientQueueNanos = nanos;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
-          ttfcNanos, reasoningChunks, turn);
+          ttfcNanos, reasoningChunks, turn, clientQueueNanos);
     }
   }
 
@@ -258,6 +275,6 @@ public record RequestRecord(
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
-        requestId, ttfcNanos, reasoningChunks, turn);
+        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos);
   }
 }

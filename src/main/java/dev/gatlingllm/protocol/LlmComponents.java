@@ -71,6 +71,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final boolean rehearsal;
   private final AtomicBoolean warmedUp;
   private final AtomicBoolean commonStartAwaited = new AtomicBoolean();
+  /** The run's probe requests ({@code --probe-request-rate}); null when there are none. */
+  private volatile ProbeRequests probes;
 
   private LlmComponents(RunFacts facts, RecordStore store, Path runFolder, RecordLog recordLog,
       boolean rehearsal) {
@@ -294,6 +296,16 @@ public final class LlmComponents implements ProtocolComponents {
    */
   public void registerEndpointType(String type, TaskType task) {
     facts.kinds().register(type, task);
+  }
+
+  /** Makes {@code probes} the run's: its results stop them and report them. */
+  void attachProbes(ProbeRequests probes) {
+    this.probes = probes;
+  }
+
+  /** The run's probe requests, if it sends any. */
+  public Optional<ProbeRequests> probes() {
+    return Optional.ofNullable(probes);
   }
 
   /** The run's parameters for the result file. */

@@ -66,6 +66,11 @@ public final class RunMeasures {
     return selfCheck;
   }
 
+  /** Whether {@link #start()} was called: the run's first request is on its way. */
+  boolean started() {
+    return selfCheck != null;
+  }
+
   /** Stops the self-check and gives its figures; null when it never started. */
   public SelfCheckReport stopSelfCheck() {
     SelfCheck check = selfCheck;

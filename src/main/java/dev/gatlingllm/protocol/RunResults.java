@@ -5,6 +5,7 @@ import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.RunReporter;
+import dev.gatlingllm.report.ProbeReport;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
@@ -107,6 +108,7 @@ public final class RunResults {
 
   /** Closes what a run holds without reporting it. */
   private static void release(LlmComponents run) {
+    run.probes().ifPresent(ProbeRequests::stop);
     run.client().close();
     run.store().close();
     run.recordLog().ifPresent(RecordLog::close);
@@ -134,6 +136,12 @@ public final class RunResults {
       Map<String, Object> stopped = run.measures().closeOverSaturationStop(start);
       if (stopped != null) {
         info = info.toBuilder().extra(OverSaturation.STOP_EXTRA, stopped).build();
+      }
+      ProbeRequests.Outcome probes = run.probes().map(ProbeRequests::stop).orElse(null);
+      if (probes != null) {
+        info = info.toBuilder().extra(ProbeReport.KEY, ProbeReport.json(probes.ratePerSecond(),
+            probes.sent(), probes.unfinished(), probes.records(), options.metricPercentiles()))
+            .build();
       }
       ServerComplianceReport compliance = run.compliance().report();
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();

@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
  * The binary form of one {@link RequestRecord} in the record log: variable-length integers
  * (LEB128, zigzag for values that may be negative), times as differences from the start, and
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
- * field of the record is kept. Fields added later (the conversation turn) are flagged and
- * written last, so records written before them still read, with the field's default.
+ * field of the record is kept. Fields added later (the conversation turn, the client queue
+ * time) are flagged and written last, so records written before them still read, with the
+ * field's default (0), and the log's format version stays 1.
  */
 public final class RecordCodec {
 
@@ -18,6 +19,7 @@ public final class RecordCodec {
   private static final int HAS_REQUEST_ID = 4;
   private static final int SUCCESS = 8;
   private static final int HAS_TURN = 16;
+  private static final int HAS_CLIENT_QUEUE = 32;
 
   private RecordCodec() {}
 
@@ -44,7 +46,7 @@ public final class RecordCodec {
     writeUnsigned(out, r.reasoningChunks());
     int flags = (r.success() ? SUCCESS : 0) | (r.error() != null ? HAS_ERROR : 0)
         | (r.generatedText() != null ? HAS_TEXT : 0) | (r.requestId() != null ? HAS_REQUEST_ID : 0)
-        | (r.turn() != 0 ? HAS_TURN : 0);
+        | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0);
     out.write(flags);
     if (r.error() != null) {
       writeString(out, r.error());
@@ -57,6 +59,9 @@ public final class RecordCodec {
     }
     if (r.turn() != 0) {
       writeUnsigned(out, r.turn());
+    }
+    if (r.clientQueueNanos() != 0) {
+      writeSigned(out, r.clientQueueNanos());
     }
   }
 
@@ -90,6 +95,7 @@ public final class RecordCodec {
     String text = (flags & HAS_TEXT) != 0 ? in.string() : null;
     String requestId = (flags & HAS_REQUEST_ID) != 0 ? in.string() : null;
     int turn = (flags & HAS_TURN) != 0 ? in.uint() : 0;
+    long clientQueue = (flags & HAS_CLIENT_QUEUE) != 0 ? in.signed() : 0;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -97,7 +103,7 @@ public final class RecordCodec {
         .latencyNanos(latency).endNanos(end).chunkMicros(chunks).promptTokens(promptTokens)
         .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
         .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
-        .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).build();
+        .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

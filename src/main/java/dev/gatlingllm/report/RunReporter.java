@@ -136,6 +136,7 @@ public final class RunReporter {
       }
       summary += ConsoleSummary.analysis(computed.analysis(),
           options.percentileMetrics(run.taskType()));
+      summary += ProbeReport.console(run.extras().get(ProbeReport.KEY));
       if (options.printSummary()) {
         console.print(summary);
         console.flush();

@@ -37,7 +37,7 @@ final class TurnReport {
       turn.put("failed", t.failed());
       turn.put("mean_input_tokens", t.meanInputTokens());
       turn.put("mean_output_tokens", t.meanOutputTokens());
-      for (Metric metric : Metric.values()) {
+      for (Metric metric : Metric.ANSWER) {
         ResultDocument.putDistribution(turn, metric.key(), t.latencies().distribution(metric));
       }
       out.add(turn);
@@ -60,7 +60,7 @@ final class TurnReport {
       row(out, Integer.toString(t.turn()), Integer.toString(t.completed()),
           Integer.toString(t.failed()), PyFormat.fixed(t.meanInputTokens(), 1));
     }
-    for (Metric metric : Metric.values()) {
+    for (Metric metric : Metric.ANSWER) {
       out.append(PyFormat.center(metric.label() + " by turn (ms)", 50, '-')).append('\n');
       List<String> header = new ArrayList<>(List.of("Turn", "Mean", "Median"));
       turns.get(0).latencies().distribution(metric).percentiles().forEach(p -> header.add("P" + p.word()));

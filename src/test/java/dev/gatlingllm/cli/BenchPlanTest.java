@@ -230,8 +230,6 @@ class BenchPlanTest {
         + "--dataset-name=timed_trace (the only dataset with timestamps), as in vLLM",
         error("--model m --self-timed"));
     assertEquals(error("--model m --self-timed"), error("--model m --no-self-timed"));
-    assertTrue(error("--model m --percentile-metrics ttft,client_queue_time")
-        .startsWith("--percentile-metrics client_queue_time is not supported yet: "));
     assertTrue(error("--model m --dataset-path x.json").startsWith("The random dataset is "
         + "generated and reads no file, but --dataset-path x.json was given"));
   }

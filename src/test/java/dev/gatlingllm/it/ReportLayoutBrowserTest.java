@@ -202,6 +202,24 @@ class ReportLayoutBrowserTest {
   }
 
   @Test
+  void probesAndTheClientQueueHaveTheirPlaceInTheReport() throws IOException {
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(4)).build())) {
+      Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
+          + "--random-input-len 16 --random-output-len 16 --num-prompts 60 --max-concurrency 4 "
+          + "--probe-request-rate 10 --percentile-metrics "
+          + "ttft,e2el,client_queue_time,e2el_including_client_queue --base-url "
+          + sim.baseUrl())[0]);
+      check(page, "probes", 4);
+      String probe = browser.text(page, "#probe").replaceAll("\\s+", " ");
+      assertTrue(probe.startsWith("Probe requests"), probe);
+      JsonNode sent = data(page).get("result").get("probe").get("sent");
+      assertTrue(sent.asInt() > 0 && probe.contains("Sent " + sent.asInt()), probe);
+      assertTrue(probe.contains("TTFT") && probe.contains("E2EL"), probe);
+    }
+  }
+
+  @Test
   void aWarnedSelfCheckSaysByHowMuchAtTheTopAndWraps() throws IOException {
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(5)).build())) {

@@ -34,7 +34,8 @@ class PercentilesAndMetricTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Metric.parseList("ttft,latency"));
     assertEquals("Invalid percentile metrics \"ttft,latency\": Unknown metric 'latency': allowed "
-        + "metric names are \"ttft\", \"tpot\", \"itl\", \"e2el\"", e.getMessage());
+        + "metric names are \"ttft\", \"tpot\", \"itl\", \"e2el\", \"client_queue_time\", "
+        + "\"e2el_including_client_queue\"", e.getMessage());
   }
 
   @Test

@@ -65,6 +65,8 @@ LLM.run(function (d, app) {
     top.appendChild(el('p', { cls: 'note', id: 'peak-note', text: 'Peak concurrent requests (' + num(R.max_concurrent_requests) + ') is above the max concurrency (' + R.max_concurrency + '): ' + BUCKET_RULE }));
   }
 
+  if (R.probe) { probeSection(app, R.probe); }
+
   // Over time
   var ot = d.overTime;
   if (ot && ot.time.length) {
@@ -339,6 +341,24 @@ LLM.run(function (d, app) {
     if (!st) { return; }
     app.appendChild(el('div', { cls: 'banner bad', id: 'stopped-banner', text: 'Stopped early at ' + num(st.at_s, 2) + ' s (--stop-on-over-saturation): ' + st.reason
       + '. The figures are those of the ' + num(R.completed + R.failed) + ' requests that finished; ' + num(st.requests_unfinished) + ' still in flight never finished and count in none.' }));
+  }
+
+  // --probe-request-rate: the single-token probes sent beside the run, outside its cap and its figures
+  function probeSection(parent, p) {
+    var sec = LLM.section(parent, 'Probe requests', 'Single-token requests sent at ' + num(p.request_rate) + ' a second during the run, outside its max concurrency: the latency of a caller who does not queue behind the benchmark. They count in none of the figures above or below.');
+    sec.id = 'probe';
+    var counts = el('table', {}, [el('tr', {}, [el('th', { text: 'probes' }), el('th', { text: 'count' })])]);
+    [['sent', 'Sent'], ['completed', 'Successful'], ['failed', 'Failed'], ['unfinished', 'Unfinished (left out)']].forEach(function (c) {
+      counts.appendChild(el('tr', {}, [el('td', { text: c[1] }), el('td', { 'data-key': 'probe.' + c[0], text: num(p[c[0]]) })]));
+    });
+    var cols = Object.keys(p).filter(function (k) { return /_ttft_ms$/.test(k); }).map(function (k) { return k.replace('_ttft_ms', ''); });
+    var lat = el('table', {}, [el('tr', {}, [el('th', { text: 'latency (ms)' })].concat(cols.map(function (c) { return el('th', { text: c.replace(/^p/, 'P') }); })))]);
+    [['ttft', 'TTFT'], ['e2el', 'E2EL']].forEach(function (m) {
+      var row = el('tr', {}, [el('td', { text: m[1] })]);
+      cols.forEach(function (c) { var k = c + '_' + m[0] + '_ms'; row.appendChild(el('td', { 'data-key': 'probe.' + k, text: num(p[k]) })); });
+      lat.appendChild(row);
+    });
+    sec.appendChild(el('div', { cls: 'tables' }, [counts, lat]));
   }
 
   function human(k) {
