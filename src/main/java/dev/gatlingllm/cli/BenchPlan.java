@@ -311,6 +311,7 @@ public final class BenchPlan {
         .detailed(args.on("save-detailed"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
+    b = TimelineFlags.apply(args, b);
     if (args.has("percentile-metrics")) {
       // unset, the result takes vLLM's default of its task: ttft,tpot,itl or, pooling, e2el
       ResultOptions.Builder start = b;
