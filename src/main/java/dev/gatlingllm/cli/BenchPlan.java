@@ -17,6 +17,7 @@ import dev.gatlingllm.client.Target;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.ScaleOut;
@@ -92,7 +93,9 @@ public final class BenchPlan {
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
-    this.dataset = Datasets.fromFlags(datasetFlags);
+    DatasetSpec sampled = Datasets.fromFlags(datasetFlags);
+    this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",
+        () -> MaxModelLen.of(sampled, args.integer("max-model-len").orElseThrow()));
     this.extraBody = extraBody(args, backend);
     checkLora(args);
     checkArrivals();

@@ -87,7 +87,7 @@ public final class Datasets {
       Map.entry("txt-slices", Set.of("random-input-len", "random-output-len",
           "random-range-ratio")),
       Map.entry("speed_bench", Set.of("speed-bench-dataset-subset", "speed-bench-output-len",
-          "speed-bench-category")));
+          "speed-bench-category", "speed-bench-config", "speed-bench-max-input-len")));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -236,7 +236,8 @@ public final class Datasets {
         flags.put(key, v == null ? "" : v.trim());
       }
     });
-    String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
+    String name = SpeedBenchFlags.datasetName(flags.getOrDefault("dataset-name", DEFAULT_NAME)
+        .trim());
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("Unsupported --dataset-name '" + name
           + "'; supported: " + new TreeSet<>(NAMES));
@@ -366,8 +367,10 @@ public final class Datasets {
       case "speed_bench":
         SpeedBenchDataset speed = speedBench(needPath(name, path))
             .category(f.string("speed-bench-category"));
-        speed = f.has("speed-bench-dataset-subset")
-            ? speed.subset(f.string("speed-bench-dataset-subset")) : speed;
+        speed = SpeedBenchFlags.subset(f.string("speed-bench-dataset-subset"),
+            f.string("speed-bench-config")).map(speed::subset).orElse(speed);
+        speed = f.has("speed-bench-max-input-len")
+            ? speed.maxInputLen(f.integer("speed-bench-max-input-len")) : speed;
         spec = f.has("speed-bench-output-len")
             ? speed.outputLen(f.integer("speed-bench-output-len")) : speed;
         break;
@@ -414,7 +417,8 @@ public final class Datasets {
   public static Optional<DatasetContent> declaredContent(Map<String, String> raw) {
     Map<String, String> flags = new LinkedHashMap<>();
     raw.forEach((k, v) -> flags.put(normalize(k), v == null ? "" : v.trim()));
-    String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
+    String name = SpeedBenchFlags.datasetName(flags.getOrDefault("dataset-name", DEFAULT_NAME)
+        .trim());
     switch (name) {
       case "random-mm":
       case "custom_image":
