@@ -59,7 +59,8 @@ public final class Datasets {
   /** Flags that only one dataset accepts, by dataset name. */
   private static final Map<String, Set<String>> OWN_FLAGS = Map.ofEntries(
       Map.entry("random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
-          "random-prefix-len", "random-batch-size")),
+          "random-prefix-len", "random-batch-size", "random-cache-hit-fraction",
+          "random-cache-ratio")),
       Map.entry("sharegpt", Set.of("sharegpt-output-len")),
       Map.entry("sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len")),
       Map.entry("burstgpt", Set.of()),
@@ -403,7 +404,13 @@ public final class Datasets {
         spec = f.has("asr-max-audio-len-sec")
             ? hf.asrMaxAudioLenSec(f.seconds("asr-max-audio-len-sec")) : hf;
     }
-    return common(spec, f);
+    DatasetBuilder<?> built = common(spec, f);
+    // vllm-bench's bimodal prefix cache, over the finished random dataset; off at fraction 0
+    return built instanceof RandomDataset random && f.has("random-cache-hit-fraction")
+        && f.decimal("random-cache-hit-fraction") != 0
+        ? RandomCacheHit.of(random, f.decimal("random-cache-hit-fraction"),
+            f.has("random-cache-ratio") ? f.decimal("random-cache-ratio") : 0)
+        : built;
   }
 
   /**

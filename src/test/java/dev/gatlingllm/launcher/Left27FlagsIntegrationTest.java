@@ -3,6 +3,8 @@ package dev.gatlingllm.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
@@ -77,5 +79,24 @@ class Left27FlagsIntegrationTest {
       mids++;
     }
     assertTrue(mids >= 4, "each request's 2 ms gaps are the middle class: " + mids);
+  }
+
+  @Test
+  void maxModelLenDropsTheLongRequestsAndCacheHitPromptsRun() throws Exception {
+    // inputs 8..24 and outputs 2..8 tokens (range ratio 0.5): those over 25 together are
+    // dropped; half the prompts share an 8-token prefix
+    Path run = run("--dataset-name", "random", "--random-input-len", "16",
+        "--random-output-len", "5", "--random-range-ratio", "0.5", "--num-prompts", "12",
+        "--seed", "4", "--ignore-eos", "--max-model-len", "25",
+        "--random-cache-hit-fraction", "0.5", "--random-cache-ratio", "0.5", "--save-result",
+        "--save-detailed", "--result-filename", "result.json");
+    JsonNode result = new ObjectMapper().readTree(run.resolve("result.json").toFile());
+    int completed = result.get("completed").asInt();
+    assertTrue(completed > 0 && completed < 12, "some dropped, some sent: " + completed);
+    for (int i = 0; i < completed; i++) {
+      int total = result.get("input_lens").get(i).asInt()
+          + result.get("output_lens").get(i).asInt();
+      assertTrue(total <= 25, "request " + i + " has " + total + " tokens");
+    }
   }
 }
