@@ -92,6 +92,7 @@ public final class BenchPlan {
             : UUID.randomUUID().toString().substring(0, 8)) + "-";
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
+    BfclBackend.check(datasetFlags, backend.name());
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     DatasetSpec sampled = Datasets.fromFlags(datasetFlags);
     this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",

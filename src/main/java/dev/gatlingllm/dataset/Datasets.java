@@ -70,7 +70,7 @@ public final class Datasets {
           "prefix-repetition-output-len")),
       Map.entry("hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len",
           "blazedit-min-distance", "blazedit-max-distance", "asr-min-audio-len-sec",
-          "asr-max-audio-len-sec")),
+          "asr-max-audio-len-sec", "bfcl-categories")),
       Map.entry("random-mm", Set.of("random-input-len", "random-output-len",
           "random-range-ratio", "random-prefix-len", "random-mm-base-items-per-request",
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
@@ -392,6 +392,15 @@ public final class Datasets {
           throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset "
               + "id such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
         }
+        if (BfclDataset.isBfcl(f.string("hf-name")) || BfclDataset.isBfcl(path)) {
+          spec = bfcl(path, f);
+          break;
+        }
+        if (f.has("bfcl-categories")) {
+          throw new IllegalArgumentException("--bfcl-categories is for the BFCL dataset: "
+              + "--dataset-path " + BfclDataset.HUB_ID + " (or a folder of its files with "
+              + "--hf-name " + BfclDataset.HUB_ID + ")");
+        }
         HfDataset hf = hf(path).subset(f.string("hf-subset")).split(f.string("hf-split"))
             .hfName(f.string("hf-name"));
         hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
@@ -445,6 +454,13 @@ public final class Datasets {
       default:
         return Optional.of(DatasetContent.TEXT);
     }
+  }
+
+  /** vLLM's BFCL reader of {@code hf}, from the hub or a folder of its category files. */
+  private static BfclDataset bfcl(String path, Flags f) {
+    BfclDataset bfcl = new BfclDataset(path);
+    bfcl = f.has("bfcl-categories") ? bfcl.categories(f.string("bfcl-categories")) : bfcl;
+    return f.has("hf-output-len") ? bfcl.outputLen(f.integer("hf-output-len")) : bfcl;
   }
 
   /** A {@code --timed-trace-label-*} value, or its default. */

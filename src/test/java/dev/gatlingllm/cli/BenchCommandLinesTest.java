@@ -82,6 +82,7 @@ class BenchCommandLinesTest {
         + "supported: "));
     assertTrue(accepted.contains(lines.get(50)), "vllm-bench's --max-model-len");
     assertTrue(accepted.contains(lines.get(51)), "vllm-bench's --random-cache-hit-fraction");
-    assertEquals(52, lines.size(), "the fixture's command lines");
+    assertTrue(accepted.contains(lines.get(52)), "vLLM's BFCL reader with --bfcl-categories");
+    assertEquals(53, lines.size(), "the fixture's command lines");
   }
 }

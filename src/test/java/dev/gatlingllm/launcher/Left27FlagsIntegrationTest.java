@@ -99,4 +99,16 @@ class Left27FlagsIntegrationTest {
       assertTrue(total <= 25, "request " + i + " has " + total + " tokens");
     }
   }
+
+  @Test
+  void bfclQuestionsRunAsChatRequestsWithTheirTools() throws Exception {
+    Path run = run("--backend", "openai-chat", "--endpoint", "/v1/chat/completions",
+        "--dataset-name", "hf", "--dataset-path", "datasets/hf/bfcl", "--hf-name",
+        "gorilla-llm/Berkeley-Function-Calling-Leaderboard", "--bfcl-categories",
+        "simple,multiple", "--num-prompts", "5", "--hf-output-len", "6", "--save-result",
+        "--result-filename", "result.json");
+    JsonNode result = new ObjectMapper().readTree(run.resolve("result.json").toFile());
+    assertEquals(5, result.get("completed").asInt(), result.toString());
+    assertEquals(0, result.get("failed").asInt());
+  }
 }
