@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The drop-in flags of issue 27 honoured late (the request timeline, ...) run as pasted
+ * The newest drop-in flags (timeline, BFCL, --max-model-len, warm prompts) run as pasted
  * against the embedded simulator, through {@code gatling-llm bench serve}.
  */
-class Left27FlagsIntegrationTest {
+class DropInNewestFlagsIntegrationTest {
 
   @TempDir
   Path dir;
