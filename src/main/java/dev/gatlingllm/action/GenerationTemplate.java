@@ -1,5 +1,6 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.dataset.BfclDataset;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
@@ -68,8 +69,11 @@ final class GenerationTemplate extends RequestTemplate {
       throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
     }
     String requestModel = spec.model() != null ? spec.model().resolve(session) : model;
-    return new Body(RequestBodies.build(spec, requestModel, prompt, messages, maxTokens),
-        Body.JSON, asked(maxTokens, requestModel));
+    // a dataset's tools (BFCL) go with chat requests, as vLLM sends them
+    Object tools = spec.endpoint() != RequestSpec.Endpoint.CHAT ? null
+        : session.attributes().get(BfclDataset.TOOLS).getOrElse(() -> null);
+    return new Body(RequestBodies.build(spec, requestModel, prompt, messages, maxTokens, null,
+        tools), Body.JSON, asked(maxTokens, requestModel));
   }
 
   /** What the body asks of the server, the extra body's fields winning as they do in it. */

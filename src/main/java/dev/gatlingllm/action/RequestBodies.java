@@ -21,6 +21,12 @@ final class RequestBodies {
   /** With {@code min_tokens} after the token budget when {@code minTokens} is not null. */
   static byte[] build(RequestSpec spec, String model, String prompt,
       List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens) {
+    return build(spec, model, prompt, messages, maxTokens, minTokens, null);
+  }
+
+  /** With the chat request's {@code tools} after its messages when {@code tools} is not null. */
+  static byte[] build(RequestSpec spec, String model, String prompt,
+      List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens, Object tools) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("model", model);
     if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
@@ -29,6 +35,7 @@ final class RequestBodies {
       putIfSet(body, "instructions", spec.systemPrompt());
     } else if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
       body.put("messages", messages);
+      putIfSet(body, "tools", tools);
     } else {
       body.put("prompt", prompt);
     }

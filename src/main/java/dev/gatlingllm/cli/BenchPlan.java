@@ -18,6 +18,7 @@ import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.ScaleOut;
@@ -94,8 +95,11 @@ public final class BenchPlan {
             : UUID.randomUUID().toString().substring(0, 8)) + "-";
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
+    BfclBackend.check(datasetFlags, backend.name());
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
-    this.dataset = Datasets.fromFlags(datasetFlags);
+    DatasetSpec sampled = Datasets.fromFlags(datasetFlags);
+    this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",
+        () -> MaxModelLen.of(sampled, args.integer("max-model-len").orElseThrow()));
     this.conversations = BenchConversations.of(args, backend.name(), datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
@@ -303,6 +307,7 @@ public final class BenchPlan {
         .detailed(args.on("save-detailed"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
+    b = TimelineFlags.apply(args, b);
     if (args.has("percentile-metrics")) {
       // unset, the result takes vLLM's default of its task: ttft,tpot,itl or, pooling, e2el
       ResultOptions.Builder start = b;

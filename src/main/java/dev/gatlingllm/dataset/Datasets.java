@@ -59,7 +59,8 @@ public final class Datasets {
   /** Flags that only one dataset accepts, by dataset name. */
   private static final Map<String, Set<String>> OWN_FLAGS = Map.ofEntries(
       Map.entry("random", Set.of("random-input-len", "random-output-len", "random-range-ratio",
-          "random-prefix-len", "random-batch-size")),
+          "random-prefix-len", "random-batch-size", "random-cache-hit-fraction",
+          "random-cache-ratio")),
       Map.entry("sharegpt", Set.of("sharegpt-output-len")),
       Map.entry("sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len")),
       Map.entry("burstgpt", Set.of()),
@@ -69,7 +70,7 @@ public final class Datasets {
           "prefix-repetition-output-len")),
       Map.entry("hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len",
           "blazedit-min-distance", "blazedit-max-distance", "asr-min-audio-len-sec",
-          "asr-max-audio-len-sec")),
+          "asr-max-audio-len-sec", "bfcl-categories")),
       Map.entry("random-mm", Set.of("random-input-len", "random-output-len",
           "random-range-ratio", "random-prefix-len", "random-mm-base-items-per-request",
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
@@ -87,7 +88,7 @@ public final class Datasets {
       Map.entry("txt-slices", Set.of("random-input-len", "random-output-len",
           "random-range-ratio")),
       Map.entry("speed_bench", Set.of("speed-bench-dataset-subset", "speed-bench-output-len",
-          "speed-bench-category")));
+          "speed-bench-category", "speed-bench-config", "speed-bench-max-input-len")));
 
   /** Every flag name (without dashes in front) that {@link #fromFlags} understands. */
   public static final Set<String> FLAGS = Stream.concat(COMMON_FLAGS.stream(),
@@ -236,7 +237,8 @@ public final class Datasets {
         flags.put(key, v == null ? "" : v.trim());
       }
     });
-    String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
+    String name = SpeedBenchFlags.datasetName(flags.getOrDefault("dataset-name", DEFAULT_NAME)
+        .trim());
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("Unsupported --dataset-name '" + name
           + "'; supported: " + new TreeSet<>(NAMES));
@@ -366,8 +368,10 @@ public final class Datasets {
       case "speed_bench":
         SpeedBenchDataset speed = speedBench(needPath(name, path))
             .category(f.string("speed-bench-category"));
-        speed = f.has("speed-bench-dataset-subset")
-            ? speed.subset(f.string("speed-bench-dataset-subset")) : speed;
+        speed = SpeedBenchFlags.subset(f.string("speed-bench-dataset-subset"),
+            f.string("speed-bench-config")).map(speed::subset).orElse(speed);
+        speed = f.has("speed-bench-max-input-len")
+            ? speed.maxInputLen(f.integer("speed-bench-max-input-len")) : speed;
         spec = f.has("speed-bench-output-len")
             ? speed.outputLen(f.integer("speed-bench-output-len")) : speed;
         break;
@@ -388,6 +392,15 @@ public final class Datasets {
           throw new IllegalArgumentException("The hf dataset needs --dataset-path: a hub dataset "
               + "id such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
         }
+        if (BfclDataset.isBfcl(f.string("hf-name")) || BfclDataset.isBfcl(path)) {
+          spec = bfcl(path, f);
+          break;
+        }
+        if (f.has("bfcl-categories")) {
+          throw new IllegalArgumentException("--bfcl-categories is for the BFCL dataset: "
+              + "--dataset-path " + BfclDataset.HUB_ID + " (or a folder of its files with "
+              + "--hf-name " + BfclDataset.HUB_ID + ")");
+        }
         HfDataset hf = hf(path).subset(f.string("hf-subset")).split(f.string("hf-split"))
             .hfName(f.string("hf-name"));
         hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
@@ -400,7 +413,13 @@ public final class Datasets {
         spec = f.has("asr-max-audio-len-sec")
             ? hf.asrMaxAudioLenSec(f.seconds("asr-max-audio-len-sec")) : hf;
     }
-    return common(spec, f);
+    DatasetBuilder<?> built = common(spec, f);
+    // vllm-bench's bimodal prefix cache, over the finished random dataset; off at fraction 0
+    return built instanceof RandomDataset random && f.has("random-cache-hit-fraction")
+        && f.decimal("random-cache-hit-fraction") != 0
+        ? RandomCacheHit.of(random, f.decimal("random-cache-hit-fraction"),
+            f.has("random-cache-ratio") ? f.decimal("random-cache-ratio") : 0)
+        : built;
   }
 
   /**
@@ -414,7 +433,8 @@ public final class Datasets {
   public static Optional<DatasetContent> declaredContent(Map<String, String> raw) {
     Map<String, String> flags = new LinkedHashMap<>();
     raw.forEach((k, v) -> flags.put(normalize(k), v == null ? "" : v.trim()));
-    String name = flags.getOrDefault("dataset-name", DEFAULT_NAME).trim();
+    String name = SpeedBenchFlags.datasetName(flags.getOrDefault("dataset-name", DEFAULT_NAME)
+        .trim());
     switch (name) {
       case "random-mm":
       case "custom_image":
@@ -434,6 +454,13 @@ public final class Datasets {
       default:
         return Optional.of(DatasetContent.TEXT);
     }
+  }
+
+  /** vLLM's BFCL reader of {@code hf}, from the hub or a folder of its category files. */
+  private static BfclDataset bfcl(String path, Flags f) {
+    BfclDataset bfcl = new BfclDataset(path);
+    bfcl = f.has("bfcl-categories") ? bfcl.categories(f.string("bfcl-categories")) : bfcl;
+    return f.has("hf-output-len") ? bfcl.outputLen(f.integer("hf-output-len")) : bfcl;
   }
 
   /** A {@code --timed-trace-label-*} value, or its default. */

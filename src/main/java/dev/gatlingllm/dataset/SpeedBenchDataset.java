@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -42,23 +43,26 @@ public final class SpeedBenchDataset extends DatasetBuilder<SpeedBenchDataset> {
   private final String subset;
   private final String category;
   private final int outputLen;
+  /** Prompts are cut to this many tokens; 0: kept whole. */
+  private final int maxInputLen;
 
   SpeedBenchDataset(Path folder) {
-    this(Common.DEFAULTS, folder, DEFAULT_SUBSET, null, DEFAULT_OUTPUT_LEN);
+    this(Common.DEFAULTS, folder, DEFAULT_SUBSET, null, DEFAULT_OUTPUT_LEN, 0);
   }
 
   private SpeedBenchDataset(Common common, Path folder, String subset, String category,
-      int outputLen) {
+      int outputLen, int maxInputLen) {
     super(common);
     this.folder = Objects.requireNonNull(folder, "folder");
     this.subset = subset;
     this.category = category;
     this.outputLen = outputLen;
+    this.maxInputLen = maxInputLen;
   }
 
   @Override
   SpeedBenchDataset with(Common common) {
-    return new SpeedBenchDataset(common, folder, subset, category, outputLen);
+    return new SpeedBenchDataset(common, folder, subset, category, outputLen, maxInputLen);
   }
 
   /** The subset file ({@code --speed-bench-dataset-subset}, default qualitative). */
@@ -67,19 +71,29 @@ public final class SpeedBenchDataset extends DatasetBuilder<SpeedBenchDataset> {
       throw new IllegalArgumentException("speed-bench-dataset-subset must be a file name such "
           + "as qualitative or throughput_1k, got '" + name + "'");
     }
-    return new SpeedBenchDataset(common, folder, name.trim(), category, outputLen);
+    return new SpeedBenchDataset(common, folder, name.trim(), category, outputLen, maxInputLen);
   }
 
   /** Only questions of this category ({@code --speed-bench-category}); null or blank: all. */
   public SpeedBenchDataset category(String name) {
     return new SpeedBenchDataset(common, folder, subset,
-        name == null || name.isBlank() ? null : name.trim(), outputLen);
+        name == null || name.isBlank() ? null : name.trim(), outputLen, maxInputLen);
   }
 
   /** Output length of every request ({@code --speed-bench-output-len}, default 4096). */
   public SpeedBenchDataset outputLen(int tokens) {
     atLeast("speed-bench-output-len", tokens, 1);
-    return new SpeedBenchDataset(common, folder, subset, category, tokens);
+    return new SpeedBenchDataset(common, folder, subset, category, tokens, maxInputLen);
+  }
+
+  /**
+   * Cut every prompt to its first {@code tokens} tokens (vllm-bench's
+   * {@code --speed-bench-max-input-len}), to make a shorter input length out of a long subset
+   * such as {@code throughput_16k}.
+   */
+  public SpeedBenchDataset maxInputLen(int tokens) {
+    atLeast("speed-bench-max-input-len", tokens, 1);
+    return new SpeedBenchDataset(common, folder, subset, category, outputLen, tokens);
   }
 
   /** Use every (matching) question once ({@code --num-prompts 0}). */
@@ -140,15 +154,26 @@ public final class SpeedBenchDataset extends DatasetBuilder<SpeedBenchDataset> {
     int wanted = common.numPrompts() == 0 ? prompts.size() : common.numPrompts();
     List<SampleRequest> requests = new ArrayList<>(wanted);
     for (int i = 0; i < prompts.size() && requests.size() < wanted; i++) {
-      String prompt = prompts.get(i);
+      String prompt = truncated(prompts.get(i), tokenizer);
       requests.add(new SampleRequest(prompt, tokenizer.countWithSpecialTokens(prompt), outputLen,
           common.id(i)));
     }
     int copies = common.numPrompts() == 0 ? 0
         : Sampling.oversample(requests, common, "SPEED-Bench file " + file);
     return Sampling.done(name(), requests, prompts.size() + " " + subset + " questions"
-        + (category == null ? "" : " in category " + category) + ", " + copies
+        + (category == null ? "" : " in category " + category)
+        + (maxInputLen == 0 ? "" : ", truncated to " + maxInputLen + " tokens") + ", " + copies
         + " repeated to reach " + wanted);
+  }
+
+  /** The prompt's first {@link #maxInputLen} tokens (without special tokens), or all of it. */
+  private String truncated(String prompt, Tokenizer tokenizer) {
+    if (maxInputLen == 0) {
+      return prompt;
+    }
+    int[] ids = tokenizer.encode(prompt);
+    return ids.length <= maxInputLen ? prompt
+        : tokenizer.decode(Arrays.copyOf(ids, maxInputLen));
   }
 
   /** The subset names the folder holds, for the message when one is missing. */
@@ -167,6 +192,6 @@ public final class SpeedBenchDataset extends DatasetBuilder<SpeedBenchDataset> {
   @Override
   public String toString() {
     return "speed_bench{path=" + folder + ", subset=" + subset + ", category=" + category
-        + ", outputLen=" + outputLen + ", " + common + "}";
+        + ", outputLen=" + outputLen + ", maxInputLen=" + maxInputLen + ", " + common + "}";
   }
 }

@@ -176,6 +176,34 @@ public final class HubClient {
   }
 
   /**
+   * Local path of one file at the root of a dataset repository (BFCL keeps one JSON Lines file
+   * per category there, not a Parquet conversion), downloading it on first use from
+   * {@code <endpoint>/datasets/<datasetId>/resolve/main/<filename>}.
+   *
+   * @throws IllegalArgumentException for a malformed dataset id or file name
+   * @throws HubException when the file is not cached and cannot be downloaded
+   */
+  public Path datasetFile(String datasetId, String filename) {
+    checkRepoId(datasetId);
+    checkFilename(filename);
+    Path target = cacheRoot().resolve("datasets").resolve(datasetId.replace("/", "--"))
+        .resolve("files").resolve(filename);
+    if (Files.isRegularFile(target)) {
+      return target;
+    }
+    String what = "dataset " + datasetId + " file " + filename;
+    if (settings.offline) {
+      throw new HubException("HF_HUB_OFFLINE is set and " + what + " is not cached (looked in "
+          + target.getParent() + ")");
+    }
+    URI uri = URI.create(settings.endpoint + "/datasets/" + datasetId + "/resolve/main/"
+        + filename);
+    LOG.info("Downloading {} from {}", what, AuxHttp.redact(uri));
+    download(uri, target, what);
+    return target;
+  }
+
+  /**
    * Local paths of the Parquet files of one subset and split of a hub dataset, as the hub's
    * Parquet conversion lists them ({@code <endpoint>/api/datasets/<id>/parquet/<subset>/<split>}),
    * downloading them on first use.

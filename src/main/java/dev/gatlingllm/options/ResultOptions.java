@@ -136,6 +136,14 @@ public final class ResultOptions {
     return values.timelineThresholdsMs.clone();
   }
 
+  /**
+   * Whether vLLM's timeline file ({@code <result>.timeline.html}) is written beside the result,
+   * as {@code --plot-timeline} (default false; {@code llm-report.html} draws the same view).
+   */
+  public boolean plotTimeline() {
+    return values.plotTimeline;
+  }
+
   /** The timeline's ITL colour thresholds when none are given, ms. */
   public static double[] defaultTimelineThresholdsMs() {
     return DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
@@ -176,6 +184,7 @@ public final class ResultOptions {
     private double[] timelineThresholdsMs = DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
     private SteadyStateOptions steadyState = SteadyStateOptions.DEFAULTS;
     private boolean stopOnOverSaturation;
+    private boolean plotTimeline;
 
     private Builder() {}
 
@@ -386,6 +395,14 @@ public final class ResultOptions {
      */
     public Builder stopOnOverSaturation(boolean stop) {
       return with(b -> b.stopOnOverSaturation = stop);
+    }
+
+    /**
+     * Also write vLLM's request timeline, {@code <result>.timeline.html}, beside the result
+     * file (as {@code --plot-timeline}), coloured by {@link #timelineItlThresholds}.
+     */
+    public Builder plotTimeline(boolean plot) {
+      return with(b -> b.plotTimeline = plot);
     }
 
     public ResultOptions build() {

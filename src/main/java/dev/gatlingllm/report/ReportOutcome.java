@@ -29,6 +29,13 @@ public record ReportOutcome(BenchmarkMetrics metrics, Path resultFile, Path pyto
     return new ReportOutcome(metrics, resultFile, pytorchFile, summary, error, report);
   }
 
+  /** This outcome with a line added to its console summary (when it has one). */
+  ReportOutcome withSummaryLine(String line) {
+    return summary == null ? this
+        : new ReportOutcome(metrics, resultFile, pytorchFile, summary + line + "\n", error,
+            htmlReport);
+  }
+
   /** True when every step succeeded. */
   public boolean ok() {
     return error == null;

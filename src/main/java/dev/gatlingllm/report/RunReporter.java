@@ -148,6 +148,10 @@ public final class RunReporter {
     ReportOutcome outcome = !options.saveResult() && !options.append()
         ? new ReportOutcome(computed.metrics(), null, null, summary, null)
         : writeFiles(run, options, computed, runFolder, date, summary);
+    if (options.plotTimeline() && outcome.metrics() != null) {
+      outcome = TimelinePlot.writeBeside(outcome, resultPath(run, options, runFolder, date),
+          computed.requests(), options, console);
+    }
     // every run with a folder gets its report, saved result JSON or not; without a folder
     // (saveResult(false) outside a Gatling run) nothing is written
     if (!options.htmlReport() || outcome.metrics() == null
@@ -226,11 +230,7 @@ public final class RunReporter {
     try {
       LinkedHashMap<String, Object> doc = ResultDocument.build(run, options, computed.metrics(),
           computed.requests(), computed.origin(), date, computed.analysis());
-      String name = options.resultFilename() != null ? options.resultFilename()
-          : ResultFileName.defaultName(run, options.label(), date);
-      Path dir = options.resultDir() != null ? options.resultDir()
-          : runFolder != null ? runFolder : Path.of("");
-      resultFile = dir.resolve(name);
+      resultFile = resultPath(run, options, runFolder, date);
       writeResult(resultFile, doc, options.append());
       written = true;
       LOG.info("Wrote the benchmark result to {}", resultFile);
@@ -244,6 +244,16 @@ public final class RunReporter {
           : "Could not write the benchmark result" + (resultFile == null ? "" : " to " + resultFile);
       return failed(what, t, computed.metrics(), written ? resultFile : null, summary);
     }
+  }
+
+  /** Where the result JSON goes (or would go): vLLM's file name in the result folder. */
+  private static Path resultPath(RunInfo run, ResultOptions options, Path runFolder,
+      String date) {
+    String name = options.resultFilename() != null ? options.resultFilename()
+        : ResultFileName.defaultName(run, options.label(), date);
+    Path dir = options.resultDir() != null ? options.resultDir()
+        : runFolder != null ? runFolder : Path.of("");
+    return dir.resolve(name);
   }
 
   private static void writeResult(Path file, Object doc, boolean append) throws IOException {

@@ -138,6 +138,8 @@ final class RunSettingsJson {
     m.put("print_summary", o.printSummary());
     m.put("steady_state", steadyState(o.steadyState()));
     m.put("stop_on_over_saturation", o.stopOnOverSaturation());
+    m.put("plot_timeline", o.plotTimeline());
+    m.put("timeline_itl_thresholds_ms", o.timelineThresholdsMs());
     return m;
   }
 
@@ -187,7 +189,12 @@ final class RunSettingsJson {
         .pytorch((Boolean) m.get("pytorch"))
         .printSummary((Boolean) m.get("print_summary"))
         .steadyState(steadyState((Map<String, Object>) m.get("steady_state")))
-        .stopOnOverSaturation(Boolean.TRUE.equals(m.get("stop_on_over_saturation")));
+        .stopOnOverSaturation(Boolean.TRUE.equals(m.get("stop_on_over_saturation")))
+        .plotTimeline(Boolean.TRUE.equals(m.get("plot_timeline")));
+    if (m.get("timeline_itl_thresholds_ms") != null) {
+      b = b.timelineItlThresholds(((List<Number>) m.get("timeline_itl_thresholds_ms")).stream()
+          .mapToDouble(Number::doubleValue).toArray());
+    }
     if (m.get("result_dir") != null) {
       b = b.resultDir(Path.of((String) m.get("result_dir")));
     }

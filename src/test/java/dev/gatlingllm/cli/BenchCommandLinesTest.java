@@ -82,6 +82,9 @@ class BenchCommandLinesTest {
     }
     assertTrue(accepted.contains(lines.get(9)), "--probe-request-rate");
     assertTrue(accepted.contains(lines.get(12)), "client_queue_time percentile metrics");
-    assertEquals(50, lines.size(), "the fixture's command lines");
+    assertTrue(accepted.contains(lines.get(50)), "vllm-bench's --max-model-len");
+    assertTrue(accepted.contains(lines.get(51)), "vllm-bench's --random-cache-hit-fraction");
+    assertTrue(accepted.contains(lines.get(52)), "vLLM's BFCL reader with --bfcl-categories");
+    assertEquals(53, lines.size(), "the fixture's command lines");
   }
 }

@@ -155,6 +155,23 @@ class RecordLogTest {
   }
 
   @Test
+  void theTimelineOptionsComeBackSoRecoverDrawsTheSameTimeline() {
+    ResultOptions o = ResultOptions.builder().plotTimeline(true).timelineItlThresholds(5, 80)
+        .build();
+    RunSettings back = RunSettingsJson.read(RunSettingsJson.parse(RunSettingsJson.write(
+        new RunSettings(RunInfo.builder("m").build(), o, OptionalLong.empty(), STARTED),
+        Map.of())));
+    assertTrue(back.options().plotTimeline());
+    assertArrayEquals(new double[] {5, 80}, back.options().timelineThresholdsMs());
+    RunSettings plain = RunSettingsJson.read(RunSettingsJson.parse(RunSettingsJson.write(
+        new RunSettings(RunInfo.builder("m").build(), ResultOptions.builder().build(),
+            OptionalLong.empty(), STARTED), Map.of())));
+    assertFalse(plain.options().plotTimeline());
+    assertArrayEquals(ResultOptions.defaultTimelineThresholdsMs(),
+        plain.options().timelineThresholdsMs());
+  }
+
+  @Test
   void aLogWrittenBeforeTheSteadyStateOptionsGetsTheDefaults() {
     RunSettings s = new RunSettings(RunInfo.builder("m").build(),
         ResultOptions.builder().steadyStateThreshold(0.5).stopOnOverSaturation(true).build(),
