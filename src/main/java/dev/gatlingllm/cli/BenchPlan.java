@@ -75,6 +75,12 @@ public final class BenchPlan {
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
     checkPercentileMetrics(args);
+    if (numRuns(args) > 1) {
+      throw new IllegalArgumentException("--num-runs " + numRuns(args) + " runs the benchmark "
+          + "as that many Gatling runs, each in a JVM of its own, which one Gatling run cannot "
+          + "do: use `gatling-llm bench serve ... --num-runs " + numRuns(args) + "` (or "
+          + "dev.gatlingllm.sweep.Sweep.repeat from Java)");
+    }
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -124,6 +130,19 @@ public final class BenchPlan {
   /** As {@link #of(BenchArgs)}, the server's first model found by {@code lookup}. */
   static BenchPlan of(BenchArgs args, ServerModel.Lookup lookup) {
     return new BenchPlan(args, lookup);
+  }
+
+  /**
+   * {@code --num-runs}: how many times the benchmark is run (1 by default).
+   *
+   * @throws IllegalArgumentException for a value below 1
+   */
+  public static int numRuns(BenchArgs args) {
+    int n = args.integer("num-runs").orElse(1);
+    if (n < 1) {
+      throw new IllegalArgumentException("--num-runs must be at least 1, got " + n);
+    }
+    return n;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.BenchFlagSpec;
+import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.protocol.RunResults;
@@ -49,10 +50,16 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
   @Override
   public Integer call() {
     BenchArgs args;
+    int runs;
     try {
       args = BenchArgs.of(spec.commandLine().getParseResult());
+      runs = BenchPlan.numRuns(args);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    if (runs > 1) {
+      return RepeatedServe.run(args, runs, Path.of(System.getProperty(
+          RunResults.RESULTS_FOLDER_PROPERTY, DEFAULT_RESULTS)));
     }
     return gatling(args.words(), Path.of(System.getProperty(RunResults.RESULTS_FOLDER_PROPERTY,
         DEFAULT_RESULTS)).toAbsolutePath());

@@ -42,6 +42,15 @@ final class Figures {
   private Figures() {}
 
   static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec) {
+    return build(records, spec, null);
+  }
+
+  /**
+   * The figures, each curve's points in the order of {@code orderBy} (the swept variable)
+   * when given, else of x: latency against throughput is drawn in the order of the load, so
+   * that a throughput that falls past saturation turns the curve back instead of zigzagging.
+   */
+  static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec, String orderBy) {
     List<Map<String, Object>> kept = new ArrayList<>();
     for (Map<String, Object> r : records) {
       if (spec.filters().stream().allMatch(f -> f.keeps(r))) {
@@ -79,7 +88,7 @@ final class Figures {
           }
           List<Curve> list = new ArrayList<>();
           curves.forEach((name, rs) -> list.add(new Curve(name.isEmpty() ? spec.varY() : name,
-              points(rs, spec, binnedX))));
+              points(rs, spec, binnedX, orderBy))));
           panels.add(new Panel(row, col, list));
         }
       }
@@ -92,7 +101,7 @@ final class Figures {
   }
 
   private static List<Point> points(List<Map<String, Object>> records, PlotSpec spec,
-      boolean binnedX) {
+      boolean binnedX, String orderBy) {
     Map<String, List<Map<String, Object>>> byPoint = new LinkedHashMap<>();
     for (Map<String, Object> r : records) {
       double x = SweepData.number(r, spec.varX());
@@ -105,14 +114,18 @@ final class Figures {
       byPoint.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
     }
     List<Point> out = new ArrayList<>();
+    Map<Point, Double> order = new java.util.IdentityHashMap<>();
     byPoint.forEach((key, rs) -> {
       double[] xs = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varX())).toArray();
       double[] ys = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varY())).toArray();
       List<String> runs = rs.stream().map(r -> r.get(SweepData.RUN_KEY))
           .filter(v -> v != null).map(String::valueOf).toList();
-      out.add(new Point(Stats.of(xs, CONFIDENCE).mean(), Stats.of(ys, CONFIDENCE), key, runs));
+      Point p = new Point(Stats.of(xs, CONFIDENCE).mean(), Stats.of(ys, CONFIDENCE), key, runs);
+      out.add(p);
+      order.put(p, orderBy == null ? p.x()
+          : rs.stream().mapToDouble(r -> SweepData.number(r, orderBy)).average().orElse(p.x()));
     });
-    out.sort(Comparator.comparingDouble(Point::x));
+    out.sort(Comparator.comparingDouble((Point p) -> order.get(p)).thenComparingDouble(Point::x));
     return out;
   }
 

@@ -39,6 +39,15 @@ public final class Sweep {
     return new SweepRunner(config).serve();
   }
 
+  /**
+   * One benchmark {@code numRuns} times (fresh arrivals per run unless {@code --seed} is in
+   * the flags): each run's files in {@code <output>/<timestamp>/run=N/}, the statistics of
+   * its headline figures in {@value RunStatistics#FILE_NAME} beside them, printed as a table.
+   */
+  public static SweepOutcome repeat(SweepConfig config) {
+    return new SweepRunner(config).repeat();
+  }
+
   /** The SLA search for each combination and each set of constraints. */
   public static SweepOutcome serveSla(SweepConfig config, List<Map<String, SlaCriterion>> sla,
       SlaVariable variable) {
@@ -58,7 +67,8 @@ public final class Sweep {
    */
   public static List<Path> plot(Path folder, PlotSpec spec, Path figDir, String formats) {
     List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
-    List<Figures.Figure> figures = Figures.build(SweepData.read(folder), spec);
+    List<Map<String, Object>> records = SweepData.read(folder);
+    List<Figures.Figure> figures = Figures.build(records, spec);
     if (figures.stream().allMatch(f -> f.pointCount() == 0)) {
       throw new IllegalArgumentException("plot: no run under " + folder + " has numbers for both "
           + spec.varX() + " and " + spec.varY() + " (after --filter-by)");
@@ -69,7 +79,7 @@ public final class Sweep {
     }
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("kind", "plot");
-    data.put("figures", SweepPages.figures(figures));
+    data.put("figures", SweepPages.figures(figures, records));
     files.add(SweepPages.write(figDir.resolve("plots.html"), "Sweep plots: " + folder, data));
     return files;
   }

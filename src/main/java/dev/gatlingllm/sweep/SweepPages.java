@@ -45,9 +45,21 @@ final class SweepPages {
     }
   }
 
-  static List<Map<String, Object>> figures(List<Figures.Figure> figures) {
+  /**
+   * The figures' data for the page: each point with its runs' flag names ({@link RunFlags}),
+   * each curve of latency against throughput with its knee ({@link Knee}; -1 for none).
+   */
+  static List<Map<String, Object>> figures(List<Figures.Figure> figures,
+      List<Map<String, Object>> records) {
+    Map<String, List<String>> flagsByRun = new java.util.HashMap<>();
+    for (Map<String, Object> r : records) {
+      if (r.get(SweepData.RUN_KEY) != null) {
+        flagsByRun.put(String.valueOf(r.get(SweepData.RUN_KEY)), RunFlags.names(RunFlags.in(r)));
+      }
+    }
     List<Map<String, Object>> out = new ArrayList<>();
     for (Figures.Figure f : figures) {
+      boolean kneeView = f.varX().endsWith("_throughput") && f.varY().endsWith("_ms");
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", f.name());
       m.put("varX", f.varX());
@@ -69,9 +81,14 @@ final class SweepPages {
             q.put("lo", pt.y().hasInterval() ? pt.y().ciLow() : null);
             q.put("hi", pt.y().hasInterval() ? pt.y().ciHigh() : null);
             q.put("label", pt.label());
+            java.util.Set<String> flags = new java.util.LinkedHashSet<>();
+            pt.runs().forEach(run -> flags.addAll(flagsByRun.getOrDefault(run, List.of())));
+            q.put("flags", List.copyOf(flags));
             points.add(q);
           }
-          curves.add(Map.of("name", c.name(), "points", points));
+          int knee = kneeView ? Knee.of(c.points().stream().map(Figures.Point::x).toList(),
+              c.points().stream().map(pt -> pt.y().mean()).toList()) : -1;
+          curves.add(Map.of("name", c.name(), "points", points, "knee", knee));
         }
         panels.add(Map.of("row", p.row(), "col", p.col(), "curves", curves));
       }
@@ -112,6 +129,7 @@ final class SweepPages {
           "p99_ttft_ms", "p99_e2el_ms", "failed")) {
         m.put(k, r.get(k));
       }
+      m.put("flags", RunFlags.in(r));
       if (run != null) {
         Path dir = root.resolve(String.valueOf(run));
         m.put("json", href(root, dir.resolveSibling(dir.getFileName() + ".json")));

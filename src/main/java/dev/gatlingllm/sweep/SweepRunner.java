@@ -45,6 +45,10 @@ final class SweepRunner {
   private final Map<Path, Map<String, Object>> records = new LinkedHashMap<>();
   private final List<String> failures = new ArrayList<>();
   private final List<SweepOutcome.SlaAnswer> answers = new ArrayList<>();
+  /** The spread of each point run more than once, by the point's folder. */
+  private final Map<String, RunStatistics> spreads = new LinkedHashMap<>();
+  /** Repeated runs of one benchmark: a table of one point and the sweep's flags are moot. */
+  private boolean repeated;
 
   SweepRunner(SweepConfig config) {
     this.config = config;
@@ -67,6 +71,28 @@ final class SweepRunner {
 
   SweepOutcome serve() {
     eachPoint(this::missingRuns, this::runPoint);
+    return finish(null);
+  }
+
+  // ---------------------------------------------------------------- repeated runs
+
+  /**
+   * One benchmark {@code --num-runs} times, its runs directly in the output folder
+   * ({@code run=N/}, {@code run=N.json}) with their {@value RunStatistics#FILE_NAME}.
+   */
+  SweepOutcome repeat() {
+    Map<String, Object> none = Map.of();
+    withServer(none, none, missingRuns(root), server -> runPoint(server, none, none, root));
+    RunStatistics stats = spreads.get(root.relativize(root).toString());
+    if (stats != null) {
+      out.print(stats.consoleText());
+      for (Map<String, Object> r : records.values()) {
+        RunFlags.in(r).forEach(f -> out.println("FLAGGED " + r.get(SweepData.RUN_KEY) + ": "
+            + f));
+      }
+      out.println("Statistics of the runs: " + root.resolve(RunStatistics.FILE_NAME));
+    }
+    repeated = true;
     return finish(null);
   }
 
@@ -323,10 +349,15 @@ final class SweepRunner {
   private List<Map<String, Object>> runPoint(Server server, Map<String, Object> serve,
       Map<String, Object> overrides, Path point) {
     List<Map<String, Object>> data = new ArrayList<>();
+    boolean freshSeeds = config.numRuns() > 1 && !seedFixed(overrides);
     for (int n = 0; n < config.numRuns(); n++) {
       Path file = runFile(point, n);
       Path runDir = point.resolve("run=" + n);
       List<String> args = benchArgs(overrides, runDir);
+      if (freshSeeds) {
+        // run n draws its own arrivals and prompts; run 0 keeps vLLM's default seed 0
+        args = Params.overrideBench(args, Map.of("seed", n));
+      }
       out.println("[BEGIN BENCHMARK]");
       out.println("Benchmark overrides: " + overrides);
       out.println("Run Number: " + n);
@@ -353,6 +384,7 @@ final class SweepRunner {
         }
       });
       record.put("run_number", n);
+      record.put(RunFlags.KEY, RunFlags.of(result));
       record.putAll(withoutName(serve));
       overrides.forEach((k, v) -> {
         if (!k.equals(Params.NAME_KEY)) {
@@ -373,7 +405,17 @@ final class SweepRunner {
       return null;
     }
     write(point.resolve("summary.json"), data);
+    if (data.size() > 1) {
+      RunStatistics stats = RunStatistics.of(data);
+      write(point.resolve(RunStatistics.FILE_NAME), stats.toJson());
+      spreads.put(root.relativize(point).toString(), stats);
+    }
     return data;
+  }
+
+  /** Whether the user fixed the seed, in the benchmark flags or in the combination. */
+  private boolean seedFixed(Map<String, Object> overrides) {
+    return overrides.containsKey("seed") || BenchArgs.parse(config.benchArgs()).has("seed");
   }
 
   private static Map<String, Object> withoutName(Map<String, Object> comb) {
@@ -541,8 +583,8 @@ final class SweepRunner {
         + args.value("port").orElse("8000");
   }
 
-  /** The keys the combinations vary, but the searched one: one curve per combination. */
-  private List<String> curveKeys(SlaVariable variable) {
+  /** The keys the combinations set, in the order of the params files. */
+  private List<String> paramKeys() {
     List<String> keys = new ArrayList<>(Params.keys(config.serveParams()));
     Params.keys(config.benchParams()).forEach(k -> {
       if (!keys.contains(k)) {
@@ -550,9 +592,33 @@ final class SweepRunner {
       }
     });
     keys.remove(Params.NAME_KEY);
+    return keys;
+  }
+
+  /**
+   * The variable the sweep walks along: the searched one of a search or scan; in a grid the
+   * load (the concurrency, else the rate) when the combinations set it, else the last key
+   * they set. The curves are drawn along it; null for a grid without parameters.
+   */
+  private String sweptKey(SlaVariable variable) {
     if (variable != null) {
-      keys.remove(variable.key());
+      return variable.key();
     }
+    List<String> keys = paramKeys();
+    for (String load : List.of("max_concurrency", "request_rate")) {
+      for (String k : keys) {
+        if (k.replace('-', '_').equals(load)) {
+          return k;
+        }
+      }
+    }
+    return keys.isEmpty() ? null : keys.get(keys.size() - 1);
+  }
+
+  /** The keys the combinations vary, but the swept one: one curve per combination of them. */
+  private List<String> curveKeys(String swept) {
+    List<String> keys = paramKeys();
+    keys.removeIf(k -> swept != null && k.replace('-', '_').equals(swept.replace('-', '_')));
     return keys;
   }
 
@@ -563,8 +629,12 @@ final class SweepRunner {
       if (!answers.isEmpty()) {
         write(root.resolve("sla-results.json"), answers);
       }
+      if (!repeated) {
+        out.print(SweepTable.consoleText(all, failures));
+      }
+      String swept = sweptKey(variable);
       try {
-        SweepReport.write(root, all, answers, failures, variable, curveKeys(variable), out);
+        SweepReport.write(root, all, answers, failures, swept, curveKeys(swept), spreads, out);
       } catch (RuntimeException e) {
         out.println("The sweep report could not be written: " + e.getMessage());
         failures.add("sweep report: " + e.getMessage());
@@ -575,8 +645,9 @@ final class SweepRunner {
         List.copyOf(failures));
     if (!failures.isEmpty()) {
       throw new SweepFailure(failures.size() + " combination(s) failed:\n  - "
-          + String.join("\n  - ", failures) + "\nThe script was terminated early. Use "
-          + "`--resume " + timestamp + "` to continue the script from its last checkpoint.",
+          + String.join("\n  - ", failures) + (repeated ? "" : "\nThe script was terminated "
+          + "early. Use `--resume " + timestamp + "` to continue the script from its last "
+          + "checkpoint."),
           outcome);
     }
     return outcome;

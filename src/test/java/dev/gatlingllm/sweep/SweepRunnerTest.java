@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.cli.BenchArgs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -95,6 +97,110 @@ class SweepRunnerTest {
     assertEquals(0, again.calls.size(), "every run was there already");
     assertEquals(4, resumed.records().size());
     assertTrue(console().contains("Found existing results. Skipping."));
+  }
+
+  @Test
+  void aGridOverConcurrencyIsOneCurveWithItsKneeAndItsFlaggedRuns() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    server.starved.add(1);
+    server.saturated.add(16);
+    SweepOutcome o = Sweep.serve(config(server).benchParams(Params.parse("[{\"max_concurrency\""
+        + ": 1}, {\"max_concurrency\": 4}, {\"max_concurrency\": 8}, {\"max_concurrency\": 16}]"))
+        .build());
+    Map<String, Object> starvedRun = Params.readObject(o.folder().resolve(
+        "SERVE-BENCH-max_concurrency=1/run=0.json"));
+    assertEquals(List.of("client: the client itself was a bottleneck: event-loop lag p99 "
+        + "189.00 ms"), starvedRun.get(RunFlags.KEY));
+    Map<String, Object> fine = Params.readObject(o.folder().resolve(
+        "SERVE-BENCH-max_concurrency=4/run=0.json"));
+    assertEquals(List.of(), fine.get(RunFlags.KEY));
+
+    // the console's table: one row a point, the flagged ones named, then why
+    String console = console();
+    assertTrue(console.matches("(?s).*SERVE-BENCH-max_concurrency=1 +1 +10\\.00 +90\\.00 +20\\.00 "
+        + "+20\\.00 +- +100\\.00  FLAGGED client\n.*"), console);
+    assertTrue(console.matches("(?s).*SERVE-BENCH-max_concurrency=4 +1 +40\\.00 .*  ok\n.*"),
+        console);
+    assertTrue(console.matches("(?s).*SERVE-BENCH-max_concurrency=16 +1 +40\\.00 .* 700\\.00  "
+        + "FLAGGED over-saturated\n.*"), console);
+    assertTrue(console.contains("  - SERVE-BENCH-max_concurrency=16/run=0: over-saturated: in "
+        + "flight and TTFT grew while completions stayed flat from 2.5 s; its latencies grow "
+        + "with the run's length\n"), console);
+
+    // the report: latency against throughput is one curve along the concurrency, not four
+    // series of one point; the knee at concurrency 4 (throughput 10, 40, 40, 40 req/s; p99
+    // E2EL 100, 100, 300, 700 ms: scaled (0, 0), (1, 0), (1, 1/3), (1, 1); below the chord
+    // 0.707, 0.471), flags on the points of 1 and 16
+    JsonNode data = reportData(o.folder());
+    assertEquals("max_concurrency", data.at("/summary/variable").asText());
+    assertEquals(2, data.at("/summary/flagged").asInt());
+    JsonNode main = data.at("/figures/0");
+    assertEquals("request_throughput", main.at("/varX").asText());
+    assertEquals("p99_e2el_ms", main.at("/varY").asText());
+    JsonNode curves = main.at("/panels/0/curves");
+    assertEquals(1, curves.size());
+    JsonNode points = curves.at("/0/points");
+    assertEquals(4, points.size());
+    assertEquals(1, curves.at("/0/knee").asInt());
+    double[] p99 = {100, 100, 300, 700};
+    for (int i = 0; i < 4; i++) {
+      assertEquals(p99[i], points.at("/" + i + "/y").asDouble(), 1e-9);
+    }
+    assertEquals("[\"client\"]", points.at("/0/flags").toString());
+    assertEquals("[]", points.at("/1/flags").toString());
+    assertEquals("[\"over-saturated\"]", points.at("/3/flags").toString());
+    assertEquals("[\"client: the client itself was a bottleneck: event-loop lag p99 189.00 ms\"]",
+        data.at("/runs/0/flags").toString());
+    // a view along the concurrency has no knee: its x is the load, not a throughput
+    assertEquals("max_concurrency", data.at("/figures/2/varX").asText());
+    assertEquals(-1, data.at("/figures/2/panels/0/curves/0/knee").asInt());
+  }
+
+  @Test
+  void repeatedRunsDrawFreshArrivalsAndWriteTheirStatistics() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    server.seedMovesTtft = true;
+    SweepOutcome o = Sweep.repeat(config(server).benchArgs(BENCH + " --max-concurrency 2")
+        .numRuns(3).build());
+    assertEquals(List.of("0", "1", "2"), server.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("seed").orElseThrow()).toList());
+    for (int n = 0; n < 3; n++) {
+      assertTrue(Files.isRegularFile(o.folder().resolve("run=" + n + ".json")));
+    }
+    JsonNode agg = Params.json().readTree(o.folder().resolve(RunStatistics.FILE_NAME).toFile());
+    assertEquals(3, agg.at("/num_runs").asInt());
+    assertEquals("[\"run=0\",\"run=1\",\"run=2\"]", agg.at("/runs").toString());
+    // mean TTFT 20, 21, 22 ms: mean 21, std 1, CV 1/21, t(0.975, 2) / sqrt(3) = 2.4841377
+    JsonNode ttft = agg.at("/metrics/mean_ttft_ms");
+    assertEquals(21, ttft.at("/mean").asDouble(), 1e-9);
+    assertEquals(1, ttft.at("/std").asDouble(), 1e-9);
+    assertEquals(20, ttft.at("/min").asDouble(), 1e-9);
+    assertEquals(22, ttft.at("/max").asDouble(), 1e-9);
+    assertEquals(1.0 / 21, ttft.at("/cv").asDouble(), 1e-9);
+    assertEquals(21 - 2.484137712, ttft.at("/ci95_low").asDouble(), 1e-6);
+    assertEquals(21 + 2.484137712, ttft.at("/ci95_high").asDouble(), 1e-6);
+    assertEquals("[20.0,21.0,22.0]", ttft.at("/values").toString());
+    // the same throughput every run: no spread; goodput (absent) and TPOT (absent) left out
+    assertEquals(0, agg.at("/metrics/request_throughput/std").asDouble());
+    assertTrue(agg.at("/metrics/request_goodput").isMissingNode());
+    assertTrue(console().contains("Mean TTFT (ms)                        21.00       1.00      "
+        + "20.00      22.00   4.76%  [18.52, 23.48]\n"), console());
+    assertEquals(3, reportData(o.folder()).at("/spreads//num_runs").asInt());
+  }
+
+  @Test
+  void aSeedTheUserFixedStaysTheSameInEveryRun() {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    Sweep.repeat(config(server).benchArgs(BENCH + " --seed 7").numRuns(2).build());
+    assertEquals(List.of("7", "7"), server.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("seed").orElseThrow()).toList());
+  }
+
+  private static JsonNode reportData(Path folder) throws Exception {
+    String html = Files.readString(folder.resolve(SweepReport.FILE_NAME));
+    String open = "<script type=\"application/json\" id=\"llm-data\">";
+    int from = html.indexOf(open) + open.length();
+    return Params.json().readTree(html.substring(from, html.indexOf("</script>", from)));
   }
 
   @Test
