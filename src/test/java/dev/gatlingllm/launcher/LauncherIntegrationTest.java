@@ -65,6 +65,68 @@ class LauncherIntegrationTest {
   }
 
   @Test
+  void numRunsRunsTheBenchmarkThreeTimesAndWritesTheSpreadOfItsFigures() throws Exception {
+    Path out = dir.resolve("repeated");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    PrintStream before = System.out;
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+      try {
+        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
+            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
+            "--random-input-len", "16", "--random-output-len", "4", "--num-prompts", "5",
+            "--request-rate", "50", "--num-runs", "3", "--result-dir", out.toString()},
+            System.out, System.err);
+      } finally {
+        System.setOut(before);
+      }
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    Path root;
+    try (Stream<Path> folders = Files.list(out)) {
+      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int n = 0; n < 3; n++) {
+      Path run = root.resolve("run=" + n);
+      JsonNode result = json.readTree(run.resolve("result.json").toFile());
+      assertEquals(5, result.get("completed").asInt(), "run " + n);
+      assertTrue(Files.isRegularFile(run.resolve("console.log")));
+      try (Stream<Path> gatling = Files.list(run.resolve("gatling"))) {
+        Path folder = gatling.findFirst().orElseThrow();
+        assertTrue(Files.exists(folder.resolve("index.html")), "Gatling's report of run " + n);
+        assertTrue(Files.exists(folder.resolve("llm-report.html")), "LLM report of run " + n);
+      }
+      // fresh arrivals: each run its own seed, as no --seed was given
+      assertTrue(text.matches("(?s).*Run Number: " + n + "\nBenchmark command: BenchServe [^\n]*"
+          + "--seed " + n + "\n.*"), text);
+    }
+    JsonNode agg = json.readTree(root.resolve("aggregate.json").toFile());
+    assertEquals(3, agg.get("num_runs").asInt());
+    JsonNode throughput = agg.at("/metrics/request_throughput");
+    assertEquals(3, throughput.get("values").size());
+    double mean = 0;
+    for (JsonNode v : throughput.get("values")) {
+      mean += v.asDouble() / 3;
+    }
+    assertEquals(mean, throughput.get("mean").asDouble(), 1e-9);
+    assertTrue(throughput.get("min").asDouble() <= mean && mean <= throughput.get("max")
+        .asDouble());
+    assertTrue(throughput.get("ci95_low").asDouble() <= mean);
+    for (String key : new String[] {"output_throughput", "total_token_throughput",
+        "mean_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_tpot_ms", "mean_itl_ms",
+        "p99_itl_ms"}) {
+      assertTrue(agg.at("/metrics/" + key + "/cv").isNumber(), key);
+    }
+    assertTrue(Files.isRegularFile(root.resolve("sweep-report.html")));
+    assertTrue(text.contains(" Repeated runs: 3, 95 % interval (Student t) "), text);
+    assertTrue(text.contains("Request throughput (req/s)"), text);
+  }
+
+  @Test
   void aValueRefusedWhileTheRunIsBuiltExitsOneAsUnderMaven() {
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, dir.resolve("refused").toString());
     try {
