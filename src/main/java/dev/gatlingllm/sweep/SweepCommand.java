@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gatling-llm bench sweep}: vLLM's {@code vllm bench sweep} sub-commands as picocli
- * commands ({@code serve}, {@code serve_sla}, {@code workload}, {@code plot},
+ * commands ({@code serve}, {@code serve_sla}, {@code workload}, {@code repeat}, {@code plot},
  * {@code plot_pareto}), each calling {@link Sweep}'s Java API. Exit status: 0, 1 when the
  * sweep ran but combinations failed ({@link Sweep#FAILED_STATUS}), 2 when the command line or
  * its values were refused ({@link Sweep#USAGE_STATUS}).
@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
     description = "vllm bench sweep on Gatling runs of bench serve: parameter grids, the SLA "
         + "search, the even load scan, and their plots.",
     subcommands = {SweepCommand.Serve.class, SweepCommand.ServeSla.class,
-        SweepCommand.Workload.class, SweepCommand.Plot.class, SweepCommand.PlotPareto.class})
+        SweepCommand.Workload.class, SweepCommand.Repeat.class, SweepCommand.Plot.class,
+        SweepCommand.PlotPareto.class})
 public final class SweepCommand implements Runnable {
 
   @Mixin
@@ -285,6 +286,64 @@ public final class SweepCommand implements Runnable {
     @Override
     void sweep(SweepConfig config) {
       Sweep.workload(config, SlaVariable.of(workloadVar), workloadIters);
+    }
+  }
+
+  @Command(name = "repeat", usageHelpWidth = 100,
+      description = "one benchmark --num-runs times, each a fresh Gatling run: a simulation "
+          + "class of yours (the DSL) or the drop-in's flags; the spread of its figures")
+  static final class Repeat extends Step {
+
+    @Option(names = "--simulation", paramLabel = "CLASS", description = "your simulation "
+        + "class; run N gets -Dllm.seed=N, for its seed(...) calls if it wants fresh arrivals")
+    String simulation;
+
+    @Option(names = "--bench-args", paramLabel = "ARGS",
+        description = "the bench serve flags instead of a simulation (as bench serve --num-runs)")
+    String benchArgs;
+
+    @Option(names = "--num-runs", paramLabel = "N", defaultValue = "3",
+        description = "runs (default ${DEFAULT-VALUE}, at least 2)")
+    int numRuns;
+
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", defaultValue = "results",
+        description = "the runs go to DIR/<timestamp>/run=N/ (default ${DEFAULT-VALUE})")
+    Path outputDir;
+
+    @Option(names = "--show-stdout", description = "echo the runs' output to the console")
+    boolean showStdout;
+
+    @Option(names = "--jvm-args", paramLabel = "ARGS",
+        description = "JVM flags of each run (default: those of gatling:test)")
+    String jvmArgs;
+
+    @Option(names = "--classpath", paramLabel = "CP",
+        description = "class path of each run (default: this JVM's)")
+    String classpath;
+
+    @Override
+    public Integer call() {
+      if ((simulation == null) == (benchArgs == null)) {
+        throw new IllegalArgumentException("give --simulation CLASS or --bench-args ARGS "
+            + "(one of them)");
+      }
+      if (numRuns < 2) {
+        throw new IllegalArgumentException("--num-runs must be at least 2 to have a spread, "
+            + "got " + numRuns);
+      }
+      // a simulation's seeds are in its code: the run's fresh seed reaches it as -Dllm.seed
+      SweepConfig.Builder b = SweepConfig.builder().out(out())
+          .benchArgs(benchArgs != null ? benchArgs : "")
+          .numRuns(numRuns).outputDir(outputDir).showStdout(showStdout)
+          .simulation(simulation);
+      if (jvmArgs != null) {
+        b = b.jvmArgs(CommandLine.split(jvmArgs));
+      }
+      if (classpath != null) {
+        b = b.classpath(classpath);
+      }
+      Sweep.repeat(b.build());
+      return 0;
     }
   }
 

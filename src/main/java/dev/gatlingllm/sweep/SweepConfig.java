@@ -40,6 +40,7 @@ public final class SweepConfig {
   private final Duration runTimeout;
   private final List<String> jvmArgs;
   private final String classpath;
+  private final String simulation;
   private final PrintStream out;
   private final RunLauncher launcher;
 
@@ -59,6 +60,7 @@ public final class SweepConfig {
     runTimeout = b.runTimeout;
     jvmArgs = List.copyOf(b.jvmArgs);
     classpath = b.classpath;
+    simulation = b.simulation;
     out = b.out;
     launcher = b.launcher;
   }
@@ -136,7 +138,7 @@ public final class SweepConfig {
 
   RunLauncher launcher() {
     return launcher != null ? launcher
-        : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out);
+        : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out, simulation);
   }
 
   /** Builder; see the corresponding {@code sweep serve} flags. */
@@ -156,6 +158,7 @@ public final class SweepConfig {
     private Duration runTimeout;
     private List<String> jvmArgs = DEFAULT_JVM_ARGS;
     private String classpath;
+    private String simulation;
     private PrintStream out = System.out;
     private RunLauncher launcher;
 
@@ -185,6 +188,7 @@ public final class SweepConfig {
       b.runTimeout = runTimeout;
       b.jvmArgs = jvmArgs;
       b.classpath = classpath;
+      b.simulation = simulation;
       b.out = out;
       b.launcher = launcher;
       return b;
@@ -273,6 +277,14 @@ public final class SweepConfig {
 
     public Builder classpath(String value) {
       return with(b -> b.classpath = value);
+    }
+
+    /**
+     * Runs this simulation class (a DSL simulation) instead of the drop-in; the benchmark
+     * flags then only carry the seed, given to the simulation as {@code -Dllm.seed}.
+     */
+    public Builder simulation(String className) {
+      return with(b -> b.simulation = className);
     }
 
     public Builder out(PrintStream value) {

@@ -10,6 +10,7 @@ import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.sweep.SweepConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -124,6 +125,37 @@ class LauncherIntegrationTest {
     assertTrue(Files.isRegularFile(root.resolve("sweep-report.html")));
     assertTrue(text.contains(" Repeated runs: 3, 95 % interval (Student t) "), text);
     assertTrue(text.contains("Request throughput (req/s)"), text);
+  }
+
+  @Test
+  void aDslSimulationRepeatedGetsItsSeedPerRunAndTheSameStatistics() throws Exception {
+    Path out = dir.resolve("dsl");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      status = GatlingLlm.run(new String[] {"bench", "sweep", "repeat", "--simulation",
+          "dev.gatlingllm.sweep.RepeatedSimulation", "--num-runs", "2", "-o", out.toString(),
+          "--jvm-args", String.join(" ", SweepConfig.DEFAULT_JVM_ARGS) + " -Dit.baseUrl="
+          + sim.baseUrl()}, new PrintStream(console, true, StandardCharsets.UTF_8), System.err);
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    Path root;
+    try (Stream<Path> folders = Files.list(out)) {
+      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int n = 0; n < 2; n++) {
+      Path run = root.resolve("run=" + n);
+      assertEquals(6, json.readTree(run.resolve("result.json").toFile()).get("completed")
+          .asInt(), "the DSL's result JSON, copied beside the run's reports");
+      assertTrue(Files.readString(run.resolve("console.log"))
+          .contains("repeated simulation seed=" + n), "run " + n + " got -Dllm.seed=" + n);
+    }
+    JsonNode agg = json.readTree(root.resolve("aggregate.json").toFile());
+    assertEquals(2, agg.at("/metrics/request_throughput/values").size());
+    assertTrue(text.contains(" Repeated runs: 2, 95 % interval (Student t) "), text);
   }
 
   @Test
