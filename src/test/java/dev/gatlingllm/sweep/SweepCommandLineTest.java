@@ -30,9 +30,16 @@ class SweepCommandLineTest {
 
   @Test
   void badCommandsFlagsAndValuesAreNamed() {
-    assertEquals(Sweep.USAGE_STATUS, run("sweep_all"));
-    assertTrue(err().contains("sweep: unknown command 'sweep_all'; did you mean serve_sla?"),
+    // (sweep_all, once used here, is as far from repeat as from serve_sla: a tie)
+    assertEquals(Sweep.USAGE_STATUS, run("serve_all"));
+    assertTrue(err().contains("sweep: unknown command 'serve_all'; did you mean serve_sla?"),
         err());
+    assertEquals(Sweep.USAGE_STATUS, run("repeat", "--num-runs", "3"));
+    assertTrue(err().contains("sweep repeat: error: give --simulation CLASS or --bench-args ARGS "
+        + "(one of them)"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("repeat", "--simulation", "a.B", "--num-runs", "1"));
+    assertTrue(err().contains("sweep repeat: error: --num-runs must be at least 2 to have a "
+        + "spread, got 1"), err());
     assertEquals(Sweep.USAGE_STATUS, run("serve", "--model", "m"));
     assertTrue(err().contains("sweep serve: Missing required option: '--bench-args=ARGS'"),
         err());
