@@ -15,6 +15,8 @@ import java.util.Set;
 final class Figures {
 
   static final double CONFIDENCE = 0.95;
+  /** vLLM's file name of a figure split by {@code --fig-by}: {@code FIGURE-<values>}. */
+  static final String FIG_PREFIX = "FIGURE-";
 
   /** One point of a curve: mean x, y statistics over the point's runs. */
   record Point(double x, Stats y, String label, List<String> runs) {}
@@ -93,7 +95,7 @@ final class Figures {
         }
       }
       String name = fig.getKey().isEmpty() ? spec.varY() + "-vs-" + spec.varX()
-          : "FIGURE-" + fig.getKey();
+          : FIG_PREFIX + fig.getKey();
       figures.add(new Figure(Params.sanitize(name), spec.varX(), spec.varY(), spec.logX(),
           spec.logY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
     }
@@ -126,6 +128,21 @@ final class Figures {
           : rs.stream().mapToDouble(r -> SweepData.number(r, orderBy)).average().orElse(p.x()));
     });
     out.sort(Comparator.comparingDouble((Point p) -> order.get(p)).thenComparingDouble(Point::x));
+    return out;
+  }
+
+  /**
+   * {@code plot --fig-name}: the figures' files named {@code <prefix>} (one figure) or
+   * {@code <prefix>-<fig-by values>}, as vLLM names them.
+   */
+  static List<Figure> named(List<Figure> figures, String prefix) {
+    List<Figure> out = new ArrayList<>();
+    for (Figure f : figures) {
+      String split = f.name().startsWith(FIG_PREFIX)
+          ? "-" + f.name().substring(FIG_PREFIX.length()) : "";
+      out.add(new Figure(Params.sanitize(prefix + split), f.varX(), f.varY(), f.logX(),
+          f.logY(), f.rows(), f.cols(), f.panels()));
+    }
     return out;
   }
 

@@ -66,9 +66,21 @@ public final class Sweep {
    * @return the files written
    */
   public static List<Path> plot(Path folder, PlotSpec spec, Path figDir, String formats) {
+    return plot(folder, spec, figDir, formats, null);
+  }
+
+  /**
+   * As {@link #plot(Path, PlotSpec, Path, String)}, the image files named {@code figName}
+   * ({@code figName-<fig-by values>} per figure) when it is given.
+   */
+  public static List<Path> plot(Path folder, PlotSpec spec, Path figDir, String formats,
+      String figName) {
     List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
     List<Map<String, Object>> records = SweepData.read(folder);
     List<Figures.Figure> figures = Figures.build(records, spec);
+    if (figName != null) {
+      figures = Figures.named(figures, figName);
+    }
     if (figures.stream().allMatch(f -> f.pointCount() == 0)) {
       throw new IllegalArgumentException("plot: no run under " + folder + " has numbers for both "
           + spec.varX() + " and " + spec.varY() + " (after --filter-by)");

@@ -184,9 +184,18 @@ public final class SweepCommand implements Runnable {
         description = "results go to DIR/<timestamp>/ (default ${DEFAULT-VALUE})")
     Path outputDir;
 
-    @Option(names = "--resume", paramLabel = "TIMESTAMP",
-        description = "continue DIR/TIMESTAMP, skipping runs already there")
+    @Option(names = "--resume", paramLabel = "TIMESTAMP", arity = "0..1", fallbackValue = "",
+        description = "continue DIR/TIMESTAMP, or alone (vLLM's switch) DIR/<-e name>, "
+            + "skipping runs already there")
     String resume;
+
+    @Option(names = {"-e", "--experiment-name"}, paramLabel = "NAME", description = "results "
+        + "go to DIR/NAME instead of DIR/<timestamp>; an existing one needs --resume")
+    String experimentName;
+
+    @Option(names = "--continue-on-error", description = "a failed run writes "
+        + "run=N.failure.json and the sweep goes on (the exit status is still 1)")
+    boolean continueOnError;
 
     @Option(names = "--dry-run", description = "print the commands, run nothing")
     boolean dryRun;
@@ -203,12 +212,26 @@ public final class SweepCommand implements Runnable {
         description = "class path of each run (default: this JVM's)")
     String classpath;
 
+    /** {@code --resume NAME}, or {@code --resume} alone: the {@code -e} experiment. */
+    private String resumed() {
+      if (resume == null || !resume.isEmpty()) {
+        return resume;
+      }
+      if (experimentName == null) {
+        throw new IllegalArgumentException("--resume without a folder continues the "
+            + "-e/--experiment-name folder: give -e NAME, or --resume TIMESTAMP");
+      }
+      return experimentName;
+    }
+
     SweepConfig config(PrintStream out) {
       SweepConfig.Builder b = SweepConfig.builder().out(out)
           .benchArgs(benchArgs)
           .numRuns(numRuns)
           .outputDir(outputDir)
-          .resume(resume)
+          .resume(resumed())
+          .experimentName(experimentName)
+          .continueOnError(continueOnError)
           .dryRun(dryRun)
           .showStdout(showStdout)
           .linkVars(linkVars)
@@ -271,8 +294,9 @@ public final class SweepCommand implements Runnable {
     }
   }
 
-  @Command(name = "workload", usageHelpWidth = 100,
-      description = "one run at concurrency 1, one all at once, --workload-iters loads between")
+  @Command(name = "serve_workload", aliases = "workload", usageHelpWidth = 100,
+      description = "one run at concurrency 1, one all at once, --workload-iters loads between "
+          + "(vLLM's newest name; workload works too)")
   static final class Workload extends RunStep {
 
     @Option(names = "--workload-var", paramLabel = "V", defaultValue = "request_rate",
@@ -379,6 +403,10 @@ public final class SweepCommand implements Runnable {
         description = "round values down to multiples of w")
     String binBy;
 
+    @Option(names = "--fig-name", paramLabel = "NAME", description = "image file name (one "
+        + "figure) or prefix, NAME-<fig-by values> (default: <var-y>-vs-<var-x>, FIGURE-...)")
+    String figName;
+
     @Option(names = "--scale-x", paramLabel = "linear|log", description = "x scale")
     String scaleX;
 
@@ -395,14 +423,15 @@ public final class SweepCommand implements Runnable {
           .withScales(PlotSpec.isLog("--scale-x", scaleX), PlotSpec.isLog("--scale-y", scaleY));
       Path dir = plot.dir();
       if (plot.dryRun) {
-        for (Figures.Figure f : Figures.build(SweepData.read(plot.folder), spec)) {
+        List<Figures.Figure> figures = Figures.build(SweepData.read(plot.folder), spec);
+        for (Figures.Figure f : figName == null ? figures : Figures.named(figures, figName)) {
           out().println("[FIGURE] " + f.name() + ": " + f.rows().size() + " row(s) × "
               + f.cols().size() + " column(s), " + f.pointCount() + " point(s) -> "
               + dir.resolve(f.name()) + ".{" + plot.format + "}");
         }
         return 0;
       }
-      return wrote(Sweep.plot(plot.folder, spec, dir, plot.format));
+      return wrote(Sweep.plot(plot.folder, spec, dir, plot.format, figName));
     }
   }
 

@@ -35,6 +35,8 @@ public final class SweepConfig {
   private final int numRuns;
   private final Path outputDir;
   private final String resume;
+  private final String experimentName;
+  private final boolean continueOnError;
   private final boolean dryRun;
   private final Duration serverReadyTimeout;
   private final Duration runTimeout;
@@ -55,6 +57,8 @@ public final class SweepConfig {
     numRuns = b.numRuns;
     outputDir = b.outputDir;
     resume = b.resume;
+    experimentName = b.experimentName;
+    continueOnError = b.continueOnError;
     dryRun = b.dryRun;
     serverReadyTimeout = b.serverReadyTimeout;
     runTimeout = b.runTimeout;
@@ -110,6 +114,16 @@ public final class SweepConfig {
     return resume;
   }
 
+  /** {@code -e}: the sweep's folder under the output dir instead of a timestamp; or null. */
+  public String experimentName() {
+    return experimentName;
+  }
+
+  /** Whether a failed run is written as {@code run=N.failure.json} and the sweep goes on. */
+  public boolean continueOnError() {
+    return continueOnError;
+  }
+
   public boolean dryRun() {
     return dryRun;
   }
@@ -153,6 +167,8 @@ public final class SweepConfig {
     private int numRuns = 3;
     private Path outputDir = Path.of("results");
     private String resume;
+    private String experimentName;
+    private boolean continueOnError;
     private boolean dryRun;
     private Duration serverReadyTimeout = Duration.ofSeconds(300);
     private Duration runTimeout;
@@ -183,6 +199,8 @@ public final class SweepConfig {
       b.numRuns = numRuns;
       b.outputDir = outputDir;
       b.resume = resume;
+      b.experimentName = experimentName;
+      b.continueOnError = continueOnError;
       b.dryRun = dryRun;
       b.serverReadyTimeout = serverReadyTimeout;
       b.runTimeout = runTimeout;
@@ -244,6 +262,20 @@ public final class SweepConfig {
 
     public Builder outputDir(Path value) {
       return with(b -> b.outputDir = Objects.requireNonNull(value, "outputDir"));
+    }
+
+    /** {@code -e/--experiment-name}: the sweep's folder name (default: a timestamp). */
+    public Builder experimentName(String value) {
+      if (value != null && (value.isBlank() || !value.equals(Params.sanitize(value)))) {
+        throw new IllegalArgumentException("-e/--experiment-name must be a folder name, got '"
+            + value + "'");
+      }
+      return with(b -> b.experimentName = value);
+    }
+
+    /** {@code --continue-on-error}: a failed run is written down and the sweep goes on. */
+    public Builder continueOnError(boolean value) {
+      return with(b -> b.continueOnError = value);
     }
 
     public Builder resume(String value) {

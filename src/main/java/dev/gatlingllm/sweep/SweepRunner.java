@@ -55,11 +55,18 @@ final class SweepRunner {
     this.out = config.out();
     this.launcher = config.launcher();
     this.timestamp = config.resume() != null ? config.resume()
+        : config.experimentName() != null ? config.experimentName()
         : LocalDateTime.now().format(TIMESTAMP);
     this.root = config.outputDir().resolve(timestamp);
     if (config.resume() != null && !Files.isDirectory(root)) {
       throw new IllegalArgumentException("Cannot resume from non-existent directory ("
           + root + ")");
+    }
+    if (config.resume() == null && config.experimentName() != null && Files.exists(root)
+        && !config.dryRun()) {
+      // vLLM's rule: a named experiment is only ever continued on purpose
+      throw new IllegalArgumentException("The experiment folder " + root + " already exists: "
+          + "give --resume to continue it, or another -e/--experiment-name");
     }
   }
 
@@ -175,8 +182,21 @@ final class SweepRunner {
       Map<String, Object> bench, SlaVariable variable, Object value, Path base) {
     Map<String, Object> overrides = new LinkedHashMap<>(bench);
     overrides.put(variable.key(), value);
-    return runPoint(server, serve, overrides, base.resolve(variable.key() + "="
-        + Params.text(value)));
+    return measured(runPoint(server, serve, overrides, base.resolve(variable.key() + "="
+        + Params.text(value))), overrides);
+  }
+
+  /**
+   * A search or scan places its next load from these runs: with every one failed (under
+   * {@code --continue-on-error}) it cannot go on, and its combination fails.
+   */
+  private static List<Map<String, Object>> measured(List<Map<String, Object>> runs,
+      Map<String, Object> overrides) {
+    if (runs != null && runs.isEmpty()) {
+      throw new SweepFailure("every run with " + overrides + " failed, and the next load is "
+          + "placed from its results");
+    }
+    return runs;
   }
 
   // ---------------------------------------------------------------- workload
@@ -201,15 +221,15 @@ final class SweepRunner {
     Map<String, Object> serial = new LinkedHashMap<>(bench);
     serial.put("request_rate", "inf");
     serial.put("max_concurrency", 1);
-    List<Map<String, Object>> low = runPoint(server, serve, serial,
-        base.resolve("max_concurrency=1"));
+    List<Map<String, Object>> low = measured(runPoint(server, serve, serial,
+        base.resolve("max_concurrency=1")), serial);
     Map<String, Object> burst = new LinkedHashMap<>(bench);
     burst.put("request_rate", "inf");
     if (variable == SlaVariable.MAX_CONCURRENCY) {
       burst.put("max_concurrency", null);
     }
-    List<Map<String, Object>> high = runPoint(server, serve, burst,
-        base.resolve(variable.key() + "=inf"));
+    List<Map<String, Object>> high = measured(runPoint(server, serve, burst,
+        base.resolve(variable.key() + "=inf")), burst);
     if (low == null || high == null) {
       out.println("Omitting the evenly spaced loads: they are placed from the results of the "
           + "two runs above.");
@@ -375,7 +395,22 @@ final class SweepRunner {
         continue;
       }
       deleteTree(runDir); // what a failed attempt left
-      Map<String, Object> result = launcher.run(args, runDir);
+      Path failure = point.resolve("run=" + n + ".failure.json");
+      Map<String, Object> result;
+      try {
+        result = launcher.run(args, runDir);
+        Files.deleteIfExists(failure);
+      } catch (SweepFailure e) {
+        if (!config.continueOnError()) {
+          throw e;
+        }
+        recordFailure(failure, n, overrides, args, e);
+        server.afterBench();
+        out.println("[END BENCHMARK]");
+        continue;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot remove " + failure + ": " + e.getMessage(), e);
+      }
       server.afterBench();
       Map<String, Object> record = new LinkedHashMap<>();
       result.forEach((k, v) -> {
@@ -411,6 +446,24 @@ final class SweepRunner {
       spreads.put(root.relativize(point).toString(), stats);
     }
     return data;
+  }
+
+  /**
+   * {@code --continue-on-error}: the failed run's {@code run=N.failure.json} (its number, the
+   * combination, its flags and why it failed), a line in the failures, and the sweep goes on;
+   * {@code --resume} runs it again.
+   */
+  private void recordFailure(Path file, int n, Map<String, Object> overrides, List<String> args,
+      SweepFailure e) {
+    Map<String, Object> failure = new LinkedHashMap<>();
+    failure.put("run_number", n);
+    failure.put("overrides", overrides);
+    failure.put("bench_args", args);
+    failure.put("error", e.getMessage());
+    write(file, failure);
+    failures.add(root.relativize(file.getParent()) + " run " + n + ": "
+        + e.getMessage().lines().findFirst().orElse(""));
+    out.println("FAILED (continuing, --continue-on-error): " + file);
   }
 
   /** Whether the user fixed the seed, in the benchmark flags or in the combination. */
@@ -645,9 +698,11 @@ final class SweepRunner {
         List.copyOf(failures));
     if (!failures.isEmpty()) {
       throw new SweepFailure(failures.size() + " combination(s) failed:\n  - "
-          + String.join("\n  - ", failures) + (repeated ? "" : "\nThe script was terminated "
-          + "early. Use `--resume " + timestamp + "` to continue the script from its last "
-          + "checkpoint."),
+          + String.join("\n  - ", failures) + (repeated ? ""
+          : config.continueOnError() ? "\nThe sweep went on (--continue-on-error). Use "
+          + "`--resume " + timestamp + "` to run the failed runs again."
+          : "\nThe script was terminated early. Use `--resume " + timestamp + "` to continue "
+          + "the script from its last checkpoint."),
           outcome);
     }
     return outcome;

@@ -87,6 +87,24 @@ class SweepCommandLineTest {
     out.reset();
     assertEquals(0, run("workload", "-h"));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("--workload-iters=N"));
+    out.reset();
+    assertEquals(0, run("serve_workload", "-h"), "vLLM's newest name");
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--workload-iters=N"));
+    out.reset();
+    assertEquals(0, run("--help"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("serve_workload, workload"),
+        out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void resumeAloneContinuesTheNamedExperiment() {
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m", "--resume"));
+    assertTrue(err().contains("sweep serve: error: --resume without a folder continues the "
+        + "-e/--experiment-name folder: give -e NAME, or --resume TIMESTAMP"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m", "-e", "x",
+        "--resume", "-o", dir.toString()));
+    assertTrue(err().contains("Cannot resume from non-existent directory (" + dir.resolve("x")
+        + ")"), err());
   }
 
   @Test

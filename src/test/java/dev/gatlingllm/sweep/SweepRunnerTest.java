@@ -249,4 +249,66 @@ class SweepRunnerTest {
     assertTrue(e.getMessage().contains("Use `--resume " + e.outcome().folder().getFileName()
         + "` to continue"), e.getMessage());
   }
+
+  @Test
+  void continueOnErrorWritesTheFailureAndRunsTheOtherPoints() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    RunLauncher flaky = (args, runDir) -> {
+      if (args.containsAll(List.of("--max-concurrency", "4"))) {
+        throw new SweepFailure("the benchmark run failed (exit status 255, no result JSON)");
+      }
+      return server.run(args, runDir);
+    };
+    SweepConfig c = config(server).launcher(flaky).continueOnError(true)
+        .experimentName("nightly")
+        .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 4}, "
+            + "{\"max_concurrency\": 8}]")).build();
+    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.serve(c));
+    Path root = dir.resolve("nightly");
+    assertEquals(root, e.outcome().folder(), "-e names the folder");
+    assertEquals(2, e.outcome().records().size(), "concurrency 1 and 8 ran");
+    Map<String, Object> failure = Params.readObject(root.resolve(
+        "SERVE-BENCH-max_concurrency=4/run=0.failure.json"));
+    assertEquals(0, failure.get("run_number"));
+    assertEquals(Map.of("max_concurrency", 4), failure.get("overrides"));
+    assertEquals("the benchmark run failed (exit status 255, no result JSON)",
+        failure.get("error"));
+    assertTrue(e.getMessage().contains("1 combination(s) failed:\n  - "
+        + "SERVE-BENCH-max_concurrency=4 run 0: the benchmark run failed"), e.getMessage());
+    assertTrue(e.getMessage().contains("The sweep went on (--continue-on-error). Use `--resume "
+        + "nightly` to run the failed runs again."), e.getMessage());
+    assertTrue(console().contains("FAILED: SERVE-BENCH-max_concurrency=4 run 0: the benchmark "
+        + "run failed"), console());
+
+    // a named experiment is continued on purpose only; --resume reruns the failed run alone
+    IllegalArgumentException exists = assertThrows(IllegalArgumentException.class,
+        () -> Sweep.serve(config(server).experimentName("nightly").build()));
+    assertEquals("The experiment folder " + root + " already exists: give --resume to "
+        + "continue it, or another -e/--experiment-name", exists.getMessage());
+    FakeServer again = new FakeServer(4, 0.1, 20);
+    SweepOutcome resumed = Sweep.serve(config(again).benchParams(c.benchParams())
+        .experimentName("nightly").resume("nightly").build());
+    assertEquals(1, again.calls.size());
+    assertEquals(3, resumed.records().size());
+    assertFalse(Files.exists(root.resolve("SERVE-BENCH-max_concurrency=4/run=0.failure.json")),
+        "the run that failed before succeeded now");
+  }
+
+  @Test
+  void aSearchCannotGoOnWhenEveryRunOfALoadFailed() {
+    RunLauncher broken = (args, runDir) -> {
+      throw new SweepFailure("the benchmark run failed (exit status 2)");
+    };
+    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.workload(config(null)
+        .launcher(broken).continueOnError(true).build(), SlaVariable.REQUEST_RATE, 3));
+    assertTrue(e.getMessage().contains("every run with {request_rate=inf, max_concurrency=1} "
+        + "failed, and the next load is placed from its results"), e.getMessage());
+  }
+
+  @Test
+  void anExperimentNameMustBeAFolderName() {
+    assertEquals("-e/--experiment-name must be a folder name, got 'a/b'",
+        assertThrows(IllegalArgumentException.class,
+            () -> SweepConfig.builder().experimentName("a/b")).getMessage());
+  }
 }
