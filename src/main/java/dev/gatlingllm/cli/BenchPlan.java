@@ -81,6 +81,11 @@ public final class BenchPlan {
           + "do: use `gatling-llm bench serve ... --num-runs " + numRuns(args) + "` (or "
           + "dev.gatlingllm.sweep.Sweep.repeat from Java)");
     }
+    sweepFlag(args).ifPresent(flag -> {
+      throw new IllegalArgumentException("--" + flag + " runs a sweep of Gatling runs, each "
+          + "in a JVM of its own, which one Gatling run cannot do: use `gatling-llm bench "
+          + "serve ... --" + flag + " ...` (or gatling-llm bench sweep serve)");
+    });
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -130,6 +135,15 @@ public final class BenchPlan {
   /** As {@link #of(BenchArgs)}, the server's first model found by {@code lookup}. */
   static BenchPlan of(BenchArgs args, ServerModel.Lookup lookup) {
     return new BenchPlan(args, lookup);
+  }
+
+  /** {@code vllm-bench}'s one-command sweep flags, which the launcher runs as a sweep. */
+  public static final List<String> SWEEP_FLAGS = List.of("sweep-max-concurrency",
+      "sweep-request-rate", "sweep-num-prompts-factor");
+
+  /** The first one-command sweep flag given, if any. */
+  public static Optional<String> sweepFlag(BenchArgs args) {
+    return SWEEP_FLAGS.stream().filter(args::has).findFirst();
   }
 
   /**

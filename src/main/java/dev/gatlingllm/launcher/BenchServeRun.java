@@ -57,7 +57,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    if (runs > 1) {
+    if (runs > 1 || BenchPlan.sweepFlag(args).isPresent()) {
       return RepeatedServe.run(args, runs, Path.of(System.getProperty(
           RunResults.RESULTS_FOLDER_PROPERTY, DEFAULT_RESULTS)));
     }

@@ -97,6 +97,10 @@ class BenchPlanTest {
         + "--num-runs 3` (or dev.gatlingllm.sweep.Sweep.repeat from Java)",
         error("--model m --num-runs 3"));
     assertEquals("--num-runs must be at least 1, got 0", error("--model m --num-runs 0"));
+    assertEquals("--sweep-max-concurrency runs a sweep of Gatling runs, each in a JVM of its "
+        + "own, which one Gatling run cannot do: use `gatling-llm bench serve ... "
+        + "--sweep-max-concurrency ...` (or gatling-llm bench sweep serve)",
+        error("--model m --sweep-max-concurrency 1,4"));
   }
 
   @Test

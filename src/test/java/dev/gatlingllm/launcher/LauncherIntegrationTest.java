@@ -159,6 +159,43 @@ class LauncherIntegrationTest {
   }
 
   @Test
+  void sweepMaxConcurrencyRunsOnePointEachAndPrintsTheSweepsTable() throws Exception {
+    Path out = dir.resolve("one-command");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    PrintStream before = System.out;
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+      try {
+        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
+            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
+            "--random-input-len", "16", "--random-output-len", "4",
+            "--sweep-max-concurrency", "1,4", "--sweep-num-prompts-factor", "2",
+            "--result-dir", out.toString()}, System.out, System.err);
+      } finally {
+        System.setOut(before);
+      }
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    Path root;
+    try (Stream<Path> folders = Files.list(out)) {
+      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int c : new int[] {1, 4}) {
+      JsonNode run = json.readTree(root.resolve("SERVE-BENCH-max_concurrency=" + c
+          + "-num_prompts=" + 2 * c + "/run=0.json").toFile());
+      assertEquals(c, run.get("max_concurrency").asInt());
+      assertEquals(2 * c, run.get("completed").asInt(), "factor 2 × concurrency " + c);
+    }
+    assertTrue(Files.isRegularFile(root.resolve("sweep-report.html")));
+    assertTrue(text.contains(" Sweep: mean of each point's runs (ms for latencies) "), text);
+    assertTrue(text.matches("(?s).*\nSERVE-BENCH-max_concurrency=4-num_prompts=8 +1 .*"), text);
+  }
+
+  @Test
   void aValueRefusedWhileTheRunIsBuiltExitsOneAsUnderMaven() {
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, dir.resolve("refused").toString());
     try {
