@@ -130,14 +130,14 @@ public final class SweepCommand implements Runnable {
     String format;
 
     @Option(names = "--fig-dir", paramLabel = "DIR",
-        description = "where to write (default OUTPUT_DIR)")
+        description = "where to write (default OUTPUT_DIR/plots, beside the report's images)")
     Path figDir;
 
     @Option(names = "--dry-run", description = "list the figures, write nothing")
     boolean dryRun;
 
     Path dir() {
-      return figDir != null ? figDir : folder;
+      return figDir != null ? figDir : folder.resolve("plots");
     }
   }
 

@@ -311,4 +311,18 @@ class SweepRunnerTest {
         assertThrows(IllegalArgumentException.class,
             () -> SweepConfig.builder().experimentName("a/b")).getMessage());
   }
+
+  @Test
+  void plotWritesIntoPlotsBesideTheReportsImages() {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    SweepOutcome o = Sweep.serve(config(server).benchParams(Params.parse(
+        "[{\"max_concurrency\": 1}, {\"max_concurrency\": 8}]")).build());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, Sweep.run(new String[] {"plot", o.folder().toString(), "--fig-name",
+        "latency"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+    assertTrue(Files.isRegularFile(o.folder().resolve("plots/latency.png")));
+    assertTrue(Files.isRegularFile(o.folder().resolve("plots/plots.html")));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Wrote "
+        + o.folder().resolve("plots/latency.png")), out.toString(StandardCharsets.UTF_8));
+  }
 }
