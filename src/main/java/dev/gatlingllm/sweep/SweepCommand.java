@@ -193,6 +193,11 @@ public final class SweepCommand implements Runnable {
         + "go to DIR/NAME instead of DIR/<timestamp>; an existing one needs --resume")
     String experimentName;
 
+    @Option(names = "--warmup-num-prompts", paramLabel = "N", defaultValue = "0",
+        description = "before each point's runs, one unmeasured run of N prompts, kept as "
+            + "warmup.json (default ${DEFAULT-VALUE}: none)")
+    int warmupNumPrompts;
+
     @Option(names = "--continue-on-error", description = "a failed run writes "
         + "run=N.failure.json and the sweep goes on (the exit status is still 1)")
     boolean continueOnError;
@@ -232,6 +237,7 @@ public final class SweepCommand implements Runnable {
           .resume(resumed())
           .experimentName(experimentName)
           .continueOnError(continueOnError)
+          .warmupNumPrompts(warmupNumPrompts)
           .dryRun(dryRun)
           .showStdout(showStdout)
           .linkVars(linkVars)

@@ -37,6 +37,7 @@ public final class SweepConfig {
   private final String resume;
   private final String experimentName;
   private final boolean continueOnError;
+  private final int warmupNumPrompts;
   private final boolean dryRun;
   private final Duration serverReadyTimeout;
   private final Duration runTimeout;
@@ -59,6 +60,7 @@ public final class SweepConfig {
     resume = b.resume;
     experimentName = b.experimentName;
     continueOnError = b.continueOnError;
+    warmupNumPrompts = b.warmupNumPrompts;
     dryRun = b.dryRun;
     serverReadyTimeout = b.serverReadyTimeout;
     runTimeout = b.runTimeout;
@@ -124,6 +126,11 @@ public final class SweepConfig {
     return continueOnError;
   }
 
+  /** Prompts of the unmeasured warm-up run before each point's runs; 0 for none. */
+  public int warmupNumPrompts() {
+    return warmupNumPrompts;
+  }
+
   public boolean dryRun() {
     return dryRun;
   }
@@ -169,6 +176,7 @@ public final class SweepConfig {
     private String resume;
     private String experimentName;
     private boolean continueOnError;
+    private int warmupNumPrompts;
     private boolean dryRun;
     private Duration serverReadyTimeout = Duration.ofSeconds(300);
     private Duration runTimeout;
@@ -201,6 +209,7 @@ public final class SweepConfig {
       b.resume = resume;
       b.experimentName = experimentName;
       b.continueOnError = continueOnError;
+      b.warmupNumPrompts = warmupNumPrompts;
       b.dryRun = dryRun;
       b.serverReadyTimeout = serverReadyTimeout;
       b.runTimeout = runTimeout;
@@ -271,6 +280,18 @@ public final class SweepConfig {
             + value + "'");
       }
       return with(b -> b.experimentName = value);
+    }
+
+    /**
+     * {@code --warmup-num-prompts}: before each point's runs, one run of this many prompts
+     * whose result is kept as {@code warmup.json} and left out of every figure; 0 for none.
+     */
+    public Builder warmupNumPrompts(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("--warmup-num-prompts must be at least 0, got "
+            + value);
+      }
+      return with(b -> b.warmupNumPrompts = value);
     }
 
     /** {@code --continue-on-error}: a failed run is written down and the sweep goes on. */

@@ -368,6 +368,7 @@ final class SweepRunner {
    */
   private List<Map<String, Object>> runPoint(Server server, Map<String, Object> serve,
       Map<String, Object> overrides, Path point) {
+    warmUp(server, overrides, point);
     List<Map<String, Object>> data = new ArrayList<>();
     boolean freshSeeds = config.numRuns() > 1 && !seedFixed(overrides);
     for (int n = 0; n < config.numRuns(); n++) {
@@ -446,6 +447,35 @@ final class SweepRunner {
       spreads.put(root.relativize(point).toString(), stats);
     }
     return data;
+  }
+
+  /**
+   * {@code --warmup-num-prompts}: one unmeasured run of the point's flags with that many
+   * prompts, before its runs (a cold server's first requests compile kernels and fill caches),
+   * kept as {@code warmup.json} beside them, never read as a run. Skipped when the point's
+   * runs are all there already (a resumed sweep).
+   */
+  private void warmUp(Server server, Map<String, Object> overrides, Path point) {
+    if (config.warmupNumPrompts() == 0 || config.dryRun() || !missingRuns(point)) {
+      return;
+    }
+    Map<String, Object> warm = new LinkedHashMap<>(overrides);
+    warm.put("num_prompts", config.warmupNumPrompts());
+    Path runDir = point.resolve("warmup");
+    List<String> args = benchArgs(warm, runDir);
+    out.println("[BEGIN WARMUP]");
+    out.println("Warm-up command: BenchServe " + ForkedRun.shellJoin(args));
+    deleteTree(runDir);
+    Map<String, Object> result = launcher.run(args, runDir);
+    server.afterBench();
+    Map<String, Object> record = new LinkedHashMap<>();
+    result.forEach((k, v) -> {
+      if (!DETAILED.contains(k)) {
+        record.put(k, v);
+      }
+    });
+    write(point.resolve("warmup.json"), record);
+    out.println("[END WARMUP]");
   }
 
   /**

@@ -325,4 +325,28 @@ class SweepRunnerTest {
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("Wrote "
         + o.folder().resolve("plots/latency.png")), out.toString(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void aWarmUpRunPrecedesEachPointAndCountsInNoFigure() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    SweepConfig c = config(server).numRuns(2).warmupNumPrompts(5)
+        .benchParams(Params.parse("[{\"max_concurrency\": 2}]")).build();
+    SweepOutcome o = Sweep.serve(c);
+    assertEquals(3, server.calls.size());
+    assertEquals("5", BenchArgs.parse(server.calls.get(0)).value("num-prompts").orElseThrow());
+    assertEquals("40", BenchArgs.parse(server.calls.get(1)).value("num-prompts").orElseThrow());
+    assertEquals(2, o.records().size(), "the warm-up is no run");
+    Path point = o.folder().resolve("SERVE-BENCH-max_concurrency=2");
+    assertEquals(2, Params.readObject(point.resolve("warmup.json")).get("max_concurrency"));
+    assertEquals(2, SweepData.read(o.folder()).size());
+    assertTrue(console().contains("[BEGIN WARMUP]"));
+
+    FakeServer again = new FakeServer(4, 0.1, 20);
+    Sweep.serve(config(again).numRuns(2).warmupNumPrompts(5).benchParams(c.benchParams())
+        .resume(o.folder().getFileName().toString()).build());
+    assertEquals(0, again.calls.size(), "every run is there: no warm-up either");
+    assertEquals("--warmup-num-prompts must be at least 0, got -1",
+        assertThrows(IllegalArgumentException.class,
+            () -> SweepConfig.builder().warmupNumPrompts(-1)).getMessage());
+  }
 }
