@@ -87,7 +87,7 @@ public final class Sweep {
     }
     List<Path> files = new ArrayList<>();
     for (Figures.Figure f : figures) {
-      files.addAll(ChartImages.write(f, figDir, fs));
+      files.addAll(ChartImages.write(f, figDir, fs, SweepPages.notes(f, records)::get));
     }
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("kind", "plot");

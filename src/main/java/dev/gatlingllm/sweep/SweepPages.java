@@ -98,6 +98,43 @@ final class SweepPages {
     return out;
   }
 
+  /**
+   * The text an image draws beside a point: {@code knee} on a latency-against-throughput
+   * curve, and the flag names of the point's runs; absent for a point with neither.
+   */
+  static Map<Figures.Point, String> notes(Figures.Figure f, List<Map<String, Object>> records) {
+    Map<String, List<String>> flagsByRun = new java.util.HashMap<>();
+    for (Map<String, Object> r : records) {
+      if (r.get(SweepData.RUN_KEY) != null) {
+        flagsByRun.put(String.valueOf(r.get(SweepData.RUN_KEY)), RunFlags.names(RunFlags.in(r)));
+      }
+    }
+    boolean kneeView = f.varX().endsWith("_throughput") && f.varY().endsWith("_ms");
+    Map<Figures.Point, String> notes = new java.util.IdentityHashMap<>();
+    for (Figures.Panel p : f.panels()) {
+      for (Figures.Curve c : p.curves()) {
+        int knee = kneeView ? Knee.of(c.points().stream().map(Figures.Point::x).toList(),
+            c.points().stream().map(pt -> pt.y().mean()).toList()) : -1;
+        for (int i = 0; i < c.points().size(); i++) {
+          Figures.Point pt = c.points().get(i);
+          java.util.Set<String> flags = new java.util.LinkedHashSet<>();
+          pt.runs().forEach(run -> flags.addAll(flagsByRun.getOrDefault(run, List.of())));
+          List<String> parts = new ArrayList<>();
+          if (i == knee) {
+            parts.add("knee");
+          }
+          if (!flags.isEmpty()) {
+            parts.add("flagged: " + String.join(", ", flags));
+          }
+          if (!parts.isEmpty()) {
+            notes.put(pt, String.join(" · ", parts));
+          }
+        }
+      }
+    }
+    return notes;
+  }
+
   static Map<String, Object> pareto(Pareto.Result p) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("userKey", p.userKey());

@@ -44,7 +44,8 @@ final class SweepReport {
       for (Figures.Figure f : Figures.build(records, spec, swept)) {
         if (f.pointCount() > 0) {
           figures.add(f);
-          ChartImages.write(f, root.resolve("plots"), List.of(ChartImages.Format.PNG));
+          ChartImages.write(f, root.resolve("plots"), List.of(ChartImages.Format.PNG),
+              SweepPages.notes(f, records)::get);
         }
       }
     }

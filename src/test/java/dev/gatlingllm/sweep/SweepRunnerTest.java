@@ -154,6 +154,13 @@ class SweepRunnerTest {
     // a view along the concurrency has no knee: its x is the load, not a throughput
     assertEquals("max_concurrency", data.at("/figures/2/varX").asText());
     assertEquals(-1, data.at("/figures/2/panels/0/curves/0/knee").asInt());
+    // the image files say it too (SVG texts can be searched; the PNGs are the same drawing)
+    assertEquals(0, Sweep.run(new String[] {"plot", o.folder().toString(), "--format", "svg"},
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err));
+    String svg = Files.readString(o.folder().resolve("plots/p99_e2el_ms-vs-request_throughput.svg"));
+    assertTrue(svg.contains("flagged: client"), svg);
+    assertTrue(svg.contains("knee"), "the knee at concurrency 4");
+    assertTrue(svg.contains("flagged: over-saturated"));
   }
 
   @Test
