@@ -2,6 +2,7 @@ package dev.gatlingllm.sweep;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -116,7 +117,7 @@ final class Figures {
       byPoint.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
     }
     List<Point> out = new ArrayList<>();
-    Map<Point, Double> order = new java.util.IdentityHashMap<>();
+    Map<Point, Double> order = new IdentityHashMap<>();
     byPoint.forEach((key, rs) -> {
       double[] xs = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varX())).toArray();
       double[] ys = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varY())).toArray();

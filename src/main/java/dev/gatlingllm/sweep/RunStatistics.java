@@ -1,6 +1,7 @@
 package dev.gatlingllm.sweep;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -56,7 +57,7 @@ public final class RunStatistics {
     Map<String, double[]> values = new LinkedHashMap<>();
     for (String key : HEADLINE.keySet()) {
       double[] v = records.stream().mapToDouble(r -> SweepData.number(r, key)).toArray();
-      if (v.length > 0 && java.util.Arrays.stream(v).allMatch(Double::isFinite)) {
+      if (v.length > 0 && Arrays.stream(v).allMatch(Double::isFinite)) {
         values.put(key, v);
       }
     }

@@ -90,7 +90,7 @@ final class SweepRunner {
   SweepOutcome repeat() {
     Map<String, Object> none = Map.of();
     withServer(none, none, missingRuns(root), server -> runPoint(server, none, none, root));
-    RunStatistics stats = spreads.get(root.relativize(root).toString());
+    RunStatistics stats = spreads.get(""); // the point is the sweep's folder itself
     if (stats != null) {
       out.print(stats.consoleText());
       for (Map<String, Object> r : records.values()) {
