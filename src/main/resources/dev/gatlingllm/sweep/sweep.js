@@ -69,7 +69,14 @@ LLM.run(function (d, app) {
     var s = LLM.section(parent, 'Repeated runs', 'Each point run several times (fresh arrivals per run unless --seed was given): the spread of its headline figures over the runs. std: sample standard deviation (n − 1); CV: std ÷ mean; interval: 95 %, Student t. The same in each point\'s aggregate.json.');
     points.forEach(function (point) {
       var a = map[point];
-      if (points.length > 1 || point) { s.appendChild(el('h3', { text: (point || 'runs') + ' (' + a.num_runs + ' runs)' })); }
+      // one table a point: with several points each is folded under its name, the page stays short
+      var holder = s;
+      if (points.length > 1) {
+        holder = el('details', {}, [el('summary', { text: point + ' (' + a.num_runs + ' runs)' })]);
+        s.appendChild(holder);
+      } else if (point) {
+        s.appendChild(el('h3', { text: point + ' (' + a.num_runs + ' runs)' }));
+      }
       var t = el('table', { 'data-spread': point }, [el('tr', {}, ['figure', 'mean', 'std', 'min', 'max', 'CV', '95 % interval'].map(function (h, i) { return el('th', { cls: i === 0 ? 'text' : '', text: h }); }))]);
       Object.keys(a.metrics).forEach(function (k) {
         var m = a.metrics[k];
@@ -77,7 +84,7 @@ LLM.run(function (d, app) {
           el('td', { text: num(m.min) }), el('td', { text: num(m.max) }), el('td', { text: m.cv === null ? '—' : num(100 * m.cv) + ' %' }),
           el('td', { text: m.ci95_low === null ? '—' : '[' + num(m.ci95_low) + ', ' + num(m.ci95_high) + ']' })]));
       });
-      s.appendChild(t);
+      holder.appendChild(t);
     });
   }
 
