@@ -75,17 +75,7 @@ public final class BenchPlan {
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
     checkPercentileMetrics(args);
-    if (numRuns(args) > 1) {
-      throw new IllegalArgumentException("--num-runs " + numRuns(args) + " runs the benchmark "
-          + "as that many Gatling runs, each in a JVM of its own, which one Gatling run cannot "
-          + "do: use `gatling-llm bench serve ... --num-runs " + numRuns(args) + "` (or "
-          + "dev.gatlingllm.sweep.Sweep.repeat from Java)");
-    }
-    sweepFlag(args).ifPresent(flag -> {
-      throw new IllegalArgumentException("--" + flag + " runs a sweep of Gatling runs, each "
-          + "in a JVM of its own, which one Gatling run cannot do: use `gatling-llm bench "
-          + "serve ... --" + flag + " ...` (or gatling-llm bench sweep serve)");
-    });
+    checkOneRun(args);
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -135,6 +125,24 @@ public final class BenchPlan {
   /** As {@link #of(BenchArgs)}, the server's first model found by {@code lookup}. */
   static BenchPlan of(BenchArgs args, ServerModel.Lookup lookup) {
     return new BenchPlan(args, lookup);
+  }
+
+  /**
+   * One Gatling run is one benchmark run: {@code --num-runs} above 1 and the one-command sweep
+   * flags need the launcher, which forks a Gatling run per run.
+   */
+  private static void checkOneRun(BenchArgs args) {
+    if (numRuns(args) > 1) {
+      throw new IllegalArgumentException("--num-runs " + numRuns(args) + " runs the benchmark "
+          + "as that many Gatling runs, each in a JVM of its own, which one Gatling run cannot "
+          + "do: use `gatling-llm bench serve ... --num-runs " + numRuns(args) + "` (or "
+          + "dev.gatlingllm.sweep.Sweep.repeat from Java)");
+    }
+    sweepFlag(args).ifPresent(flag -> {
+      throw new IllegalArgumentException("--" + flag + " runs a sweep of Gatling runs, each "
+          + "in a JVM of its own, which one Gatling run cannot do: use `gatling-llm bench "
+          + "serve ... --" + flag + " ...` (or gatling-llm bench sweep serve)");
+    });
   }
 
   /** {@code vllm-bench}'s one-command sweep flags, which the launcher runs as a sweep. */
