@@ -79,6 +79,7 @@ public final class BenchPlan {
     checkBackendFlags(args, backend);
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
+    checkOneRun(args);
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -134,6 +135,46 @@ public final class BenchPlan {
   /** As {@link #of(BenchArgs)}, the server's first model found by {@code lookup}. */
   static BenchPlan of(BenchArgs args, ServerModel.Lookup lookup) {
     return new BenchPlan(args, lookup);
+  }
+
+  /**
+   * One Gatling run is one benchmark run: {@code --num-runs} above 1 and the one-command sweep
+   * flags need the launcher, which forks a Gatling run per run.
+   */
+  private static void checkOneRun(BenchArgs args) {
+    if (numRuns(args) > 1) {
+      throw new IllegalArgumentException("--num-runs " + numRuns(args) + " runs the benchmark "
+          + "as that many Gatling runs, each in a JVM of its own, which one Gatling run cannot "
+          + "do: use `gatling-llm bench serve ... --num-runs " + numRuns(args) + "` (or "
+          + "dev.gatlingllm.sweep.Sweep.repeat from Java)");
+    }
+    sweepFlag(args).ifPresent(flag -> {
+      throw new IllegalArgumentException("--" + flag + " runs a sweep of Gatling runs, each "
+          + "in a JVM of its own, which one Gatling run cannot do: use `gatling-llm bench "
+          + "serve ... --" + flag + " ...` (or gatling-llm bench sweep serve)");
+    });
+  }
+
+  /** {@code vllm-bench}'s one-command sweep flags, which the launcher runs as a sweep. */
+  public static final List<String> SWEEP_FLAGS = List.of("sweep-max-concurrency",
+      "sweep-request-rate", "sweep-num-prompts-factor");
+
+  /** The first one-command sweep flag given, if any. */
+  public static Optional<String> sweepFlag(BenchArgs args) {
+    return SWEEP_FLAGS.stream().filter(args::has).findFirst();
+  }
+
+  /**
+   * {@code --num-runs}: how many times the benchmark is run (1 by default).
+   *
+   * @throws IllegalArgumentException for a value below 1
+   */
+  public static int numRuns(BenchArgs args) {
+    int n = args.integer("num-runs").orElse(1);
+    if (n < 1) {
+      throw new IllegalArgumentException("--num-runs must be at least 1, got " + n);
+    }
+    return n;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.BenchFlagSpec;
+import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.cli.OfflineModes;
@@ -50,8 +51,10 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
   @Override
   public Integer call() {
     BenchArgs args;
+    int runs;
     try {
       args = BenchArgs.of(spec.commandLine().getParseResult());
+      runs = BenchPlan.numRuns(args);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -60,6 +63,9 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     if (OfflineModes.requested(args)) {
       // --compare, --dry-run: nothing to send, so no Gatling run
       return OfflineModes.run(args, spec.commandLine().getOut(), results);
+    }
+    if (runs > 1 || BenchPlan.sweepFlag(args).isPresent()) {
+      return RepeatedServe.run(args, runs, results);
     }
     return gatling(args.words(), results);
   }

@@ -78,6 +78,15 @@ final class ChartImages {
 
   /** Writes a figure as {@code <dir>/<name>.<ext>} per format; returns the files. */
   static List<Path> write(Figures.Figure figure, Path dir, List<Format> formats) {
+    return write(figure, dir, formats, p -> null);
+  }
+
+  /**
+   * As {@link #write(Figures.Figure, Path, List)}, with a text beside each point that
+   * {@code note} gives one (the knee, a flagged run's flags), in red.
+   */
+  static List<Path> write(Figures.Figure figure, Path dir, List<Format> formats,
+      java.util.function.Function<Figures.Point, String> note) {
     int cols = Math.max(1, figure.cols().size());
     int rows = Math.max(1, figure.rows().size());
     int width = cols * PANEL_WIDTH;
@@ -91,7 +100,7 @@ final class ChartImages {
       for (Figures.Panel panel : figure.panels()) {
         int r = Math.max(0, figure.rows().indexOf(panel.row()));
         int c = Math.max(0, figure.cols().indexOf(panel.col()));
-        chart(figure, panel).draw(g, new Rectangle2D.Double(c * PANEL_WIDTH,
+        chart(figure, panel, note).draw(g, new Rectangle2D.Double(c * PANEL_WIDTH,
             TITLE_HEIGHT + r * PANEL_HEIGHT, PANEL_WIDTH, PANEL_HEIGHT));
       }
     };
@@ -142,7 +151,8 @@ final class ChartImages {
     }
   }
 
-  private static JFreeChart chart(Figures.Figure figure, Figures.Panel panel) {
+  private static JFreeChart chart(Figures.Figure figure, Figures.Panel panel,
+      java.util.function.Function<Figures.Point, String> note) {
     YIntervalSeriesCollection data = new YIntervalSeriesCollection();
     for (Figures.Curve curve : panel.curves()) {
       YIntervalSeries s = new YIntervalSeries(curve.name(), false, true);
@@ -174,6 +184,25 @@ final class ChartImages {
     XYPlot plot = new XYPlot(data, axis(figure.varX(), figure.logX()),
         axis(figure.varY(), figure.logY()), renderer);
     style(plot);
+    double middle = panel.curves().stream().flatMap(c -> c.points().stream())
+        .mapToDouble(Figures.Point::x).summaryStatistics().getAverage();
+    for (Figures.Curve curve : panel.curves()) {
+      for (Figures.Point p : curve.points()) {
+        String text = note.apply(p);
+        if (text != null && !(figure.logX() && p.x() <= 0 || figure.logY() && p.y().mean() <= 0)) {
+          // right of a point in the left half, left of one in the right half: inside the plot
+          boolean left = p.x() > middle;
+          org.jfree.chart.annotations.XYTextAnnotation a =
+              new org.jfree.chart.annotations.XYTextAnnotation(left ? text + " " : " " + text,
+                  p.x(), p.y().mean());
+          a.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+          a.setPaint(COLORS[3]);
+          a.setTextAnchor(left ? org.jfree.chart.ui.TextAnchor.BOTTOM_RIGHT
+              : org.jfree.chart.ui.TextAnchor.BOTTOM_LEFT);
+          plot.addAnnotation(a);
+        }
+      }
+    }
     String title = String.join(" · ", nonEmpty(panel.row(), panel.col()));
     return new JFreeChart(title.isEmpty() ? null : title,
         new Font(Font.SANS_SERIF, Font.PLAIN, 13), plot, true);

@@ -2,6 +2,7 @@ package dev.gatlingllm.sweep;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,6 +16,8 @@ import java.util.Set;
 final class Figures {
 
   static final double CONFIDENCE = 0.95;
+  /** vLLM's file name of a figure split by {@code --fig-by}: {@code FIGURE-<values>}. */
+  static final String FIG_PREFIX = "FIGURE-";
 
   /** One point of a curve: mean x, y statistics over the point's runs. */
   record Point(double x, Stats y, String label, List<String> runs) {}
@@ -42,6 +45,15 @@ final class Figures {
   private Figures() {}
 
   static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec) {
+    return build(records, spec, null);
+  }
+
+  /**
+   * The figures, each curve's points in the order of {@code orderBy} (the swept variable)
+   * when given, else of x: latency against throughput is drawn in the order of the load, so
+   * that a throughput that falls past saturation turns the curve back instead of zigzagging.
+   */
+  static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec, String orderBy) {
     List<Map<String, Object>> kept = new ArrayList<>();
     for (Map<String, Object> r : records) {
       if (spec.filters().stream().allMatch(f -> f.keeps(r))) {
@@ -79,12 +91,12 @@ final class Figures {
           }
           List<Curve> list = new ArrayList<>();
           curves.forEach((name, rs) -> list.add(new Curve(name.isEmpty() ? spec.varY() : name,
-              points(rs, spec, binnedX))));
+              points(rs, spec, binnedX, orderBy))));
           panels.add(new Panel(row, col, list));
         }
       }
       String name = fig.getKey().isEmpty() ? spec.varY() + "-vs-" + spec.varX()
-          : "FIGURE-" + fig.getKey();
+          : FIG_PREFIX + fig.getKey();
       figures.add(new Figure(Params.sanitize(name), spec.varX(), spec.varY(), spec.logX(),
           spec.logY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
     }
@@ -92,7 +104,7 @@ final class Figures {
   }
 
   private static List<Point> points(List<Map<String, Object>> records, PlotSpec spec,
-      boolean binnedX) {
+      boolean binnedX, String orderBy) {
     Map<String, List<Map<String, Object>>> byPoint = new LinkedHashMap<>();
     for (Map<String, Object> r : records) {
       double x = SweepData.number(r, spec.varX());
@@ -105,14 +117,33 @@ final class Figures {
       byPoint.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
     }
     List<Point> out = new ArrayList<>();
+    Map<Point, Double> order = new IdentityHashMap<>();
     byPoint.forEach((key, rs) -> {
       double[] xs = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varX())).toArray();
       double[] ys = rs.stream().mapToDouble(r -> SweepData.number(r, spec.varY())).toArray();
       List<String> runs = rs.stream().map(r -> r.get(SweepData.RUN_KEY))
           .filter(v -> v != null).map(String::valueOf).toList();
-      out.add(new Point(Stats.of(xs, CONFIDENCE).mean(), Stats.of(ys, CONFIDENCE), key, runs));
+      Point p = new Point(Stats.of(xs, CONFIDENCE).mean(), Stats.of(ys, CONFIDENCE), key, runs);
+      out.add(p);
+      order.put(p, orderBy == null ? p.x()
+          : rs.stream().mapToDouble(r -> SweepData.number(r, orderBy)).average().orElse(p.x()));
     });
-    out.sort(Comparator.comparingDouble(Point::x));
+    out.sort(Comparator.comparingDouble((Point p) -> order.get(p)).thenComparingDouble(Point::x));
+    return out;
+  }
+
+  /**
+   * {@code plot --fig-name}: the figures' files named {@code <prefix>} (one figure) or
+   * {@code <prefix>-<fig-by values>}, as vLLM names them.
+   */
+  static List<Figure> named(List<Figure> figures, String prefix) {
+    List<Figure> out = new ArrayList<>();
+    for (Figure f : figures) {
+      String split = f.name().startsWith(FIG_PREFIX)
+          ? "-" + f.name().substring(FIG_PREFIX.length()) : "";
+      out.add(new Figure(Params.sanitize(prefix + split), f.varX(), f.varY(), f.logX(),
+          f.logY(), f.rows(), f.cols(), f.panels()));
+    }
     return out;
   }
 

@@ -1,5 +1,6 @@
 package dev.gatlingllm.sweep;
 
+import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.protocol.RunResults;
@@ -31,9 +32,11 @@ import java.util.stream.Collectors;
  * @param timeout    how long one run may take; null: no limit
  * @param showStdout whether a run's output is copied to {@code out} as it comes
  * @param out        where the sweep prints
+ * @param simulation a simulation class of the user's (the DSL) run by Gatling's own main
+ *                   instead of the drop-in; null for the drop-in
  */
 record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boolean showStdout,
-    PrintStream out) implements RunLauncher {
+    PrintStream out, String simulation) implements RunLauncher {
 
   /** The result file the drop-in writes inside the run folder. */
   static final String RESULT_FILE = "result.json";
@@ -41,6 +44,13 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
   static final String GATLING_DIR = "gatling";
   /** The launcher's main class ({@code gatling-llm}), which depends on this package. */
   static final String LAUNCHER = "dev.gatlingllm.launcher.GatlingLlm";
+  /** Gatling's own main, which runs a user's simulation class. */
+  static final String GATLING = "io.gatling.app.Gatling";
+  /**
+   * The seed of a DSL simulation's run: the run number when the runs draw fresh arrivals. A
+   * simulation passes {@code Long.getLong(SEED_PROPERTY, 0)} to its {@code seed(...)} calls.
+   */
+  public static final String SEED_PROPERTY = "llm.seed";
 
   ForkedRun {
     classpath = classpath != null ? classpath : currentClasspath();
@@ -56,6 +66,13 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
     command.add(classpath);
     Path gatling = runDir.resolve(GATLING_DIR).toAbsolutePath();
     command.add("-D" + RunResults.RESULTS_FOLDER_PROPERTY + "=" + gatling);
+    if (simulation != null) {
+      BenchArgs.parse(benchArgs).value("seed")
+          .ifPresent(seed -> command.add("-D" + SEED_PROPERTY + "=" + seed));
+      command.addAll(List.of(GATLING, "--simulation", simulation, "--results-folder",
+          gatling.toString()));
+      return command;
+    }
     command.addAll(List.of(LAUNCHER, "bench", "serve"));
     command.addAll(benchArgs);
     return command;
@@ -86,12 +103,37 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
       throw new SweepFailure("interrupted; the benchmark run was killed", e);
     }
     Path result = runDir.resolve(RESULT_FILE);
+    if (simulation != null && process.exitValue() == 0) {
+      copyDslResult(runDir.resolve(GATLING_DIR), result);
+    }
     if (process.exitValue() != 0 || !Files.isRegularFile(result)) {
       throw new SweepFailure("the benchmark run failed (exit status " + process.exitValue()
           + (Files.isRegularFile(result) ? "" : ", no result JSON") + "); its console: "
           + console + "\n" + Processes.tail(console, 15));
     }
     return Params.readObject(result);
+  }
+
+  /**
+   * A DSL simulation writes vLLM's result JSON under vLLM's file name into its Gatling run
+   * folder: the one JSON there holding {@code request_throughput} is copied to
+   * {@value #RESULT_FILE}, where the drop-in's runs have theirs.
+   */
+  private static void copyDslResult(Path gatling, Path result) {
+    if (!Files.isDirectory(gatling)) {
+      return;
+    }
+    try (var walk = Files.walk(gatling, 2)) {
+      for (Path p : walk.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+        if (Params.readObject(p).containsKey("request_throughput")) {
+          Files.copy(p, result, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          return;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new SweepFailure("cannot read the simulation's result JSON under " + gatling + ": "
+          + e.getMessage(), e);
+    }
   }
 
   private static boolean waitFor(Process process, long millis) throws InterruptedException {

@@ -1,25 +1,32 @@
 package dev.gatlingllm.sweep;
 
 /**
- * Mean, sample standard deviation and Student-t confidence interval of one point's repeated
- * runs. The interval is mean ± t(1 − α/2, n − 1) · s / √n, with s the sample standard
- * deviation (n − 1 in the denominator); one run has no interval.
+ * Mean, sample standard deviation, extremes and Student-t confidence interval of one point's
+ * repeated runs. The interval is mean ± t(1 − α/2, n − 1) · s / √n, with s the sample standard
+ * deviation (n − 1 in the denominator: the runs are a sample of the runs one could make); one
+ * run has no spread and no interval.
  */
-public record Stats(int n, double mean, double std, double ciLow, double ciHigh) {
+public record Stats(int n, double mean, double std, double ciLow, double ciHigh, double min,
+    double max) {
 
   /** The statistics of {@code values} at the given two-sided confidence (0.95 for 95 %). */
   public static Stats of(double[] values, double confidence) {
     int n = values.length;
     if (n == 0) {
-      return new Stats(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      return new Stats(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+          Double.NaN);
     }
     double sum = 0;
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
     for (double v : values) {
       sum += v;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
     }
     double mean = sum / n;
     if (n == 1) {
-      return new Stats(1, mean, Double.NaN, Double.NaN, Double.NaN);
+      return new Stats(1, mean, Double.NaN, Double.NaN, Double.NaN, min, max);
     }
     double squares = 0;
     for (double v : values) {
@@ -27,12 +34,20 @@ public record Stats(int n, double mean, double std, double ciLow, double ciHigh)
     }
     double std = Math.sqrt(squares / (n - 1));
     double half = tQuantile(1 - (1 - confidence) / 2, n - 1) * std / Math.sqrt(n);
-    return new Stats(n, mean, std, mean - half, mean + half);
+    return new Stats(n, mean, std, mean - half, mean + half, min, max);
   }
 
   /** Whether an interval exists (two runs or more). */
   public boolean hasInterval() {
     return n > 1;
+  }
+
+  /**
+   * The coefficient of variation, std / |mean|: the spread as a fraction of the level, so
+   * that a throughput and a latency can be compared. NaN without a spread or at a mean of 0.
+   */
+  public double cv() {
+    return hasInterval() && mean != 0 ? std / Math.abs(mean) : Double.NaN;
   }
 
   /** The quantile {@code p} (0.5 < p < 1) of Student's t with {@code df} degrees of freedom. */

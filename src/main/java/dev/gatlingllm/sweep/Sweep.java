@@ -39,6 +39,15 @@ public final class Sweep {
     return new SweepRunner(config).serve();
   }
 
+  /**
+   * One benchmark {@code numRuns} times (fresh arrivals per run unless {@code --seed} is in
+   * the flags): each run's files in {@code <output>/<timestamp>/run=N/}, the statistics of
+   * its headline figures in {@value RunStatistics#FILE_NAME} beside them, printed as a table.
+   */
+  public static SweepOutcome repeat(SweepConfig config) {
+    return new SweepRunner(config).repeat();
+  }
+
   /** The SLA search for each combination and each set of constraints. */
   public static SweepOutcome serveSla(SweepConfig config, List<Map<String, SlaCriterion>> sla,
       SlaVariable variable) {
@@ -57,19 +66,32 @@ public final class Sweep {
    * @return the files written
    */
   public static List<Path> plot(Path folder, PlotSpec spec, Path figDir, String formats) {
+    return plot(folder, spec, figDir, formats, null);
+  }
+
+  /**
+   * As {@link #plot(Path, PlotSpec, Path, String)}, the image files named {@code figName}
+   * ({@code figName-<fig-by values>} per figure) when it is given.
+   */
+  public static List<Path> plot(Path folder, PlotSpec spec, Path figDir, String formats,
+      String figName) {
     List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
-    List<Figures.Figure> figures = Figures.build(SweepData.read(folder), spec);
+    List<Map<String, Object>> records = SweepData.read(folder);
+    List<Figures.Figure> figures = Figures.build(records, spec);
+    if (figName != null) {
+      figures = Figures.named(figures, figName);
+    }
     if (figures.stream().allMatch(f -> f.pointCount() == 0)) {
       throw new IllegalArgumentException("plot: no run under " + folder + " has numbers for both "
           + spec.varX() + " and " + spec.varY() + " (after --filter-by)");
     }
     List<Path> files = new ArrayList<>();
     for (Figures.Figure f : figures) {
-      files.addAll(ChartImages.write(f, figDir, fs));
+      files.addAll(ChartImages.write(f, figDir, fs, SweepPages.notes(f, records)::get));
     }
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("kind", "plot");
-    data.put("figures", SweepPages.figures(figures));
+    data.put("figures", SweepPages.figures(figures, records));
     files.add(SweepPages.write(figDir.resolve("plots.html"), "Sweep plots: " + folder, data));
     return files;
   }

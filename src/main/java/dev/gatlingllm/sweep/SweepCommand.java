@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gatling-llm bench sweep}: vLLM's {@code vllm bench sweep} sub-commands as picocli
- * commands ({@code serve}, {@code serve_sla}, {@code workload}, {@code plot},
+ * commands ({@code serve}, {@code serve_sla}, {@code workload}, {@code repeat}, {@code plot},
  * {@code plot_pareto}), each calling {@link Sweep}'s Java API. Exit status: 0, 1 when the
  * sweep ran but combinations failed ({@link Sweep#FAILED_STATUS}), 2 when the command line or
  * its values were refused ({@link Sweep#USAGE_STATUS}).
@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
     description = "vllm bench sweep on Gatling runs of bench serve: parameter grids, the SLA "
         + "search, the even load scan, and their plots.",
     subcommands = {SweepCommand.Serve.class, SweepCommand.ServeSla.class,
-        SweepCommand.Workload.class, SweepCommand.Plot.class, SweepCommand.PlotPareto.class})
+        SweepCommand.Workload.class, SweepCommand.Repeat.class, SweepCommand.Plot.class,
+        SweepCommand.PlotPareto.class})
 public final class SweepCommand implements Runnable {
 
   @Mixin
@@ -129,14 +130,14 @@ public final class SweepCommand implements Runnable {
     String format;
 
     @Option(names = "--fig-dir", paramLabel = "DIR",
-        description = "where to write (default OUTPUT_DIR)")
+        description = "where to write (default OUTPUT_DIR/plots, beside the report's images)")
     Path figDir;
 
     @Option(names = "--dry-run", description = "list the figures, write nothing")
     boolean dryRun;
 
     Path dir() {
-      return figDir != null ? figDir : folder;
+      return figDir != null ? figDir : folder.resolve("plots");
     }
   }
 
@@ -183,9 +184,23 @@ public final class SweepCommand implements Runnable {
         description = "results go to DIR/<timestamp>/ (default ${DEFAULT-VALUE})")
     Path outputDir;
 
-    @Option(names = "--resume", paramLabel = "TIMESTAMP",
-        description = "continue DIR/TIMESTAMP, skipping runs already there")
+    @Option(names = "--resume", paramLabel = "TIMESTAMP", arity = "0..1", fallbackValue = "",
+        description = "continue DIR/TIMESTAMP, or alone (vLLM's switch) DIR/<-e name>, "
+            + "skipping runs already there")
     String resume;
+
+    @Option(names = {"-e", "--experiment-name"}, paramLabel = "NAME", description = "results "
+        + "go to DIR/NAME instead of DIR/<timestamp>; an existing one needs --resume")
+    String experimentName;
+
+    @Option(names = "--warmup-num-prompts", paramLabel = "N", defaultValue = "0",
+        description = "before each point's runs, one unmeasured run of N prompts, kept as "
+            + "warmup.json (default ${DEFAULT-VALUE}: none)")
+    int warmupNumPrompts;
+
+    @Option(names = "--continue-on-error", description = "a failed run writes "
+        + "run=N.failure.json and the sweep goes on (the exit status is still 1)")
+    boolean continueOnError;
 
     @Option(names = "--dry-run", description = "print the commands, run nothing")
     boolean dryRun;
@@ -202,12 +217,27 @@ public final class SweepCommand implements Runnable {
         description = "class path of each run (default: this JVM's)")
     String classpath;
 
+    /** {@code --resume NAME}, or {@code --resume} alone: the {@code -e} experiment. */
+    private String resumed() {
+      if (resume == null || !resume.isEmpty()) {
+        return resume;
+      }
+      if (experimentName == null) {
+        throw new IllegalArgumentException("--resume without a folder continues the "
+            + "-e/--experiment-name folder: give -e NAME, or --resume TIMESTAMP");
+      }
+      return experimentName;
+    }
+
     SweepConfig config(PrintStream out) {
       SweepConfig.Builder b = SweepConfig.builder().out(out)
           .benchArgs(benchArgs)
           .numRuns(numRuns)
           .outputDir(outputDir)
-          .resume(resume)
+          .resume(resumed())
+          .experimentName(experimentName)
+          .continueOnError(continueOnError)
+          .warmupNumPrompts(warmupNumPrompts)
           .dryRun(dryRun)
           .showStdout(showStdout)
           .linkVars(linkVars)
@@ -270,8 +300,9 @@ public final class SweepCommand implements Runnable {
     }
   }
 
-  @Command(name = "workload", usageHelpWidth = 100,
-      description = "one run at concurrency 1, one all at once, --workload-iters loads between")
+  @Command(name = "serve_workload", aliases = "workload", usageHelpWidth = 100,
+      description = "one run at concurrency 1, one all at once, --workload-iters loads between "
+          + "(vLLM's newest name; workload works too)")
   static final class Workload extends RunStep {
 
     @Option(names = "--workload-var", paramLabel = "V", defaultValue = "request_rate",
@@ -285,6 +316,64 @@ public final class SweepCommand implements Runnable {
     @Override
     void sweep(SweepConfig config) {
       Sweep.workload(config, SlaVariable.of(workloadVar), workloadIters);
+    }
+  }
+
+  @Command(name = "repeat", usageHelpWidth = 100,
+      description = "one benchmark --num-runs times, each a fresh Gatling run: a simulation "
+          + "class of yours (the DSL) or the drop-in's flags; the spread of its figures")
+  static final class Repeat extends Step {
+
+    @Option(names = "--simulation", paramLabel = "CLASS", description = "your simulation "
+        + "class; run N gets -Dllm.seed=N, for its seed(...) calls if it wants fresh arrivals")
+    String simulation;
+
+    @Option(names = "--bench-args", paramLabel = "ARGS",
+        description = "the bench serve flags instead of a simulation (as bench serve --num-runs)")
+    String benchArgs;
+
+    @Option(names = "--num-runs", paramLabel = "N", defaultValue = "3",
+        description = "runs (default ${DEFAULT-VALUE}, at least 2)")
+    int numRuns;
+
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", defaultValue = "results",
+        description = "the runs go to DIR/<timestamp>/run=N/ (default ${DEFAULT-VALUE})")
+    Path outputDir;
+
+    @Option(names = "--show-stdout", description = "echo the runs' output to the console")
+    boolean showStdout;
+
+    @Option(names = "--jvm-args", paramLabel = "ARGS",
+        description = "JVM flags of each run (default: those of gatling:test)")
+    String jvmArgs;
+
+    @Option(names = "--classpath", paramLabel = "CP",
+        description = "class path of each run (default: this JVM's)")
+    String classpath;
+
+    @Override
+    public Integer call() {
+      if ((simulation == null) == (benchArgs == null)) {
+        throw new IllegalArgumentException("give --simulation CLASS or --bench-args ARGS "
+            + "(one of them)");
+      }
+      if (numRuns < 2) {
+        throw new IllegalArgumentException("--num-runs must be at least 2 to have a spread, "
+            + "got " + numRuns);
+      }
+      // a simulation's seeds are in its code: the run's fresh seed reaches it as -Dllm.seed
+      SweepConfig.Builder b = SweepConfig.builder().out(out())
+          .benchArgs(benchArgs != null ? benchArgs : "")
+          .numRuns(numRuns).outputDir(outputDir).showStdout(showStdout)
+          .simulation(simulation);
+      if (jvmArgs != null) {
+        b = b.jvmArgs(CommandLine.split(jvmArgs));
+      }
+      if (classpath != null) {
+        b = b.classpath(classpath);
+      }
+      Sweep.repeat(b.build());
+      return 0;
     }
   }
 
@@ -320,6 +409,10 @@ public final class SweepCommand implements Runnable {
         description = "round values down to multiples of w")
     String binBy;
 
+    @Option(names = "--fig-name", paramLabel = "NAME", description = "image file name (one "
+        + "figure) or prefix, NAME-<fig-by values> (default: <var-y>-vs-<var-x>, FIGURE-...)")
+    String figName;
+
     @Option(names = "--scale-x", paramLabel = "linear|log", description = "x scale")
     String scaleX;
 
@@ -336,14 +429,15 @@ public final class SweepCommand implements Runnable {
           .withScales(PlotSpec.isLog("--scale-x", scaleX), PlotSpec.isLog("--scale-y", scaleY));
       Path dir = plot.dir();
       if (plot.dryRun) {
-        for (Figures.Figure f : Figures.build(SweepData.read(plot.folder), spec)) {
+        List<Figures.Figure> figures = Figures.build(SweepData.read(plot.folder), spec);
+        for (Figures.Figure f : figName == null ? figures : Figures.named(figures, figName)) {
           out().println("[FIGURE] " + f.name() + ": " + f.rows().size() + " row(s) × "
               + f.cols().size() + " column(s), " + f.pointCount() + " point(s) -> "
               + dir.resolve(f.name()) + ".{" + plot.format + "}");
         }
         return 0;
       }
-      return wrote(Sweep.plot(plot.folder, spec, dir, plot.format));
+      return wrote(Sweep.plot(plot.folder, spec, dir, plot.format, figName));
     }
   }
 

@@ -35,11 +35,15 @@ public final class SweepConfig {
   private final int numRuns;
   private final Path outputDir;
   private final String resume;
+  private final String experimentName;
+  private final boolean continueOnError;
+  private final int warmupNumPrompts;
   private final boolean dryRun;
   private final Duration serverReadyTimeout;
   private final Duration runTimeout;
   private final List<String> jvmArgs;
   private final String classpath;
+  private final String simulation;
   private final PrintStream out;
   private final RunLauncher launcher;
 
@@ -54,11 +58,15 @@ public final class SweepConfig {
     numRuns = b.numRuns;
     outputDir = b.outputDir;
     resume = b.resume;
+    experimentName = b.experimentName;
+    continueOnError = b.continueOnError;
+    warmupNumPrompts = b.warmupNumPrompts;
     dryRun = b.dryRun;
     serverReadyTimeout = b.serverReadyTimeout;
     runTimeout = b.runTimeout;
     jvmArgs = List.copyOf(b.jvmArgs);
     classpath = b.classpath;
+    simulation = b.simulation;
     out = b.out;
     launcher = b.launcher;
   }
@@ -108,6 +116,21 @@ public final class SweepConfig {
     return resume;
   }
 
+  /** {@code -e}: the sweep's folder under the output dir instead of a timestamp; or null. */
+  public String experimentName() {
+    return experimentName;
+  }
+
+  /** Whether a failed run is written as {@code run=N.failure.json} and the sweep goes on. */
+  public boolean continueOnError() {
+    return continueOnError;
+  }
+
+  /** Prompts of the unmeasured warm-up run before each point's runs; 0 for none. */
+  public int warmupNumPrompts() {
+    return warmupNumPrompts;
+  }
+
   public boolean dryRun() {
     return dryRun;
   }
@@ -136,7 +159,7 @@ public final class SweepConfig {
 
   RunLauncher launcher() {
     return launcher != null ? launcher
-        : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out);
+        : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out, simulation);
   }
 
   /** Builder; see the corresponding {@code sweep serve} flags. */
@@ -151,11 +174,15 @@ public final class SweepConfig {
     private int numRuns = 3;
     private Path outputDir = Path.of("results");
     private String resume;
+    private String experimentName;
+    private boolean continueOnError;
+    private int warmupNumPrompts;
     private boolean dryRun;
     private Duration serverReadyTimeout = Duration.ofSeconds(300);
     private Duration runTimeout;
     private List<String> jvmArgs = DEFAULT_JVM_ARGS;
     private String classpath;
+    private String simulation;
     private PrintStream out = System.out;
     private RunLauncher launcher;
 
@@ -180,11 +207,15 @@ public final class SweepConfig {
       b.numRuns = numRuns;
       b.outputDir = outputDir;
       b.resume = resume;
+      b.experimentName = experimentName;
+      b.continueOnError = continueOnError;
+      b.warmupNumPrompts = warmupNumPrompts;
       b.dryRun = dryRun;
       b.serverReadyTimeout = serverReadyTimeout;
       b.runTimeout = runTimeout;
       b.jvmArgs = jvmArgs;
       b.classpath = classpath;
+      b.simulation = simulation;
       b.out = out;
       b.launcher = launcher;
       return b;
@@ -242,6 +273,32 @@ public final class SweepConfig {
       return with(b -> b.outputDir = Objects.requireNonNull(value, "outputDir"));
     }
 
+    /** {@code -e/--experiment-name}: the sweep's folder name (default: a timestamp). */
+    public Builder experimentName(String value) {
+      if (value != null && (value.isBlank() || !value.equals(Params.sanitize(value)))) {
+        throw new IllegalArgumentException("-e/--experiment-name must be a folder name, got '"
+            + value + "'");
+      }
+      return with(b -> b.experimentName = value);
+    }
+
+    /**
+     * {@code --warmup-num-prompts}: before each point's runs, one run of this many prompts
+     * whose result is kept as {@code warmup.json} and left out of every figure; 0 for none.
+     */
+    public Builder warmupNumPrompts(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("--warmup-num-prompts must be at least 0, got "
+            + value);
+      }
+      return with(b -> b.warmupNumPrompts = value);
+    }
+
+    /** {@code --continue-on-error}: a failed run is written down and the sweep goes on. */
+    public Builder continueOnError(boolean value) {
+      return with(b -> b.continueOnError = value);
+    }
+
     public Builder resume(String value) {
       return with(b -> b.resume = value == null || value.isBlank() ? null : value);
     }
@@ -273,6 +330,14 @@ public final class SweepConfig {
 
     public Builder classpath(String value) {
       return with(b -> b.classpath = value);
+    }
+
+    /**
+     * Runs this simulation class (a DSL simulation) instead of the drop-in; the benchmark
+     * flags then only carry the seed, given to the simulation as {@code -Dllm.seed}.
+     */
+    public Builder simulation(String className) {
+      return with(b -> b.simulation = className);
     }
 
     public Builder out(PrintStream value) {

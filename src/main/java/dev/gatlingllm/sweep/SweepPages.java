@@ -9,9 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -45,7 +49,13 @@ final class SweepPages {
     }
   }
 
-  static List<Map<String, Object>> figures(List<Figures.Figure> figures) {
+  /**
+   * The figures' data for the page: each point with its runs' flag names ({@link RunFlags}),
+   * each curve of latency against throughput with its knee ({@link Knee}; -1 for none).
+   */
+  static List<Map<String, Object>> figures(List<Figures.Figure> figures,
+      List<Map<String, Object>> records) {
+    Map<String, List<String>> flagsByRun = flagsByRun(records);
     List<Map<String, Object>> out = new ArrayList<>();
     for (Figures.Figure f : figures) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -69,9 +79,10 @@ final class SweepPages {
             q.put("lo", pt.y().hasInterval() ? pt.y().ciLow() : null);
             q.put("hi", pt.y().hasInterval() ? pt.y().ciHigh() : null);
             q.put("label", pt.label());
+            q.put("flags", flagsOf(pt, flagsByRun));
             points.add(q);
           }
-          curves.add(Map.of("name", c.name(), "points", points));
+          curves.add(Map.of("name", c.name(), "points", points, "knee", knee(f, c)));
         }
         panels.add(Map.of("row", p.row(), "col", p.col(), "curves", curves));
       }
@@ -79,6 +90,62 @@ final class SweepPages {
       out.add(m);
     }
     return out;
+  }
+
+  /**
+   * The text an image draws beside a point: {@code knee} on a latency-against-throughput
+   * curve, and the flag names of the point's runs; absent for a point with neither.
+   */
+  static Map<Figures.Point, String> notes(Figures.Figure f, List<Map<String, Object>> records) {
+    Map<String, List<String>> flagsByRun = flagsByRun(records);
+    Map<Figures.Point, String> notes = new IdentityHashMap<>();
+    for (Figures.Panel p : f.panels()) {
+      for (Figures.Curve c : p.curves()) {
+        int knee = knee(f, c);
+        for (int i = 0; i < c.points().size(); i++) {
+          Figures.Point pt = c.points().get(i);
+          List<String> flags = flagsOf(pt, flagsByRun);
+          List<String> parts = new ArrayList<>();
+          if (i == knee) {
+            parts.add("knee");
+          }
+          if (!flags.isEmpty()) {
+            parts.add("flagged: " + String.join(", ", flags));
+          }
+          if (!parts.isEmpty()) {
+            notes.put(pt, String.join(" · ", parts));
+          }
+        }
+      }
+    }
+    return notes;
+  }
+
+  /** The knee's index on a curve of a latency against a throughput; -1 on other views. */
+  private static int knee(Figures.Figure f, Figures.Curve c) {
+    if (!f.varX().endsWith("_throughput") || !f.varY().endsWith("_ms")) {
+      return -1;
+    }
+    return Knee.of(c.points().stream().map(Figures.Point::x).toList(),
+        c.points().stream().map(pt -> pt.y().mean()).toList());
+  }
+
+  /** Each run's flag names, by its folder. */
+  private static Map<String, List<String>> flagsByRun(List<Map<String, Object>> records) {
+    Map<String, List<String>> out = new HashMap<>();
+    for (Map<String, Object> r : records) {
+      if (r.get(SweepData.RUN_KEY) != null) {
+        out.put(String.valueOf(r.get(SweepData.RUN_KEY)), RunFlags.names(RunFlags.in(r)));
+      }
+    }
+    return out;
+  }
+
+  /** The flag names of a point's runs, each once. */
+  private static List<String> flagsOf(Figures.Point pt, Map<String, List<String>> flagsByRun) {
+    Set<String> flags = new LinkedHashSet<>();
+    pt.runs().forEach(run -> flags.addAll(flagsByRun.getOrDefault(run, List.of())));
+    return List.copyOf(flags);
   }
 
   static Map<String, Object> pareto(Pareto.Result p) {
@@ -112,6 +179,7 @@ final class SweepPages {
           "p99_ttft_ms", "p99_e2el_ms", "failed")) {
         m.put(k, r.get(k));
       }
+      m.put("flags", RunFlags.in(r));
       if (run != null) {
         Path dir = root.resolve(String.valueOf(run));
         m.put("json", href(root, dir.resolveSibling(dir.getFileName() + ".json")));

@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@value #FILE_NAME}: one page with the sweep's curves (mean ± 95 % CI per point), the SLA
- * answers and links to every run's reports; the same curves as PNG files under
+ * {@value #FILE_NAME}: one page with the sweep's curves (mean ± 95 % CI per point), latency
+ * against throughput first with its knee, every flagged run marked, the SLA answers, the spread
+ * of repeated runs and links to every run's reports; the same curves as PNG files under
  * {@code plots/} for CI artifacts.
  */
 final class SweepReport {
@@ -20,24 +21,31 @@ final class SweepReport {
 
   private SweepReport() {}
 
+  /**
+   * @param swept   the variable the sweep walks along (null: none); each curve follows it
+   * @param curveBy the other keys the combinations vary: one curve per combination of them
+   * @param spreads the statistics of each point run more than once, by point
+   */
   static Path write(Path root, List<Map<String, Object>> records,
-      List<SweepOutcome.SlaAnswer> answers, List<String> failures, SlaVariable variable,
-      List<String> curveBy, PrintStream out) {
+      List<SweepOutcome.SlaAnswer> answers, List<String> failures, String swept,
+      List<String> curveBy, Map<String, RunStatistics> spreads, PrintStream out) {
     List<Figures.Figure> figures = new ArrayList<>();
     List<String[]> axes = new ArrayList<>();
+    // the main view: what a load costs in latency for what it gives in throughput
     axes.add(new String[] {"request_throughput", "p99_e2el_ms"});
     axes.add(new String[] {"request_throughput", "mean_ttft_ms"});
-    if (variable != null) {
-      axes.add(new String[] {variable.key(), "request_throughput"});
-      axes.add(new String[] {variable.key(), "p99_ttft_ms"});
+    if (swept != null) {
+      axes.add(new String[] {swept, "request_throughput"});
+      axes.add(new String[] {swept, "p99_ttft_ms"});
     }
     for (String[] a : axes) {
       PlotSpec spec = PlotSpec.defaults().withAxes(a[0], a[1])
           .withSplits(List.of(), List.of(), List.of(), curveBy);
-      for (Figures.Figure f : Figures.build(records, spec)) {
+      for (Figures.Figure f : Figures.build(records, spec, swept)) {
         if (f.pointCount() > 0) {
           figures.add(f);
-          ChartImages.write(f, root.resolve("plots"), List.of(ChartImages.Format.PNG));
+          ChartImages.write(f, root.resolve("plots"), List.of(ChartImages.Format.PNG),
+              SweepPages.notes(f, records)::get);
         }
       }
     }
@@ -47,13 +55,18 @@ final class SweepReport {
     summary.put("folder", root.toAbsolutePath().toString());
     summary.put("runs", records.size());
     summary.put("points", points.size());
-    summary.put("variable", variable == null ? null : variable.key());
+    summary.put("variable", swept);
+    summary.put("curves", curveBy);
+    summary.put("flagged", records.stream().filter(r -> !RunFlags.in(r).isEmpty()).count());
     summary.put("failures", failures);
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("kind", "sweep");
     data.put("summary", summary);
     data.put("answers", answers);
-    data.put("figures", SweepPages.figures(figures));
+    data.put("figures", SweepPages.figures(figures, records));
+    Map<String, Object> spreadJson = new LinkedHashMap<>();
+    spreads.forEach((point, stats) -> spreadJson.put(point, stats.toJson()));
+    data.put("spreads", spreadJson);
     data.put("runs", SweepPages.runs(root, records));
     Path file = SweepPages.write(root.resolve(FILE_NAME), "Sweep: " + root.getFileName(), data);
     out.println("Sweep report: " + file.toAbsolutePath().toUri());

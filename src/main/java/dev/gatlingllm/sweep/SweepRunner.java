@@ -45,17 +45,28 @@ final class SweepRunner {
   private final Map<Path, Map<String, Object>> records = new LinkedHashMap<>();
   private final List<String> failures = new ArrayList<>();
   private final List<SweepOutcome.SlaAnswer> answers = new ArrayList<>();
+  /** The spread of each point run more than once, by the point's folder. */
+  private final Map<String, RunStatistics> spreads = new LinkedHashMap<>();
+  /** Repeated runs of one benchmark: a table of one point and the sweep's flags are moot. */
+  private boolean repeated;
 
   SweepRunner(SweepConfig config) {
     this.config = config;
     this.out = config.out();
     this.launcher = config.launcher();
     this.timestamp = config.resume() != null ? config.resume()
+        : config.experimentName() != null ? config.experimentName()
         : LocalDateTime.now().format(TIMESTAMP);
     this.root = config.outputDir().resolve(timestamp);
     if (config.resume() != null && !Files.isDirectory(root)) {
       throw new IllegalArgumentException("Cannot resume from non-existent directory ("
           + root + ")");
+    }
+    if (config.resume() == null && config.experimentName() != null && Files.exists(root)
+        && !config.dryRun()) {
+      // vLLM's rule: a named experiment is only ever continued on purpose
+      throw new IllegalArgumentException("The experiment folder " + root + " already exists: "
+          + "give --resume to continue it, or another -e/--experiment-name");
     }
   }
 
@@ -67,6 +78,28 @@ final class SweepRunner {
 
   SweepOutcome serve() {
     eachPoint(this::missingRuns, this::runPoint);
+    return finish(null);
+  }
+
+  // ---------------------------------------------------------------- repeated runs
+
+  /**
+   * One benchmark {@code --num-runs} times, its runs directly in the output folder
+   * ({@code run=N/}, {@code run=N.json}) with their {@value RunStatistics#FILE_NAME}.
+   */
+  SweepOutcome repeat() {
+    Map<String, Object> none = Map.of();
+    withServer(none, none, missingRuns(root), server -> runPoint(server, none, none, root));
+    RunStatistics stats = spreads.get(""); // the point is the sweep's folder itself
+    if (stats != null) {
+      out.print(stats.consoleText());
+      for (Map<String, Object> r : records.values()) {
+        RunFlags.in(r).forEach(f -> out.println("FLAGGED " + r.get(SweepData.RUN_KEY) + ": "
+            + f));
+      }
+      out.println("Statistics of the runs: " + root.resolve(RunStatistics.FILE_NAME));
+    }
+    repeated = true;
     return finish(null);
   }
 
@@ -149,8 +182,21 @@ final class SweepRunner {
       Map<String, Object> bench, SlaVariable variable, Object value, Path base) {
     Map<String, Object> overrides = new LinkedHashMap<>(bench);
     overrides.put(variable.key(), value);
-    return runPoint(server, serve, overrides, base.resolve(variable.key() + "="
-        + Params.text(value)));
+    return measured(runPoint(server, serve, overrides, base.resolve(variable.key() + "="
+        + Params.text(value))), overrides);
+  }
+
+  /**
+   * A search or scan places its next load from these runs: with every one failed (under
+   * {@code --continue-on-error}) it cannot go on, and its combination fails.
+   */
+  private static List<Map<String, Object>> measured(List<Map<String, Object>> runs,
+      Map<String, Object> overrides) {
+    if (runs != null && runs.isEmpty()) {
+      throw new SweepFailure("every run with " + overrides + " failed, and the next load is "
+          + "placed from its results");
+    }
+    return runs;
   }
 
   // ---------------------------------------------------------------- workload
@@ -175,15 +221,15 @@ final class SweepRunner {
     Map<String, Object> serial = new LinkedHashMap<>(bench);
     serial.put("request_rate", "inf");
     serial.put("max_concurrency", 1);
-    List<Map<String, Object>> low = runPoint(server, serve, serial,
-        base.resolve("max_concurrency=1"));
+    List<Map<String, Object>> low = measured(runPoint(server, serve, serial,
+        base.resolve("max_concurrency=1")), serial);
     Map<String, Object> burst = new LinkedHashMap<>(bench);
     burst.put("request_rate", "inf");
     if (variable == SlaVariable.MAX_CONCURRENCY) {
       burst.put("max_concurrency", null);
     }
-    List<Map<String, Object>> high = runPoint(server, serve, burst,
-        base.resolve(variable.key() + "=inf"));
+    List<Map<String, Object>> high = measured(runPoint(server, serve, burst,
+        base.resolve(variable.key() + "=inf")), burst);
     if (low == null || high == null) {
       out.println("Omitting the evenly spaced loads: they are placed from the results of the "
           + "two runs above.");
@@ -322,11 +368,17 @@ final class SweepRunner {
    */
   private List<Map<String, Object>> runPoint(Server server, Map<String, Object> serve,
       Map<String, Object> overrides, Path point) {
+    warmUp(server, overrides, point);
     List<Map<String, Object>> data = new ArrayList<>();
+    boolean freshSeeds = config.numRuns() > 1 && !seedFixed(overrides);
     for (int n = 0; n < config.numRuns(); n++) {
       Path file = runFile(point, n);
       Path runDir = point.resolve("run=" + n);
       List<String> args = benchArgs(overrides, runDir);
+      if (freshSeeds) {
+        // run n draws its own arrivals and prompts; run 0 keeps vLLM's default seed 0
+        args = Params.overrideBench(args, Map.of("seed", n));
+      }
       out.println("[BEGIN BENCHMARK]");
       out.println("Benchmark overrides: " + overrides);
       out.println("Run Number: " + n);
@@ -344,7 +396,22 @@ final class SweepRunner {
         continue;
       }
       deleteTree(runDir); // what a failed attempt left
-      Map<String, Object> result = launcher.run(args, runDir);
+      Path failure = point.resolve("run=" + n + ".failure.json");
+      Map<String, Object> result;
+      try {
+        result = launcher.run(args, runDir);
+        Files.deleteIfExists(failure);
+      } catch (SweepFailure e) {
+        if (!config.continueOnError()) {
+          throw e;
+        }
+        recordFailure(failure, n, overrides, args, e);
+        server.afterBench();
+        out.println("[END BENCHMARK]");
+        continue;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot remove " + failure + ": " + e.getMessage(), e);
+      }
       server.afterBench();
       Map<String, Object> record = new LinkedHashMap<>();
       result.forEach((k, v) -> {
@@ -353,6 +420,7 @@ final class SweepRunner {
         }
       });
       record.put("run_number", n);
+      record.put(RunFlags.KEY, RunFlags.of(result));
       record.putAll(withoutName(serve));
       overrides.forEach((k, v) -> {
         if (!k.equals(Params.NAME_KEY)) {
@@ -373,7 +441,64 @@ final class SweepRunner {
       return null;
     }
     write(point.resolve("summary.json"), data);
+    if (data.size() > 1) {
+      RunStatistics stats = RunStatistics.of(data);
+      write(point.resolve(RunStatistics.FILE_NAME), stats.toJson());
+      spreads.put(root.relativize(point).toString(), stats);
+    }
     return data;
+  }
+
+  /**
+   * {@code --warmup-num-prompts}: one unmeasured run of the point's flags with that many
+   * prompts, before its runs (a cold server's first requests compile kernels and fill caches),
+   * kept as {@code warmup.json} beside them, never read as a run. Skipped when the point's
+   * runs are all there already (a resumed sweep).
+   */
+  private void warmUp(Server server, Map<String, Object> overrides, Path point) {
+    if (config.warmupNumPrompts() == 0 || config.dryRun() || !missingRuns(point)) {
+      return;
+    }
+    Map<String, Object> warm = new LinkedHashMap<>(overrides);
+    warm.put("num_prompts", config.warmupNumPrompts());
+    Path runDir = point.resolve("warmup");
+    List<String> args = benchArgs(warm, runDir);
+    out.println("[BEGIN WARMUP]");
+    out.println("Warm-up command: BenchServe " + ForkedRun.shellJoin(args));
+    deleteTree(runDir);
+    Map<String, Object> result = launcher.run(args, runDir);
+    server.afterBench();
+    Map<String, Object> record = new LinkedHashMap<>();
+    result.forEach((k, v) -> {
+      if (!DETAILED.contains(k)) {
+        record.put(k, v);
+      }
+    });
+    write(point.resolve("warmup.json"), record);
+    out.println("[END WARMUP]");
+  }
+
+  /**
+   * {@code --continue-on-error}: the failed run's {@code run=N.failure.json} (its number, the
+   * combination, its flags and why it failed), a line in the failures, and the sweep goes on;
+   * {@code --resume} runs it again.
+   */
+  private void recordFailure(Path file, int n, Map<String, Object> overrides, List<String> args,
+      SweepFailure e) {
+    Map<String, Object> failure = new LinkedHashMap<>();
+    failure.put("run_number", n);
+    failure.put("overrides", overrides);
+    failure.put("bench_args", args);
+    failure.put("error", e.getMessage());
+    write(file, failure);
+    failures.add(root.relativize(file.getParent()) + " run " + n + ": "
+        + e.getMessage().lines().findFirst().orElse(""));
+    out.println("FAILED (continuing, --continue-on-error): " + file);
+  }
+
+  /** Whether the user fixed the seed, in the benchmark flags or in the combination. */
+  private boolean seedFixed(Map<String, Object> overrides) {
+    return overrides.containsKey("seed") || BenchArgs.parse(config.benchArgs()).has("seed");
   }
 
   private static Map<String, Object> withoutName(Map<String, Object> comb) {
@@ -541,8 +666,8 @@ final class SweepRunner {
         + args.value("port").orElse("8000");
   }
 
-  /** The keys the combinations vary, but the searched one: one curve per combination. */
-  private List<String> curveKeys(SlaVariable variable) {
+  /** The keys the combinations set, in the order of the params files. */
+  private List<String> paramKeys() {
     List<String> keys = new ArrayList<>(Params.keys(config.serveParams()));
     Params.keys(config.benchParams()).forEach(k -> {
       if (!keys.contains(k)) {
@@ -550,9 +675,33 @@ final class SweepRunner {
       }
     });
     keys.remove(Params.NAME_KEY);
+    return keys;
+  }
+
+  /**
+   * The variable the sweep walks along: the searched one of a search or scan; in a grid the
+   * load (the concurrency, else the rate) when the combinations set it, else the last key
+   * they set. The curves are drawn along it; null for a grid without parameters.
+   */
+  private String sweptKey(SlaVariable variable) {
     if (variable != null) {
-      keys.remove(variable.key());
+      return variable.key();
     }
+    List<String> keys = paramKeys();
+    for (String load : List.of("max_concurrency", "request_rate")) {
+      for (String k : keys) {
+        if (k.replace('-', '_').equals(load)) {
+          return k;
+        }
+      }
+    }
+    return keys.isEmpty() ? null : keys.get(keys.size() - 1);
+  }
+
+  /** The keys the combinations vary, but the swept one: one curve per combination of them. */
+  private List<String> curveKeys(String swept) {
+    List<String> keys = paramKeys();
+    keys.removeIf(k -> swept != null && k.replace('-', '_').equals(swept.replace('-', '_')));
     return keys;
   }
 
@@ -563,8 +712,12 @@ final class SweepRunner {
       if (!answers.isEmpty()) {
         write(root.resolve("sla-results.json"), answers);
       }
+      if (!repeated) {
+        out.print(SweepTable.consoleText(all, failures));
+      }
+      String swept = sweptKey(variable);
       try {
-        SweepReport.write(root, all, answers, failures, variable, curveKeys(variable), out);
+        SweepReport.write(root, all, answers, failures, swept, curveKeys(swept), spreads, out);
       } catch (RuntimeException e) {
         out.println("The sweep report could not be written: " + e.getMessage());
         failures.add("sweep report: " + e.getMessage());
@@ -575,8 +728,11 @@ final class SweepRunner {
         List.copyOf(failures));
     if (!failures.isEmpty()) {
       throw new SweepFailure(failures.size() + " combination(s) failed:\n  - "
-          + String.join("\n  - ", failures) + "\nThe script was terminated early. Use "
-          + "`--resume " + timestamp + "` to continue the script from its last checkpoint.",
+          + String.join("\n  - ", failures) + (repeated ? ""
+          : config.continueOnError() ? "\nThe sweep went on (--continue-on-error). Use "
+          + "`--resume " + timestamp + "` to run the failed runs again."
+          : "\nThe script was terminated early. Use `--resume " + timestamp + "` to continue "
+          + "the script from its last checkpoint."),
           outcome);
     }
     return outcome;

@@ -1,4 +1,4 @@
-// The sweep pages: sweep-report.html (curves, SLA answers, every run), plots.html and pareto.html.
+// The sweep pages: sweep-report.html (curves with knee and flags, SLA answers, spread of repeated runs, every run), plots.html and pareto.html.
 LLM.run(function (d, app) {
   var el = LLM.el, num = LLM.num;
   var chartNo = 0;
@@ -7,14 +7,20 @@ LLM.run(function (d, app) {
     return href ? el('a', { href: href, text: text }) : el('span', { text: '—' });
   }
 
-  function figure(parent, f) {
+  var FLAG = '#b42318';
+
+  function figure(parent, f, along) {
     var X = LLM.label(f.varX), Y = LLM.label(f.varY);
+    var kneeView = /_throughput$/.test(f.varX) && /_ms$/.test(f.varY);
     var box = LLM.section(parent, Y + ' against ' + X, f.varY + ' against ' + f.varX + ' of the result JSONs' +
+      (along && along !== f.varX ? '; each curve joins its points in the order of ' + along : '') +
+      (kneeView ? '; ◆ knee: past it latency rises much faster than throughput' : '') +
+      '; red ▲: a run of the point was flagged (client self-check warned, over-saturated or failed requests), see Runs' +
       (f.hasIntervals ? '; bars: 95 % confidence interval of the mean over the point\'s runs (Student t)' : '; one run per point'));
     var grid = el('div', { cls: 'grid' });
     box.appendChild(grid);
     f.panels.forEach(function (p) {
-      var series = [];
+      var series = [], notes = [];
       p.curves.forEach(function (c, i) {
         var color = LLM.COLORS[i % LLM.COLORS.length];
         var bars = c.points.filter(function (pt) { return pt.lo !== null && pt.hi !== null; }).map(function (pt) {
@@ -22,8 +28,20 @@ LLM.run(function (d, app) {
         });
         series.push({
           name: c.name, type: 'line', showSymbol: true, symbolSize: 7, color: color,
-          data: c.points.map(function (pt) { return { value: [pt.x, pt.y], n: pt.n, std: pt.std, lo: pt.lo, hi: pt.hi, label: pt.label }; }),
+          data: c.points.map(function (pt, k) {
+            var flagged = pt.flags && pt.flags.length > 0, knee = k === c.knee;
+            var d = { value: [pt.x, pt.y], n: pt.n, std: pt.std, lo: pt.lo, hi: pt.hi, label: pt.label, flags: pt.flags || [], knee: knee };
+            if (flagged) { d.symbol = 'triangle'; d.symbolSize = 12; d.itemStyle = { color: FLAG, borderColor: FLAG }; }
+            else if (knee) { d.symbol = 'diamond'; d.symbolSize = 13; }
+            return d;
+          }),
           markLine: bars.length ? { symbol: ['none', 'none'], silent: true, animation: false, label: { show: false }, lineStyle: { color: color, type: 'solid', width: 1.5 }, data: bars } : undefined
+        });
+        c.points.forEach(function (pt, k) {
+          var text = [];
+          if (k === c.knee) { text.push('knee'); }
+          if (pt.flags && pt.flags.length) { text.push('⚑ ' + pt.flags.join(', ')); }
+          if (text.length) { notes.push({ x: pt.x, y: pt.y, text: text.join(' · '), color: pt.flags && pt.flags.length ? FLAG : color }); }
         });
       });
       var title = [p.row, p.col].filter(function (s) { return s; }).join(' · ');
@@ -34,12 +52,39 @@ LLM.run(function (d, app) {
           var v = it.data || {};
           var s = it.seriesName + '<br>' + X + ': ' + num(v.value[0]) + '<br>' + Y + ': ' + num(v.value[1]);
           if (v.n > 1) { s += '<br>n = ' + v.n + ', std = ' + num(v.std) + '<br>95 % CI [' + num(v.lo) + ', ' + num(v.hi) + ']'; }
+          if (v.knee) { s += '<br>knee of the curve'; }
+          if (v.flags && v.flags.length) { s += '<br>flagged: ' + v.flags.join(', '); }
           return s + '<br>' + (v.label || '');
         } },
         xAxis: { type: f.logX ? 'log' : 'value', name: X + (f.logX ? ' (log)' : ''), nameLocation: 'middle', nameGap: 28, scale: true },
         yAxis: { type: f.logY ? 'log' : 'value', name: Y + (f.logY ? ' (log)' : ''), scale: true },
         series: series
-      }, 340);
+      }, 340, notes);
+    });
+  }
+
+  function spreads(parent, map) {
+    var points = Object.keys(map);
+    if (!points.length) { return; }
+    var s = LLM.section(parent, 'Repeated runs', 'Each point run several times (fresh arrivals per run unless --seed was given): the spread of its headline figures over the runs. std: sample standard deviation (n − 1); CV: std ÷ mean; interval: 95 %, Student t. The same in each point\'s aggregate.json.');
+    points.forEach(function (point) {
+      var a = map[point];
+      // one table a point: with several points each is folded under its name, the page stays short
+      var holder = s;
+      if (points.length > 1) {
+        holder = el('details', {}, [el('summary', { text: point + ' (' + a.num_runs + ' runs)' })]);
+        s.appendChild(holder);
+      } else if (point) {
+        s.appendChild(el('h3', { text: point + ' (' + a.num_runs + ' runs)' }));
+      }
+      var t = el('table', { 'data-spread': point }, [el('tr', {}, ['figure', 'mean', 'std', 'min', 'max', 'CV', '95 % interval'].map(function (h, i) { return el('th', { cls: i === 0 ? 'text' : '', text: h }); }))]);
+      Object.keys(a.metrics).forEach(function (k) {
+        var m = a.metrics[k];
+        t.appendChild(el('tr', {}, [el('td', { cls: 'text', text: LLM.label(k) }), el('td', { text: num(m.mean) }), el('td', { text: num(m.std) }),
+          el('td', { text: num(m.min) }), el('td', { text: num(m.max) }), el('td', { text: m.cv === null ? '—' : num(100 * m.cv) + ' %' }),
+          el('td', { text: m.ci95_low === null ? '—' : '[' + num(m.ci95_low) + ', ' + num(m.ci95_high) + ']' })]));
+      });
+      holder.appendChild(t);
     });
   }
 
@@ -59,14 +104,23 @@ LLM.run(function (d, app) {
     var keys = ['request_throughput', 'output_throughput', 'mean_ttft_ms', 'p99_ttft_ms', 'p99_e2el_ms', 'failed'];
     // short headers, the key's full name on hover: the table keeps its columns in view at 800 px
     var labels = ['req/s', 'output tok/s', 'mean TTFT (ms)', 'P99 TTFT (ms)', 'P99 E2EL (ms)', 'failed'];
-    var t = el('table', {}, [el('tr', {}, ['point', 'run'].concat(labels).concat(['reports']).map(function (h, i) { return el('th', { cls: i === 0 ? 'text' : '', title: i >= 2 && i < 2 + keys.length ? LLM.label(keys[i - 2]) : h, text: h }); }))]);
+    var t = el('table', {}, [el('tr', {}, ['point', 'run'].concat(labels).concat(['flags', 'reports']).map(function (h, i) { return el('th', { cls: i === 0 || h === 'flags' ? 'text' : '', title: i >= 2 && i < 2 + keys.length ? LLM.label(keys[i - 2]) : h, text: h }); }))]);
+    var flagged = [];
     list.forEach(function (r) {
       var reports = el('td', { cls: 'links' }, [link(r.json, 'JSON'), el('span', { text: ' · ' }), link(r.llm, 'LLM report'),
         el('span', { text: ' · ' }), link(r.gatling, 'Gatling report'), el('span', { text: ' · ' }), link(r.console, 'console')]);
-      t.appendChild(el('tr', {}, [el('td', { cls: 'text', text: r.point }), el('td', { text: String(r.run_number) })]
-        .concat(keys.map(function (k) { return el('td', { text: num(r[k]) }); })).concat([reports])));
+      var flags = r.flags || [];
+      var names = flags.map(function (f) { return f.split(':')[0]; });
+      if (flags.length) { flagged.push(r); }
+      t.appendChild(el('tr', flags.length ? { 'data-flagged': names.join(',') } : {}, [el('td', { cls: 'text', text: r.point }), el('td', { text: String(r.run_number) })]
+        .concat(keys.map(function (k) { return el('td', { text: num(r[k]) }); }))
+        .concat([flags.length ? el('td', { cls: 'text', title: flags.join('\n'), text: '⚑ ' + names.join(', ') }) : el('td', { cls: 'text', text: 'ok' })])
+        .concat([reports])));
     });
     s.appendChild(t);
+    flagged.forEach(function (r) {
+      r.flags.forEach(function (f) { s.appendChild(el('div', { cls: 'banner bad warn', text: '⚑ ' + (r.point ? r.point + ' ' : '') + 'run ' + r.run_number + ': ' + f })); });
+    });
   }
 
   function pareto(parent, p) {
@@ -92,13 +146,17 @@ LLM.run(function (d, app) {
     if (sum.failures && sum.failures.length) {
       sum.failures.forEach(function (f) { app.appendChild(el('div', { cls: 'banner bad', text: 'Failed: ' + f })); });
     }
+    if (sum.flagged) {
+      app.appendChild(el('div', { cls: 'banner bad', text: '⚑ ' + sum.flagged + ' of ' + sum.runs + ' runs flagged: their figures may be the client\'s or the queue\'s, not the server\'s (red ▲ on the charts; reasons under Runs).' }));
+    }
     if (d.answers && d.answers.length) { answers(app, d.answers); }
   }
   if (d.figures && d.figures.length) {
-    d.figures.forEach(function (f) { figure(app, f); });
+    d.figures.forEach(function (f) { figure(app, f, sum.variable); });
   } else if (d.kind !== 'pareto') {
     LLM.empty(app, 'No point to draw (no run has both keys as numbers).');
   }
   if (d.pareto) { pareto(app, d.pareto); }
+  if (d.spreads) { spreads(app, d.spreads); }
   if (d.runs && d.runs.length) { runs(app, d.runs); }
 });

@@ -89,6 +89,21 @@ class BenchPlanTest {
   }
 
   @Test
+  void oneGatlingRunIsOneRunSoMoreRunsAreTheLaunchersJob() {
+    assertEquals(1, BenchPlan.numRuns(plan("--model m").args()));
+    assertEquals(1, BenchPlan.numRuns(plan("--model m --num-runs 1").args()));
+    assertEquals("--num-runs 3 runs the benchmark as that many Gatling runs, each in a JVM of "
+        + "its own, which one Gatling run cannot do: use `gatling-llm bench serve ... "
+        + "--num-runs 3` (or dev.gatlingllm.sweep.Sweep.repeat from Java)",
+        error("--model m --num-runs 3"));
+    assertEquals("--num-runs must be at least 1, got 0", error("--model m --num-runs 0"));
+    assertEquals("--sweep-max-concurrency runs a sweep of Gatling runs, each in a JVM of its "
+        + "own, which one Gatling run cannot do: use `gatling-llm bench serve ... "
+        + "--sweep-max-concurrency ...` (or gatling-llm bench sweep serve)",
+        error("--model m --sweep-max-concurrency 1,4"));
+  }
+
+  @Test
   void theChatBackendDefaultsToTheChatEndpoint() {
     assertEquals("/v1/chat/completions",
         plan("--model m --backend openai-chat").endpoint());

@@ -115,7 +115,8 @@ class GatlingLlmTest {
   @Test
   void everyLevelHasItsHelpAndTheTopItsVersion() {
     for (String[] command : new String[][] {{"--help"}, {"bench", "--help"},
-        {"bench", "sweep", "--help"}, {"bench", "sweep", "plot", "--help"}, {"sim", "--help"},
+        {"bench", "sweep", "--help"}, {"bench", "sweep", "plot", "--help"},
+        {"bench", "sweep", "repeat", "--help"}, {"sim", "--help"},
         {"recover", "--help"}, {"merge", "--help"}, {"compare", "--help"}}) {
       out.reset();
       assertEquals(0, run(command), String.join(" ", command));

@@ -10,6 +10,7 @@ import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.sweep.SweepConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +63,136 @@ class LauncherIntegrationTest {
     assertTrue(Files.exists(run.resolve("index.html")), "Gatling's report");
     assertTrue(Files.exists(run.resolve("llm-report.html")), "the LLM report");
     assertNull(System.getProperty(CommandLine.ARGS_PROPERTY), "llm.args given back");
+  }
+
+  @Test
+  void numRunsRunsTheBenchmarkThreeTimesAndWritesTheSpreadOfItsFigures() throws Exception {
+    Path out = dir.resolve("repeated");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    PrintStream before = System.out;
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+      try {
+        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
+            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
+            "--random-input-len", "16", "--random-output-len", "4", "--num-prompts", "5",
+            "--request-rate", "50", "--num-runs", "3", "--result-dir", out.toString()},
+            System.out, System.err);
+      } finally {
+        System.setOut(before);
+      }
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    Path root;
+    try (Stream<Path> folders = Files.list(out)) {
+      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int n = 0; n < 3; n++) {
+      Path run = root.resolve("run=" + n);
+      JsonNode result = json.readTree(run.resolve("result.json").toFile());
+      assertEquals(5, result.get("completed").asInt(), "run " + n);
+      assertTrue(Files.isRegularFile(run.resolve("console.log")));
+      try (Stream<Path> gatling = Files.list(run.resolve("gatling"))) {
+        Path folder = gatling.findFirst().orElseThrow();
+        assertTrue(Files.exists(folder.resolve("index.html")), "Gatling's report of run " + n);
+        assertTrue(Files.exists(folder.resolve("llm-report.html")), "LLM report of run " + n);
+      }
+      // fresh arrivals: each run its own seed, as no --seed was given
+      assertTrue(text.matches("(?s).*Run Number: " + n + "\nBenchmark command: BenchServe [^\n]*"
+          + "--seed " + n + "\n.*"), text);
+    }
+    JsonNode agg = json.readTree(root.resolve("aggregate.json").toFile());
+    assertEquals(3, agg.get("num_runs").asInt());
+    JsonNode throughput = agg.at("/metrics/request_throughput");
+    assertEquals(3, throughput.get("values").size());
+    double mean = 0;
+    for (JsonNode v : throughput.get("values")) {
+      mean += v.asDouble() / 3;
+    }
+    assertEquals(mean, throughput.get("mean").asDouble(), 1e-9);
+    assertTrue(throughput.get("min").asDouble() <= mean && mean <= throughput.get("max")
+        .asDouble());
+    assertTrue(throughput.get("ci95_low").asDouble() <= mean);
+    for (String key : new String[] {"output_throughput", "total_token_throughput",
+        "mean_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_tpot_ms", "mean_itl_ms",
+        "p99_itl_ms"}) {
+      assertTrue(agg.at("/metrics/" + key + "/cv").isNumber(), key);
+    }
+    assertTrue(Files.isRegularFile(root.resolve("sweep-report.html")));
+    assertTrue(text.contains(" Repeated runs: 3, 95 % interval (Student t) "), text);
+    assertTrue(text.contains("Request throughput (req/s)"), text);
+  }
+
+  @Test
+  void aDslSimulationRepeatedGetsItsSeedPerRunAndTheSameStatistics() throws Exception {
+    Path out = dir.resolve("dsl");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      status = GatlingLlm.run(new String[] {"bench", "sweep", "repeat", "--simulation",
+          "dev.gatlingllm.sweep.RepeatedSimulation", "--num-runs", "2", "-o", out.toString(),
+          "--jvm-args", String.join(" ", SweepConfig.DEFAULT_JVM_ARGS) + " -Dit.baseUrl="
+          + sim.baseUrl()}, new PrintStream(console, true, StandardCharsets.UTF_8), System.err);
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    Path root;
+    try (Stream<Path> folders = Files.list(out)) {
+      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int n = 0; n < 2; n++) {
+      Path run = root.resolve("run=" + n);
+      assertEquals(6, json.readTree(run.resolve("result.json").toFile()).get("completed")
+          .asInt(), "the DSL's result JSON, copied beside the run's reports");
+      assertTrue(Files.readString(run.resolve("console.log"))
+          .contains("repeated simulation seed=" + n), "run " + n + " got -Dllm.seed=" + n);
+    }
+    JsonNode agg = json.readTree(root.resolve("aggregate.json").toFile());
+    assertEquals(2, agg.at("/metrics/request_throughput/values").size());
+    assertTrue(text.contains(" Repeated runs: 2, 95 % interval (Student t) "), text);
+  }
+
+  @Test
+  void sweepMaxConcurrencyRunsOnePointEachAndPrintsTheSweepsTable() throws Exception {
+    Path out = dir.resolve("one-command");
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    PrintStream before = System.out;
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+      try {
+        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
+            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
+            "--random-input-len", "16", "--random-output-len", "4",
+            "--sweep-max-concurrency", "1,4", "--sweep-num-prompts-factor", "2",
+            "--result-dir", out.toString()}, System.out, System.err);
+      } finally {
+        System.setOut(before);
+      }
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    Path root;
+    try (Stream<Path> folders = Files.list(out)) {
+      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int c : new int[] {1, 4}) {
+      JsonNode run = json.readTree(root.resolve("SERVE-BENCH-max_concurrency=" + c
+          + "-num_prompts=" + 2 * c + "/run=0.json").toFile());
+      assertEquals(c, run.get("max_concurrency").asInt());
+      assertEquals(2 * c, run.get("completed").asInt(), "factor 2 × concurrency " + c);
+    }
+    assertTrue(Files.isRegularFile(root.resolve("sweep-report.html")));
+    assertTrue(text.contains(" Sweep: mean of each point's runs (ms for latencies) "), text);
+    assertTrue(text.matches("(?s).*\nSERVE-BENCH-max_concurrency=4-num_prompts=8 +1 .*"), text);
   }
 
   @Test

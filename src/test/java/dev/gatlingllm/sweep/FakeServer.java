@@ -18,6 +18,12 @@ final class FakeServer implements RunLauncher {
   final double serviceS;
   final double ttftMs;
   final List<List<String>> calls = new ArrayList<>();
+  /** Concurrencies whose runs' client self-check warns, as a starved client's does. */
+  final java.util.Set<Integer> starved = new java.util.HashSet<>();
+  /** Concurrencies whose runs are found over-saturated. */
+  final java.util.Set<Integer> saturated = new java.util.HashSet<>();
+  /** Whether {@code --seed} adds its value in ms to the mean TTFT (runs that differ). */
+  boolean seedMovesTtft;
 
   FakeServer(int slots, double serviceS, double ttftMs) {
     this.slots = slots;
@@ -49,11 +55,18 @@ final class FakeServer implements RunLauncher {
     r.put("failed", 0);
     r.put("request_throughput", throughput);
     r.put("output_throughput", throughput * 9);
-    r.put("mean_ttft_ms", ttftMs + waitMs / 2);
+    int seed = seedMovesTtft ? args.integer("seed").orElse(0) : 0;
+    r.put("mean_ttft_ms", ttftMs + waitMs / 2 + seed);
     r.put("p99_ttft_ms", ttftMs + waitMs);
     r.put("mean_e2el_ms", e2el);
     r.put("p99_e2el_ms", e2el + waitMs);
     r.put("ttfts", List.of(0.1, 0.2));
+    r.put("client_self_check", Map.of("warnings", starved.contains(conc)
+        ? List.of("the client itself was a bottleneck: event-loop lag p99 189.00 ms") : List.of()));
+    Map<String, Object> over = new LinkedHashMap<>();
+    over.put("detected", saturated.contains(conc));
+    over.put("since_s", saturated.contains(conc) ? 2.5 : null);
+    r.put("over_saturation", over);
     return r;
   }
 }

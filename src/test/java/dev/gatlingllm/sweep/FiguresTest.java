@@ -33,6 +33,33 @@ class FiguresTest {
   }
 
   @Test
+  void figNameNamesTheFilesAsVllmDoes() {
+    List<Figures.Figure> one = Figures.named(Figures.build(records(), PlotSpec.defaults()),
+        "latency");
+    assertEquals(List.of("latency"), one.stream().map(Figures.Figure::name).toList());
+    List<Figures.Figure> split = Figures.named(Figures.build(records(), PlotSpec.defaults()
+        .withSplits(List.of("tp"), List.of(), List.of(), List.of())), "latency");
+    assertEquals(List.of("latency-tp=1", "latency-tp=2"),
+        split.stream().map(Figures.Figure::name).toList());
+    // tp=1: point a (three runs, one point) and point b
+    assertEquals(2, split.get(0).pointCount(), "the figure is the same, its name only changes");
+  }
+
+  @Test
+  void aCurveAlongTheSweptVariableKeepsTheOrderOfTheLoad() {
+    // throughput falls past saturation: 8 -> 20 req/s, 16 -> 18 req/s; in x order 16 would
+    // come before 8, in load order it comes last
+    List<Map<String, Object>> rs = List.of(run("c4", 1, 4, 10, 100), run("c16", 1, 16, 18, 900),
+        run("c8", 1, 8, 20, 300));
+    List<Figures.Point> byLoad = Figures.build(rs, PlotSpec.defaults(), "max_concurrency")
+        .get(0).panels().get(0).curves().get(0).points();
+    assertEquals(List.of("c4", "c8", "c16"), byLoad.stream().map(Figures.Point::label).toList());
+    List<Figures.Point> byX = Figures.build(rs, PlotSpec.defaults()).get(0).panels().get(0)
+        .curves().get(0).points();
+    assertEquals(List.of("c4", "c16", "c8"), byX.stream().map(Figures.Point::label).toList());
+  }
+
+  @Test
   void runsOfOnePointBecomeMeanWithInterval() {
     List<Figures.Figure> figs = Figures.build(records(), PlotSpec.defaults()
         .withSplits(List.of(), List.of(), List.of(), List.of("tp")));

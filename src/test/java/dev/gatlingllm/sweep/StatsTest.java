@@ -36,6 +36,32 @@ class StatsTest {
   }
 
   @Test
+  void threeRunsWorkedByHand() {
+    // 10, 12, 14: mean 12; deviations -2, 0, 2, squares 8, / (3 - 1) = 4, std 2;
+    // CV 2 / 12 = 1/6; half width t(0.975, 2) * 2 / sqrt(3) = 4.302652729749462 * 1.1547005
+    // = 4.968275423500661
+    Stats s = Stats.of(new double[] {14, 10, 12}, 0.95);
+    assertEquals(12, s.mean(), 1e-12);
+    assertEquals(2, s.std(), 1e-12);
+    assertEquals(10, s.min());
+    assertEquals(14, s.max());
+    assertEquals(1.0 / 6, s.cv(), 1e-12);
+    assertEquals(12 - 4.968275423500661, s.ciLow(), 1e-9);
+    assertEquals(12 + 4.968275423500661, s.ciHigh(), 1e-9);
+  }
+
+  @Test
+  void theVariationOfOneRunOrOfAZeroMeanIsUndefined() {
+    assertTrue(Double.isNaN(Stats.of(new double[] {5}, 0.95).cv()));
+    assertTrue(Double.isNaN(Stats.of(new double[] {-1, 1}, 0.95).cv()));
+    // a negative mean still gives a positive spread ratio: |mean|
+    assertEquals(Math.sqrt(2) / 2, Stats.of(new double[] {-1, -3}, 0.95).cv(), 1e-12);
+    Stats one = Stats.of(new double[] {5}, 0.95);
+    assertEquals(5, one.min());
+    assertEquals(5, one.max());
+  }
+
+  @Test
   void oneRunHasAMeanButNoInterval() {
     Stats s = Stats.of(new double[] {7}, 0.95);
     assertEquals(7, s.mean());

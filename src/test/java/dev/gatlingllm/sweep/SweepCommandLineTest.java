@@ -30,9 +30,16 @@ class SweepCommandLineTest {
 
   @Test
   void badCommandsFlagsAndValuesAreNamed() {
-    assertEquals(Sweep.USAGE_STATUS, run("sweep_all"));
-    assertTrue(err().contains("sweep: unknown command 'sweep_all'; did you mean serve_sla?"),
+    // (sweep_all, once used here, is as far from repeat as from serve_sla: a tie)
+    assertEquals(Sweep.USAGE_STATUS, run("serve_all"));
+    assertTrue(err().contains("sweep: unknown command 'serve_all'; did you mean serve_sla?"),
         err());
+    assertEquals(Sweep.USAGE_STATUS, run("repeat", "--num-runs", "3"));
+    assertTrue(err().contains("sweep repeat: error: give --simulation CLASS or --bench-args ARGS "
+        + "(one of them)"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("repeat", "--simulation", "a.B", "--num-runs", "1"));
+    assertTrue(err().contains("sweep repeat: error: --num-runs must be at least 2 to have a "
+        + "spread, got 1"), err());
     assertEquals(Sweep.USAGE_STATUS, run("serve", "--model", "m"));
     assertTrue(err().contains("sweep serve: Missing required option: '--bench-args=ARGS'"),
         err());
@@ -80,6 +87,24 @@ class SweepCommandLineTest {
     out.reset();
     assertEquals(0, run("workload", "-h"));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("--workload-iters=N"));
+    out.reset();
+    assertEquals(0, run("serve_workload", "-h"), "vLLM's newest name");
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("--workload-iters=N"));
+    out.reset();
+    assertEquals(0, run("--help"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("serve_workload, workload"),
+        out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void resumeAloneContinuesTheNamedExperiment() {
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m", "--resume"));
+    assertTrue(err().contains("sweep serve: error: --resume without a folder continues the "
+        + "-e/--experiment-name folder: give -e NAME, or --resume TIMESTAMP"), err());
+    assertEquals(Sweep.USAGE_STATUS, run("serve", "--bench-args", "--model m", "-e", "x",
+        "--resume", "-o", dir.toString()));
+    assertTrue(err().contains("Cannot resume from non-existent directory (" + dir.resolve("x")
+        + ")"), err());
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.gatlingllm.sweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatlingllm.report.PageLayout;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
@@ -32,7 +33,7 @@ class SweepLayoutBrowserTest {
   Path dir;
 
   @Test
-  void theSweepReportOfRealRunsIsReadable() {
+  void theSweepReportOfRealRunsIsReadable() throws Exception {
     Optional<Path> chromium = PageLayout.chromium();
     Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium installed (apt-get "
         + "install chromium, or set CHROMIUM=/path/to/chromium): the sweep report's layout was "
@@ -52,6 +53,16 @@ class SweepLayoutBrowserTest {
     }
     Path report = o.folder().resolve(SweepReport.FILE_NAME);
     assertTrue(Files.isRegularFile(report));
+    String html = Files.readString(report);
+    String open = "<script type=\"application/json\" id=\"llm-data\">";
+    int from = html.indexOf(open) + open.length();
+    JsonNode figures = Params.json().readTree(html.substring(from,
+        html.indexOf("</script>", from))).get("figures");
+    for (JsonNode figure : figures) {
+      JsonNode curves = figure.at("/panels/0/curves");
+      assertEquals(1, curves.size(), "one curve, not one series a concurrency: " + figure);
+      assertEquals(3, curves.at("/0/points").size());
+    }
     Path shots = Path.of("target/report-screenshots");
     try (PageLayout browser = PageLayout.start(chromium.get())) {
       for (int width : new int[] {1400, 800}) {
@@ -60,8 +71,9 @@ class SweepLayoutBrowserTest {
         System.out.printf("layout sweep-report at %d px: %d charts, %d chart texts, %d ms%n",
             width, f.charts(), f.labels(), f.millis());
         assertEquals(List.of(), f.problems(), "sweep report at " + width + " px");
-        // request throughput against p99 E2EL and against mean TTFT
-        assertEquals(2, f.charts());
+        // request throughput against p99 E2EL and against mean TTFT, then along the swept
+        // concurrency: throughput and p99 TTFT; each one curve through the three points
+        assertEquals(4, f.charts());
       }
     }
   }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.cli.BenchArgs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -98,6 +100,117 @@ class SweepRunnerTest {
   }
 
   @Test
+  void aGridOverConcurrencyIsOneCurveWithItsKneeAndItsFlaggedRuns() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    server.starved.add(1);
+    server.saturated.add(16);
+    SweepOutcome o = Sweep.serve(config(server).benchParams(Params.parse("[{\"max_concurrency\""
+        + ": 1}, {\"max_concurrency\": 4}, {\"max_concurrency\": 8}, {\"max_concurrency\": 16}]"))
+        .build());
+    Map<String, Object> starvedRun = Params.readObject(o.folder().resolve(
+        "SERVE-BENCH-max_concurrency=1/run=0.json"));
+    assertEquals(List.of("client: the client itself was a bottleneck: event-loop lag p99 "
+        + "189.00 ms"), starvedRun.get(RunFlags.KEY));
+    Map<String, Object> fine = Params.readObject(o.folder().resolve(
+        "SERVE-BENCH-max_concurrency=4/run=0.json"));
+    assertEquals(List.of(), fine.get(RunFlags.KEY));
+
+    // the console's table: one row a point, the flagged ones named, then why
+    String console = console();
+    assertTrue(console.matches("(?s).*SERVE-BENCH-max_concurrency=1 +1 +10\\.00 +90\\.00 +20\\.00 "
+        + "+20\\.00 +- +100\\.00  FLAGGED client\n.*"), console);
+    assertTrue(console.matches("(?s).*SERVE-BENCH-max_concurrency=4 +1 +40\\.00 .*  ok\n.*"),
+        console);
+    assertTrue(console.matches("(?s).*SERVE-BENCH-max_concurrency=16 +1 +40\\.00 .* 700\\.00  "
+        + "FLAGGED over-saturated\n.*"), console);
+    assertTrue(console.contains("  - SERVE-BENCH-max_concurrency=16/run=0: over-saturated: in "
+        + "flight and TTFT grew while completions stayed flat from 2.5 s; its latencies grow "
+        + "with the run's length\n"), console);
+
+    // the report: latency against throughput is one curve along the concurrency, not four
+    // series of one point; the knee at concurrency 4 (throughput 10, 40, 40, 40 req/s; p99
+    // E2EL 100, 100, 300, 700 ms: scaled (0, 0), (1, 0), (1, 1/3), (1, 1); below the chord
+    // 0.707, 0.471), flags on the points of 1 and 16
+    JsonNode data = reportData(o.folder());
+    assertEquals("max_concurrency", data.at("/summary/variable").asText());
+    assertEquals(2, data.at("/summary/flagged").asInt());
+    JsonNode main = data.at("/figures/0");
+    assertEquals("request_throughput", main.at("/varX").asText());
+    assertEquals("p99_e2el_ms", main.at("/varY").asText());
+    JsonNode curves = main.at("/panels/0/curves");
+    assertEquals(1, curves.size());
+    JsonNode points = curves.at("/0/points");
+    assertEquals(4, points.size());
+    assertEquals(1, curves.at("/0/knee").asInt());
+    double[] p99 = {100, 100, 300, 700};
+    for (int i = 0; i < 4; i++) {
+      assertEquals(p99[i], points.at("/" + i + "/y").asDouble(), 1e-9);
+    }
+    assertEquals("[\"client\"]", points.at("/0/flags").toString());
+    assertEquals("[]", points.at("/1/flags").toString());
+    assertEquals("[\"over-saturated\"]", points.at("/3/flags").toString());
+    assertEquals("[\"client: the client itself was a bottleneck: event-loop lag p99 189.00 ms\"]",
+        data.at("/runs/0/flags").toString());
+    // a view along the concurrency has no knee: its x is the load, not a throughput
+    assertEquals("max_concurrency", data.at("/figures/2/varX").asText());
+    assertEquals(-1, data.at("/figures/2/panels/0/curves/0/knee").asInt());
+    // the image files say it too (SVG texts can be searched; the PNGs are the same drawing)
+    assertEquals(0, Sweep.run(new String[] {"plot", o.folder().toString(), "--format", "svg"},
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err));
+    String svg = Files.readString(o.folder().resolve("plots/p99_e2el_ms-vs-request_throughput.svg"));
+    assertTrue(svg.contains("flagged: client"), svg);
+    assertTrue(svg.contains("knee"), "the knee at concurrency 4");
+    assertTrue(svg.contains("flagged: over-saturated"));
+  }
+
+  @Test
+  void repeatedRunsDrawFreshArrivalsAndWriteTheirStatistics() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    server.seedMovesTtft = true;
+    SweepOutcome o = Sweep.repeat(config(server).benchArgs(BENCH + " --max-concurrency 2")
+        .numRuns(3).build());
+    assertEquals(List.of("0", "1", "2"), server.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("seed").orElseThrow()).toList());
+    for (int n = 0; n < 3; n++) {
+      assertTrue(Files.isRegularFile(o.folder().resolve("run=" + n + ".json")));
+    }
+    JsonNode agg = Params.json().readTree(o.folder().resolve(RunStatistics.FILE_NAME).toFile());
+    assertEquals(3, agg.at("/num_runs").asInt());
+    assertEquals("[\"run=0\",\"run=1\",\"run=2\"]", agg.at("/runs").toString());
+    // mean TTFT 20, 21, 22 ms: mean 21, std 1, CV 1/21, t(0.975, 2) / sqrt(3) = 2.4841377
+    JsonNode ttft = agg.at("/metrics/mean_ttft_ms");
+    assertEquals(21, ttft.at("/mean").asDouble(), 1e-9);
+    assertEquals(1, ttft.at("/std").asDouble(), 1e-9);
+    assertEquals(20, ttft.at("/min").asDouble(), 1e-9);
+    assertEquals(22, ttft.at("/max").asDouble(), 1e-9);
+    assertEquals(1.0 / 21, ttft.at("/cv").asDouble(), 1e-9);
+    assertEquals(21 - 2.484137712, ttft.at("/ci95_low").asDouble(), 1e-6);
+    assertEquals(21 + 2.484137712, ttft.at("/ci95_high").asDouble(), 1e-6);
+    assertEquals("[20.0,21.0,22.0]", ttft.at("/values").toString());
+    // the same throughput every run: no spread; goodput (absent) and TPOT (absent) left out
+    assertEquals(0, agg.at("/metrics/request_throughput/std").asDouble());
+    assertTrue(agg.at("/metrics/request_goodput").isMissingNode());
+    assertTrue(console().contains("Mean TTFT (ms)                        21.00       1.00      "
+        + "20.00      22.00   4.76%  [18.52, 23.48]\n"), console());
+    assertEquals(3, reportData(o.folder()).at("/spreads//num_runs").asInt());
+  }
+
+  @Test
+  void aSeedTheUserFixedStaysTheSameInEveryRun() {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    Sweep.repeat(config(server).benchArgs(BENCH + " --seed 7").numRuns(2).build());
+    assertEquals(List.of("7", "7"), server.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("seed").orElseThrow()).toList());
+  }
+
+  private static JsonNode reportData(Path folder) throws Exception {
+    String html = Files.readString(folder.resolve(SweepReport.FILE_NAME));
+    String open = "<script type=\"application/json\" id=\"llm-data\">";
+    int from = html.indexOf(open) + open.length();
+    return Params.json().readTree(html.substring(from, html.indexOf("</script>", from)));
+  }
+
+  @Test
   void dryRunPrintsTheCommandsAndRunsNothing() {
     FakeServer server = new FakeServer(4, 0.1, 20);
     SweepOutcome o = Sweep.serve(config(server).dryRun(true)
@@ -142,5 +255,105 @@ class SweepRunnerTest {
         e.getMessage());
     assertTrue(e.getMessage().contains("Use `--resume " + e.outcome().folder().getFileName()
         + "` to continue"), e.getMessage());
+  }
+
+  @Test
+  void continueOnErrorWritesTheFailureAndRunsTheOtherPoints() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    RunLauncher flaky = (args, runDir) -> {
+      if (args.containsAll(List.of("--max-concurrency", "4"))) {
+        throw new SweepFailure("the benchmark run failed (exit status 255, no result JSON)");
+      }
+      return server.run(args, runDir);
+    };
+    SweepConfig c = config(server).launcher(flaky).continueOnError(true)
+        .experimentName("nightly")
+        .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 4}, "
+            + "{\"max_concurrency\": 8}]")).build();
+    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.serve(c));
+    Path root = dir.resolve("nightly");
+    assertEquals(root, e.outcome().folder(), "-e names the folder");
+    assertEquals(2, e.outcome().records().size(), "concurrency 1 and 8 ran");
+    Map<String, Object> failure = Params.readObject(root.resolve(
+        "SERVE-BENCH-max_concurrency=4/run=0.failure.json"));
+    assertEquals(0, failure.get("run_number"));
+    assertEquals(Map.of("max_concurrency", 4), failure.get("overrides"));
+    assertEquals("the benchmark run failed (exit status 255, no result JSON)",
+        failure.get("error"));
+    assertTrue(e.getMessage().contains("1 combination(s) failed:\n  - "
+        + "SERVE-BENCH-max_concurrency=4 run 0: the benchmark run failed"), e.getMessage());
+    assertTrue(e.getMessage().contains("The sweep went on (--continue-on-error). Use `--resume "
+        + "nightly` to run the failed runs again."), e.getMessage());
+    assertTrue(console().contains("FAILED: SERVE-BENCH-max_concurrency=4 run 0: the benchmark "
+        + "run failed"), console());
+
+    // a named experiment is continued on purpose only; --resume reruns the failed run alone
+    IllegalArgumentException exists = assertThrows(IllegalArgumentException.class,
+        () -> Sweep.serve(config(server).experimentName("nightly").build()));
+    assertEquals("The experiment folder " + root + " already exists: give --resume to "
+        + "continue it, or another -e/--experiment-name", exists.getMessage());
+    FakeServer again = new FakeServer(4, 0.1, 20);
+    SweepOutcome resumed = Sweep.serve(config(again).benchParams(c.benchParams())
+        .experimentName("nightly").resume("nightly").build());
+    assertEquals(1, again.calls.size());
+    assertEquals(3, resumed.records().size());
+    assertFalse(Files.exists(root.resolve("SERVE-BENCH-max_concurrency=4/run=0.failure.json")),
+        "the run that failed before succeeded now");
+  }
+
+  @Test
+  void aSearchCannotGoOnWhenEveryRunOfALoadFailed() {
+    RunLauncher broken = (args, runDir) -> {
+      throw new SweepFailure("the benchmark run failed (exit status 2)");
+    };
+    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.workload(config(null)
+        .launcher(broken).continueOnError(true).build(), SlaVariable.REQUEST_RATE, 3));
+    assertTrue(e.getMessage().contains("every run with {request_rate=inf, max_concurrency=1} "
+        + "failed, and the next load is placed from its results"), e.getMessage());
+  }
+
+  @Test
+  void anExperimentNameMustBeAFolderName() {
+    assertEquals("-e/--experiment-name must be a folder name, got 'a/b'",
+        assertThrows(IllegalArgumentException.class,
+            () -> SweepConfig.builder().experimentName("a/b")).getMessage());
+  }
+
+  @Test
+  void plotWritesIntoPlotsBesideTheReportsImages() {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    SweepOutcome o = Sweep.serve(config(server).benchParams(Params.parse(
+        "[{\"max_concurrency\": 1}, {\"max_concurrency\": 8}]")).build());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, Sweep.run(new String[] {"plot", o.folder().toString(), "--fig-name",
+        "latency"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+    assertTrue(Files.isRegularFile(o.folder().resolve("plots/latency.png")));
+    assertTrue(Files.isRegularFile(o.folder().resolve("plots/plots.html")));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Wrote "
+        + o.folder().resolve("plots/latency.png")), out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aWarmUpRunPrecedesEachPointAndCountsInNoFigure() throws Exception {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    SweepConfig c = config(server).numRuns(2).warmupNumPrompts(5)
+        .benchParams(Params.parse("[{\"max_concurrency\": 2}]")).build();
+    SweepOutcome o = Sweep.serve(c);
+    assertEquals(3, server.calls.size());
+    assertEquals("5", BenchArgs.parse(server.calls.get(0)).value("num-prompts").orElseThrow());
+    assertEquals("40", BenchArgs.parse(server.calls.get(1)).value("num-prompts").orElseThrow());
+    assertEquals(2, o.records().size(), "the warm-up is no run");
+    Path point = o.folder().resolve("SERVE-BENCH-max_concurrency=2");
+    assertEquals(2, Params.readObject(point.resolve("warmup.json")).get("max_concurrency"));
+    assertEquals(2, SweepData.read(o.folder()).size());
+    assertTrue(console().contains("[BEGIN WARMUP]"));
+
+    FakeServer again = new FakeServer(4, 0.1, 20);
+    Sweep.serve(config(again).numRuns(2).warmupNumPrompts(5).benchParams(c.benchParams())
+        .resume(o.folder().getFileName().toString()).build());
+    assertEquals(0, again.calls.size(), "every run is there: no warm-up either");
+    assertEquals("--warmup-num-prompts must be at least 0, got -1",
+        assertThrows(IllegalArgumentException.class,
+            () -> SweepConfig.builder().warmupNumPrompts(-1)).getMessage());
   }
 }

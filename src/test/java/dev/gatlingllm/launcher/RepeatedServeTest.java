@@ -1,0 +1,48 @@
+package dev.gatlingllm.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.CommandLine;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The points of vLLM-bench's one-command sweeps. */
+class RepeatedServeTest {
+
+  private static List<Map<String, Object>> points(String line) {
+    return RepeatedServe.points(BenchArgs.parse(CommandLine.split("--model m " + line)));
+  }
+
+  private static String refusal(String line) {
+    return assertThrows(IllegalArgumentException.class, () -> points(line)).getMessage();
+  }
+
+  @Test
+  void concurrenciesTimesRatesWithPromptsScaledByConcurrency() {
+    assertEquals(List.of(Map.of("max_concurrency", 1), Map.of("max_concurrency", 4),
+        Map.of("max_concurrency", 16)), points("--sweep-max-concurrency 1,4,16"));
+    assertEquals(List.of(Map.of("max_concurrency", 2, "num_prompts", 20),
+        Map.of("max_concurrency", 8, "num_prompts", 80)),
+        points("--sweep-max-concurrency 2,8 --sweep-num-prompts-factor 10"));
+    assertEquals(List.of(Map.of("request_rate", 2.5), Map.of("request_rate", "inf")),
+        points("--sweep-request-rate 2.5,inf"));
+    assertEquals(List.of(Map.of("max_concurrency", 4, "request_rate", 1.0),
+        Map.of("max_concurrency", 4, "request_rate", 2.0)),
+        points("--sweep-max-concurrency 4 --sweep-request-rate 1,2"));
+  }
+
+  @Test
+  void badListsAreNamed() {
+    assertEquals("--sweep-max-concurrency takes comma-separated whole numbers of at least 1, "
+        + "got '0' in '1,0'", refusal("--sweep-max-concurrency 1,0"));
+    assertEquals("--sweep-request-rate takes comma-separated rates above 0 or inf, got 'x' in "
+        + "'x'", refusal("--sweep-request-rate x"));
+    assertEquals("--sweep-num-prompts-factor multiplies each point's max concurrency: it needs "
+        + "--sweep-max-concurrency", refusal("--sweep-request-rate 1 --sweep-num-prompts-factor 2"));
+    assertEquals("--sweep-max-concurrency gave no value: ','",
+        refusal("--sweep-max-concurrency ,"));
+  }
+}
