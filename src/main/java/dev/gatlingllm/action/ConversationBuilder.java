@@ -106,11 +106,20 @@ public final class ConversationBuilder implements ActionBuilder {
     ConversationTemplate template = new ConversationTemplate(spec);
     ActionBuilder turn = () -> LlmActions.scala(
         (ctx, next) -> new LlmRequestAction(template, ctx, next));
-    ChainBuilder body = thinkTime.isZero() ? exec(turn)
-        : doIf(session -> state(session).next() > 0).then(pause(thinkTime)).exec(turn);
+    // a turn that made no request (refused before the wire) does not advance the state:
+    // without the check after it, the loop would try that turn again and again
+    ChainBuilder sent = exec(session -> session.set(TURN_TRIED, state(session).next()))
+        .exec(turn)
+        .exec(session -> {
+          ConversationState after = state(session);
+          return after != null && !after.failed() && after.next() == session.getInt(TURN_TRIED)
+              ? session.set(ConversationState.ATTRIBUTE, after.unsent()) : session;
+        });
+    ChainBuilder body = thinkTime.isZero() ? sent
+        : doIf(session -> state(session).next() > 0).then(pause(thinkTime)).exec(sent);
     ChainBuilder play = exec(this::begin)
         .asLongAs(session -> state(session) != null && state(session).hasNextTurn()).on(body)
-        .exec(session -> session.remove(ConversationState.ATTRIBUTE));
+        .exec(session -> session.remove(ConversationState.ATTRIBUTE).remove(TURN_TRIED));
     ChainBuilder chain = play;
     if (inFlight > 0) {
       ConversationSlots slots = new ConversationSlots(inFlight);
@@ -121,6 +130,9 @@ public final class ConversationBuilder implements ActionBuilder {
     ChainBuilder built = chain;
     return LlmActions.scala((ctx, next) -> built.wrapped.build(ctx, next));
   }
+
+  /** Session attribute: the index of the turn being tried, to tell whether it was sent. */
+  private static final String TURN_TRIED = "gatling-llm.conversation.tried";
 
   private static ConversationState state(Session session) {
     return ConversationState.of(session.asScala());

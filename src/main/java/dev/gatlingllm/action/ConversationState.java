@@ -78,6 +78,16 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
   }
 
   /**
+   * The state after a turn that was never sent (refused before the wire: a run stopped on
+   * over-saturation, a request that could not be built): the conversation ends there, as at
+   * a failed turn, instead of trying the same turn again.
+   */
+  ConversationState unsent() {
+    return new ConversationState(conversation, next, history, historyTokens, model, true,
+        firstRequestId);
+  }
+
+  /**
    * The state after the turn's request: the answer joins the history, or the conversation
    * stops at a failed turn.
    */

@@ -61,6 +61,10 @@ class OverSaturationStopIntegrationTest {
   private record Run(JsonNode json, String console) {}
 
   private static Run bench(String name, String args) throws Exception {
+    return bench(name, COMMON, args);
+  }
+
+  private static Run bench(String name, String common, String args) throws Exception {
     Path folder = Files.createDirectories(results.resolve(name));
     PrintStream original = System.out;
     PrintStream originalErr = System.err;
@@ -71,7 +75,7 @@ class OverSaturationStopIntegrationTest {
     GatlingRunner.Result result;
     try {
       result = GatlingRunner.run(BenchServe.class, folder, Map.of(CommandLine.ARGS_PROPERTY,
-          COMMON + args + " --base-url " + sim.baseUrl(), "llm.resultsFolder",
+          common + args + " --base-url " + sim.baseUrl(), "llm.resultsFolder",
           folder.toString()));
     } finally {
       Thread.interrupted();
@@ -132,5 +136,18 @@ class OverSaturationStopIntegrationTest {
     assertTrue(o.get("stop").isNull(), o.toString());
     assertEquals(80, run.json().get("completed").asInt());
     assertFalse(run.console().contains("stopping the run"), run.console());
+  }
+
+  @Test
+  void aConversationRunPastSaturationEndsToo() throws Exception {
+    // a turn refused after the stop made no request: each conversation must end there rather
+    // than try that turn again (it did, forever, before the conversation learnt of it)
+    Run run = bench("conversations", COMMON.replace("--backend openai ", "--backend openai-chat ")
+        .replace("--random-input-len 16 ", ""), "--multi-turn --multi-turn-num-turns 4 "
+        + "--per-turn-input-len 16 --num-prompts 600 --request-rate 150");
+    JsonNode o = run.json().get("over_saturation");
+    assertTrue(o.get("stopped_early").asBoolean(), o.toString());
+    assertTrue(run.json().get("completed").asInt() < 2400, run.json().toString());
+    assertEquals(0, run.json().get("failed").asInt(), run.json().toString());
   }
 }
