@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(180)
 class OverSaturationIntegrationTest {
 
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  /** The flags of these runs, shared with {@code OverSaturationStopIntegrationTest}. */
+  static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
       + "--save-result --seed 1 --backend openai --dataset-name random --random-input-len 16 "
       + "--random-output-len 12 --ignore-eos ";
 

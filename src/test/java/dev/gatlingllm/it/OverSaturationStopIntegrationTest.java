@@ -25,9 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(180)
 class OverSaturationStopIntegrationTest {
 
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
-      + "--save-result --seed 1 --backend openai --dataset-name random --random-input-len 16 "
-      + "--random-output-len 12 --ignore-eos --stop-on-over-saturation ";
+  private static final String COMMON = OverSaturationIntegrationTest.COMMON
+      + "--stop-on-over-saturation ";
 
   @TempDir
   static Path results;
