@@ -6,6 +6,7 @@ import dev.gatlingllm.protocol.LlmProtocolKey;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
+import java.util.function.Consumer;
 
 /**
  * At most a fixed number of conversations in flight ({@code vllm-bench}'s
@@ -41,26 +42,29 @@ final class ConversationSlots {
   /** The action that waits for a place. */
   Action enter(ScenarioContext ctx, Action next) {
     ConcurrencyLimiter gate = limiter(components(ctx));
-    return new LlmAction("conversation slot", next, ctx.coreComponents().statsEngine(),
-        ctx.coreComponents().clock()) {
-      @Override
-      protected void run(Session session) {
-        gate.acquire(session.eventLoop(), () -> next.$bang(session.set(HELD, Boolean.TRUE)));
-      }
-    };
+    return action(ctx, "conversation slot", next, session ->
+        gate.acquire(session.eventLoop(), () -> next.$bang(session.set(HELD, Boolean.TRUE))));
   }
 
   /** The action that gives the place back. */
   Action leave(ScenarioContext ctx, Action next) {
     ConcurrencyLimiter gate = limiter(components(ctx));
-    return new LlmAction("conversation end", next, ctx.coreComponents().statsEngine(),
+    return action(ctx, "conversation end", next, session -> {
+      if (session.contains(HELD)) {
+        gate.release();
+      }
+      next.$bang(session.remove(HELD));
+    });
+  }
+
+  /** An action of this run's stats engine and clock that does {@code body} with a session. */
+  private static Action action(ScenarioContext ctx, String name, Action next,
+      Consumer<Session> body) {
+    return new LlmAction(name, next, ctx.coreComponents().statsEngine(),
         ctx.coreComponents().clock()) {
       @Override
       protected void run(Session session) {
-        if (session.contains(HELD)) {
-          gate.release();
-        }
-        next.$bang(session.remove(HELD));
+        body.accept(session);
       }
     };
   }

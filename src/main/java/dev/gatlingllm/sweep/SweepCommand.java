@@ -119,6 +119,28 @@ public final class SweepCommand implements Runnable {
     }
   }
 
+  /** How each forked run's JVM starts: the same two flags for the sweeps and for repeat. */
+  static final class JvmOptions {
+
+    @Option(names = "--jvm-args", paramLabel = "ARGS",
+        description = "JVM flags of each run (default: those of gatling:test)")
+    String jvmArgs;
+
+    @Option(names = "--classpath", paramLabel = "CP",
+        description = "class path of each run (default: this JVM's)")
+    String classpath;
+
+    SweepConfig.Builder applyTo(SweepConfig.Builder b) {
+      if (jvmArgs != null) {
+        b = b.jvmArgs(CommandLine.split(jvmArgs));
+      }
+      if (classpath != null) {
+        b = b.classpath(classpath);
+      }
+      return b;
+    }
+  }
+
   /** The folder and output flags of both plot commands. */
   static final class PlotOptions {
 
@@ -209,13 +231,8 @@ public final class SweepCommand implements Runnable {
         description = "kill a run after S seconds (default: no limit)")
     Integer runTimeout;
 
-    @Option(names = "--jvm-args", paramLabel = "ARGS",
-        description = "JVM flags of each run (default: those of gatling:test)")
-    String jvmArgs;
-
-    @Option(names = "--classpath", paramLabel = "CP",
-        description = "class path of each run (default: this JVM's)")
-    String classpath;
+    @Mixin
+    private JvmOptions jvm;
 
     /** {@code --resume NAME}, or {@code --resume} alone: the {@code -e} experiment. */
     private String resumed() {
@@ -261,12 +278,7 @@ public final class SweepCommand implements Runnable {
       if (runTimeout != null) {
         b = b.runTimeout(Duration.ofSeconds(runTimeout));
       }
-      if (jvmArgs != null) {
-        b = b.jvmArgs(CommandLine.split(jvmArgs));
-      }
-      if (classpath != null) {
-        b = b.classpath(classpath);
-      }
+      b = jvm.applyTo(b);
       return b.build();
     }
   }
@@ -343,13 +355,8 @@ public final class SweepCommand implements Runnable {
     @Option(names = "--show-stdout", description = "echo the runs' output to the console")
     boolean showStdout;
 
-    @Option(names = "--jvm-args", paramLabel = "ARGS",
-        description = "JVM flags of each run (default: those of gatling:test)")
-    String jvmArgs;
-
-    @Option(names = "--classpath", paramLabel = "CP",
-        description = "class path of each run (default: this JVM's)")
-    String classpath;
+    @Mixin
+    private JvmOptions jvm;
 
     @Override
     public Integer call() {
@@ -366,12 +373,7 @@ public final class SweepCommand implements Runnable {
           .benchArgs(benchArgs != null ? benchArgs : "")
           .numRuns(numRuns).outputDir(outputDir).showStdout(showStdout)
           .simulation(simulation);
-      if (jvmArgs != null) {
-        b = b.jvmArgs(CommandLine.split(jvmArgs));
-      }
-      if (classpath != null) {
-        b = b.classpath(classpath);
-      }
+      b = jvm.applyTo(b);
       Sweep.repeat(b.build());
       return 0;
     }

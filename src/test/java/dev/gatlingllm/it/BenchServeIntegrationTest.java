@@ -18,10 +18,10 @@ import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.testing.TeeOutputStream;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -93,8 +93,8 @@ class BenchServeIntegrationTest {
     PrintStream original = System.out;
     PrintStream originalErr = System.err;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(new Tee(original, copy), true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(new Tee(originalErr, copy), true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(new TeeOutputStream(original, copy), true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(new TeeOutputStream(originalErr, copy), true, StandardCharsets.UTF_8));
     try {
       Map<String, String> properties = new HashMap<>();
       properties.put(CommandLine.ARGS_PROPERTY, args);
@@ -711,34 +711,5 @@ class BenchServeIntegrationTest {
     Set<String> names = new TreeSet<>();
     body.fieldNames().forEachRemaining(names::add);
     return names;
-  }
-
-  /** Writes to two streams: the console stays visible while the test reads what it got. */
-  private static final class Tee extends OutputStream {
-    private final OutputStream a;
-    private final OutputStream b;
-
-    Tee(OutputStream a, OutputStream b) {
-      this.a = a;
-      this.b = b;
-    }
-
-    @Override
-    public void write(int c) throws IOException {
-      a.write(c);
-      b.write(c);
-    }
-
-    @Override
-    public void write(byte[] bytes, int off, int len) throws IOException {
-      a.write(bytes, off, len);
-      b.write(bytes, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      a.flush();
-      b.flush();
-    }
   }
 }

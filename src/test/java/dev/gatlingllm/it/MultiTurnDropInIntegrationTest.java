@@ -12,8 +12,8 @@ import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.testing.TeeOutputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,7 +57,7 @@ class MultiTurnDropInIntegrationTest {
     String console;
     PrintStream original = System.out;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(new Both(original, copy), true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(new TeeOutputStream(original, copy), true, StandardCharsets.UTF_8));
     try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).anyModel(true)
         .recordRequests(true).errorRate(0.15).seed(3).build())) {
@@ -167,28 +167,5 @@ class MultiTurnDropInIntegrationTest {
       most = Math.max(most, open);
     }
     return most;
-  }
-
-  /** Writes to two streams: the console stays visible while the test reads it. */
-  private static final class Both extends OutputStream {
-    private final OutputStream a;
-    private final OutputStream b;
-
-    Both(OutputStream a, OutputStream b) {
-      this.a = a;
-      this.b = b;
-    }
-
-    @Override
-    public void write(int c) throws java.io.IOException {
-      a.write(c);
-      b.write(c);
-    }
-
-    @Override
-    public void write(byte[] bytes, int off, int len) throws java.io.IOException {
-      a.write(bytes, off, len);
-      b.write(bytes, off, len);
-    }
   }
 }

@@ -5,20 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,10 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(180)
 class OverSaturationIntegrationTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  /** The flags of these runs, shared with {@code OverSaturationStopIntegrationTest}. */
+  static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
       + "--save-result --seed 1 --backend openai --dataset-name random --random-input-len 16 "
       + "--random-output-len 12 --ignore-eos ";
+
+  /** The server of these runs, shared with {@code OverSaturationStopIntegrationTest}. */
+  static final SimulatorConfig FOUR_SLOTS = SimulatorConfig.builder()
+      .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build();
 
   @TempDir
   static Path results;
@@ -49,8 +43,7 @@ class OverSaturationIntegrationTest {
 
   @BeforeAll
   static void start() {
-    sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
-        .itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build());
+    sim = Simulator.start(FOUR_SLOTS);
   }
 
   @AfterAll
@@ -58,40 +51,14 @@ class OverSaturationIntegrationTest {
     sim.close();
   }
 
-  private record Run(JsonNode json, String console) {}
-
-  private static Run bench(String name, String args) throws Exception {
-    Path folder = Files.createDirectories(results.resolve(name));
-    PrintStream original = System.out;
-    PrintStream originalErr = System.err;
-    ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    PrintStream captured = new PrintStream(copy, true, StandardCharsets.UTF_8);
-    System.setOut(captured);
-    System.setErr(captured);
-    GatlingRunner.Result result;
-    try {
-      result = GatlingRunner.run(BenchServe.class, folder, Map.of(CommandLine.ARGS_PROPERTY,
-          COMMON + args + " --base-url " + sim.baseUrl(), "llm.resultsFolder",
-          folder.toString()));
-    } finally {
-      // a run that crashed in-process leaves this thread interrupted
-      Thread.interrupted();
-      System.setOut(original);
-      System.setErr(originalErr);
-    }
-    String console = copy.toString(StandardCharsets.UTF_8);
-    original.print(console);
-    assertEquals(0, result.exitCode(), console);
-    try (Stream<Path> files = Files.list(result.runFolder())) {
-      List<Path> json = files.filter(p -> p.toString().endsWith(".json")).toList();
-      assertEquals(1, json.size(), json.toString());
-      return new Run(JSON.readTree(json.get(0).toFile()), console);
-    }
+  private static CapturedBench.Run bench(String name, String args) throws Exception {
+    return CapturedBench.run(results.resolve(name),
+        COMMON + args + " --base-url " + sim.baseUrl());
   }
 
   @Test
   void offeredAboveTheCapIsMarkedOverSaturated() throws Exception {
-    Run run = bench("over", "--num-prompts 150 --request-rate 150");
+    CapturedBench.Run run = bench("over", "--num-prompts 150 --request-rate 150");
     JsonNode o = run.json().get("over_saturation");
     System.out.println("over: " + o);
     assertTrue(o.get("detected").asBoolean(), o.toString());
@@ -107,7 +74,7 @@ class OverSaturationIntegrationTest {
 
   @Test
   void offeredBelowTheCapIsNotMarked() throws Exception {
-    Run run = bench("under", "--num-prompts 80 --request-rate 20");
+    CapturedBench.Run run = bench("under", "--num-prompts 80 --request-rate 20");
     JsonNode o = run.json().get("over_saturation");
     System.out.println("under: " + o);
     assertFalse(o.get("detected").asBoolean(), o.toString());
@@ -117,7 +84,7 @@ class OverSaturationIntegrationTest {
 
   @Test
   void closedLoopGetsASteadyStateWindow() throws Exception {
-    Run run = bench("closed", "--num-prompts 60 --request-rate inf --max-concurrency 4");
+    CapturedBench.Run run = bench("closed", "--num-prompts 60 --request-rate inf --max-concurrency 4");
     JsonNode s = run.json().get("steady_state");
     System.out.println("closed: " + s);
     JsonNode w = s.get("window");

@@ -5,20 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.sim.Simulator;
-import dev.gatlingllm.sim.SimulatorConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,10 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(180)
 class OverSaturationStopIntegrationTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
-      + "--save-result --seed 1 --backend openai --dataset-name random --random-input-len 16 "
-      + "--random-output-len 12 --ignore-eos --stop-on-over-saturation ";
+  private static final String COMMON = OverSaturationIntegrationTest.COMMON
+      + "--stop-on-over-saturation ";
 
   @TempDir
   static Path results;
@@ -49,8 +35,7 @@ class OverSaturationStopIntegrationTest {
 
   @BeforeAll
   static void start() {
-    sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
-        .itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build());
+    sim = Simulator.start(OverSaturationIntegrationTest.FOUR_SLOTS);
   }
 
   @AfterAll
@@ -58,44 +43,20 @@ class OverSaturationStopIntegrationTest {
     sim.close();
   }
 
-  private record Run(JsonNode json, String console) {}
-
-  private static Run bench(String name, String args) throws Exception {
+  private static CapturedBench.Run bench(String name, String args) throws Exception {
     return bench(name, COMMON, args);
   }
 
-  private static Run bench(String name, String common, String args) throws Exception {
-    Path folder = Files.createDirectories(results.resolve(name));
-    PrintStream original = System.out;
-    PrintStream originalErr = System.err;
-    ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    PrintStream captured = new PrintStream(copy, true, StandardCharsets.UTF_8);
-    System.setOut(captured);
-    System.setErr(captured);
-    GatlingRunner.Result result;
-    try {
-      result = GatlingRunner.run(BenchServe.class, folder, Map.of(CommandLine.ARGS_PROPERTY,
-          common + args + " --base-url " + sim.baseUrl(), "llm.resultsFolder",
-          folder.toString()));
-    } finally {
-      Thread.interrupted();
-      System.setOut(original);
-      System.setErr(originalErr);
-    }
-    String console = copy.toString(StandardCharsets.UTF_8);
-    original.print(console);
-    assertEquals(0, result.exitCode(), console);
-    try (Stream<Path> files = Files.list(result.runFolder())) {
-      List<Path> json = files.filter(p -> p.toString().endsWith(".json")).toList();
-      assertEquals(1, json.size(), json.toString());
-      return new Run(JSON.readTree(json.get(0).toFile()), console);
-    }
+  private static CapturedBench.Run bench(String name, String common, String args)
+      throws Exception {
+    return CapturedBench.run(results.resolve(name),
+        common + args + " --base-url " + sim.baseUrl());
   }
 
   @Test
   void aRunPastSaturationEndsEarlyKeepsItsFinishedRequestsAndSaysWhy() throws Exception {
     long t0 = System.nanoTime();
-    Run run = bench("stopped", "--num-prompts 900 --request-rate 150");
+    CapturedBench.Run run = bench("stopped", "--num-prompts 900 --request-rate 150");
     double wall = (System.nanoTime() - t0) / 1e9;
     JsonNode o = run.json().get("over_saturation");
     System.out.println("stopped: " + o + " completed " + run.json().get("completed")
@@ -129,7 +90,7 @@ class OverSaturationStopIntegrationTest {
 
   @Test
   void aRunBelowSaturationIsNotStopped() throws Exception {
-    Run run = bench("kept", "--num-prompts 80 --request-rate 20");
+    CapturedBench.Run run = bench("kept", "--num-prompts 80 --request-rate 20");
     JsonNode o = run.json().get("over_saturation");
     System.out.println("kept: " + o);
     assertFalse(o.get("stopped_early").asBoolean(), o.toString());
@@ -142,7 +103,8 @@ class OverSaturationStopIntegrationTest {
   void aConversationRunPastSaturationEndsToo() throws Exception {
     // a turn refused after the stop made no request: each conversation must end there rather
     // than try that turn again (it did, forever, before the conversation learnt of it)
-    Run run = bench("conversations", COMMON.replace("--backend openai ", "--backend openai-chat ")
+    CapturedBench.Run run = bench("conversations", COMMON
+        .replace("--backend openai ", "--backend openai-chat ")
         .replace("--random-input-len 16 ", ""), "--multi-turn --multi-turn-num-turns 4 "
         + "--per-turn-input-len 16 --num-prompts 600 --request-rate 150");
     JsonNode o = run.json().get("over_saturation");

@@ -17,8 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,10 +36,8 @@ class PerTurnReportBrowserTest {
 
   @Test
   void aConversationRunDrawsTtftAndPromptLengthByTurn() throws Exception {
-    Optional<Path> chromium = PageLayout.chromium();
-    Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium installed (apt-get "
-        + "install chromium, or set CHROMIUM=/path/to/chromium): the per-turn chart was not "
-        + "checked in a browser");
+    Path chromium = PageLayout.chromiumOrSkip(
+        "the per-turn chart was not checked in a browser");
     Files.createDirectories(ReportLayoutBrowserTest.SHOTS);
     Path page;
     Path single;
@@ -55,7 +51,7 @@ class PerTurnReportBrowserTest {
       single = report(common + " --dataset-name random --random-input-len 40 "
           + "--random-output-len 8 --num-prompts 12");
     }
-    try (PageLayout browser = PageLayout.start(chromium.get())) {
+    try (PageLayout browser = PageLayout.start(chromium)) {
       for (int width : new int[] {1400, 800}) {
         PageLayout.Findings f = browser.inspect(page, width,
             ReportLayoutBrowserTest.SHOTS.resolve("per-turn-" + width + ".png"), null);

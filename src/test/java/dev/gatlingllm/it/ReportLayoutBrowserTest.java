@@ -30,12 +30,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -70,12 +68,10 @@ class ReportLayoutBrowserTest {
 
   @BeforeAll
   void runsAndBrowser() throws IOException {
-    Optional<Path> chromium = PageLayout.chromium();
-    Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium installed (apt-get "
-        + "install chromium, or set CHROMIUM=/path/to/chromium): the reports' layout was not "
-        + "checked in a browser");
+    Path chromium = PageLayout.chromiumOrSkip(
+        "the reports' layout was not checked in a browser");
     Files.createDirectories(SHOTS);
-    browser = PageLayout.start(chromium.get());
+    browser = PageLayout.start(chromium);
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(4)).build())) {
       // no --save-result: the run folder gets its report all the same

@@ -12,11 +12,13 @@ import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.sweep.SweepConfig;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,28 +70,12 @@ class LauncherIntegrationTest {
   @Test
   void numRunsRunsTheBenchmarkThreeTimesAndWritesTheSpreadOfItsFigures() throws Exception {
     Path out = dir.resolve("repeated");
-    ByteArrayOutputStream console = new ByteArrayOutputStream();
-    PrintStream before = System.out;
-    int status;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
-        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
-      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
-      try {
-        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
-            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
-            "--random-input-len", "16", "--random-output-len", "4", "--num-prompts", "5",
-            "--request-rate", "50", "--num-runs", "3", "--result-dir", out.toString()},
-            System.out, System.err);
-      } finally {
-        System.setOut(before);
-      }
-    }
-    String text = console.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, text);
-    Path root;
-    try (Stream<Path> folders = Files.list(out)) {
-      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
-    }
+    String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "serve",
+        "--base-url", baseUrl, "--model", "sim-model", "--tokenizer", "gpt2",
+        "--dataset-name", "random", "--random-input-len", "16", "--random-output-len", "4",
+        "--num-prompts", "5", "--request-rate", "50", "--num-runs", "3",
+        "--result-dir", out.toString()});
+    Path root = onlyFolder(out);
     ObjectMapper json = new ObjectMapper();
     for (int n = 0; n < 3; n++) {
       Path run = root.resolve("run=" + n);
@@ -130,21 +116,11 @@ class LauncherIntegrationTest {
   @Test
   void aDslSimulationRepeatedGetsItsSeedPerRunAndTheSameStatistics() throws Exception {
     Path out = dir.resolve("dsl");
-    ByteArrayOutputStream console = new ByteArrayOutputStream();
-    int status;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
-        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
-      status = GatlingLlm.run(new String[] {"bench", "sweep", "repeat", "--simulation",
-          "dev.gatlingllm.sweep.RepeatedSimulation", "--num-runs", "2", "-o", out.toString(),
-          "--jvm-args", String.join(" ", SweepConfig.DEFAULT_JVM_ARGS) + " -Dit.baseUrl="
-          + sim.baseUrl()}, new PrintStream(console, true, StandardCharsets.UTF_8), System.err);
-    }
-    String text = console.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, text);
-    Path root;
-    try (Stream<Path> folders = Files.list(out)) {
-      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
-    }
+    String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "sweep", "repeat",
+        "--simulation", "dev.gatlingllm.sweep.RepeatedSimulation", "--num-runs", "2",
+        "-o", out.toString(), "--jvm-args",
+        String.join(" ", SweepConfig.DEFAULT_JVM_ARGS) + " -Dit.baseUrl=" + baseUrl});
+    Path root = onlyFolder(out);
     ObjectMapper json = new ObjectMapper();
     for (int n = 0; n < 2; n++) {
       Path run = root.resolve("run=" + n);
@@ -161,28 +137,12 @@ class LauncherIntegrationTest {
   @Test
   void sweepMaxConcurrencyRunsOnePointEachAndPrintsTheSweepsTable() throws Exception {
     Path out = dir.resolve("one-command");
-    ByteArrayOutputStream console = new ByteArrayOutputStream();
-    PrintStream before = System.out;
-    int status;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
-        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
-      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
-      try {
-        status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
-            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
-            "--random-input-len", "16", "--random-output-len", "4",
-            "--sweep-max-concurrency", "1,4", "--sweep-num-prompts-factor", "2",
-            "--result-dir", out.toString()}, System.out, System.err);
-      } finally {
-        System.setOut(before);
-      }
-    }
-    String text = console.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, text);
-    Path root;
-    try (Stream<Path> folders = Files.list(out)) {
-      root = folders.filter(Files::isDirectory).findFirst().orElseThrow();
-    }
+    String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "serve",
+        "--base-url", baseUrl, "--model", "sim-model", "--tokenizer", "gpt2",
+        "--dataset-name", "random", "--random-input-len", "16", "--random-output-len", "4",
+        "--sweep-max-concurrency", "1,4", "--sweep-num-prompts-factor", "2",
+        "--result-dir", out.toString()});
+    Path root = onlyFolder(out);
     ObjectMapper json = new ObjectMapper();
     for (int c : new int[] {1, 4}) {
       JsonNode run = json.readTree(root.resolve("SERVE-BENCH-max_concurrency=" + c
@@ -203,6 +163,35 @@ class LauncherIntegrationTest {
           "--tokenizer", "gpt2", "--dataset-name", "sharegpt"}, System.out, System.err));
     } finally {
       System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
+    }
+  }
+
+  /**
+   * The launcher's console (standard output, where bench serve and the sweeps print) when it
+   * runs {@code args} of the simulator's base URL; the launch must exit 0.
+   */
+  private static String launchAgainstSimulator(Function<String, String[]> args) {
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    PrintStream before = System.out;
+    int status;
+    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+        .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
+      System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+      try {
+        status = GatlingLlm.run(args.apply(sim.baseUrl()), System.out, System.err);
+      } finally {
+        System.setOut(before);
+      }
+    }
+    String text = console.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, text);
+    return text;
+  }
+
+  /** The one folder a repeated or swept run wrote under {@code out}. */
+  private static Path onlyFolder(Path out) throws IOException {
+    try (Stream<Path> folders = Files.list(out)) {
+      return folders.filter(Files::isDirectory).findFirst().orElseThrow();
     }
   }
 }

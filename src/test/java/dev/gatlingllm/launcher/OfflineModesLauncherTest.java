@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.testing.TeeOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -41,29 +42,6 @@ class OfflineModesLauncherTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final ByteArrayOutputStream runConsole = new ByteArrayOutputStream();
-
-  /** Writes to both. */
-  private static final class TeeStream extends java.io.OutputStream {
-    private final java.io.OutputStream a;
-    private final java.io.OutputStream b;
-
-    TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
-      this.a = a;
-      this.b = b;
-    }
-
-    @Override
-    public void write(int c) throws java.io.IOException {
-      a.write(c);
-      b.write(c);
-    }
-
-    @Override
-    public void write(byte[] bytes, int off, int len) throws java.io.IOException {
-      a.write(bytes, off, len);
-      b.write(bytes, off, len);
-    }
-  }
 
   private int run(String... args) {
     out.reset();
@@ -204,7 +182,7 @@ class OfflineModesLauncherTest {
       args.addAll(Arrays.asList(more));
       // the simulation prints to the JVM's console, as Gatling does
       PrintStream console = System.out;
-      System.setOut(new PrintStream(new TeeStream(console, runConsole), true,
+      System.setOut(new PrintStream(new TeeOutputStream(console, runConsole), true,
           StandardCharsets.UTF_8));
       try {
         assertEquals(0, run(args.toArray(String[]::new)), err());

@@ -30,22 +30,10 @@ class DatasetStatsTest {
     assertEquals(4, s.requests());
     // sorted 10 20 30 40: mean 25; p50 at rank 1.5 = 20 + 0.5 * 10 = 25;
     // p99 at rank 0.99 * 3 = 2.97 = 30 + 0.97 * 10 = 39.7
-    DatasetStats.Tokens in = s.input();
-    assertEquals(10, in.min());
-    assertEquals(25.0, in.mean(), 1e-12);
-    assertEquals(25.0, in.p50(), 1e-12);
-    assertEquals(39.7, in.p99(), 1e-9);
-    assertEquals(40, in.max());
-    assertEquals(100, in.total());
+    assertTokens(s.input(), 10, 25.0, 25.0, 39.7, 40, 100);
     // sorted 5 5 5 100: mean 115 / 4 = 28.75; p50 at rank 1.5 = 5;
     // p99 at rank 2.97 = 5 + 0.97 * 95 = 97.15
-    DatasetStats.Tokens out = s.output();
-    assertEquals(5, out.min());
-    assertEquals(28.75, out.mean(), 1e-12);
-    assertEquals(5.0, out.p50(), 1e-12);
-    assertEquals(97.15, out.p99(), 1e-9);
-    assertEquals(100, out.max());
-    assertEquals(115, out.total());
+    assertTokens(s.output(), 5, 28.75, 5.0, 97.15, 100, 115);
     assertNull(s.prefixSharing(), "not counted without an encoder");
   }
 
@@ -129,5 +117,16 @@ class DatasetStatsTest {
   @Test
   void anEmptySampleIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> DatasetStats.of(List.of(), null));
+  }
+
+  /** min, mean, p50, p99, max and total of a side's token counts. */
+  private static void assertTokens(DatasetStats.Tokens t, int min, double mean, double p50,
+      double p99, int max, long total) {
+    assertEquals(min, t.min());
+    assertEquals(mean, t.mean(), 1e-12);
+    assertEquals(p50, t.p50(), 1e-12);
+    assertEquals(p99, t.p99(), 1e-9);
+    assertEquals(max, t.max());
+    assertEquals(total, t.total());
   }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * One of our pages opened in Debian's Chromium through Playwright, and what a reader would
@@ -59,6 +60,17 @@ public final class PageLayout implements AutoCloseable {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The Chromium to open pages in; without one the calling test is skipped, saying so and what
+   * was therefore {@code notChecked}.
+   */
+  public static Path chromiumOrSkip(String notChecked) {
+    Optional<Path> found = chromium();
+    Assumptions.assumeTrue(found.isPresent(), "SKIPPED: no Chromium installed (apt-get "
+        + "install chromium, or set CHROMIUM=/path/to/chromium): " + notChecked);
+    return found.get();
   }
 
   public static PageLayout start(Path chromium) {

@@ -129,14 +129,8 @@ class RunAnalysisTest {
   @SuppressWarnings("unchecked")
   void aLiveStopIsTheVerdictWhenTheFinishedRequestsAloneDoNotPass() {
     Map<String, Object> evidence = Map.of("window_end_s", 0.38);
-    Map<String, Object> stop = new java.util.LinkedHashMap<>();
-    stop.put("at_s", 1.06);
-    stop.put("since_s", 0.38);
-    stop.put("reason", "over-saturated: in flight +95.4/s");
-    stop.put("requests_finished", 44);
-    stop.put("requests_in_flight", 102);
-    stop.put("requests_unfinished", 99);
-    stop.put("evidence", evidence);
+    Map<String, Object> stop = stop(1.06, 0.38, "over-saturated: in flight +95.4/s", 44, 102,
+        99, evidence);
     OverSaturation.Result notPassed = new OverSaturation.Result(false, null, 32, 17, null,
         OverSaturation.Options.DEFAULTS);
     Map<String, Object> doc = new java.util.LinkedHashMap<>();
@@ -167,14 +161,8 @@ class RunAnalysisTest {
    */
   @Test
   void theStopSurvivesTheRecordLogsEndMarker() {
-    Map<String, Object> stop = new LinkedHashMap<>();
-    stop.put("at_s", 2.05);
-    stop.put("since_s", 1.23);
-    stop.put("reason", "over-saturated: in flight +147.7/s");
-    stop.put("requests_finished", 48);
-    stop.put("requests_in_flight", 263);
-    stop.put("requests_unfinished", 259);
-    stop.put("evidence", Map.of("window_end_s", 1.23));
+    Map<String, Object> stop = stop(2.05, 1.23, "over-saturated: in flight +147.7/s", 48, 263,
+        259, Map.of("window_end_s", 1.23));
     RunSettings settings = new RunSettings(RunInfo.builder("m")
         .extra(OverSaturation.STOP_EXTRA, stop).build(),
         dev.gatlingllm.options.ResultOptions.builder().stopOnOverSaturation(true).build(),
@@ -187,5 +175,19 @@ class RunAnalysisTest {
     assertEquals(stop, analysis.stop());
     assertTrue(back.extras().containsKey(OverSaturation.STOP_EXTRA));
     assertTrue(!RunAnalysis.withoutStop(back).extras().containsKey(OverSaturation.STOP_EXTRA));
+  }
+
+  /** A live stop's account, its keys in the order the result JSON writes them. */
+  private static Map<String, Object> stop(double atS, double sinceS, String reason,
+      int finished, int inFlight, int unfinished, Map<String, Object> evidence) {
+    Map<String, Object> stop = new LinkedHashMap<>();
+    stop.put("at_s", atS);
+    stop.put("since_s", sinceS);
+    stop.put("reason", reason);
+    stop.put("requests_finished", finished);
+    stop.put("requests_in_flight", inFlight);
+    stop.put("requests_unfinished", unfinished);
+    stop.put("evidence", evidence);
+    return stop;
   }
 }

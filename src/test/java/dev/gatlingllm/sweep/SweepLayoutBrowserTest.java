@@ -14,8 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,10 +32,8 @@ class SweepLayoutBrowserTest {
 
   @Test
   void theSweepReportOfRealRunsIsReadable() throws Exception {
-    Optional<Path> chromium = PageLayout.chromium();
-    Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium installed (apt-get "
-        + "install chromium, or set CHROMIUM=/path/to/chromium): the sweep report's layout was "
-        + "not checked in a browser");
+    Path chromium = PageLayout.chromiumOrSkip(
+        "the sweep report's layout was not checked in a browser");
     SweepOutcome o;
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(4)).maxRunning(4).build())) {
@@ -64,7 +60,7 @@ class SweepLayoutBrowserTest {
       assertEquals(3, curves.at("/0/points").size());
     }
     Path shots = Path.of("target/report-screenshots");
-    try (PageLayout browser = PageLayout.start(chromium.get())) {
+    try (PageLayout browser = PageLayout.start(chromium)) {
       for (int width : new int[] {1400, 800}) {
         PageLayout.Findings f = browser.inspect(report, width,
             shots.resolve("sweep-report-" + width + ".png"), null);

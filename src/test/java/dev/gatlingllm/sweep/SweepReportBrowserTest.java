@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,10 +33,7 @@ class SweepReportBrowserTest {
 
   @BeforeAll
   static void findChromium() {
-    Optional<Path> found = PageLayout.chromium();
-    Assumptions.assumeTrue(found.isPresent(), "SKIPPED: no Chromium installed (apt-get install "
-        + "chromium, or set CHROMIUM=/path/to/chrome): the sweep pages were not opened");
-    chromium = found.get();
+    chromium = PageLayout.chromiumOrSkip("the sweep pages were not opened");
   }
 
   private static void assertDrawn(PageLayout browser, Path page, int charts) {
