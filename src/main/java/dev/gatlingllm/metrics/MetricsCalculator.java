@@ -232,19 +232,26 @@ public final class MetricsCalculator {
   private BenchmarkMetrics embeddings(RecordSource src, double dur) {
     int n = src.size();
     double[] e2els = new double[n];
+    // a pooling request waits for a --max-concurrency permit as a generation request does
+    double[] queues = new double[n];
+    double[] withQueue = new double[n];
     int completed = 0;
     long totalInput = 0;
     for (int i = 0; i < n; i++) {
       RequestRecord r = src.record(i);
       if (r.success()) {
-        e2els[completed++] = RequestTimes.embeddingLatencySeconds(r);
+        double e2el = RequestTimes.embeddingLatencySeconds(r);
+        queues[completed] = r.clientQueueNanos() / 1e9;
+        withQueue[completed] = e2el + queues[completed];
+        e2els[completed++] = e2el;
         totalInput += RequestTimes.promptLen(r, TaskType.EMBEDDING);
       }
     }
     Distribution empty = Stats.ofSeconds(new double[0], 0, percentiles);
     return new BenchmarkMetrics(TaskType.EMBEDDING, completed, n - completed, totalInput, 0, dur,
         null, 0, new Latencies(empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles),
-            empty, empty),
+            Stats.ofSeconds(queues, completed, percentiles),
+            Stats.ofSeconds(withQueue, completed, percentiles)),
         0.0, 0, new int[n], null);
   }
 

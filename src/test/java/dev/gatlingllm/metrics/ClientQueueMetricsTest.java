@@ -59,6 +59,27 @@ class ClientQueueMetricsTest {
   }
 
   @Test
+  void aPoolingRequestsWaitIsMeasuredToo() {
+    // embeddings: E2EL 40 and 60 ms, queue waits 10 and 90 ms (a failed request left out)
+    BenchmarkMetrics m = MetricsCalculator.builder().taskType(TaskType.EMBEDDING).build()
+        .compute(List.of(
+            RequestRecord.builder("emb").startNanos(0).latencyNanos(40 * MS).endNanos(40 * MS)
+                .httpStatus(200).success(true).clientQueueNanos(10 * MS).build(),
+            RequestRecord.builder("emb").startNanos(0).latencyNanos(60 * MS).endNanos(60 * MS)
+                .httpStatus(200).success(true).clientQueueNanos(90 * MS).build(),
+            RequestRecord.builder("emb").startNanos(0).error("HTTP 500").httpStatus(500)
+                .clientQueueNanos(500 * MS).build()), 1.0);
+    // queue: mean 50, p99 10 + 0.99 · 80 = 89.2; E2EL + queue: 50 and 150, mean 100,
+    // p99 50 + 0.99 · 100 = 149
+    assertEquals(50.0, m.distribution(Metric.CLIENT_QUEUE_TIME).mean(), 1e-9);
+    assertEquals(89.2, m.distribution(Metric.CLIENT_QUEUE_TIME).percentiles().get(0).valueMs(), 1e-9);
+    assertEquals(100.0, m.distribution(Metric.E2EL_INCLUDING_CLIENT_QUEUE).mean(), 1e-9);
+    assertEquals(149.0,
+        m.distribution(Metric.E2EL_INCLUDING_CLIENT_QUEUE).percentiles().get(0).valueMs(), 1e-9);
+    assertEquals(50.0, m.e2el().mean(), 1e-9);
+  }
+
+  @Test
   void withoutACapTheQueueIsZeroAndTheTwoE2elsAgree() {
     Latencies l = figures(List.of(done(120, 0), done(80, 0)));
     Distribution q = l.clientQueue();
