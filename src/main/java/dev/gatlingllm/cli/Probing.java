@@ -6,6 +6,7 @@ import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.ProbeRequests;
+import dev.gatlingllm.scale.ScaleOut;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +46,13 @@ final class Probing {
     if (backend.pooling()) {
       throw new IllegalArgumentException("--" + FLAG + " with --backend " + backend.name()
           + ": probes time a first token, which pooling answers do not stream; leave it out");
+    }
+    if (ScaleOut.current().share().isSplit()) {
+      // each injector would send R a second and the merge keeps one injector's probe object
+      throw new IllegalArgumentException("--" + FLAG + " on a scaled-out run (injector "
+          + ScaleOut.current().share() + "): every injector would send its own probes and the "
+          + "merged result could not add them up; probe from a separate single run, or leave "
+          + "it out");
     }
     return OptionalDouble.of(rate);
   }

@@ -114,6 +114,12 @@ public final class LlmComponents implements ProtocolComponents {
         .<Supplier<ServerMetricsScraper>>map(uri -> () -> ServerMetricsScraper.start(uri,
             setup.headerMap(), Duration.ofSeconds(1), protocol.insecureTls()))
         .orElse(null);
+    if (protocol.results().stopOnOverSaturation() && setup.share().isSplit()) {
+      // each injector sees only its share, would stop alone, and the merge keeps one account
+      throw new IllegalArgumentException("stopOnOverSaturation (--stop-on-over-saturation) on "
+          + "a scaled-out run (injector " + setup.share() + "): each injector would judge and "
+          + "stop on its own share of the load; leave it out when scaling out");
+    }
     RecordStore store = new RecordStore();
     Supplier<OverSaturationStop> stopping = protocol.results().stopOnOverSaturation()
         ? () -> OverSaturationStop.start(store, core.controller()) : null;

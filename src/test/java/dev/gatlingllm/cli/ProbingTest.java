@@ -52,6 +52,20 @@ class ProbingTest {
   }
 
   @Test
+  void aScaledOutRunIsRefusedProbesItCouldNotAddUp() {
+    System.setProperty("llm.injector", "1/3");
+    try {
+      assertEquals("--probe-request-rate on a scaled-out run (injector 1/3): every injector "
+          + "would send its own probes and the merged result could not add them up; probe "
+          + "from a separate single run, or leave it out",
+          error("--model m --probe-request-rate 2"));
+    } finally {
+      System.clearProperty("llm.injector");
+    }
+    assertEquals(2.0, rate("--model m --probe-request-rate 2").getAsDouble());
+  }
+
+  @Test
   void probeKTakesPromptKRoundTheDatasetAndAsksOneToken() throws Exception {
     BenchPlan plan = plan("--model m --backend openai --probe-request-rate 1");
     List<SampleRequest> prompts = List.of(new SampleRequest("first prompt", 2, 100, "r-0"),
