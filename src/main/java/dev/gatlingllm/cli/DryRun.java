@@ -1,6 +1,9 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.dataset.Conversation;
+import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.DatasetContent;
+import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.report.DatasetStats;
 import dev.gatlingllm.report.DatasetStatsChart;
@@ -10,6 +13,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code --dry-run} (vLLM's Rust client): every flag checked and the dataset sampled exactly
@@ -28,13 +33,19 @@ final class DryRun {
     BenchPlan plan = BenchPlan.of(args);
     try (Tokenizer tokenizer = BenchServe.loadTokenizer(plan)) {
       // the benchmark's own steps, in its order: sample, check the content, lay out arrivals
-      Samples samples = plan.dataset().sample(tokenizer);
+      Samples samples = plan.sample(tokenizer);
       if (samples.size() == 0) {
         throw new IllegalArgumentException("the dataset gave no request to send");
       }
       plan.checkDataset(DatasetContent.of(samples));
       plan.arrivals(samples.size(), samples.arrivalSeconds());
-      DatasetStats stats = DatasetStats.of(samples.requests(), tokenizer::encode);
+      List<SampleRequest> requests = requests(samples);
+      if (requests.size() != samples.size()) {
+        out.println("Conversations (--multi-turn): " + samples.size() + ", turns: "
+            + requests.size() + "; the statistics below are per turn (its user message and "
+            + "its answer; every turn also resends the history)");
+      }
+      DatasetStats stats = DatasetStats.of(requests, tokenizer::encode);
       out.print(stats.console());
       out.println("Dataset statistics chart: "
           + write(stats, title(plan, stats), folder).toAbsolutePath().toUri());
@@ -45,7 +56,25 @@ final class DryRun {
 
   /** The statistics of a run's sample for {@code --plot-dataset-stats} (no prefix count). */
   static DatasetStats forPlot(Samples samples) {
-    return DatasetStats.of(samples.requests(), null);
+    return DatasetStats.of(requests(samples), null);
+  }
+
+  /**
+   * The requests the run sends: the samples, or with {@code --multi-turn} every turn of every
+   * conversation (its user message and output length), not only the first turns.
+   */
+  static List<SampleRequest> requests(Samples samples) {
+    List<SampleRequest> out = new ArrayList<>(samples.size());
+    for (SampleRequest r : samples.requests()) {
+      if (r.extras().get(Conversations.CONVERSATION) instanceof Conversation c) {
+        for (Conversation.Turn t : c.turns()) {
+          out.add(new SampleRequest(t.prompt(), t.promptLen(), t.outputLen(), c.id()));
+        }
+      } else {
+        out.add(r);
+      }
+    }
+    return out;
   }
 
   /**

@@ -110,6 +110,23 @@ class OfflineModesLauncherTest {
   }
 
   @Test
+  void dryRunOfConversationsCountsEveryTurn() {
+    // 4 conversations of 3 turns: 12 turns of 24 prompt tokens and 6 output tokens each
+    int status = run("bench", "serve", "--model", "m", "--tokenizer", "gpt2",
+        "--backend", "openai-chat", "--dataset-name", "random", "--multi-turn",
+        "--multi-turn-num-turns", "3", "--per-turn-input-len", "24", "--random-output-len", "6",
+        "--num-prompts", "4", "--dry-run", "--result-dir", dir.toString());
+    assertEquals(0, status, err());
+    List<String> lines = out().lines().toList();
+    assertTrue(out().contains("Conversations (--multi-turn): 4, turns: 12;"), out());
+    assertTrue(lines.contains("Requests:" + " ".repeat(32) + "12"), out());
+    assertEquals(List.of("288", "24", "24.00", "24.00", "24.00", "24"), after(lines,
+        "Input tokens", 6));
+    assertEquals(List.of("72", "6", "6.00", "6.00", "6.00", "6"), after(lines,
+        "Output tokens", 6));
+  }
+
+  @Test
   void dryRunWithoutModelIsRefusedSinceItWouldAskTheServer() {
     assertEquals(1, run("bench", "serve", "--tokenizer", "gpt2", "--dry-run"));
     assertTrue(err().contains("--dry-run needs --model"), err());
