@@ -185,6 +185,8 @@ final class LlmRequestAction extends LlmAction {
       });
     } catch (RuntimeException e) {
       pacing.limiter().release();
+      // never on the wire: not in flight for the over-saturation check either
+      components.measures().ended(ticket);
       crashed(session, e);
     }
   }

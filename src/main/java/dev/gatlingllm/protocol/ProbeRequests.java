@@ -135,6 +135,12 @@ public final class ProbeRequests {
       return;
     }
     inFlight.incrementAndGet();
+    if (stopped.get()) {
+      // stop() began between the first check and here: its count must hold every probe sent
+      inFlight.decrementAndGet();
+      sent.decrementAndGet();
+      return;
+    }
     try {
       run.client().send(loop, request, record -> {
         finished.add(record);

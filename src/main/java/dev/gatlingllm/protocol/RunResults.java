@@ -109,6 +109,8 @@ public final class RunResults {
   /** Closes what a run holds without reporting it. */
   private static void release(LlmComponents run) {
     run.probes().ifPresent(ProbeRequests::stop);
+    // its next check would read a closed store
+    run.measures().closeOverSaturationStop(-1);
     run.client().close();
     run.store().close();
     run.recordLog().ifPresent(RecordLog::close);
