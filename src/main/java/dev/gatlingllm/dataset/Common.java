@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import java.util.List;
 import java.util.Objects;
 
 /** The options every dataset has, with vLLM's defaults. */
@@ -26,6 +27,18 @@ record Common(int numPrompts, long seed, boolean noOversample, boolean disableSh
       throw new IllegalArgumentException("num-prompts must be >= 1 for the " + dataset
           + " dataset, got " + numPrompts);
     }
+  }
+
+  /**
+   * A file's entries in the order they are taken (shuffled with the seed unless
+   * {@code --disable-shuffle}; in place) and how many of them are wanted: {@code numPrompts},
+   * or all of them for 0.
+   */
+  <T> int order(List<T> entries) {
+    if (!disableShuffle) {
+      Sampling.shuffle(entries, seed);
+    }
+    return numPrompts == 0 ? entries.size() : numPrompts;
   }
 
   String id(int index) {

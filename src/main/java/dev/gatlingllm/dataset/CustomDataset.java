@@ -82,10 +82,7 @@ public final class CustomDataset extends DatasetBuilder<CustomDataset> {
       throw new DatasetException("Custom dataset file " + path + " has no prompt (expected one "
           + "JSON object per line with a \"prompt\" field)");
     }
-    if (!common.disableShuffle()) {
-      Sampling.shuffle(lines, common.seed());
-    }
-    int wanted = common.numPrompts() == 0 ? lines.size() : common.numPrompts();
+    int wanted = common.order(lines);
     List<SampleRequest> requests = new ArrayList<>(wanted);
     for (int i = 0; i < lines.size() && requests.size() < wanted; i++) {
       Line line = lines.get(i);

@@ -126,10 +126,7 @@ public final class CustomMediaDataset extends DatasetBuilder<CustomMediaDataset>
       throw new DatasetException(what + " file " + path + " has no line (expected JSON objects "
           + "with \"prompt\" and \"" + media.field() + "\")");
     }
-    if (!common.disableShuffle()) {
-      Sampling.shuffle(lines, common.seed());
-    }
-    int wanted = common.numPrompts() == 0 ? lines.size() : common.numPrompts();
+    int wanted = common.order(lines);
     List<SampleRequest> requests = new ArrayList<>(wanted);
     for (int i = 0; i < lines.size() && requests.size() < wanted; i++) {
       Line line = lines.get(i);
