@@ -174,7 +174,10 @@ final class LlmRequestAction extends LlmAction {
       components.client().send(loop, request.encoded(), record -> {
         pacing.limiter().release();
         if (!components.measures().ended(ticket)) {
-          return; // stopped on over-saturation, results written: recorded nowhere
+          // stopped on over-saturation, results written: recorded nowhere, but the user still
+          // goes back to Gatling, which would otherwise wait for it
+          next.$bang(session.markAsFailed());
+          return;
         }
         try {
           components.compliance().record(request.asked(), record);
