@@ -17,8 +17,9 @@ import io.netty.util.AttributeKey;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -89,6 +90,16 @@ public final class LlmClient implements AutoCloseable {
    */
   public boolean reusesConnections() {
     return reuse.reusing();
+  }
+
+  /**
+   * How many of {@code loop}'s pooled connections are still open as far as the client knows
+   * (it learns of a server's close when the loop reads it). Read on the loop; for tests that
+   * must wait until a close has reached the client.
+   */
+  int openPooledConnections(EventLoop loop) throws Exception {
+    return loop.submit(() -> (int) pool(loop).channels.stream().filter(Channel::isActive)
+        .count()).get(10, TimeUnit.SECONDS);
   }
 
   /**

@@ -328,6 +328,7 @@ class ConnectionReuseTest {
       assertTrue(client.reusesConnections(), "before request " + i);
       assertAnswered(send(client, "r" + i));
       Thread.sleep(200);
+      await("the client saw the close", () -> openPooled(client) == 0);
     }
 
     assertFalse(client.reusesConnections());
@@ -359,6 +360,9 @@ class ConnectionReuseTest {
 
     server.closeConnections();
     await("the restart closed all four", () -> server.closedConnections() == 4);
+    // The server's side of each close is done; the client learns of it when its loop reads
+    // the end of the stream: until then a request could still be written into one.
+    await("the client saw the four closes", () -> openPooled(client) == 0);
     for (int i = 1; i <= 4; i++) {
       assertAnswered(send(client, "after" + i));
     }
@@ -366,6 +370,14 @@ class ConnectionReuseTest {
     assertTrue(client.reusesConnections());
     assertEquals(5, server.connections(), "one new connection, reused after the restart");
     assertEquals(0, resent.get());
+  }
+
+  private int openPooled(LlmClient client) {
+    try {
+      return client.openPooledConnections(loop);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
   }
 
   /** Sends {@code n} requests from the loop at once, so each needs a connection of its own. */
