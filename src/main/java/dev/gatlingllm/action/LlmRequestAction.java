@@ -90,7 +90,7 @@ final class LlmRequestAction extends LlmAction {
     }
     if (warmUp != null) {
       components.warmUpOnce(spec.path(), warmUp,
-          requests -> Rehearsal.run(spec, components, gatlingClock, requests));
+          (over, requests) -> Rehearsal.run(spec, over, gatlingClock, requests));
     }
   }
 

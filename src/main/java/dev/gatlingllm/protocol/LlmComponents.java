@@ -23,8 +23,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
+import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,6 +149,17 @@ public final class LlmComponents implements ProtocolComponents {
   }
 
   /**
+   * Components over {@code standIn} (a setup whose client is aimed elsewhere, see {@link
+   * StandInWarmUp}) for rehearsing the run's actions there: {@link #forRehearsal} of them
+   * then sends nothing to the run's server.
+   */
+  LlmComponents overStandIn(RunSetup standIn) {
+    return new LlmComponents(new RunFacts(standIn, new RequestKinds(), facts.pacing(),
+        new RunMeasures(standIn.core().eventLoopGroup(), standIn.client(), null, null)),
+        new RecordStore(), runFolder, null, true);
+  }
+
+  /**
    * Prompts counted with the shipped GPT-2 fallback are counted with another tokenizer than
    * the server's (unless it serves a GPT-2): their counts differ from its by design (the
    * simulator counts words), and comparing them would only say so.
@@ -171,6 +182,13 @@ public final class LlmComponents implements ProtocolComponents {
     return rehearsal;
   }
 
+  /**
+   * Without warm-up requests (vLLM's {@code --num-warmups 0}, the drop-in's default), the run
+   * still starts on a prepared client: everything the warm-up prepares that sends no request
+   * to the model. Leaving it to the first requests cost them 60 ms of TTFT at concurrency 64
+   * and 240 ms at 1,024 (client-truth benchmark, drop-in rungs, session 15): the event loops
+   * loaded classes and ran cold code while the first wave waited.
+   */
   private static void warmUpWithoutRequests(RunSetup setup) {
     WarmUp.pipeline();
     String problem = WarmUp.connect(setup.client(), setup.core().eventLoopGroup().next());
@@ -178,6 +196,22 @@ public final class LlmComponents implements ProtocolComponents {
       LOG.warn("cannot reach {} before the run ({}): requests will fail until it is up",
           setup.protocol().target(), problem);
     }
+    prepareWithoutRequests(setup);
+  }
+
+  /** The run's own code that the warm-up compiles without sending anything to the model. */
+  private static void prepareWithoutRequests(RunSetup setup) {
+    LlmProtocol protocol = setup.protocol();
+    List<String> skipped = GatlingWarmUp.run(setup.core(), setup.eventLoops().get(0));
+    if (!skipped.isEmpty()) {
+      LOG.info("warm-up: Gatling's per-request code not warmed ({}); the JIT compiles it during "
+          + "the run's first requests instead", String.join("; ", skipped));
+    }
+    // The self-check starts on the first send, on an event loop: load its JMX classes now.
+    SelfCheck.start(setup.core().eventLoopGroup()).stop();
+    // The scraper's first scrapes would compile its HTTP and parsing code inside the run.
+    protocol.serverMetrics().ifPresent(uri -> ServerMetricsScraper.warmUp(uri,
+        setup.headerMap(), protocol.insecureTls(), SCRAPER_WARM_UP_SCRAPES));
   }
 
   /**
@@ -198,28 +232,28 @@ public final class LlmComponents implements ProtocolComponents {
    *
    * @param body     the body of a warm-up request with the given {@code max_tokens}
    * @param rehearse  sends the given number of the warm-up's requests through the run's own
-   *                  actions, on copies of them and of these components (see
+   *                  actions, on copies of them and of the given components (see
    *                  {@link #forRehearsal}), and waits for them
    */
-  public void warmUpOnce(String path, IntFunction<byte[]> body, IntConsumer rehearse) {
+  public void warmUpOnce(String path, IntFunction<byte[]> body,
+      ObjIntConsumer<LlmComponents> rehearse) {
     LlmProtocol protocol = setup.protocol();
-    if (!protocol.warmUp().enabled() || !warmedUp.compareAndSet(false, true)) {
+    if (!warmedUp.compareAndSet(false, true)) {
+      return;
+    }
+    if (!protocol.warmUp().enabled()) {
+      // no request may reach the server: the same warm-up, against a stand-in
+      StandInWarmUp.run(this, setup, path, body, rehearse);
+      RunWarmUp.collectBeforeTheRun();
       return;
     }
     List<EventLoop> loops = eventLoops();
-    RunWarmUp.run(protocol, setup.client(), loops, path, body,
-        id -> RequestHeaders.withId(setup.baseHeaders(), id), rehearse);
+    RunWarmUp.run(protocol, protocol.warmUp(), protocol.target().toString(), setup.client(),
+        loops, path,
+        body, id -> RequestHeaders.withId(setup.baseHeaders(), id),
+        n -> rehearse.accept(this, n), 0);
     listServedModels();
-    List<String> skipped = GatlingWarmUp.run(setup.core(), loops.get(0));
-    if (!skipped.isEmpty()) {
-      LOG.info("warm-up: Gatling's per-request code not warmed ({}); the JIT compiles it during "
-          + "the run's first requests instead", String.join("; ", skipped));
-    }
-    // The self-check starts on the first send, on an event loop: load its JMX classes now.
-    SelfCheck.start(setup.core().eventLoopGroup()).stop();
-    // The scraper's first scrapes would compile its HTTP and parsing code inside the run.
-    protocol.serverMetrics().ifPresent(uri -> ServerMetricsScraper.warmUp(uri,
-        setup.headerMap(), protocol.insecureTls(), SCRAPER_WARM_UP_SCRAPES));
+    prepareWithoutRequests(setup);
     RunWarmUp.collectBeforeTheRun();
   }
 

@@ -2,6 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.ClientConfig;
 import dev.gatlingllm.client.LlmClient;
+import dev.gatlingllm.client.Target;
 import dev.gatlingllm.scale.InjectorRun;
 import dev.gatlingllm.scale.InjectorShare;
 import dev.gatlingllm.scale.ScaleOut;
@@ -55,12 +56,9 @@ final class RunSetup {
    * @throws IllegalArgumentException when scale-out is asked for without an arrival schedule
    */
   static RunSetup build(CoreComponents core, LlmProtocol protocol) {
-    NettyConfiguration netty = core.configuration().netty();
-    LlmClient client = new LlmClient(
-        Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()),
-        new ClientConfig(protocol.target(), protocol.connectTimeout(),
-            protocol.firstTokenTimeout(), protocol.idleTimeout(), protocol.requestTimeout(),
-            protocol.keepAliveTimeout(), protocol.insecureTls()));
+    LlmClient client = newClient(core, new ClientConfig(protocol.target(),
+        protocol.connectTimeout(), protocol.firstTokenTimeout(), protocol.idleTimeout(),
+        protocol.requestTimeout(), protocol.keepAliveTimeout(), protocol.insecureTls()));
     HttpHeaders headers = new DefaultHttpHeaders();
     protocol.headers().forEach(headers::add);
     if (protocol.apiKey() != null) {
@@ -75,6 +73,29 @@ final class RunSetup {
     InjectorRun injector = scale.requested() ? InjectorRun.start(scale, URI.create(protocol
         .target().toString()), protocol.insecureTls()) : null;
     return new RunSetup(core, protocol, client, headers, scale.share(), injector);
+  }
+
+  private static LlmClient newClient(CoreComponents core, ClientConfig config) {
+    NettyConfiguration netty = core.configuration().netty();
+    return new LlmClient(
+        Transports.newSocketChannelFactory(netty.useNativeTransport(), netty.useIoUring()),
+        config);
+  }
+
+  /**
+   * This setup with a client of its own aimed at {@code target}, for a warm-up whose requests
+   * must not reach the run's server (see {@link StandInWarmUp}): the same loops, protocol and
+   * timeouts, no scale-out, and no authorization header (the run's key stays with the run).
+   * The caller closes the client.
+   */
+  RunSetup standIn(Target target) {
+    ClientConfig run = client.config();
+    LlmClient own = newClient(core, new ClientConfig(target, run.connectTimeout(),
+        run.firstTokenTimeout(), run.idleTimeout(), run.requestTimeout(),
+        run.keepAliveTimeout(), false));
+    HttpHeaders headers = baseHeaders.copy();
+    headers.remove(HttpHeaderNames.AUTHORIZATION);
+    return new RunSetup(core, protocol, own, headers, share, null);
   }
 
   CoreComponents core() {

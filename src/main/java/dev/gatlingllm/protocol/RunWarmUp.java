@@ -35,10 +35,12 @@ final class RunWarmUp {
   /**
    * @param body     the body of a warm-up request with the given {@code max_tokens}
    * @param headers  fresh request headers carrying the given request id
+   * @param requestNanos how long the run's requests take, to size the warm-up's concurrency
+   *                 for a paced run; 0 to take the probe request's time
    */
-  static void run(LlmProtocol protocol, LlmClient client, List<EventLoop> loops, String path,
-      IntFunction<byte[]> body, Function<String, HttpHeaders> headers, IntConsumer rehearse) {
-    WarmUpOptions options = protocol.warmUp();
+  static void run(LlmProtocol protocol, WarmUpOptions options, String target, LlmClient client,
+      List<EventLoop> loops, String path, IntFunction<byte[]> body,
+      Function<String, HttpHeaders> headers, IntConsumer rehearse, long requestNanos) {
     // Each request builds its body and headers and encodes its record as a run's request
     // does, so that code is compiled before the run too, not only the response path.
     IntFunction<LlmRequest> request = i -> new LlmRequest("warm-up", path,
@@ -48,12 +50,13 @@ final class RunWarmUp {
         WarmUpRequests.run(client, loops, request, 1, 1, MAX_WAIT);
     if (!probe.finished() || probe.failed() > 0) {
       LOG.warn("the warm-up request to {} {}: skipping the warm-up; the run's requests will "
-          + "probably fail the same way", protocol.target(),
+          + "probably fail the same way", target,
           probe.finished() ? "failed (" + probe.firstError() + ")" : "got no answer in " + MAX_WAIT.toSeconds() + " s");
       return;
     }
     int concurrency = options.concurrency() > 0
-        ? options.concurrency() : concurrency(protocol, probe.meanNanos(), loops.size());
+        ? options.concurrency()
+        : concurrency(protocol, requestNanos > 0 ? requestNanos : probe.meanNanos(), loops.size());
     int requests = options.requests() >= 0 ? options.requests()
         : autoRequests(concurrency, probe.chunks(), probe.meanNanos());
     // The last of them go through the run's own actions (Gatling sessions, the pacer, the
@@ -89,8 +92,9 @@ final class RunWarmUp {
     closeSomeConnections(client, loops);
     String failures = warm.failed() == 0 ? ""
         : ", " + warm.failed() + " failed (first: " + warm.firstError() + ")";
-    LOG.info("warm-up: {} requests at concurrency {} ({} of them through the run's actions) "
-        + "in {} s{}{}; not part of the results", warm.sent() + 1 + rehearsed, concurrency,
+    LOG.info("warm-up: {} requests to {} at concurrency {} ({} of them through the run's "
+        + "actions) in {} s{}{}; not part of the results", warm.sent() + 1 + rehearsed, target,
+        concurrency,
         rehearsed, String.format(Locale.ROOT, "%.1f",
             (probe.elapsedNanos() + warm.elapsedNanos() + rehearsalNanos) / 1e9), failures,
         warm.finished() ? "" : ", still running after " + MAX_WAIT.toSeconds() + " s");

@@ -134,6 +134,10 @@ final class UserPath {
       if (rung.maxConcurrency() > 0) {
         args.append(" --max-concurrency ").append(rung.maxConcurrency());
       }
+      String extra = System.getProperty("truth.dropInArgs", "").trim();
+      if (!extra.isEmpty()) {
+        args.append(' ').append(extra); // e.g. --num-warmups auto, to compare
+      }
       command.addAll(List.of("-Dgatling.simulationClass=dev.gatlingllm.cli.BenchServe",
           "-Dllm.args=" + args));
     }

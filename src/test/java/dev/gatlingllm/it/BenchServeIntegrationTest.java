@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.cli.BenchArgs;
@@ -43,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
 
 /**
  * Real {@code vllm bench serve} command lines run through {@link BenchServe} in-process: each
@@ -258,6 +262,28 @@ class BenchServeIntegrationTest {
           + "--request-rate inf --max-concurrency 3 --base-url " + sim.baseUrl());
       assertEquals(0, run.result().exitCode());
       assertEquals(3, sim.maxInFlight(), "all at once, three at a time");
+    }
+  }
+
+  @Test
+  void withoutWarmUpsTheClientWarmsUpAgainstAStandInAndTheServerSeesOnlyTheRun() {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol.RunWarmUp");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    try (Simulator sim = fastSimulator()) {
+      Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 6 "
+          + "--max-concurrency 3 --base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode());
+      // ready check + 6 measured: the warm-up's requests went to the stand-in
+      assertEquals(1 + 6, sim.requestsReceived());
+      List<String> warmUps = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.startsWith("warm-up: ")).toList();
+      assertEquals(1, warmUps.size(), warmUps.toString());
+      assertTrue(warmUps.get(0).contains("to an in-process stand-in (nothing sent to "
+          + sim.baseUrl() + ") at concurrency 3"), warmUps.get(0));
+    } finally {
+      logger.detachAppender(lines);
     }
   }
 
