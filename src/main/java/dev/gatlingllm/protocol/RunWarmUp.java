@@ -36,7 +36,8 @@ final class RunWarmUp {
    * @param body     the body of a warm-up request with the given {@code max_tokens}
    * @param headers  fresh request headers carrying the given request id
    * @param requestNanos how long the run's requests take, to size the warm-up's concurrency
-   *                 for a paced run; 0 to take the probe request's time
+   *                 for a paced run, when the warm-up goes to a stand-in; 0 when it goes to
+   *                 the run's server (the probe request's time is taken)
    */
   static void run(LlmProtocol protocol, WarmUpOptions options, String target, LlmClient client,
       List<EventLoop> loops, String path, IntFunction<byte[]> body,
@@ -49,9 +50,16 @@ final class RunWarmUp {
     WarmUpRequests.Outcome probe =
         WarmUpRequests.run(client, loops, request, 1, 1, MAX_WAIT);
     if (!probe.finished() || probe.failed() > 0) {
-      LOG.warn("the warm-up request to {} {}: skipping the warm-up; the run's requests will "
-          + "probably fail the same way", target,
-          probe.finished() ? "failed (" + probe.firstError() + ")" : "got no answer in " + MAX_WAIT.toSeconds() + " s");
+      String outcome = probe.finished() ? "failed (" + probe.firstError() + ")"
+          : "got no answer in " + MAX_WAIT.toSeconds() + " s";
+      if (requestNanos > 0) {
+        // the stand-in does not speak every endpoint: says nothing of the run's server
+        LOG.info("warm-up: the request to {} {}; the run's first requests meet a colder "
+            + "client", target, outcome);
+      } else {
+        LOG.warn("the warm-up request to {} {}: skipping the warm-up; the run's requests will "
+            + "probably fail the same way", target, outcome);
+      }
       return;
     }
     int concurrency = options.concurrency() > 0
