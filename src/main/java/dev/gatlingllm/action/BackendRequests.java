@@ -1,5 +1,6 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.dataset.PromptTokenIds;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
@@ -19,7 +20,12 @@ final class BackendRequests {
   private BackendRequests() {}
 
   static LlmRequestBuilder completions(RequestFlags flags) {
-    return generation(LlmRequestBuilder.completions("completions").fromDataset(), flags, true);
+    LlmRequestBuilder r = LlmRequestBuilder.completions("completions").fromDataset();
+    if (flags.on("prompt-token-ids")) {
+      // the ids the dataset's tokenizer gave each prompt (PromptTokenIds), as vllm-bench sends
+      r = r.promptTokenIds("#{" + PromptTokenIds.FEEDER_KEY + "}");
+    }
+    return generation(r, flags, true);
   }
 
   static LlmRequestBuilder chat(RequestFlags flags) {

@@ -42,7 +42,9 @@ public final class Backends {
     /** Warm-up requests of the same kind before the run. */
     WARM_UP("num-warmups"),
     /** {@code --extra-body}: fields merged into every body. */
-    EXTRA_BODY("extra-body");
+    EXTRA_BODY("extra-body"),
+    /** vllm-bench's {@code --prompt-token-ids}: the prompt sent as token ids. */
+    PROMPT_TOKEN_IDS("prompt-token-ids");
 
     private final List<String> flags;
 
@@ -143,6 +145,8 @@ public final class Backends {
   static {
     Set<Takes> completions = EnumSet.copyOf(GENERATION);
     completions.add(Takes.LOGPROBS);
+    // only the completions API takes a prompt of token ids
+    completions.add(Takes.PROMPT_TOKEN_IDS);
     // older vLLM releases sent the OpenAI completions request for sglang ... llama.cpp too;
     // current vLLM dropped them from its list, and pasted older command lines still name them
     for (String name : List.of("vllm", "openai", "sglang", "lmdeploy", "scalellm", "llama.cpp")) {

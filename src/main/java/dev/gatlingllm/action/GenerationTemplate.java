@@ -72,8 +72,36 @@ final class GenerationTemplate extends RequestTemplate {
     // a dataset's tools (BFCL) go with chat requests, as vLLM sends them
     Object tools = spec.endpoint() != RequestSpec.Endpoint.CHAT ? null
         : session.attributes().get(BfclDataset.TOOLS).getOrElse(() -> null);
-    return new Body(RequestBodies.build(spec, requestModel, prompt, messages, maxTokens, null,
-        tools), Body.JSON, asked(maxTokens, requestModel));
+    Object sentPrompt = spec.promptTokenIds() == null ? prompt
+        : tokenIds(spec.promptTokenIds().resolve(session));
+    return new Body(RequestBodies.build(spec, requestModel, sentPrompt, messages, maxTokens,
+        null, tools), Body.JSON, asked(maxTokens, requestModel));
+  }
+
+  /** The prompt's token ids as the body sends them; a request without any fails. */
+  static List<Integer> tokenIds(Object value) {
+    List<Integer> ids = new ArrayList<>();
+    if (value instanceof int[] array) {
+      for (int id : array) {
+        ids.add(id);
+      }
+    } else if (value instanceof List<?> list) {
+      for (Object id : list) {
+        if (!(id instanceof Integer || id instanceof Long || id instanceof Short)
+            || ((Number) id).longValue() < 0 || ((Number) id).longValue() > Integer.MAX_VALUE) {
+          throw new SessionValue.ResolutionException("promptTokenIds: token ids are whole "
+              + "numbers >= 0, got " + id);
+        }
+        ids.add(((Number) id).intValue());
+      }
+    } else {
+      throw new SessionValue.ResolutionException("promptTokenIds: expected a list of token "
+          + "ids, got " + (value == null ? "null" : value.getClass().getSimpleName()));
+    }
+    if (ids.isEmpty()) {
+      throw new SessionValue.ResolutionException("promptTokenIds: the prompt has no token id");
+    }
+    return ids;
   }
 
   /** What the body asks of the server, the extra body's fields winning as they do in it. */

@@ -49,6 +49,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   private SessionValue<String> model;
   private Integer logprobs;
   private SessionValue<Object> multiModal;
+  private SessionValue<Object> promptTokenIds;
 
   LlmRequestBuilder(Endpoint endpoint, String name) {
     super(name, endpoint.defaultPath());
@@ -290,6 +291,25 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   }
 
   /**
+   * Completions only: the prompt sent as token ids ({@code "prompt": [ids...]}) instead of
+   * its text, as vllm-bench's {@code --prompt-token-ids} sends it; the server does not
+   * tokenize it again, so the prompt is exactly these tokens. The value is a list of whole
+   * numbers (or an {@code int[]}), e.g. {@code "#{prompt_token_ids}"} from a dataset sampled
+   * with {@code PromptTokenIds}. The prompt text stays required (warm-up requests send text).
+   */
+  public LlmRequestBuilder promptTokenIds(String el) {
+    requireCompletions("promptTokenIds");
+    SessionValue<Object> v = SessionValue.el("promptTokenIds", el, Object.class);
+    return copy(b -> b.promptTokenIds = v);
+  }
+
+  public LlmRequestBuilder promptTokenIds(Function<Session, List<Integer>> f) {
+    requireCompletions("promptTokenIds");
+    SessionValue<List<Integer>> v = SessionValue.function("promptTokenIds", f);
+    return copy(b -> b.promptTokenIds = v::resolve);
+  }
+
+  /**
    * The spec of a conversation's turn request ({@link ConversationBuilder}): a chat request
    * whose messages and lengths the turns give, so none may be set here.
    */
@@ -316,12 +336,19 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
         promptTokens, ignoreEos, temperature != null ? temperature
             : serverTemperature ? null : GREEDY, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
-        requestId, model, logprobs, multiModal);
+        requestId, model, logprobs, multiModal, promptTokenIds);
   }
 
   @Override
   GenerationTemplate template() {
     return new GenerationTemplate(spec());
+  }
+
+  private void requireCompletions(String what) {
+    if (endpoint != Endpoint.COMPLETIONS) {
+      throw new IllegalArgumentException(what + "(...) is only for completions requests: "
+          + "chat and Responses requests send messages, which the server tokenizes");
+    }
   }
 
   private void requireChat(String what) {

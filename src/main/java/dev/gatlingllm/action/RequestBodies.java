@@ -24,8 +24,11 @@ final class RequestBodies {
     return build(spec, model, prompt, messages, maxTokens, minTokens, null);
   }
 
-  /** With the chat request's {@code tools} after its messages when {@code tools} is not null. */
-  static byte[] build(RequestSpec spec, String model, String prompt,
+  /**
+   * With the chat request's {@code tools} after its messages when {@code tools} is not null.
+   * A completions prompt is its text, or its token ids as a list of integers.
+   */
+  static byte[] build(RequestSpec spec, String model, Object prompt,
       List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens, Object tools) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("model", model);

@@ -30,7 +30,8 @@ record RequestSpec(
     SessionValue<String> requestId,
     SessionValue<String> model,
     Integer logprobs,
-    SessionValue<Object> multiModal) {
+    SessionValue<Object> multiModal,
+    SessionValue<Object> promptTokenIds) {
 
   /** The OpenAI generation endpoints we speak. */
   enum Endpoint {

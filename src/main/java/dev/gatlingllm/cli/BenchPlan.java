@@ -19,6 +19,7 @@ import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.MaxModelLen;
+import dev.gatlingllm.dataset.PromptTokenIds;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.ScaleOut;
@@ -80,6 +81,7 @@ public final class BenchPlan {
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
     checkOneRun(args);
+    checkProfileFlags(args);
     this.results = results(args);
     this.warmUps = warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
@@ -96,9 +98,12 @@ public final class BenchPlan {
             : UUID.randomUUID().toString().substring(0, 8)) + "-";
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
+    checkMultimodalChat(args, backend, datasetFlags.get("dataset-name"));
     BfclBackend.check(datasetFlags, backend.name());
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
-    DatasetSpec sampled = Datasets.fromFlags(datasetFlags);
+    DatasetSpec drawn = Datasets.fromFlags(datasetFlags);
+    // the ids first: --max-model-len counts the tokens the server will see
+    DatasetSpec sampled = args.on("prompt-token-ids") ? PromptTokenIds.of(drawn) : drawn;
     this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",
         () -> MaxModelLen.of(sampled, args.integer("max-model-len").orElseThrow()));
     this.conversations = BenchConversations.of(args, backend.name(), datasetFlags);
@@ -221,6 +226,31 @@ public final class BenchPlan {
     }
   }
 
+  /** The datasets whose requests carry media that {@code --enable-multimodal-chat} puts in. */
+  static final List<String> MULTIMODAL_CHAT_DATASETS = List.of("custom_image", "custom_audio",
+      "random-mm");
+
+  /**
+   * vLLM's {@code --enable-multimodal-chat} makes each request one user chat message, its
+   * text part then its media parts: how {@code openai-chat} sends a media dataset's requests
+   * anyway, so it is accepted where that message is what goes out, refused elsewhere.
+   */
+  private static void checkMultimodalChat(BenchArgs args, Backend backend, String dataset) {
+    if (!args.on("enable-multimodal-chat")) {
+      return;
+    }
+    if (!MULTIMODAL_CHAT_DATASETS.contains(dataset)) {
+      throw new IllegalArgumentException("--enable-multimodal-chat with --dataset-name "
+          + dataset + ": it makes each prompt and its images or audio one chat message, for "
+          + "the datasets with media (" + String.join(", ", MULTIMODAL_CHAT_DATASETS) + ")");
+    }
+    if (!backend.name().equals("openai-chat")) {
+      throw new IllegalArgumentException("--enable-multimodal-chat with --backend "
+          + backend.name() + ": the multimodal chat message is a chat request's; use "
+          + "--backend openai-chat");
+    }
+  }
+
   private static void checkLora(BenchArgs args) {
     String assignment = args.value("lora-assignment").orElseThrow().strip();
     if (!assignment.equals("random") && !assignment.equals("round-robin")) {
@@ -303,6 +333,18 @@ public final class BenchPlan {
       throw new IllegalArgumentException("--" + String.join(", --", sampling) + " with --backend "
           + backend.name() + ": sampling parameters are only supported by openai-compatible "
           + "backends (completions and chat), as vLLM refuses them");
+    }
+    if (args.on("prompt-token-ids") && !backend.takes(Takes.PROMPT_TOKEN_IDS)) {
+      throw new IllegalArgumentException("--prompt-token-ids is not supported with --backend "
+          + backend.name() + ": only a completions request (--backend openai or vllm) takes "
+          + "its prompt as token ids; " + (backend.pooling() ? "pooling requests send text "
+          + "or media as their input" : "chat, Responses and audio requests send messages or "
+          + "a clip, which the server renders and tokenizes itself"));
+    }
+    if (args.on("prompt-token-ids") && args.on("skip-tokenizer-init")) {
+      throw new IllegalArgumentException("--prompt-token-ids with --skip-tokenizer-init: the "
+          + "token ids come from the model's tokenizer, which --skip-tokenizer-init does not "
+          + "load; give one of them");
     }
     if (args.has("lora-modules") && !backend.takes(Takes.MODEL_PER_REQUEST)) {
       throw new IllegalArgumentException("--lora-modules is not supported with --backend "
@@ -710,6 +752,46 @@ public final class BenchPlan {
 
   public boolean profile() {
     return args.on("profile");
+  }
+
+  /**
+   * vllm-bench's {@code --profile-batch-threshold}: the profiler starts once the server runs
+   * this many requests; empty: it profiles the whole measured run.
+   */
+  public OptionalInt profileBatchThreshold() {
+    return args.has("profile-batch-threshold")
+        ? OptionalInt.of(args.integer("profile-batch-threshold").orElseThrow())
+        : OptionalInt.empty();
+  }
+
+  /** vllm-bench's {@code --profile-duration}: seconds profiled once the threshold is met. */
+  public double profileDuration() {
+    return args.decimal("profile-duration").orElseThrow();
+  }
+
+  /** vllm-bench's rules for the batch-threshold profiling flags. */
+  private static void checkProfileFlags(BenchArgs args) {
+    if (args.has("profile-batch-threshold") && !args.on("profile")) {
+      throw new IllegalArgumentException("--profile-batch-threshold requires --profile");
+    }
+    if (args.has("profile-batch-threshold")
+        && args.integer("profile-batch-threshold").orElseThrow() < 0) {
+      throw new IllegalArgumentException("--profile-batch-threshold must be >= 0 (requests "
+          + "running on the server), got " + args.integer("profile-batch-threshold")
+          .orElseThrow());
+    }
+    double seconds = args.decimal("profile-duration").orElseThrow();
+    if (!(seconds > 0) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("--profile-duration must be a positive number of "
+          + "seconds, got " + args.value("profile-duration").orElseThrow());
+    }
+    // vllm-bench lets its default through alone, as a pasted default-valued flag
+    double byDefault = Double.parseDouble(BenchArgs.defaultOf(
+        BenchFlags.find("--profile-duration").orElseThrow()));
+    if (seconds != byDefault && !args.has("profile-batch-threshold")) {
+      throw new IllegalArgumentException("--profile-duration requires "
+          + "--profile-batch-threshold: without it, --profile profiles the whole measured run");
+    }
   }
 
   public boolean progressBar() {

@@ -276,7 +276,10 @@ public class BenchServe extends Simulation {
     if (!measuring) {
       return;
     }
-    if (profiler != null) {
+    if (profiler != null && plan.profileBatchThreshold().isPresent()) {
+      profiler.startAtBatchSize(plan.profileBatchThreshold().getAsInt(),
+          plan.profileDuration());
+    } else if (profiler != null) {
       profiler.start();
     }
     if (plan.progressBar()) {
@@ -296,10 +299,12 @@ public class BenchServe extends Simulation {
         progress.close();
       }
       if (profiler != null && measuring) {
-        profiler.stop();
+        profiler.finish();
       }
     } catch (RuntimeException e) {
       System.err.println(TOOL + ": " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     ReportOutcome outcome = LlmDsl.writeResults(this);
     if (datasetStats != null && measuring) {

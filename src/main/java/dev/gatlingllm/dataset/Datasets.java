@@ -70,7 +70,7 @@ public final class Datasets {
           "prefix-repetition-output-len")),
       Map.entry("hf", Set.of("hf-subset", "hf-split", "hf-name", "hf-output-len",
           "blazedit-min-distance", "blazedit-max-distance", "asr-min-audio-len-sec",
-          "asr-max-audio-len-sec", "bfcl-categories")),
+          "asr-max-audio-len-sec", "bfcl-categories", "hf-text-column")),
       Map.entry("random-mm", Set.of("random-input-len", "random-output-len",
           "random-range-ratio", "random-prefix-len", "random-mm-base-items-per-request",
           "random-mm-num-mm-items-range-ratio", "random-mm-limit-mm-per-prompt",
@@ -393,6 +393,10 @@ public final class Datasets {
               + "id such as likaixin/InstructCoder, or a local .parquet/.jsonl/.json file");
         }
         if (BfclDataset.isBfcl(f.string("hf-name")) || BfclDataset.isBfcl(path)) {
+          if (f.has("hf-text-column")) {
+            throw new IllegalArgumentException("--hf-text-column is not for BFCL, whose "
+                + "reader sends each question's first turn with its functions as tools");
+          }
           spec = bfcl(path, f);
           break;
         }
@@ -403,6 +407,7 @@ public final class Datasets {
         }
         HfDataset hf = hf(path).subset(f.string("hf-subset")).split(f.string("hf-split"))
             .hfName(f.string("hf-name"));
+        hf = f.has("hf-text-column") ? hf.textColumn(f.string("hf-text-column")) : hf;
         hf = f.has("hf-output-len") ? hf.outputLen(f.integer("hf-output-len")) : hf;
         hf = f.has("blazedit-min-distance")
             ? hf.blazeditMinDistance(f.decimal("blazedit-min-distance")) : hf;
@@ -444,6 +449,10 @@ public final class Datasets {
       case "random-rerank":
         return Optional.of(DatasetContent.RERANK);
       case "hf":
+        if (!flags.getOrDefault("hf-text-column", "").isEmpty()) {
+          // a column of text, whatever the dataset
+          return Optional.of(DatasetContent.TEXT);
+        }
         String hfName = flags.getOrDefault("hf-name", "");
         String path = flags.getOrDefault("dataset-path", "");
         String id = !hfName.isEmpty() ? hfName : path;

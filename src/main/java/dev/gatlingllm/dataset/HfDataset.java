@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Datasets from the Hugging Face Hub or local files ({@code --dataset-name hf}), mapped to
@@ -78,6 +80,8 @@ import java.util.stream.Stream;
  */
 public final class HfDataset extends DatasetBuilder<HfDataset> {
 
+  private static final Logger LOG = LoggerFactory.getLogger(HfDataset.class);
+
   /** The hub split most datasets are read from (MMVU and MMStar have their own). */
   public static final String DEFAULT_SPLIT = "train";
   public static final String DEFAULT_SUBSET = "default";
@@ -92,16 +96,19 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   private final HubClient hub;
   private final double minAudioSec;
   private final double maxAudioSec;
+  /** vllm-bench's {@code --hf-text-column}: the prompt's column; null: the dataset's reader. */
+  private final String textColumn;
 
   HfDataset(String path) {
     this(Common.DEFAULTS, path, null, null, null, null, 0.0, 1.0, null, 0.0,
-        Double.POSITIVE_INFINITY);
+        Double.POSITIVE_INFINITY, null);
   }
 
   private HfDataset(Common common, String path, String subset, String split, String hfName,
       Integer outputLen, double minDistance, double maxDistance, HubClient hub,
-      double minAudioSec, double maxAudioSec) {
+      double minAudioSec, double maxAudioSec, String textColumn) {
     super(common);
+    this.textColumn = textColumn;
     this.path = path;
     this.subset = subset;
     this.split = split;
@@ -118,28 +125,28 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   HfDataset with(Common common) {
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
         maxDistance, hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** Dataset configuration on the hub ({@code --hf-subset}, default "default"). */
   public HfDataset subset(String name) {
     return new HfDataset(common, path, blankToNull(name), split, hfName, outputLen, minDistance,
         maxDistance, hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** Split on the hub ({@code --hf-split}; default the dataset's, "train" for most). */
   public HfDataset split(String name) {
     return new HfDataset(common, path, subset, blankToNull(name), hfName, outputLen,
         minDistance, maxDistance, hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** Hub id whose mapping a local file follows ({@code --hf-name}). */
   public HfDataset hfName(String id) {
     return new HfDataset(common, path, subset, split, blankToNull(id), outputLen, minDistance,
         maxDistance, hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** Output length for every request ({@code --hf-output-len}); turns pruning off. */
@@ -147,21 +154,21 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     atLeast("hf-output-len", tokens, 1);
     return new HfDataset(common, path, subset, split, hfName, tokens, minDistance, maxDistance,
         hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** Smallest Blazedit {@code norm_distance} kept ({@code --blazedit-min-distance}, 0). */
   public HfDataset blazeditMinDistance(double value) {
     checkDistance("blazedit-min-distance", value);
     return new HfDataset(common, path, subset, split, hfName, outputLen, value, maxDistance, hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** Largest Blazedit {@code norm_distance} kept ({@code --blazedit-max-distance}, 1). */
   public HfDataset blazeditMaxDistance(double value) {
     checkDistance("blazedit-max-distance", value);
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance, value, hub, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /**
@@ -171,7 +178,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   public HfDataset asrMinAudioLenSec(double seconds) {
     checkSeconds("asr-min-audio-len-sec", seconds);
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, hub, seconds, maxAudioSec);
+        maxDistance, hub, seconds, maxAudioSec, textColumn);
   }
 
   /**
@@ -181,7 +188,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   public HfDataset asrMaxAudioLenSec(double seconds) {
     checkSeconds("asr-max-audio-len-sec", seconds);
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
-        maxDistance, hub, minAudioSec, seconds);
+        maxDistance, hub, minAudioSec, seconds, textColumn);
   }
 
   private static void checkSeconds(String option, double seconds) {
@@ -191,6 +198,19 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     }
   }
 
+  /**
+   * The column that holds the prompt ({@code --hf-text-column}, vllm-bench): any dataset is
+   * read with vllm-bench's generic reader instead of its own (see {@link HfTextColumn}).
+   */
+  public HfDataset textColumn(String column) {
+    if (column == null || column.isBlank()) {
+      throw new IllegalArgumentException("hf-text-column must name a column, got '" + column
+          + "'");
+    }
+    return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
+        maxDistance, hub, minAudioSec, maxAudioSec, column.strip());
+  }
+
   /** The hub client for downloads; default {@link HubClient#fromEnvironment()}. */
   public HfDataset hub(HubClient client) {
     if (client == null) {
@@ -198,7 +218,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     }
     return new HfDataset(common, path, subset, split, hfName, outputLen, minDistance,
         maxDistance, client, minAudioSec,
-        maxAudioSec);
+        maxAudioSec, textColumn);
   }
 
   /** The configured {@code path}. */
@@ -230,6 +250,9 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     List<Path> files;
     HfKind kind;
     String source;
+    if (textColumn != null) {
+      return byTextColumn(tokenizer, local);
+    }
     if (Files.exists(local)) {
       files = localFiles(local);
       kind = hfName != null ? known(hfName) : detect(files.get(0));
@@ -305,6 +328,77 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
     int copies = Sampling.oversample(requests, common, "hf dataset " + source);
     int filtered = skipped.values().stream().mapToInt(Integer::intValue).sum();
     return Sampling.done(name(), requests, kind.label() + " from " + source + ", "
+        + candidates.size() + " rows, " + filtered + " filtered"
+        + (skipped.isEmpty() ? "" : " " + skipped) + ", " + copies + " repeated");
+  }
+
+  /**
+   * {@code --hf-text-column}: the rows of a local file or folder, or of the hub dataset's
+   * split ({@code --hf-split}, else {@value #DEFAULT_SPLIT}), read by that column.
+   */
+  private Samples byTextColumn(Tokenizer tokenizer, Path local) {
+    List<Path> files;
+    String source;
+    if (Files.exists(local)) {
+      files = localFiles(local);
+      source = local.toString();
+    } else {
+      if (looksLikeFile(path)) {
+        throw new DatasetException("hf dataset file " + local.toAbsolutePath()
+            + " does not exist");
+      }
+      HubClient client = hub != null ? hub : HubClient.fromEnvironment();
+      String hubSubset = subset != null ? subset : DEFAULT_SUBSET;
+      String hubSplit = split != null ? split : DEFAULT_SPLIT;
+      files = client.datasetParquetFiles(path, hubSubset, hubSplit);
+      source = path + " (" + hubSubset + "/" + hubSplit + ")";
+    }
+    HfTextColumn reader = HfTextColumn.of(textColumn, columns(files.get(0)),
+        "hf dataset " + source);
+    List<HfKind.Candidate> candidates = new ArrayList<>();
+    for (Path file : files) {
+      rows(file, reader.columns(), row -> candidates.add(reader.candidate(row)));
+    }
+    if (!common.disableShuffle()) {
+      Sampling.shuffle(candidates, common.seed());
+    }
+    List<SampleRequest> requests = new ArrayList<>();
+    Map<String, Integer> skipped = new TreeMap<>();
+    boolean defaultOutput = false;
+    for (HfKind.Candidate c : candidates) {
+      if (requests.size() >= common.numPrompts()) {
+        break;
+      }
+      if (c.skipped() != null) {
+        skipped.merge(c.skipped(), 1, Integer::sum);
+        continue;
+      }
+      // vllm-bench counts the prompt without special tokens and drops the shortest
+      int promptLen = tokenizer.count(c.prompt());
+      if (promptLen < HfTextColumn.MIN_PROMPT_TOKENS) {
+        skipped.merge("prompt under " + HfTextColumn.MIN_PROMPT_TOKENS + " tokens", 1,
+            Integer::sum);
+        continue;
+      }
+      int reply = c.reply() == null || c.reply().isEmpty() ? 0 : tokenizer.count(c.reply());
+      defaultOutput |= outputLen == null && reply == 0;
+      int output = outputLen != null ? outputLen
+          : reply > 0 ? reply : HfTextColumn.DEFAULT_OUTPUT_LEN;
+      requests.add(new SampleRequest(c.prompt(), promptLen, output, common.id(requests.size())));
+    }
+    if (requests.isEmpty()) {
+      throw new DatasetException("hf dataset " + source + ": no row of its " + candidates.size()
+          + " has a usable prompt in column '" + textColumn + "' (" + skipped + "); try "
+          + "another --hf-text-column");
+    }
+    if (defaultOutput) {
+      LOG.warn("hf dataset {}: no output column ({}) and no --hf-output-len: {} output tokens "
+          + "where a row has no reply, as vllm-bench", source,
+          String.join(", ", HfTextColumn.OUTPUT_COLUMNS), HfTextColumn.DEFAULT_OUTPUT_LEN);
+    }
+    int copies = Sampling.oversample(requests, common, "hf dataset " + source);
+    int filtered = skipped.values().stream().mapToInt(Integer::intValue).sum();
+    return Sampling.done(name(), requests, "column " + textColumn + " from " + source + ", "
         + candidates.size() + " rows, " + filtered + " filtered"
         + (skipped.isEmpty() ? "" : " " + skipped) + ", " + copies + " repeated");
   }
@@ -437,6 +531,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   @Override
   public String toString() {
     return "hf{path=" + path + ", subset=" + subset + ", split=" + split + ", hfName=" + hfName
-        + ", outputLen=" + outputLen + ", " + common + "}";
+        + ", outputLen=" + outputLen + (textColumn == null ? "" : ", textColumn=" + textColumn)
+        + ", " + common + "}";
   }
 }

@@ -85,6 +85,8 @@ class BenchCommandLinesTest {
     assertTrue(accepted.contains(lines.get(50)), "vllm-bench's --max-model-len");
     assertTrue(accepted.contains(lines.get(51)), "vllm-bench's --random-cache-hit-fraction");
     assertTrue(accepted.contains(lines.get(52)), "vLLM's BFCL reader with --bfcl-categories");
+    assertTrue(accepted.contains(lines.get(23)), "vllm-bench's --prompt-token-ids");
+    assertTrue(accepted.contains(lines.get(48)), "vllm-bench's --profile-batch-threshold");
     assertEquals(53, lines.size(), "the fixture's command lines");
   }
 }
