@@ -415,10 +415,11 @@ public final class SweepCommand implements Runnable {
         + "figure) or prefix, NAME-<fig-by values> (default: <var-y>-vs-<var-x>, FIGURE-...)")
     String figName;
 
-    @Option(names = "--scale-x", paramLabel = "linear|log", description = "x scale")
+    @Option(names = "--scale-x", paramLabel = "SCALE", description = "x scale: linear "
+        + "(default), log, symlog, logit, asinh or sqrt")
     String scaleX;
 
-    @Option(names = "--scale-y", paramLabel = "linear|log", description = "y scale")
+    @Option(names = "--scale-y", paramLabel = "SCALE", description = "y scale, as --scale-x")
     String scaleY;
 
     @Override
@@ -428,7 +429,7 @@ public final class SweepCommand implements Runnable {
           .withSplits(PlotSpec.keys(figBy), PlotSpec.keys(rowBy), PlotSpec.keys(colBy),
               PlotSpec.keys(curveBy))
           .withFilters(PlotSpec.Filter.parseAll(filterBy), PlotSpec.Bin.parseAll(binBy))
-          .withScales(PlotSpec.isLog("--scale-x", scaleX), PlotSpec.isLog("--scale-y", scaleY));
+          .withScales(AxisScale.parse("--scale-x", scaleX), AxisScale.parse("--scale-y", scaleY));
       Path dir = plot.dir();
       if (plot.dryRun) {
         List<Figures.Figure> figures = Figures.build(SweepData.read(plot.folder), spec);

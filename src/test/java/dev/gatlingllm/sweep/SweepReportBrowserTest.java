@@ -74,7 +74,7 @@ class SweepReportBrowserTest {
     List<Path> plots = Sweep.plot(o.folder(), PlotSpec.defaults()
         .withAxes("max_concurrency", "p99_ttft_ms")
         .withSplits(List.of(), List.of(), List.of("random_input_len"), List.of())
-        .withScales(true, false), dir.resolve("figs"), "png,svg");
+        .withScales(AxisScale.LOG, AxisScale.LINEAR), dir.resolve("figs"), "png,svg");
     assertTrue(plots.contains(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg")), "" + plots);
     String svg = Files.readString(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg"));
     assertTrue(svg.contains("<svg") && svg.strip().endsWith("</svg>"), svg.substring(0, 200));
