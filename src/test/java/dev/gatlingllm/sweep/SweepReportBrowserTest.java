@@ -81,6 +81,13 @@ class SweepReportBrowserTest {
     assertTrue(svg.contains("max_concurrency (log)"), "the log axis is labelled");
     assertDrawn(browser, dir.resolve("figs/plots.html"), 2);
 
+    // the scales ECharts has no axis for: placed by the page, labelled with the values
+    Sweep.plot(o.folder(), PlotSpec.defaults().withAxes("max_concurrency", "p99_ttft_ms")
+        .withScales(AxisScale.SQRT, AxisScale.SYMLOG), dir.resolve("scaled"), "svg");
+    assertTrue(Files.readString(dir.resolve("scaled/p99_ttft_ms-vs-max_concurrency.svg"))
+        .contains("p99_ttft_ms (symlog)"), "the symlog axis is labelled");
+    assertDrawn(browser, dir.resolve("scaled/plots.html"), 1);
+
     Sweep.plotPareto(o.folder(), "max_concurrency", null, List.of("max_concurrency"),
         dir.resolve("figs"), "png");
     assertTrue(Files.size(dir.resolve("figs/pareto.png")) > 5_000);
