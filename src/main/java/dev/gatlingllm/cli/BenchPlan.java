@@ -158,6 +158,28 @@ public final class BenchPlan {
           + "in a JVM of its own, which one Gatling run cannot do: use `gatling-llm bench "
           + "serve ... --" + flag + " ...` (or gatling-llm bench sweep serve)");
     });
+    checkSweepOnly(args);
+  }
+
+  /**
+   * {@code vllm-bench}'s flags that act on its one-command sweeps alone: the prefix-cache
+   * reset before each point, the percentiles of the sweep's summary table.
+   */
+  public static final List<String> SWEEP_ONLY_FLAGS = List.of("reset-prefix-cache",
+      "sweep-summary-percentiles");
+
+  /**
+   * Refuses a {@link #SWEEP_ONLY_FLAGS} flag without a one-command sweep: it would do nothing.
+   */
+  public static void checkSweepOnly(BenchArgs args) {
+    if (sweepFlag(args).isPresent()) {
+      return;
+    }
+    SWEEP_ONLY_FLAGS.stream().filter(args::has).findFirst().ifPresent(flag -> {
+      throw new IllegalArgumentException("--" + flag + " acts on a one-command sweep's points:"
+          + " give --sweep-max-concurrency or --sweep-request-rate with it (`gatling-llm bench "
+          + "serve`)");
+    });
   }
 
   /** {@code vllm-bench}'s one-command sweep flags, which the launcher runs as a sweep. */

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * {@code gatling-llm bench serve} with {@code --num-runs} N > 1 or {@code vllm-bench}'s
  * one-command sweep flags ({@code --sweep-max-concurrency}, {@code --sweep-request-rate},
- * {@code --sweep-num-prompts-factor}): the sweep's engine runs the flags N times or over the
+ * {@code --sweep-num-prompts-factor}, with {@code --reset-prefix-cache} and
+ * {@code --sweep-summary-percentiles}): the sweep's engine runs the flags N times or over the
  * points, each run a fresh Gatling run in a JVM of its own (as a sweep's runs are, so that no
  * run starts warmer than another), then prints and writes their statistics and tables.
  */
@@ -27,15 +28,20 @@ final class RepeatedServe {
    * @return 0, or 1 when a run failed (the runs before it stay, with their files)
    */
   static int run(BenchArgs args, int runs, Path results) {
+    BenchPlan.checkSweepOnly(args);
     List<String> words = args.words().stream().filter(w -> !w.startsWith("--num-runs=")
-        && BenchPlan.SWEEP_FLAGS.stream().noneMatch(f -> w.startsWith("--" + f + "=")))
+        && BenchPlan.SWEEP_FLAGS.stream().noneMatch(f -> w.startsWith("--" + f + "="))
+        && BenchPlan.SWEEP_ONLY_FLAGS.stream().noneMatch(f -> w.equals("--" + f)
+            || w.startsWith("--" + f + "=")))
         .toList();
     Path dir = args.value("result-dir").map(Path::of).orElse(results);
     boolean sweep = BenchPlan.sweepFlag(args).isPresent();
     SweepConfig.Builder config = SweepConfig.builder().benchArgs(words).numRuns(runs)
         .outputDir(dir).showStdout(true).out(System.out);
     if (sweep) {
-      config = config.benchParams(points(args));
+      config = config.benchParams(points(args))
+          .resetPrefixCache(args.on("reset-prefix-cache"))
+          .summaryPercentiles(summaryPercentiles(args));
     }
     try {
       if (sweep) {
@@ -83,6 +89,27 @@ final class RepeatedServe {
       }
     }
     return points;
+  }
+
+  /**
+   * {@code --sweep-summary-percentiles}: comma-separated percentiles in [0, 100], repeats
+   * dropped; none when not given.
+   */
+  static List<Double> summaryPercentiles(BenchArgs args) {
+    List<Double> out = new ArrayList<>();
+    for (String item : args.value("sweep-summary-percentiles").orElse("").split(",")) {
+      String v = item.strip();
+      if (v.isEmpty()) {
+        continue;
+      }
+      try {
+        out.add(Double.parseDouble(v));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--sweep-summary-percentiles takes comma-separated "
+            + "percentiles in [0, 100], got '" + v + "'");
+      }
+    }
+    return out;
   }
 
   /** A comma-separated list: whole numbers at least 1, or rates above 0 (or {@code inf}). */

@@ -211,6 +211,12 @@ public final class SimCommand implements Callable<Integer> {
     builder = builder.stallDuration(duration("--stall-ms", value, 1_000_000));
   }
 
+  @Option(names = "--startup-delay-ms", paramLabel = "MS", description = "wait before opening "
+      + "the port, as a server loading its model (default 0; for bench sweep startup)")
+  void startupDelay(String value) {
+    builder = builder.startupDelay(duration("--startup-delay-ms", value, 1_000_000));
+  }
+
   @Option(names = "--io-threads", paramLabel = "N", description = "event-loop threads (default 1)")
   void ioThreads(String value) {
     builder = builder.ioThreads(integer("--io-threads", value));

@@ -84,12 +84,21 @@ public final class Simulator implements AutoCloseable {
   }
 
   /**
-   * Binds and starts serving; returns once the port is open.
+   * Binds and starts serving, after the configuration's start-up delay; returns once the port
+   * is open.
    *
-   * @throws IllegalStateException when the address cannot be bound or the requested
-   *     transport is not available
+   * @throws IllegalStateException when the address cannot be bound, the requested transport
+   *     is not available, or the thread is interrupted during the start-up delay
    */
   public static Simulator start(SimulatorConfig config) {
+    if (!config.startupDelay().isZero()) {
+      try {
+        Thread.sleep(config.startupDelay().toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted during the start-up delay", e);
+      }
+    }
     SimulatorConfig.Transport transport = resolve(config.transport());
     boolean epoll = transport == SimulatorConfig.Transport.EPOLL;
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();

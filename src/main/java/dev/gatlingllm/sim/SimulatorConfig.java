@@ -100,6 +100,7 @@ public final class SimulatorConfig {
   private final double inBandErrorRate;
   private final double stallRate;
   private final Duration stallDuration;
+  private final Duration startupDelay;
   private final int ioThreads;
   private final Transport transport;
   private final boolean chunkLog;
@@ -141,6 +142,7 @@ public final class SimulatorConfig {
     inBandErrorRate = b.inBandErrorRate;
     stallRate = b.stallRate;
     stallDuration = b.stallDuration;
+    startupDelay = b.startupDelay;
     ioThreads = b.ioThreads;
     transport = b.transport;
     reasoningTokens = b.reasoningTokens;
@@ -328,6 +330,14 @@ public final class SimulatorConfig {
   }
 
   /**
+   * How long {@link Simulator#start} waits before it opens its port, as a server loading its
+   * model does before it answers {@code /health}: what a start-up sweep measures. Default 0.
+   */
+  public Duration startupDelay() {
+    return startupDelay;
+  }
+
+  /**
    * Event-loop threads serving connections and timers. Default 1, which keeps its timing
    * to within a millisecond or so up to a few hundred streams while leaving the other cores
    * to the load generator. Use 2 or more when hundreds of connections open at the same
@@ -482,7 +492,8 @@ public final class SimulatorConfig {
         + ", maxRunning=" + maxRunning + ", defaultMaxTokens=" + defaultMaxTokens
         + ", seed=" + seed + ", errorRate=" + errorRate + ", disconnectRate=" + disconnectRate
         + ", inBandErrorRate=" + inBandErrorRate + ", stallRate=" + stallRate
-        + ", stallDuration=" + stallDuration + ", ioThreads=" + ioThreads
+        + ", stallDuration=" + stallDuration + ", startupDelay=" + startupDelay
+        + ", ioThreads=" + ioThreads
         + ", transport=" + transport + ", reasoningTokens=" + reasoningTokens
         + ", reasoningField=" + reasoningField + ", recordRequests=" + recordRequests
         + ", connectionPolicy=" + connectionPolicy + ", keepAliveMax=" + keepAliveMax
@@ -516,6 +527,7 @@ public final class SimulatorConfig {
     private double inBandErrorRate;
     private double stallRate;
     private Duration stallDuration = Duration.ofSeconds(1);
+    private Duration startupDelay = Duration.ZERO;
     private int ioThreads = 1;
     private Transport transport = Transport.AUTO;
     private boolean chunkLog;
@@ -556,6 +568,7 @@ public final class SimulatorConfig {
       inBandErrorRate = c.inBandErrorRate;
       stallRate = c.stallRate;
       stallDuration = c.stallDuration;
+      startupDelay = c.startupDelay;
       ioThreads = c.ioThreads;
       transport = c.transport;
       reasoningTokens = c.reasoningTokens;
@@ -595,6 +608,7 @@ public final class SimulatorConfig {
       b.inBandErrorRate = inBandErrorRate;
       b.stallRate = stallRate;
       b.stallDuration = stallDuration;
+      b.startupDelay = startupDelay;
       b.ioThreads = ioThreads;
       b.transport = transport;
       b.reasoningTokens = reasoningTokens;
@@ -869,6 +883,13 @@ public final class SimulatorConfig {
       return b;
     }
 
+    /** See {@link SimulatorConfig#startupDelay()}. */
+    public Builder startupDelay(Duration value) {
+      Builder b = copy();
+      b.startupDelay = value;
+      return b;
+    }
+
     /** See {@link SimulatorConfig#ioThreads()}. */
     public Builder ioThreads(int value) {
       Builder b = copy();
@@ -900,6 +921,7 @@ public final class SimulatorConfig {
       checkDelay("prefillPerToken", prefillPerToken, MAX_PREFILL);
       checkDelay("itl", itl, MAX_DELAY);
       checkDelay("stallDuration", stallDuration, MAX_DELAY);
+      checkDelay("startupDelay", startupDelay, MAX_DELAY);
       require(jitter >= 0 && jitter <= 1, "jitter must be a fraction in 0..1, got " + jitter);
       require(tokensPerChunk >= 1 && tokensPerChunk <= MAX_OUTPUT_TOKENS,
           "tokensPerChunk must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + tokensPerChunk);

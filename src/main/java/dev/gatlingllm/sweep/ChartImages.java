@@ -153,19 +153,24 @@ final class ChartImages {
 
   private static JFreeChart chart(Figures.Figure figure, Figures.Panel panel,
       java.util.function.Function<Figures.Point, String> note) {
+    AxisScale sx = figure.scaleX();
+    AxisScale sy = figure.scaleY();
     YIntervalSeriesCollection data = new YIntervalSeriesCollection();
     for (Figures.Curve curve : panel.curves()) {
       YIntervalSeries s = new YIntervalSeries(curve.name(), false, true);
       for (Figures.Point p : curve.points()) {
-        if (figure.logX() && p.x() <= 0 || figure.logY() && p.y().mean() <= 0) {
-          continue; // nothing at or below zero on a log axis
+        if (!sx.accepts(p.x()) || !sy.accepts(p.y().mean())) {
+          continue; // nothing outside the scale's domain (at or below zero on a log axis)
         }
         double lo = p.y().hasInterval() ? p.y().ciLow() : p.y().mean();
         double hi = p.y().hasInterval() ? p.y().ciHigh() : p.y().mean();
-        if (figure.logY() && lo <= 0) {
+        if (!sy.accepts(lo)) {
           lo = p.y().mean();
         }
-        s.add(p.x(), p.y().mean(), lo, hi);
+        if (!sy.accepts(hi)) {
+          hi = p.y().mean();
+        }
+        s.add(drawn(sx, p.x()), drawn(sy, p.y().mean()), drawn(sy, lo), drawn(sy, hi));
       }
       data.addSeries(s);
     }
@@ -181,20 +186,20 @@ final class ChartImages {
       renderer.setSeriesPaint(i, COLORS[i % COLORS.length]);
       renderer.setSeriesStroke(i, new BasicStroke(2f));
     }
-    XYPlot plot = new XYPlot(data, axis(figure.varX(), figure.logX()),
-        axis(figure.varY(), figure.logY()), renderer);
+    XYPlot plot = new XYPlot(data, axis(figure.varX(), sx), axis(figure.varY(), sy), renderer);
     style(plot);
     double middle = panel.curves().stream().flatMap(c -> c.points().stream())
-        .mapToDouble(Figures.Point::x).summaryStatistics().getAverage();
+        .filter(p -> sx.accepts(p.x())).mapToDouble(p -> drawn(sx, p.x()))
+        .summaryStatistics().getAverage();
     for (Figures.Curve curve : panel.curves()) {
       for (Figures.Point p : curve.points()) {
         String text = note.apply(p);
-        if (text != null && !(figure.logX() && p.x() <= 0 || figure.logY() && p.y().mean() <= 0)) {
+        if (text != null && sx.accepts(p.x()) && sy.accepts(p.y().mean())) {
           // right of a point in the left half, left of one in the right half: inside the plot
-          boolean left = p.x() > middle;
+          boolean left = drawn(sx, p.x()) > middle;
           org.jfree.chart.annotations.XYTextAnnotation a =
               new org.jfree.chart.annotations.XYTextAnnotation(left ? text + " " : " " + text,
-                  p.x(), p.y().mean());
+                  drawn(sx, p.x()), drawn(sy, p.y().mean()));
           a.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
           a.setPaint(COLORS[3]);
           a.setTextAnchor(left ? org.jfree.chart.ui.TextAnchor.BOTTOM_RIGHT
@@ -208,15 +213,62 @@ final class ChartImages {
         new Font(Font.SANS_SERIF, Font.PLAIN, 13), plot, true);
   }
 
-  static ValueAxis axis(String label, boolean log) {
-    if (log) {
+  /**
+   * Where a value sits in the chart's data: itself on a linear or log axis (JFreeChart's
+   * {@link LogAxis} does the log), its {@link AxisScale#forward} on the others.
+   */
+  private static double drawn(AxisScale scale, double v) {
+    return scale == AxisScale.LINEAR || scale == AxisScale.LOG ? v : scale.forward(v);
+  }
+
+  /**
+   * The axis of a scale: JFreeChart's log axis for {@code log}; for the other non-linear
+   * scales a number axis over the scaled values whose tick labels read the values themselves.
+   */
+  static ValueAxis axis(String label, AxisScale scale) {
+    if (scale == AxisScale.LOG) {
       LogAxis a = new LogAxis(label + " (log)");
       a.setSmallestValue(1e-6);
       return a;
     }
-    NumberAxis a = new NumberAxis(label);
+    NumberAxis a = new NumberAxis(scale == AxisScale.LINEAR ? label
+        : label + " (" + scale.key() + ")");
     a.setAutoRangeIncludesZero(false);
+    if (scale != AxisScale.LINEAR) {
+      a.setNumberFormatOverride(new ScaledFormat(scale));
+    }
     return a;
+  }
+
+  /** Tick labels of a scaled axis: the value a position stands for, to 3 significant digits. */
+  private static final class ScaledFormat extends java.text.NumberFormat {
+
+    private static final long serialVersionUID = 1L;
+    private final AxisScale scale;
+
+    ScaledFormat(AxisScale scale) {
+      this.scale = scale;
+    }
+
+    @Override
+    public StringBuffer format(double number, StringBuffer to, java.text.FieldPosition pos) {
+      double v = scale.inverse(number);
+      if (!Double.isFinite(v)) {
+        return to.append(v);
+      }
+      return to.append(new java.math.BigDecimal(v).round(new java.math.MathContext(3))
+          .stripTrailingZeros().toPlainString());
+    }
+
+    @Override
+    public StringBuffer format(long number, StringBuffer to, java.text.FieldPosition pos) {
+      return format((double) number, to, pos);
+    }
+
+    @Override
+    public Number parse(String source, java.text.ParsePosition pos) {
+      throw new UnsupportedOperationException("tick labels are only written");
+    }
   }
 
   static void style(XYPlot plot) {
@@ -253,7 +305,8 @@ final class ChartImages {
         series == 1 ? pareto.frontier().get(item).label() : null;
     renderer.setSeriesItemLabelGenerator(1, labels);
     renderer.setSeriesItemLabelsVisible(1, true);
-    XYPlot plot = new XYPlot(data, axis(Pareto.X_LABEL, false), axis(Pareto.Y_LABEL, false),
+    XYPlot plot = new XYPlot(data, axis(Pareto.X_LABEL, AxisScale.LINEAR),
+        axis(Pareto.Y_LABEL, AxisScale.LINEAR),
         renderer);
     style(plot);
     JFreeChart chart = new JFreeChart("Pareto: tokens/s per user vs tokens/s per GPU",

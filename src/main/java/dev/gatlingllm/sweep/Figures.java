@@ -27,7 +27,7 @@ final class Figures {
   /** One panel of a figure. */
   record Panel(String row, String col, List<Curve> curves) {}
 
-  record Figure(String name, String varX, String varY, boolean logX, boolean logY,
+  record Figure(String name, String varX, String varY, AxisScale scaleX, AxisScale scaleY,
       List<String> rows, List<String> cols, List<Panel> panels) {
 
     /** Whether any point has an interval to draw. */
@@ -44,8 +44,30 @@ final class Figures {
 
   private Figures() {}
 
+  /** {@code plot}'s figures: each curve's points in the order of its load ({@link #loadKey}). */
   static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec) {
-    return build(records, spec, null);
+    return build(records, spec, loadKey(records));
+  }
+
+  /**
+   * The load a sweep folder's runs vary: {@code max_concurrency}, else {@code request_rate},
+   * when every run has a number for it ({@code inf} counts) and they are not all the same;
+   * else null (the points then follow x).
+   */
+  static String loadKey(List<Map<String, Object>> records) {
+    for (String key : List.of("max_concurrency", "request_rate")) {
+      Set<Double> values = new LinkedHashSet<>();
+      boolean everyRun = true;
+      for (Map<String, Object> r : records) {
+        double v = SweepData.number(r, key);
+        everyRun &= !Double.isNaN(v);
+        values.add(v);
+      }
+      if (everyRun && values.size() > 1) {
+        return key;
+      }
+    }
+    return null;
   }
 
   /**
@@ -97,8 +119,8 @@ final class Figures {
       }
       String name = fig.getKey().isEmpty() ? spec.varY() + "-vs-" + spec.varX()
           : FIG_PREFIX + fig.getKey();
-      figures.add(new Figure(Params.sanitize(name), spec.varX(), spec.varY(), spec.logX(),
-          spec.logY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
+      figures.add(new Figure(Params.sanitize(name), spec.varX(), spec.varY(), spec.scaleX(),
+          spec.scaleY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
     }
     return figures;
   }
@@ -141,8 +163,8 @@ final class Figures {
     for (Figure f : figures) {
       String split = f.name().startsWith(FIG_PREFIX)
           ? "-" + f.name().substring(FIG_PREFIX.length()) : "";
-      out.add(new Figure(Params.sanitize(prefix + split), f.varX(), f.varY(), f.logX(),
-          f.logY(), f.rows(), f.cols(), f.panels()));
+      out.add(new Figure(Params.sanitize(prefix + split), f.varX(), f.varY(), f.scaleX(),
+          f.scaleY(), f.rows(), f.cols(), f.panels()));
     }
     return out;
   }

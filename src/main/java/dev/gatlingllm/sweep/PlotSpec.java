@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * What {@code plot} draws: y against x, split into figures, rows and columns of panels and
- * curves by result keys, after filters and bins, on linear or log axes.
+ * curves by result keys, after filters and bins, on any {@link AxisScale}.
  *
  * @param varX    the x key (default {@code request_throughput})
  * @param varY    the y key (default {@code p99_e2el_ms})
@@ -17,33 +17,33 @@ import java.util.Map;
  * @param curveBy one curve per value
  * @param filters records kept: {@code key<op>value}, op one of {@code == != <= >= < >}
  * @param bins    values rounded down to a multiple: {@code key%width}
- * @param logX    log x axis
- * @param logY    log y axis
+ * @param scaleX  the x axis' scale
+ * @param scaleY  the y axis' scale
  */
 public record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy,
     List<String> colBy, List<String> curveBy, List<Filter> filters, List<Bin> bins,
-    boolean logX, boolean logY) {
+    AxisScale scaleX, AxisScale scaleY) {
 
   /** vLLM's default plot: p99 E2EL against request throughput. */
   public static PlotSpec defaults() {
     return new PlotSpec("request_throughput", "p99_e2el_ms", List.of(), List.of(), List.of(),
-        List.of(), List.of(), List.of(), false, false);
+        List.of(), List.of(), List.of(), AxisScale.LINEAR, AxisScale.LINEAR);
   }
 
   public PlotSpec withAxes(String x, String y) {
-    return new PlotSpec(x, y, figBy, rowBy, colBy, curveBy, filters, bins, logX, logY);
+    return new PlotSpec(x, y, figBy, rowBy, colBy, curveBy, filters, bins, scaleX, scaleY);
   }
 
   public PlotSpec withSplits(List<String> fig, List<String> row, List<String> col,
       List<String> curve) {
-    return new PlotSpec(varX, varY, fig, row, col, curve, filters, bins, logX, logY);
+    return new PlotSpec(varX, varY, fig, row, col, curve, filters, bins, scaleX, scaleY);
   }
 
   public PlotSpec withFilters(List<Filter> f, List<Bin> b) {
-    return new PlotSpec(varX, varY, figBy, rowBy, colBy, curveBy, f, b, logX, logY);
+    return new PlotSpec(varX, varY, figBy, rowBy, colBy, curveBy, f, b, scaleX, scaleY);
   }
 
-  public PlotSpec withScales(boolean x, boolean y) {
+  public PlotSpec withScales(AxisScale x, AxisScale y) {
     return new PlotSpec(varX, varY, figBy, rowBy, colBy, curveBy, filters, bins, x, y);
   }
 
@@ -53,18 +53,6 @@ public record PlotSpec(String varX, String varY, List<String> figBy, List<String
       return List.of();
     }
     return Arrays.stream(text.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-  }
-
-  /** {@code --scale-x}/{@code --scale-y}: {@code linear} or {@code log}. */
-  public static boolean isLog(String flag, String text) {
-    if (text == null || text.equals("linear")) {
-      return false;
-    }
-    if (text.equals("log")) {
-      return true;
-    }
-    throw new IllegalArgumentException(flag + ": invalid choice: '" + text
-        + "' (choose from 'linear', 'log')");
   }
 
   /** A record filter, {@code max_concurrency<=64}. */

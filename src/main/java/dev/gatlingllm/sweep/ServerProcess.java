@@ -21,26 +21,41 @@ final class ServerProcess implements AutoCloseable {
   /** How long a stopping server gets between SIGTERM and SIGKILL. */
   static final long STOP_GRACE_MS = 10_000;
   private static final long POLL_MS = 250;
+  /** The health poll of a start-up measurement: its resolution. */
+  static final long STARTUP_POLL_MS = 20;
 
   private final List<String> command;
   private final Process process;
   private final Path log;
   private final PrintStream out;
+  /** When the process was started ({@link System#nanoTime()}): start-up times count from it. */
+  private final long startedNanos;
   private boolean stopped;
 
-  private ServerProcess(List<String> command, Process process, Path log, PrintStream out) {
+  private ServerProcess(List<String> command, Process process, Path log, PrintStream out,
+      long startedNanos) {
     this.command = command;
     this.process = process;
     this.log = log;
     this.out = out;
+    this.startedNanos = startedNanos;
   }
 
   static ServerProcess start(List<String> command, Path log, boolean showStdout,
       PrintStream out) {
+    return start(command, Map.of(), log, showStdout, out);
+  }
+
+  /** {@link #start(List, Path, boolean, PrintStream)} with {@code env} added. */
+  static ServerProcess start(List<String> command, Map<String, String> env, Path log,
+      boolean showStdout, PrintStream out) {
+    // as vLLM's sweep does: a vllm server needs it for the cache-reset endpoints
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("VLLM_SERVER_DEV_MODE", "1");
+    long started = System.nanoTime();
     try {
-      // as vLLM's sweep does: a vllm server needs it for the cache-reset endpoints
-      return new ServerProcess(command, Processes.start(command,
-          Map.of("VLLM_SERVER_DEV_MODE", "1"), log, showStdout ? out : null), log, out);
+      return new ServerProcess(command, Processes.start(command, all, log,
+          showStdout ? out : null), log, out, started);
     } catch (IOException e) {
       throw new SweepFailure("cannot start the server " + command + ": " + e.getMessage(), e);
     }
@@ -55,7 +70,16 @@ final class ServerProcess implements AutoCloseable {
    * exits first or the time runs out.
    */
   void awaitReady(URI health, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    awaitReady(health, timeout, POLL_MS);
+  }
+
+  /**
+   * As {@link #awaitReady(URI, Duration)}, polling every {@code pollMs}.
+   *
+   * @return the start-up time: from the process' start to the first 2xx answer
+   */
+  Duration awaitReady(URI health, Duration timeout, long pollMs) {
+    long deadline = startedNanos + timeout.toNanos();
     String last = "no answer yet";
     while (true) {
       if (!process.isAlive()) {
@@ -67,7 +91,7 @@ final class ServerProcess implements AutoCloseable {
       try {
         int status = get(health);
         if (status / 100 == 2) {
-          return;
+          return Duration.ofNanos(System.nanoTime() - startedNanos);
         }
         last = "HTTP " + status;
       } catch (AuxHttpException e) {
@@ -81,7 +105,7 @@ final class ServerProcess implements AutoCloseable {
             + "output: " + log + "\n" + Processes.tail(log, 15));
       }
       try {
-        Thread.sleep(POLL_MS);
+        Thread.sleep(pollMs);
       } catch (InterruptedException e) {
         kill();
         Thread.currentThread().interrupt();

@@ -20,7 +20,8 @@ import java.util.Map;
  * </pre>
  *
  * <p>Sub-commands ({@link SweepCommand}, also {@code gatling-llm bench sweep ...}): {@code serve},
- * {@code serve_sla}, {@code workload}, {@code plot}, {@code plot_pareto}; {@code --help} after
+ * {@code serve_workload} (or {@code workload}), {@code serve_sla}, {@code startup}, {@code repeat},
+ * {@code plot}, {@code plot_pareto}; {@code --help} after
  * one lists its flags. The static methods are the same as a Java API.
  */
 public final class Sweep {
@@ -52,6 +53,26 @@ public final class Sweep {
   public static SweepOutcome serveSla(SweepConfig config, List<Map<String, SlaCriterion>> sla,
       SlaVariable variable) {
     return new SweepRunner(config).serveSla(sla, variable);
+  }
+
+  /**
+   * Start-up times of the server command ({@code serveCmd}) for every server combination ×
+   * {@code startupParams} combination, {@code numRuns} runs each (vLLM's {@code startup}):
+   * see {@link StartupSweep}.
+   *
+   * @param startupParams combinations whose {@code num_iters_cold}, {@code num_iters_warmup}
+   *                      and {@code num_iters_warm} set the counts of a run, and whose other
+   *                      keys are server flags
+   * @param cold          cold start-ups per run where a combination does not say (vLLM: 3)
+   * @param warmup        unmeasured start-ups between the cold and the warm ones (vLLM: 1)
+   * @param warm          warm start-ups per run (vLLM: 3)
+   * @param baseUrl       where the server answers {@code /health}; null: the command's
+   *                      {@code --host}/{@code --port} (127.0.0.1:8000 when not given)
+   */
+  public static SweepOutcome startup(SweepConfig config, List<Map<String, Object>> startupParams,
+      int cold, int warmup, int warm, String baseUrl) {
+    return new StartupSweep(config, startupParams,
+        new StartupSweep.Iterations(cold, warmup, warm), baseUrl).run();
   }
 
   /** The even load scan for each combination. */

@@ -23,17 +23,17 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gatling-llm bench sweep}: vLLM's {@code vllm bench sweep} sub-commands as picocli
- * commands ({@code serve}, {@code serve_sla}, {@code workload}, {@code repeat}, {@code plot},
- * {@code plot_pareto}), each calling {@link Sweep}'s Java API. Exit status: 0, 1 when the
+ * commands ({@code serve}, {@code serve_sla}, {@code serve_workload} alias {@code workload},
+ * {@code startup}, {@code repeat}, {@code plot}, {@code plot_pareto}), each calling {@link Sweep}'s Java API. Exit status: 0, 1 when the
  * sweep ran but combinations failed ({@link Sweep#FAILED_STATUS}), 2 when the command line or
  * its values were refused ({@link Sweep#USAGE_STATUS}).
  */
 @Command(name = "sweep", usageHelpWidth = 100,
     description = "vllm bench sweep on Gatling runs of bench serve: parameter grids, the SLA "
-        + "search, the even load scan, and their plots.",
+        + "search, the even load scan, server start-up times, and their plots.",
     subcommands = {SweepCommand.Serve.class, SweepCommand.ServeSla.class,
-        SweepCommand.Workload.class, SweepCommand.Repeat.class, SweepCommand.Plot.class,
-        SweepCommand.PlotPareto.class})
+        SweepCommand.Workload.class, SweepCommand.Startup.class, SweepCommand.Repeat.class,
+        SweepCommand.Plot.class, SweepCommand.PlotPareto.class})
 public final class SweepCommand implements Runnable {
 
   @Mixin
@@ -313,8 +313,9 @@ public final class SweepCommand implements Runnable {
   }
 
   @Command(name = "serve_workload", aliases = "workload", usageHelpWidth = 100,
-      description = "one run at concurrency 1, one all at once, --workload-iters loads between "
-          + "(vLLM's newest name; workload works too)")
+      description = "a serial run (concurrency 1), a batch run (concurrency = --num-prompts), "
+          + "then evenly spaced loads between what they reached (vLLM's newest name; workload "
+          + "works too)")
   static final class Workload extends RunStep {
 
     @Option(names = "--workload-var", paramLabel = "V", defaultValue = "request_rate",
@@ -322,12 +323,99 @@ public final class SweepCommand implements Runnable {
     String workloadVar;
 
     @Option(names = "--workload-iters", paramLabel = "N", defaultValue = "10",
-        description = "evenly spaced loads between the two ends (default ${DEFAULT-VALUE})")
+        description = "load levels, the serial and the batch runs included, at least 2 "
+            + "(default ${DEFAULT-VALUE})")
     int workloadIters;
 
     @Override
     void sweep(SweepConfig config) {
       Sweep.workload(config, SlaVariable.of(workloadVar), workloadIters);
+    }
+  }
+
+  @Command(name = "startup", usageHelpWidth = 100,
+      description = "start-up time of the server command (until GET /health answers 2xx) for "
+          + "every --serve-params x --startup-params combination: cold, warm-up and warm "
+          + "start-ups per run, as vllm bench startup")
+  static final class Startup extends Step {
+
+    @Option(names = "--serve-cmd", required = true, paramLabel = "CMD",
+        description = "the server command to time")
+    String serveCmd;
+
+    @Option(names = "--serve-params", paramLabel = "FILE|JSON",
+        description = "JSON list of dicts (or dict of named dicts) of server flags")
+    String serveParams;
+
+    @Option(names = "--startup-params", paramLabel = "FILE|JSON", description = "JSON list of "
+        + "dicts: num_iters_cold, num_iters_warmup, num_iters_warm; other keys are server flags")
+    String startupParams;
+
+    @Option(names = "--base-url", paramLabel = "URL", description = "where the server answers "
+        + "/health (default: the command's --host/--port, else http://127.0.0.1:8000)")
+    String baseUrl;
+
+    @Option(names = "--num-iters-cold", paramLabel = "N", defaultValue = "3",
+        description = "cold start-ups per run, each with an empty VLLM_CACHE_ROOT (default "
+            + "${DEFAULT-VALUE})")
+    int numItersCold;
+
+    @Option(names = "--num-iters-warmup", paramLabel = "N", defaultValue = "1",
+        description = "unmeasured start-ups before the warm ones (default ${DEFAULT-VALUE})")
+    int numItersWarmup;
+
+    @Option(names = "--num-iters-warm", paramLabel = "N", defaultValue = "3",
+        description = "warm start-ups per run (default ${DEFAULT-VALUE})")
+    int numItersWarm;
+
+    @Option(names = "--server-ready-timeout", paramLabel = "S", defaultValue = "300",
+        description = "longest start-up before the server is killed and the sweep fails "
+            + "(default ${DEFAULT-VALUE})")
+    int serverReadyTimeout;
+
+    @Option(names = "--num-runs", paramLabel = "N", defaultValue = "1",
+        description = "runs per combination (default ${DEFAULT-VALUE})")
+    int numRuns;
+
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", defaultValue = "results",
+        description = "results go to DIR/<-e name or timestamp>/ (default ${DEFAULT-VALUE})")
+    Path outputDir;
+
+    @Option(names = {"-e", "--experiment-name"}, paramLabel = "NAME",
+        description = "the experiment's folder name (default: a timestamp)")
+    String experimentName;
+
+    @Option(names = "--resume", description = "continue DIR/NAME (-e), skipping runs there")
+    boolean resume;
+
+    @Option(names = "--show-stdout", description = "echo the server's output to the console")
+    boolean showStdout;
+
+    @Option(names = "--dry-run", description = "print the commands, run nothing")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+      if (resume && experimentName == null) {
+        throw new IllegalArgumentException("--resume continues the -e/--experiment-name "
+            + "folder: give -e NAME");
+      }
+      SweepConfig.Builder b = SweepConfig.builder().out(out())
+          .serveCmd(serveCmd)
+          .numRuns(numRuns)
+          .outputDir(outputDir)
+          .experimentName(experimentName)
+          .resume(resume ? experimentName : null)
+          .showStdout(showStdout)
+          .dryRun(dryRun)
+          .serverReadyTimeout(Duration.ofSeconds(serverReadyTimeout));
+      if (serveParams != null) {
+        b = b.serveParams(params(serveParams));
+      }
+      List<Map<String, Object>> startup = startupParams != null ? params(startupParams)
+          : List.of(Map.of());
+      Sweep.startup(b.build(), startup, numItersCold, numItersWarmup, numItersWarm, baseUrl);
+      return 0;
     }
   }
 
@@ -415,10 +503,11 @@ public final class SweepCommand implements Runnable {
         + "figure) or prefix, NAME-<fig-by values> (default: <var-y>-vs-<var-x>, FIGURE-...)")
     String figName;
 
-    @Option(names = "--scale-x", paramLabel = "linear|log", description = "x scale")
+    @Option(names = "--scale-x", paramLabel = "SCALE", description = "x scale: linear "
+        + "(default), log, symlog, logit, asinh or sqrt")
     String scaleX;
 
-    @Option(names = "--scale-y", paramLabel = "linear|log", description = "y scale")
+    @Option(names = "--scale-y", paramLabel = "SCALE", description = "y scale, as --scale-x")
     String scaleY;
 
     @Override
@@ -428,7 +517,7 @@ public final class SweepCommand implements Runnable {
           .withSplits(PlotSpec.keys(figBy), PlotSpec.keys(rowBy), PlotSpec.keys(colBy),
               PlotSpec.keys(curveBy))
           .withFilters(PlotSpec.Filter.parseAll(filterBy), PlotSpec.Bin.parseAll(binBy))
-          .withScales(PlotSpec.isLog("--scale-x", scaleX), PlotSpec.isLog("--scale-y", scaleY));
+          .withScales(AxisScale.parse("--scale-x", scaleX), AxisScale.parse("--scale-y", scaleY));
       Path dir = plot.dir();
       if (plot.dryRun) {
         List<Figures.Figure> figures = Figures.build(SweepData.read(plot.folder), spec);

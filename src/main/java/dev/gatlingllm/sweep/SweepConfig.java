@@ -2,6 +2,7 @@ package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.selfcheck.JvmSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -39,6 +40,8 @@ public final class SweepConfig {
   private final boolean continueOnError;
   private final int warmupNumPrompts;
   private final boolean dryRun;
+  private final boolean resetPrefixCache;
+  private final List<Double> summaryPercentiles;
   private final Duration serverReadyTimeout;
   private final Duration runTimeout;
   private final List<String> jvmArgs;
@@ -62,6 +65,8 @@ public final class SweepConfig {
     continueOnError = b.continueOnError;
     warmupNumPrompts = b.warmupNumPrompts;
     dryRun = b.dryRun;
+    resetPrefixCache = b.resetPrefixCache;
+    summaryPercentiles = List.copyOf(b.summaryPercentiles);
     serverReadyTimeout = b.serverReadyTimeout;
     runTimeout = b.runTimeout;
     jvmArgs = List.copyOf(b.jvmArgs);
@@ -135,6 +140,19 @@ public final class SweepConfig {
     return dryRun;
   }
 
+  /** {@code vllm-bench --reset-prefix-cache}: POST the server's reset before each run. */
+  public boolean resetPrefixCache() {
+    return resetPrefixCache;
+  }
+
+  /**
+   * {@code vllm-bench --sweep-summary-percentiles}: the percentiles beyond P99 whose TTFT and
+   * TPOT the sweep's table prints, computed in every run; empty by default.
+   */
+  public List<Double> summaryPercentiles() {
+    return summaryPercentiles;
+  }
+
   public Duration serverReadyTimeout() {
     return serverReadyTimeout;
   }
@@ -178,6 +196,8 @@ public final class SweepConfig {
     private boolean continueOnError;
     private int warmupNumPrompts;
     private boolean dryRun;
+    private boolean resetPrefixCache;
+    private List<Double> summaryPercentiles = List.of();
     private Duration serverReadyTimeout = Duration.ofSeconds(300);
     private Duration runTimeout;
     private List<String> jvmArgs = DEFAULT_JVM_ARGS;
@@ -211,6 +231,8 @@ public final class SweepConfig {
       b.continueOnError = continueOnError;
       b.warmupNumPrompts = warmupNumPrompts;
       b.dryRun = dryRun;
+      b.resetPrefixCache = resetPrefixCache;
+      b.summaryPercentiles = summaryPercentiles;
       b.serverReadyTimeout = serverReadyTimeout;
       b.runTimeout = runTimeout;
       b.jvmArgs = jvmArgs;
@@ -305,6 +327,26 @@ public final class SweepConfig {
 
     public Builder dryRun(boolean value) {
       return with(b -> b.dryRun = value);
+    }
+
+    /** See {@link SweepConfig#resetPrefixCache()}. */
+    public Builder resetPrefixCache(boolean value) {
+      return with(b -> b.resetPrefixCache = value);
+    }
+
+    /** See {@link SweepConfig#summaryPercentiles()}; each in [0, 100], repeats dropped. */
+    public Builder summaryPercentiles(List<Double> value) {
+      List<Double> kept = new ArrayList<>();
+      for (double p : value) {
+        if (!(p >= 0 && p <= 100)) {
+          throw new IllegalArgumentException("--sweep-summary-percentiles: a percentile must "
+              + "be in [0, 100], got " + PyFormat.repr(p));
+        }
+        if (!kept.contains(p)) {
+          kept.add(p);
+        }
+      }
+      return with(b -> b.summaryPercentiles = List.copyOf(kept));
     }
 
     public Builder serverReadyTimeout(Duration value) {

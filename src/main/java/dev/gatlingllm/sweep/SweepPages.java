@@ -62,8 +62,8 @@ final class SweepPages {
       m.put("name", f.name());
       m.put("varX", f.varX());
       m.put("varY", f.varY());
-      m.put("logX", f.logX());
-      m.put("logY", f.logY());
+      m.put("scaleX", f.scaleX().key());
+      m.put("scaleY", f.scaleY().key());
       m.put("hasIntervals", f.hasIntervals());
       List<Map<String, Object>> panels = new ArrayList<>();
       for (Figures.Panel p : f.panels()) {

@@ -1,12 +1,17 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.http.AuxHttp;
+import dev.gatlingllm.http.AuxHttpException;
+import dev.gatlingllm.metrics.Percentiles;
+import dev.gatlingllm.metrics.PyFormat;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -32,6 +37,8 @@ final class SweepRunner {
   /** The result keys that hold per-request arrays: they stay in the run's own result.json. */
   private static final Set<String> DETAILED = Set.of("input_lens", "output_lens", "start_times",
       "ttfts", "itls", "generated_texts", "errors");
+  /** The percentile metrics of every run of vLLM's sweep. */
+  static final String SWEEP_METRICS = "ttft,tpot,itl,e2el";
   /** The drop-in's flags the sweep sets for each run itself. */
   private static final Set<String> RESULT_FLAGS = Set.of("save-result", "result-dir",
       "result-filename", "append-result");
@@ -47,7 +54,14 @@ final class SweepRunner {
   private final List<SweepOutcome.SlaAnswer> answers = new ArrayList<>();
   /** The spread of each point run more than once, by the point's folder. */
   private final Map<String, RunStatistics> spreads = new LinkedHashMap<>();
-  /** Repeated runs of one benchmark: a table of one point and the sweep's flags are moot. */
+  /** Whether the server refused --reset-prefix-cache's POST: said once, not tried again. */
+  private boolean prefixResetRefused;
+  /** Whether replacing the user's --percentile-metrics was said already. */
+  private boolean metricsReplaced;
+  /**
+   * Repeated runs of one benchmark: a table of one point and the sweep's flags are moot, and
+   * the user's percentile metrics are kept.
+   */
   private boolean repeated;
 
   SweepRunner(SweepConfig config) {
@@ -88,6 +102,7 @@ final class SweepRunner {
    * ({@code run=N/}, {@code run=N.json}) with their {@value RunStatistics#FILE_NAME}.
    */
   SweepOutcome repeat() {
+    repeated = true;
     Map<String, Object> none = Map.of();
     withServer(none, none, missingRuns(root), server -> runPoint(server, none, none, root));
     RunStatistics stats = spreads.get(""); // the point is the sweep's folder itself
@@ -99,7 +114,6 @@ final class SweepRunner {
       }
       out.println("Statistics of the runs: " + root.resolve(RunStatistics.FILE_NAME));
     }
-    repeated = true;
     return finish(null);
   }
 
@@ -202,56 +216,68 @@ final class SweepRunner {
   // ---------------------------------------------------------------- workload
 
   SweepOutcome workload(SlaVariable variable, int iters) {
-    if (iters < 1) {
-      throw new IllegalArgumentException("--workload-iters must be at least 1, got " + iters);
-    }
+    WorkloadScan.checkIters(iters);
     refuseOverride(variable, "workload mode");
     eachPoint(base -> !Files.exists(workloadFile(base, variable)),
         (server, serve, bench, base) -> scan(server, serve, bench, variable, iters, base));
     return finish(variable);
   }
 
+  /** Every run of one scan, beside its runs' folders: it marks the scan done for --resume. */
   private static Path workloadFile(Path base, SlaVariable variable) {
-    return base.resolve("WORKLOAD-" + variable.key() + ".json");
+    return base.resolveSibling(base.getFileName() + "-WL-" + variable.key() + ".json");
   }
 
+  /**
+   * vLLM's {@code serve_workload} for one combination: the serial end (concurrency 1, the
+   * variable 1), the batch end (concurrency and the variable = the number of prompts), then
+   * the loads {@link WorkloadScan#points} places between the two ends' estimates. Each load's
+   * runs go to {@code <combination>-WL-<variable>=<value>}, the ends' combination holding
+   * their concurrency, as vLLM names them.
+   */
   private void scan(Server server, Map<String, Object> serve, Map<String, Object> bench,
       SlaVariable variable, int iters, Path base) {
-    out.println("[WORKLOAD START]");
-    Map<String, Object> serial = new LinkedHashMap<>(bench);
-    serial.put("request_rate", "inf");
-    serial.put("max_concurrency", 1);
-    List<Map<String, Object>> low = measured(runPoint(server, serve, serial,
-        base.resolve("max_concurrency=1")), serial);
-    Map<String, Object> burst = new LinkedHashMap<>(bench);
-    burst.put("request_rate", "inf");
-    if (variable == SlaVariable.MAX_CONCURRENCY) {
-      burst.put("max_concurrency", null);
-    }
-    List<Map<String, Object>> high = measured(runPoint(server, serve, burst,
-        base.resolve(variable.key() + "=inf")), burst);
-    if (low == null || high == null) {
-      out.println("Omitting the evenly spaced loads: they are placed from the results of the "
-          + "two runs above.");
-      out.println("[WORKLOAD END]");
+    out.println("[WL START]");
+    out.println("Serve parameters: " + (serve.isEmpty() ? "(None)" : serve));
+    out.println("Bench parameters: " + (bench.isEmpty() ? "(None)" : bench));
+    out.println("Number of workload iterations: " + iters);
+    int datasetSize = BenchArgs.parse(Params.overrideBench(config.benchArgs(), bench))
+        .integer("num-prompts").orElseThrow(); // vLLM's default when not given
+    out.println("Dataset size: " + datasetSize);
+    Map<String, Object> serialBench = new LinkedHashMap<>(bench);
+    serialBench.put("max_concurrency", 1);
+    List<Map<String, Object>> serial = runWorkload(server, serve, serialBench, variable, 1);
+    Map<String, Object> batchBench = new LinkedHashMap<>(bench);
+    batchBench.put("max_concurrency", datasetSize);
+    List<Map<String, Object>> batch = runWorkload(server, serve, batchBench, variable,
+        datasetSize);
+    if (serial == null || batch == null) {
+      out.println("Omitting intermediate Workload iterations.");
+      out.println("[WL END]");
       return;
     }
-    List<Map<String, Object>> all = new ArrayList<>(low);
-    all.addAll(high);
-    double from = variable == SlaVariable.REQUEST_RATE ? meanEstimate(low, variable) : 1;
-    double to = meanEstimate(high, variable);
-    List<Number> loads = WorkloadScan.points(variable, from, to, iters);
-    out.println("Range of " + variable.key() + " to scan: [" + fmt(from) + ", " + fmt(to) + "] "
-        + unit(variable) + "; points: " + loads);
-    for (Number load : loads) {
-      all.addAll(runLoad(server, serve, bench, variable, load, base));
+    int serialValue = (int) Math.ceil(meanEstimate(serial, variable));
+    out.println("Serial inference: " + variable.key() + "=" + serialValue);
+    int batchValue = (int) Math.floor(meanEstimate(batch, variable));
+    out.println("Batch inference: " + variable.key() + "=" + batchValue);
+    List<Map<String, Object>> all = new ArrayList<>(serial);
+    for (int load : WorkloadScan.points(serialValue, batchValue, iters)) {
+      out.println("Exploring: " + variable.key() + "=" + load);
+      all.addAll(runWorkload(server, serve, bench, variable, load));
     }
+    all.addAll(batch);
     write(workloadFile(base, variable), all);
-    out.println("[WORKLOAD END]");
+    out.println("[WL END]");
   }
 
-  private static String fmt(double v) {
-    return String.format(Locale.ROOT, "%.2f", v);
+  /** One load of a scan: the combination with the variable set, in its WL- folder. */
+  private List<Map<String, Object>> runWorkload(Server server, Map<String, Object> serve,
+      Map<String, Object> bench, SlaVariable variable, int value) {
+    Map<String, Object> overrides = new LinkedHashMap<>(bench);
+    overrides.put(variable.key(), value);
+    Path point = root.resolve(Params.folderName(serve, bench)
+        + Params.sanitize("-WL-" + variable.key() + "=" + value));
+    return measured(runPoint(server, serve, overrides, point), overrides);
   }
 
   // ---------------------------------------------------------------- shared
@@ -330,7 +356,7 @@ final class SweepRunner {
       }
       kept.add(word);
     }
-    kept = withE2el(kept);
+    kept = withSummaryPercentiles(withSweepMetrics(kept));
     kept.addAll(List.of("--save-result", "--result-dir", runDir.toAbsolutePath().toString(),
         "--result-filename", ForkedRun.RESULT_FILE));
     try {
@@ -343,22 +369,82 @@ final class SweepRunner {
   }
 
   /**
-   * The flags with {@code e2el} among the percentile metrics: the concurrency estimate needs
-   * {@code mean_e2el_ms} and the default plot {@code p99_e2el_ms}. Pooling backends (whose
-   * default is {@code e2el} alone) are left as they are.
+   * The flags with vLLM's sweep metrics: every run of {@code vllm bench sweep} gets
+   * {@code --percentile-metrics ttft,tpot,itl,e2el} after the user's flags, so it wins over
+   * one the user gave (the estimates need {@code mean_e2el_ms}, the default plot
+   * {@code p99_e2el_ms}); replacing a user's own list is said once. Repeated runs of one
+   * benchmark ({@code --num-runs}, not a sweep in vLLM) keep the user's list with {@code e2el}
+   * added. Pooling backends (no tokens streamed: {@code e2el} alone is their default) keep
+   * their flags.
    */
-  static List<String> withE2el(List<String> args) {
+  List<String> withSweepMetrics(List<String> args) {
     BenchArgs parsed = BenchArgs.parse(args);
     String backend = parsed.value("backend").orElse("openai");
     if (backend.contains("embed") || backend.contains("rerank")) {
       return args;
     }
     String metrics = parsed.value("percentile-metrics").orElse("ttft,tpot,itl");
-    if (List.of(metrics.split(",")).stream().map(String::strip).anyMatch("e2el"::equals)) {
+    boolean hasE2el = List.of(metrics.split(",")).stream().map(String::strip)
+        .anyMatch("e2el"::equals);
+    String wanted = repeated ? (hasE2el ? metrics : metrics + ",e2el") : SWEEP_METRICS;
+    if (wanted.equals(metrics)) {
       return args;
     }
-    return new ArrayList<>(Params.overrideBench(args,
-        Map.of("percentile-metrics", metrics + ",e2el")));
+    if (parsed.has("percentile-metrics") && !repeated && !metricsReplaced) {
+      metricsReplaced = true;
+      out.println("--percentile-metrics " + metrics + " is replaced by " + SWEEP_METRICS
+          + " in every run, as vLLM's sweep does");
+    }
+    return new ArrayList<>(Params.overrideBench(args, Map.of("percentile-metrics", wanted)));
+  }
+
+  /**
+   * The flags with {@code --sweep-summary-percentiles} added to {@code --metric-percentiles}
+   * (after its own, repeats dropped), as {@code vllm-bench} merges them: the table's columns
+   * need them in every run's result.
+   */
+  private List<String> withSummaryPercentiles(List<String> args) {
+    if (config.summaryPercentiles().isEmpty()) {
+      return args;
+    }
+    List<Double> merged = new ArrayList<>();
+    BenchArgs parsed = BenchArgs.parse(args);
+    for (double p : Percentiles.parse(parsed.value("metric-percentiles").orElse("99"))) {
+      if (!merged.contains(p)) {
+        merged.add(p);
+      }
+    }
+    config.summaryPercentiles().forEach(p -> {
+      if (!merged.contains(p)) {
+        merged.add(p);
+      }
+    });
+    return new ArrayList<>(Params.overrideBench(args, Map.of("metric-percentiles",
+        String.join(",", merged.stream().map(PyFormat::percentileWord).toList()))));
+  }
+
+  /**
+   * vllm-bench's {@code --reset-prefix-cache}: {@code POST /reset_prefix_cache} before each
+   * run, so that no run finds the prompts of the one before cached. A server that does not
+   * answer it (vLLM answers it with {@code VLLM_SERVER_DEV_MODE=1}) is said once, and the
+   * sweep goes on without resets.
+   */
+  private void resetPrefixCache(Map<String, Object> overrides) {
+    if (!config.resetPrefixCache() || prefixResetRefused) {
+      return;
+    }
+    String url = baseUrl(overrides) + "/reset_prefix_cache";
+    try {
+      AuxHttp.post(URI.create(url), new byte[0], "application/json")
+          .connectTimeout(Duration.ofSeconds(5)).timeout(Duration.ofSeconds(60)).send()
+          .requireOk();
+      out.println("Reset the prefix cache: POST " + url);
+    } catch (AuxHttpException e) {
+      prefixResetRefused = true;
+      out.println("WARNING: --reset-prefix-cache: " + e.getMessage() + "; the sweep goes on "
+          + "without resetting the server's prefix cache (vLLM answers it when started with "
+          + "VLLM_SERVER_DEV_MODE=1)");
+    }
   }
 
   /**
@@ -398,6 +484,7 @@ final class SweepRunner {
       deleteTree(runDir); // what a failed attempt left
       Path failure = point.resolve("run=" + n + ".failure.json");
       Map<String, Object> result;
+      resetPrefixCache(overrides);
       try {
         result = launcher.run(args, runDir);
         Files.deleteIfExists(failure);
@@ -713,7 +800,7 @@ final class SweepRunner {
         write(root.resolve("sla-results.json"), answers);
       }
       if (!repeated) {
-        out.print(SweepTable.consoleText(all, failures));
+        out.print(SweepTable.consoleText(all, failures, config.summaryPercentiles()));
       }
       String swept = sweptKey(variable);
       try {

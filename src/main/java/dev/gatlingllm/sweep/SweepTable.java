@@ -1,5 +1,6 @@
 package dev.gatlingllm.sweep;
 
+import dev.gatlingllm.metrics.PyFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -11,7 +12,8 @@ import java.util.Set;
 /**
  * The table a sweep prints when it ends: one row per point with the mean of its runs'
  * headline figures and the flags of its runs, then each flagged run with the reason, so that
- * a point whose client was starved is not read as a server regression.
+ * a point whose client was starved is not read as a server regression. {@code vllm-bench}'s
+ * {@code --sweep-summary-percentiles} adds a TTFT and a TPOT column per percentile.
  */
 final class SweepTable {
 
@@ -23,6 +25,26 @@ final class SweepTable {
   private SweepTable() {}
 
   static String consoleText(List<Map<String, Object>> records, List<String> failures) {
+    return consoleText(records, failures, List.of());
+  }
+
+  /**
+   * The table with a {@code P<p> TTFT} and a {@code P<p> TPOT} column for each of
+   * {@code percentiles} but 99, whose columns are there already (as {@code vllm-bench} skips
+   * its fixed P50 and P90).
+   */
+  static String consoleText(List<Map<String, Object>> records, List<String> failures,
+      List<Double> percentiles) {
+    List<String> keys = new ArrayList<>(KEYS);
+    List<String> headers = new ArrayList<>(HEADERS);
+    for (double p : percentiles) {
+      if (p == 99) {
+        continue;
+      }
+      String word = PyFormat.percentileWord(p);
+      keys.addAll(List.of("p" + word + "_ttft_ms", "p" + word + "_tpot_ms"));
+      headers.addAll(List.of("P" + word + " TTFT", "P" + word + " TPOT"));
+    }
     Map<String, List<Map<String, Object>>> byPoint = new LinkedHashMap<>();
     for (Map<String, Object> r : records) {
       byPoint.computeIfAbsent(String.valueOf(r.getOrDefault(SweepData.POINT_KEY, "")),
@@ -31,14 +53,14 @@ final class SweepTable {
     int width = Math.max(5, byPoint.keySet().stream().mapToInt(String::length).max().orElse(5));
     StringBuilder s = new StringBuilder();
     String title = " Sweep: mean of each point's runs (ms for latencies) ";
-    s.append(center(title, width + 4 + 6 + KEYS.size() * 11 + 7)).append('\n');
+    s.append(center(title, width + 4 + 6 + keys.size() * 11 + 7)).append('\n');
     s.append(String.format(Locale.ROOT, "%-" + width + "s %5s", "point", "runs"));
-    HEADERS.forEach(h -> s.append(String.format(Locale.ROOT, " %10s", h)));
+    headers.forEach(h -> s.append(String.format(Locale.ROOT, " %10s", h)));
     s.append("  flags\n");
     List<String> flagged = new ArrayList<>();
     byPoint.forEach((point, runs) -> {
       s.append(String.format(Locale.ROOT, "%-" + width + "s %5d", point, runs.size()));
-      for (String k : KEYS) {
+      for (String k : keys) {
         double[] v = runs.stream().mapToDouble(r -> SweepData.number(r, k))
             .filter(Double::isFinite).toArray();
         s.append(String.format(Locale.ROOT, " %10s", v.length == 0 ? "-"

@@ -1,48 +1,46 @@
 package dev.gatlingllm.sweep;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * The even load scan (current vLLM's {@code serve_workload}, after guidellm's sweep): one run
- * at concurrency 1, one with everything at once, then {@code iters} evenly spaced loads
- * strictly between the two ends the first runs give.
+ * The even load scan of vLLM's {@code serve_workload}: a serial run (concurrency 1), a batch
+ * run (concurrency = the number of prompts), then the loads evenly spaced between the values
+ * those two runs give, {@code --workload-iters} levels counting the two ends.
  */
 final class WorkloadScan {
 
   private WorkloadScan() {}
 
   /**
-   * The loads between {@code low} and {@code high}: {@code low + (high − low)·k/(iters + 1)}
-   * for k = 1..iters. Rates keep two decimals; concurrencies are rounded to whole numbers,
-   * and repeats or values outside (low, high) are dropped.
+   * The loads between the ends, as vLLM places them: {@code linspace(serial, batch, iters)}
+   * without its two ends, each rounded half to even (Python's {@code round}), de-duplicated and
+   * sorted. A value may equal an end: vLLM runs it again at that load without the end's
+   * concurrency. Loads below 1 (a server under 1 req/s at its batch end) are left out: no
+   * benchmark runs at a rate or concurrency of 0.
+   *
+   * @param serial the serial run's estimate, rounded up
+   * @param batch  the batch run's estimate, rounded down
+   * @param iters  {@code --workload-iters}, at least 2
    */
-  static List<Number> points(SlaVariable variable, double low, double high, int iters) {
-    if (iters < 1) {
-      throw new IllegalArgumentException("--workload-iters must be at least 1, got " + iters);
-    }
-    Set<Number> out = new LinkedHashSet<>();
-    if (!(high > low)) {
-      return new ArrayList<>(out);
-    }
-    for (int k = 1; k <= iters; k++) {
-      double v = low + (high - low) * k / (iters + 1);
-      if (variable == SlaVariable.MAX_CONCURRENCY) {
-        long c = Math.round(v);
-        if (c > low && c < high) {
-          out.add((int) c);
-        }
-      } else {
-        double r = BigDecimal.valueOf(v).setScale(2, RoundingMode.HALF_EVEN).doubleValue();
-        if (r > low && r < high && r > 0) {
-          out.add(r);
-        }
+  static List<Integer> points(int serial, int batch, int iters) {
+    checkIters(iters);
+    TreeSet<Integer> out = new TreeSet<>();
+    // numpy's linspace: start + k · step, step = (stop − start) / (num − 1)
+    double step = (double) (batch - serial) / (iters - 1);
+    for (int k = 1; k < iters - 1; k++) {
+      int v = (int) Math.rint(k * step + serial);
+      if (v >= 1) {
+        out.add(v);
       }
     }
-    return new ArrayList<>(out);
+    return List.copyOf(out);
+  }
+
+  static void checkIters(int iters) {
+    if (iters < 2) {
+      throw new IllegalArgumentException("--workload-iters counts the serial and the batch "
+          + "runs, so it must be at least 2, got " + iters);
+    }
   }
 }

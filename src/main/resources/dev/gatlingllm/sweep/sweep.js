@@ -9,6 +9,26 @@ LLM.run(function (d, app) {
 
   var FLAG = '#b42318';
 
+  // plot --scale-x/-y beyond linear and log (ECharts draws those two itself): values are placed
+  // at fwd(v) on a value axis whose labels read inv(position); the same scales as AxisScale.java
+  var SYMLOG_LINEAR = 1 / (1 - 1 / 10);
+  var SCALES = {
+    symlog: { ok: isFinite, fwd: function (v) { return Math.abs(v) <= 1 ? v * SYMLOG_LINEAR : Math.sign(v) * (SYMLOG_LINEAR + Math.log10(Math.abs(v))); },
+      inv: function (u) { return Math.abs(u) <= SYMLOG_LINEAR ? u / SYMLOG_LINEAR : Math.sign(u) * Math.pow(10, Math.abs(u) - SYMLOG_LINEAR); } },
+    logit: { ok: function (v) { return v > 0 && v < 1; }, fwd: function (v) { return Math.log10(v / (1 - v)); }, inv: function (u) { return 1 / (1 + Math.pow(10, -u)); } },
+    asinh: { ok: isFinite, fwd: Math.asinh, inv: Math.sinh },
+    sqrt: { ok: function (v) { return v >= 0; }, fwd: Math.sqrt, inv: function (u) { return u * u; } },
+    log: { ok: function (v) { return v > 0; } }
+  };
+  function place(scale, v) { var s = SCALES[scale]; return s && s.fwd ? s.fwd(v) : v; }
+  function fits(scale, v) { var s = SCALES[scale]; return v !== null && (!s || s.ok(v)); }
+  function axis(scale, name, extra) {
+    var s = SCALES[scale], a = { type: scale === 'log' ? 'log' : 'value', name: name + (scale && scale !== 'linear' ? ' (' + scale + ')' : ''), scale: true };
+    if (s && s.inv) { a.axisLabel = { formatter: function (u) { return num(Number(s.inv(u).toPrecision(3))); } }; }
+    Object.keys(extra || {}).forEach(function (k) { a[k] = extra[k]; });
+    return a;
+  }
+
   function figure(parent, f, along) {
     var X = LLM.label(f.varX), Y = LLM.label(f.varY);
     var kneeView = /_throughput$/.test(f.varX) && /_ms$/.test(f.varY);
@@ -23,25 +43,26 @@ LLM.run(function (d, app) {
       var series = [], notes = [];
       p.curves.forEach(function (c, i) {
         var color = LLM.COLORS[i % LLM.COLORS.length];
-        var bars = c.points.filter(function (pt) { return pt.lo !== null && pt.hi !== null; }).map(function (pt) {
-          return [{ coord: [pt.x, pt.lo] }, { coord: [pt.x, pt.hi] }];
+        var shown = c.points.filter(function (pt) { return fits(f.scaleX, pt.x) && fits(f.scaleY, pt.y); });
+        var bars = shown.filter(function (pt) { return fits(f.scaleY, pt.lo) && fits(f.scaleY, pt.hi); }).map(function (pt) {
+          return [{ coord: [place(f.scaleX, pt.x), place(f.scaleY, pt.lo)] }, { coord: [place(f.scaleX, pt.x), place(f.scaleY, pt.hi)] }];
         });
         series.push({
           name: c.name, type: 'line', showSymbol: true, symbolSize: 7, color: color,
-          data: c.points.map(function (pt, k) {
-            var flagged = pt.flags && pt.flags.length > 0, knee = k === c.knee;
-            var d = { value: [pt.x, pt.y], n: pt.n, std: pt.std, lo: pt.lo, hi: pt.hi, label: pt.label, flags: pt.flags || [], knee: knee };
+          data: shown.map(function (pt) {
+            var flagged = pt.flags && pt.flags.length > 0, knee = c.points.indexOf(pt) === c.knee;
+            var d = { value: [place(f.scaleX, pt.x), place(f.scaleY, pt.y)], x: pt.x, y: pt.y, n: pt.n, std: pt.std, lo: pt.lo, hi: pt.hi, label: pt.label, flags: pt.flags || [], knee: knee };
             if (flagged) { d.symbol = 'triangle'; d.symbolSize = 12; d.itemStyle = { color: FLAG, borderColor: FLAG }; }
             else if (knee) { d.symbol = 'diamond'; d.symbolSize = 13; }
             return d;
           }),
           markLine: bars.length ? { symbol: ['none', 'none'], silent: true, animation: false, label: { show: false }, lineStyle: { color: color, type: 'solid', width: 1.5 }, data: bars } : undefined
         });
-        c.points.forEach(function (pt, k) {
+        shown.forEach(function (pt) {
           var text = [];
-          if (k === c.knee) { text.push('knee'); }
+          if (c.points.indexOf(pt) === c.knee) { text.push('knee'); }
           if (pt.flags && pt.flags.length) { text.push('⚑ ' + pt.flags.join(', ')); }
-          if (text.length) { notes.push({ x: pt.x, y: pt.y, text: text.join(' · '), color: pt.flags && pt.flags.length ? FLAG : color }); }
+          if (text.length) { notes.push({ x: place(f.scaleX, pt.x), y: place(f.scaleY, pt.y), text: text.join(' · '), color: pt.flags && pt.flags.length ? FLAG : color }); }
         });
       });
       var title = [p.row, p.col].filter(function (s) { return s; }).join(' · ');
@@ -50,14 +71,14 @@ LLM.run(function (d, app) {
         legend: {},
         tooltip: { trigger: 'item', formatter: function (it) {
           var v = it.data || {};
-          var s = it.seriesName + '<br>' + X + ': ' + num(v.value[0]) + '<br>' + Y + ': ' + num(v.value[1]);
+          var s = it.seriesName + '<br>' + X + ': ' + num(v.x) + '<br>' + Y + ': ' + num(v.y);
           if (v.n > 1) { s += '<br>n = ' + v.n + ', std = ' + num(v.std) + '<br>95 % CI [' + num(v.lo) + ', ' + num(v.hi) + ']'; }
           if (v.knee) { s += '<br>knee of the curve'; }
           if (v.flags && v.flags.length) { s += '<br>flagged: ' + v.flags.join(', '); }
           return s + '<br>' + (v.label || '');
         } },
-        xAxis: { type: f.logX ? 'log' : 'value', name: X + (f.logX ? ' (log)' : ''), nameLocation: 'middle', nameGap: 28, scale: true },
-        yAxis: { type: f.logY ? 'log' : 'value', name: Y + (f.logY ? ' (log)' : ''), scale: true },
+        xAxis: axis(f.scaleX, X, { nameLocation: 'middle', nameGap: 28 }),
+        yAxis: axis(f.scaleY, Y),
         series: series
       }, 340, notes);
     });

@@ -141,6 +141,7 @@ class LauncherIntegrationTest {
         "--base-url", baseUrl, "--model", "sim-model", "--tokenizer", "gpt2",
         "--dataset-name", "random", "--random-input-len", "16", "--random-output-len", "4",
         "--sweep-max-concurrency", "1,4", "--sweep-num-prompts-factor", "2",
+        "--reset-prefix-cache", "--sweep-summary-percentiles", "95",
         "--result-dir", out.toString()});
     Path root = onlyFolder(out);
     ObjectMapper json = new ObjectMapper();
@@ -153,6 +154,17 @@ class LauncherIntegrationTest {
     assertTrue(Files.isRegularFile(root.resolve("sweep-report.html")));
     assertTrue(text.contains(" Sweep: mean of each point's runs (ms for latencies) "), text);
     assertTrue(text.matches("(?s).*\nSERVE-BENCH-max_concurrency=4-num_prompts=8 +1 .*"), text);
+    // --sweep-summary-percentiles 95: computed in each run, two more columns with figures
+    for (int c : new int[] {1, 4}) {
+      JsonNode run = json.readTree(root.resolve("SERVE-BENCH-max_concurrency=" + c
+          + "-num_prompts=" + 2 * c + "/run=0.json").toFile());
+      assertTrue(run.get("p95_ttft_ms").asDouble() > 0, "p95 TTFT of concurrency " + c);
+    }
+    assertTrue(text.contains("P99 E2EL   P95 TTFT   P95 TPOT  flags"), text);
+    assertTrue(text.matches("(?s).*\nSERVE-BENCH-max_concurrency=1-num_prompts=2 +1"
+        + "( +\\d+\\.\\d\\d){8}  .*"), text);
+    // --reset-prefix-cache: the simulator has no /reset_prefix_cache; said once, both ran
+    assertEquals(2, text.split("WARNING: --reset-prefix-cache: POST ", -1).length, text);
   }
 
   @Test

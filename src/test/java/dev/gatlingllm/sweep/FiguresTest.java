@@ -54,9 +54,39 @@ class FiguresTest {
     List<Figures.Point> byLoad = Figures.build(rs, PlotSpec.defaults(), "max_concurrency")
         .get(0).panels().get(0).curves().get(0).points();
     assertEquals(List.of("c4", "c8", "c16"), byLoad.stream().map(Figures.Point::label).toList());
-    List<Figures.Point> byX = Figures.build(rs, PlotSpec.defaults()).get(0).panels().get(0)
+    // plot finds the load itself: the concurrency varies over the runs
+    assertEquals("max_concurrency", Figures.loadKey(rs));
+    List<Figures.Point> plotted = Figures.build(rs, PlotSpec.defaults()).get(0).panels().get(0)
+        .curves().get(0).points();
+    assertEquals(List.of("c4", "c8", "c16"), plotted.stream().map(Figures.Point::label)
+        .toList());
+    // without a load that varies in every run the points follow x
+    List<Map<String, Object>> noLoad = new ArrayList<>();
+    for (Map<String, Object> r : rs) {
+      Map<String, Object> copy = new LinkedHashMap<>(r);
+      copy.remove("max_concurrency");
+      noLoad.add(copy);
+    }
+    assertEquals(null, Figures.loadKey(noLoad));
+    List<Figures.Point> byX = Figures.build(noLoad, PlotSpec.defaults()).get(0).panels().get(0)
         .curves().get(0).points();
     assertEquals(List.of("c4", "c16", "c8"), byX.stream().map(Figures.Point::label).toList());
+  }
+
+  @Test
+  void aWorkloadScanOfTheRateIsOrderedByItsRateThoughOnlyItsEndsSetAConcurrency() {
+    // the scan's ends set max_concurrency (1 and the prompts), the loads between do not
+    Map<String, Object> serial = run("s", 1, 1, 1, 50);
+    serial.put("request_rate", 1);
+    Map<String, Object> middle = run("m", 1, 0, 30, 80);
+    middle.remove("max_concurrency");
+    middle.put("request_rate", 30);
+    Map<String, Object> batch = run("b", 1, 40, 25, 400);
+    batch.put("request_rate", 40);
+    List<Map<String, Object>> rs = List.of(serial, batch, middle);
+    assertEquals("request_rate", Figures.loadKey(rs));
+    assertEquals(List.of("s", "m", "b"), Figures.build(rs, PlotSpec.defaults()).get(0)
+        .panels().get(0).curves().get(0).points().stream().map(Figures.Point::label).toList());
   }
 
   @Test

@@ -205,7 +205,8 @@ class SvgGraphicsTest {
     Figures.Point b1 = new Figures.Point(8, Stats.of(new double[] {90}, 0.95), "b1", List.of());
     Figures.Point b2 = new Figures.Point(64, Stats.of(new double[] {400}, 0.95), "b2", List.of());
     Figures.Figure figure = new Figures.Figure("p99_ttft_ms-vs-max_concurrency",
-        "max_concurrency", "p99_ttft_ms", true, false, List.of(""), List.of(""),
+        "max_concurrency", "p99_ttft_ms", AxisScale.LOG, AxisScale.LINEAR, List.of(""),
+        List.of(""),
         List.of(new Figures.Panel("", "", List.of(
             new Figures.Curve("tp=1 & <small>", List.of(a1, a2)),
             new Figures.Curve("tp=2", List.of(b1, b2))))));

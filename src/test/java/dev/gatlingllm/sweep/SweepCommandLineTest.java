@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,16 +68,31 @@ class SweepCommandLineTest {
     assertEquals(Sweep.USAGE_STATUS, run("plot", dir.resolve("none").toString()));
     assertTrue(err().contains("No parameter sweep results under"), err());
     assertEquals(Sweep.USAGE_STATUS, run("plot", dir.toString(), "--scale-x", "ln"));
-    assertTrue(err().contains("--scale-x: invalid choice: 'ln'"), err());
+    assertTrue(err().contains("--scale-x: invalid choice: 'ln' (choose from 'linear', 'log', "
+        + "'symlog', 'logit', 'asinh', 'sqrt')"), err());
   }
 
   @Test
   void helpListsTheCommandsAndEachCommandsFlagsAndSucceeds() {
     assertEquals(0, run("--help"));
     String help = out.toString(StandardCharsets.UTF_8);
-    for (String c : new String[] {"serve", "serve_sla", "workload", "plot", "plot_pareto"}) {
-      assertTrue(help.contains(c), c);
+    List<String> commands = help.lines().dropWhile(l -> !l.equals("Commands:")).skip(1)
+        .filter(l -> l.startsWith("  ") && !l.startsWith("    "))
+        .map(l -> l.strip().split("  ")[0]).toList();
+    assertEquals(List.of("serve", "serve_sla", "serve_workload, workload", "startup", "repeat",
+        "plot", "plot_pareto"), commands, help);
+    out.reset();
+    assertEquals(0, run("startup", "--help"));
+    help = out.toString(StandardCharsets.UTF_8);
+    for (String flag : new String[] {"--serve-cmd=CMD", "--serve-params", "--startup-params",
+        "--num-iters-cold=N", "--num-iters-warmup=N", "--num-iters-warm=N", "--base-url=URL",
+        "--resume", "-e, --experiment-name=NAME", "--num-runs=N", "(default 1)"}) {
+      assertTrue(help.contains(flag), flag + "\n" + help);
     }
+    out.reset();
+    assertEquals(0, run("plot", "--help"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("linear (default), log, symlog, "
+        + "logit, asinh or sqrt"), out.toString(StandardCharsets.UTF_8));
     out.reset();
     assertEquals(0, run("serve_sla", "--help"));
     help = out.toString(StandardCharsets.UTF_8);

@@ -74,12 +74,19 @@ class SweepReportBrowserTest {
     List<Path> plots = Sweep.plot(o.folder(), PlotSpec.defaults()
         .withAxes("max_concurrency", "p99_ttft_ms")
         .withSplits(List.of(), List.of(), List.of("random_input_len"), List.of())
-        .withScales(true, false), dir.resolve("figs"), "png,svg");
+        .withScales(AxisScale.LOG, AxisScale.LINEAR), dir.resolve("figs"), "png,svg");
     assertTrue(plots.contains(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg")), "" + plots);
     String svg = Files.readString(dir.resolve("figs/p99_ttft_ms-vs-max_concurrency.svg"));
     assertTrue(svg.contains("<svg") && svg.strip().endsWith("</svg>"), svg.substring(0, 200));
     assertTrue(svg.contains("max_concurrency (log)"), "the log axis is labelled");
     assertDrawn(browser, dir.resolve("figs/plots.html"), 2);
+
+    // the scales ECharts has no axis for: placed by the page, labelled with the values
+    Sweep.plot(o.folder(), PlotSpec.defaults().withAxes("max_concurrency", "p99_ttft_ms")
+        .withScales(AxisScale.SQRT, AxisScale.SYMLOG), dir.resolve("scaled"), "svg");
+    assertTrue(Files.readString(dir.resolve("scaled/p99_ttft_ms-vs-max_concurrency.svg"))
+        .contains("p99_ttft_ms (symlog)"), "the symlog axis is labelled");
+    assertDrawn(browser, dir.resolve("scaled/plots.html"), 1);
 
     Sweep.plotPareto(o.folder(), "max_concurrency", null, List.of("max_concurrency"),
         dir.resolve("figs"), "png");

@@ -233,14 +233,134 @@ class SweepRunnerTest {
   }
 
   @Test
-  void workloadScanPlacesItsPointsFromTheFirstTwoRuns() {
+  void workloadScanOfTheRatePlacesItsLoadsBetweenTheSerialAndTheBatchRuns() {
     FakeServer server = new FakeServer(8, 0.05, 20);
-    SweepOutcome o = Sweep.workload(config(server).build(), SlaVariable.REQUEST_RATE, 4);
-    // concurrency 1: 20 req/s; everything at once: 160 req/s; 4 points between
+    SweepOutcome o = Sweep.workload(config(server).build(), SlaVariable.REQUEST_RATE, 6);
+    // serial end: concurrency 1 at 1 req/s -> 1 req/s, ceil 1; batch end: concurrency and rate
+    // 40 (the prompts) -> 40 req/s, floor 40; linspace(1, 40, 6) = 1, 8.8, 16.6, 24.4, 32.2, 40
     List<Object> rates = o.records().stream().map(r -> r.get("request_rate")).toList();
-    assertEquals(List.of("inf", "inf", 48.0, 76.0, 104.0, 132.0), rates);
-    assertTrue(Files.exists(o.folder().resolve("SERVE-BENCH/WORKLOAD-request_rate.json")));
-    assertTrue(Files.exists(o.folder().resolve("SERVE-BENCH/request_rate=48.0/run=0.json")));
+    assertEquals(List.of(1.0, 40.0, 9.0, 17.0, 24.0, 32.0), rates);
+    List<Object> concurrencies = o.records().stream().map(r -> r.get("max_concurrency"))
+        .toList();
+    assertEquals(java.util.Arrays.asList(1, 40, null, null, null, null), concurrencies,
+        "the loads between keep the flags' concurrency (none)");
+    Path root = o.folder();
+    assertTrue(Files.exists(root.resolve("SERVE-BENCH-max_concurrency=1-WL-request_rate=1"
+        + "/run=0.json")));
+    assertTrue(Files.exists(root.resolve("SERVE-BENCH-max_concurrency=40-WL-request_rate=40"
+        + "/run=0.json")));
+    assertTrue(Files.exists(root.resolve("SERVE-BENCH-WL-request_rate=9/run=0.json")));
+    List<Map<String, Object>> scan = Params.parse(readString(root.resolve(
+        "SERVE-BENCH-WL-request_rate.json")));
+    assertEquals(List.of(1.0, 9.0, 17.0, 24.0, 32.0, 40.0), scan.stream()
+        .map(r -> r.get("request_rate")).toList(), "serial, the loads between, batch");
+    assertTrue(console().contains("Serial inference: request_rate=1\n"), console());
+    assertTrue(console().contains("Batch inference: request_rate=40\n"), console());
+    assertTrue(console().contains("Exploring: request_rate=32\n"), console());
+  }
+
+  @Test
+  void workloadScanOfTheConcurrencyEstimatesItByLittlesLaw() {
+    FakeServer server = new FakeServer(8, 0.05, 20);
+    SweepOutcome o = Sweep.workload(config(server).build(), SlaVariable.MAX_CONCURRENCY, 4);
+    // serial: 20 req/s x 50 ms = 1; batch at 40: 160 req/s x 250 ms (200 ms queued) = 40;
+    // linspace(1, 40, 4) = 1, 14, 27, 40
+    assertEquals(List.of(1, 40, 14, 27), o.records().stream()
+        .map(r -> r.get("max_concurrency")).toList());
+    assertTrue(Files.exists(o.folder().resolve(
+        "SERVE-BENCH-max_concurrency=1-WL-max_concurrency=1/run=0.json")));
+    assertTrue(Files.exists(o.folder().resolve("SERVE-BENCH-WL-max_concurrency=27/run=0.json")));
+  }
+
+  private static String readString(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void everySweepRunGetsVllmsFourPercentileMetricsAndRepeatedRunsKeepTheUsersOwn() {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    Sweep.serve(config(server).benchArgs(BENCH + " --percentile-metrics ttft")
+        .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 2}]"))
+        .build());
+    assertEquals(List.of("ttft,tpot,itl,e2el", "ttft,tpot,itl,e2el"), server.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("percentile-metrics").orElseThrow()).toList());
+    String replaced = "--percentile-metrics ttft is replaced by ttft,tpot,itl,e2el in every "
+        + "run, as vLLM's sweep does";
+    assertEquals(2, console().split(java.util.regex.Pattern.quote(replaced), -1).length,
+        "said once: " + console());
+
+    FakeServer repeated = new FakeServer(4, 0.1, 20);
+    Sweep.repeat(config(repeated).benchArgs(BENCH + " --percentile-metrics ttft")
+        .outputDir(dir.resolve("repeat")).numRuns(2).build());
+    assertEquals(List.of("ttft,e2el", "ttft,e2el"), repeated.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("percentile-metrics").orElseThrow()).toList());
+  }
+
+  @Test
+  void summaryPercentilesAreComputedInEveryRunAndAddTheirColumns() {
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    Sweep.serve(config(server).benchArgs(BENCH + " --metric-percentiles 90")
+        .summaryPercentiles(List.of(95.0, 99.0, 95.0, 99.9))
+        .benchParams(Params.parse("[{\"max_concurrency\": 2}]")).build());
+    assertEquals("90,95,99,99.9", BenchArgs.parse(server.calls.get(0))
+        .value("metric-percentiles").orElseThrow());
+    String header = console().lines().filter(l -> l.startsWith("point")).findFirst()
+        .orElseThrow();
+    assertTrue(header.endsWith("P99 E2EL   P95 TTFT   P95 TPOT P99.9 TTFT P99.9 TPOT  flags"),
+        header);
+    assertEquals("--sweep-summary-percentiles: a percentile must be in [0, 100], got 101.0",
+        assertThrows(IllegalArgumentException.class, () -> SweepConfig.builder()
+            .summaryPercentiles(List.of(101.0))).getMessage());
+  }
+
+  @Test
+  void resetPrefixCacheBeforeEachRunAndAServerWithoutItIsSaidOnce() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger resets =
+        new java.util.concurrent.atomic.AtomicInteger();
+    com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    http.createContext("/reset_prefix_cache", exchange -> {
+      if (exchange.getRequestMethod().equals("POST")) {
+        resets.incrementAndGet();
+      }
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    http.start();
+    String url = "http://127.0.0.1:" + http.getAddress().getPort();
+    try {
+      FakeServer server = new FakeServer(4, 0.1, 20);
+      Sweep.serve(config(server).benchArgs("--base-url " + url + " --model m").numRuns(2)
+          .resetPrefixCache(true)
+          .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 2}]"))
+          .build());
+      assertEquals(4, resets.get(), "before each of the 2 runs of 2 points");
+      assertTrue(console().contains("Reset the prefix cache: POST " + url
+          + "/reset_prefix_cache\n"), console());
+    } finally {
+      http.stop(0);
+    }
+
+    // the simulator has no such endpoint: one warning, and every run still runs
+    console.reset();
+    try (dev.gatlingllm.sim.Simulator sim = dev.gatlingllm.sim.Simulator.start(
+        dev.gatlingllm.sim.SimulatorConfig.builder().build())) {
+      FakeServer server = new FakeServer(4, 0.1, 20);
+      Sweep.serve(config(server).benchArgs("--base-url " + sim.baseUrl() + " --model m")
+          .outputDir(dir.resolve("sim")).resetPrefixCache(true)
+          .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 2}]"))
+          .build());
+      assertEquals(2, server.calls.size());
+      assertEquals(2, console().split("WARNING: --reset-prefix-cache: POST "
+          + java.util.regex.Pattern.quote(sim.baseUrl()) + "/reset_prefix_cache answered HTTP "
+          + "404", -1).length, console());
+      assertTrue(console().contains("the sweep goes on without resetting the server's prefix "
+          + "cache"), console());
+    }
   }
 
   @Test
@@ -308,7 +428,7 @@ class SweepRunnerTest {
     };
     SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.workload(config(null)
         .launcher(broken).continueOnError(true).build(), SlaVariable.REQUEST_RATE, 3));
-    assertTrue(e.getMessage().contains("every run with {request_rate=inf, max_concurrency=1} "
+    assertTrue(e.getMessage().contains("every run with {max_concurrency=1, request_rate=1} "
         + "failed, and the next load is placed from its results"), e.getMessage());
   }
 

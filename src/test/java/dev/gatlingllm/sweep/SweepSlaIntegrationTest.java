@@ -40,8 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * point here is what the runs measure, and a JVM start costs about 4 s a run on two cores.
  * {@link SweepServeCmdIntegrationTest} runs its sweep with {@link ForkedRun}, one JVM per
  * run. The workload scan resumes into the concurrency search's folder, as a user resuming
- * it with another mode would: its first run (concurrency 1, everything sent at once) is the
- * search's own concurrency-1 point, found and not run again.
+ * it with another mode would: its runs go to folders of their own ({@code ...-WL-...}).
  */
 @Timeout(600)
 class SweepSlaIntegrationTest {
@@ -99,33 +98,36 @@ class SweepSlaIntegrationTest {
     // the unlimited run, then every value the search tried
     assertEquals(1 + o.answers().get(0).tested().size(), searchRuns.runs);
 
-    // the workload scan of the rate, resumed into the same folder
+    // the workload scan of the rate, resumed into the same folder, with vLLM's ends: serial
+    // (concurrency 1 at 1 req/s) and batch (concurrency and rate = the 24 prompts), then
+    // linspace(ceil(serial), floor(batch), 3)[1:-1]: one rate between
     console.reset();
     InProcessRun inProcess = new InProcessRun();
     SweepOutcome w = Sweep.workload(builder().launcher(inProcess)
-        .resume(o.folder().getFileName().toString()).build(), SlaVariable.REQUEST_RATE, 1);
+        .resume(o.folder().getFileName().toString()).build(), SlaVariable.REQUEST_RATE, 3);
     assertEquals(o.folder(), w.folder());
-    boolean shared = o.answers().get(0).tested().stream()
-        .anyMatch(step -> ((Number) step.get("value")).intValue() == 1);
-    assertEquals(shared, console().contains("Found existing results. Skipping."),
-        "the search's concurrency-1 run is reused when the search ran one: " + console());
-    assertEquals(shared ? 2 : 3, inProcess.runs);
+    assertEquals(3, inProcess.runs, "the scan's WL- folders are its own: " + console());
     List<Map<String, Object>> rs = w.records();
-    assertEquals(3, rs.size(), "concurrency 1, everything at once, 1 rate between: " + rs);
-    // concurrency 1: one request at a time, 1 / S = 4 req/s
-    assertEquals(4, SweepData.number(rs.get(0), "request_throughput"), 0.6);
-    // everything at once: the server's capacity, M / S = 8 req/s, behind a long queue
+    assertEquals(3, rs.size(), "serial, batch, 1 rate between: " + rs);
+    // serial: one request a second, each done in S: about 1 req/s
+    Map<String, Object> serial = rs.get(0);
+    assertEquals(1, SweepData.number(serial, "max_concurrency"));
+    assertEquals(1, SweepData.number(serial, "request_throughput"), 0.2);
+    // batch: the server's capacity, M / S = 8 req/s, behind a long queue
     Map<String, Object> burst = rs.get(1);
+    assertEquals(24, SweepData.number(burst, "max_concurrency"));
     assertEquals(8, SweepData.number(burst, "request_throughput"), 1.2);
     assertTrue(SweepData.number(burst, "p99_ttft_ms") > 1000, "queued: " + burst);
-    // the rate halfway between (about 6 req/s) stays below the knee: no queue
+    // the rate between (about (1 + 7) / 2 = 4 req/s) stays below the knee: no queue
     Map<String, Object> between = rs.get(2);
     double rate = SweepData.number(between, "request_rate");
-    assertTrue(rate > 4 && rate < 8, "a rate between the ends: " + rate);
+    assertTrue(rate > 1 && rate < 8, "a rate between the ends: " + rate);
     assertTrue(SweepData.number(between, "p99_ttft_ms") < 200, "no queue below the knee: "
         + between);
     assertEquals(rate, SweepData.number(between, "request_throughput"), rate * 0.15);
-    assertTrue(Files.exists(w.folder().resolve("SERVE-BENCH/WORKLOAD-request_rate.json")));
+    assertTrue(Files.exists(w.folder().resolve("SERVE-BENCH-WL-request_rate.json")));
+    assertTrue(Files.exists(w.folder().resolve("SERVE-BENCH-WL-request_rate="
+        + (int) rate + "/run=0.json")));
     // both modes' files side by side
     assertTrue(Files.exists(w.folder().resolve("SERVE-BENCH/SLA-p99_ttft_ms<=200.00.json")));
   }
