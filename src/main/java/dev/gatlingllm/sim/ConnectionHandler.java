@@ -281,26 +281,35 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       outcome = e;
     }
     Object result = outcome;
-    ctx.executor().execute(() -> {
-      parsing = false;
-      try {
-        if (closing) {
-          return;
-        }
-        if (result instanceof ApiError e) {
-          sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
-        } else if (result instanceof RuntimeException e) {
-          exceptionCaught(ctx, e);
-        } else {
-          @SuppressWarnings("unchecked")
-          T request = (T) result;
-          then.accept(request);
-        }
-      } finally {
-        http.release();
+    try {
+      ctx.executor().execute(() -> answerParsed(ctx, http, connection, then, result));
+    } catch (RejectedExecutionException e) {
+      // the simulator is closing
+      http.release();
+    }
+  }
+
+  /** Back on the connection's event loop: goes on with the parsed request, then the next. */
+  private <T> void answerParsed(ChannelHandlerContext ctx, FullHttpRequest http,
+      ResponseConnection connection, Consumer<T> then, Object result) {
+    parsing = false;
+    try {
+      if (closing) {
+        return;
       }
-      drain(ctx);
-    });
+      if (result instanceof ApiError e) {
+        sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+      } else if (result instanceof RuntimeException e) {
+        exceptionCaught(ctx, e);
+      } else {
+        @SuppressWarnings("unchecked")
+        T request = (T) result;
+        then.accept(request);
+      }
+    } finally {
+      http.release();
+    }
+    drain(ctx);
   }
 
   private void generate(ChannelHandlerContext ctx, FullHttpRequest http, boolean chat,

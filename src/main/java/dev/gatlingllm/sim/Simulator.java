@@ -147,8 +147,9 @@ public final class Simulator implements AutoCloseable {
           recorded, accepted, tokens, counting);
     } catch (Exception e) {
       // bind() failures arrive as checked exceptions rethrown without being declared.
+      boolean idle = stopCounting(counting);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-      stopCounting(tokens, counting);
+      closeTokenizer(tokens, idle);
       throw new IllegalStateException("simulator cannot listen on " + config.host() + ":"
           + config.port() + ": " + e.getMessage(), e);
     }
@@ -274,26 +275,32 @@ public final class Simulator implements AutoCloseable {
     if (closed.compareAndSet(false, true)) {
       serverChannel.close().syncUninterruptibly();
       connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+      // a count still running hands its request back to an event loop that is still there
+      boolean idle = stopCounting(counting);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-      stopCounting(tokens, counting);
+      closeTokenizer(tokens, idle);
     }
   }
 
-  /** After the event loops: nothing counts any more when the tokenizer's memory is freed. */
-  private static void stopCounting(SimTokenizer tokens, ExecutorService counting) {
-    boolean idle = true;
-    if (counting != null) {
-      counting.shutdownNow();
-      try {
-        idle = counting.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        idle = false;
-      }
+  /** @return whether no count is running any more */
+  private static boolean stopCounting(ExecutorService counting) {
+    if (counting == null) {
+      return true;
     }
+    counting.shutdown();
+    try {
+      return counting.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static void closeTokenizer(SimTokenizer tokens, boolean idle) {
     if (idle) {
       // freed under a count still running, the native tokenizer could crash the JVM
       tokens.close();
     }
   }
+
 }
