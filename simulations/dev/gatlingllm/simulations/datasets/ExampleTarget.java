@@ -26,8 +26,8 @@ final class ExampleTarget {
    */
   static String baseUrl() {
     String configured = System.getProperty("llm.baseUrl");
-    // Fast, so the examples stay short; the prefill cost makes TTFT grow with the prompt
-    // (counted in words, as the simulator counts prompt tokens), as on a real server.
+    // Fast, so the examples stay short; the prefill cost makes TTFT grow with the prompt, as
+    // on a real server (counted with the example's tokenizer, which startSimulator gives it).
     return configured != null ? configured : startSimulator(simulator()
         .ttft(Duration.ofMillis(20))
         .prefillPerToken(Duration.ofNanos(20_000))

@@ -33,6 +33,7 @@ import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.protocol.ServerTokenizers;
 import dev.gatlingllm.protocol.SimulationBuild;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.scale.ScaleOut;
@@ -45,6 +46,7 @@ import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.Simulation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Entry point of the gatling-llm DSL, the one import a simulation needs beside Gatling's
@@ -377,11 +379,29 @@ public final class LlmDsl {
 
   /**
    * Starts an embedded vLLM-like server on a free port ({@code .baseUrl()} says where),
-   * stopped once the results of the run are written.
+   * stopped once the results of the run are written. Unless {@code config} names a tokenizer,
+   * it counts prompts with the one the simulation loaded so far ({@code tokenizer(...)} for its
+   * dataset), so that its {@code usage.prompt_tokens} is the run's own count; without one, it
+   * counts words.
    */
   public static Simulator startSimulator(SimulatorConfig.Builder config) {
-    Simulator simulator = Simulator.start(config.build());
-    LlmRun.closeAfterRun(simulator);
+    SimulatorConfig.Builder counting = config;
+    if (config.build().tokenizer() == null) {
+      Optional<Tokenizer> loaded = SimulationBuild.loadedTokenizer();
+      if (loaded.isPresent()) {
+        counting = config.tokenizer(loaded.get().id());
+      }
+    }
+    SimulatorConfig built = counting.build();
+    Simulator simulator = Simulator.start(built);
+    String url = simulator.baseUrl();
+    if (built.tokenizer() != null) {
+      ServerTokenizers.note(url, built.tokenizer());
+    }
+    LlmRun.closeAfterRun(() -> {
+      ServerTokenizers.forget(url);
+      simulator.close();
+    });
     return simulator;
   }
 

@@ -161,13 +161,15 @@ public final class LlmComponents implements ProtocolComponents {
 
   /**
    * Prompts counted with the shipped GPT-2 fallback are counted with another tokenizer than
-   * the server's (unless it serves a GPT-2): their counts differ from its by design (the
-   * simulator counts words), and comparing them would only say so.
+   * the server's (unless it serves a GPT-2, or is an embedded simulator counting with it):
+   * their counts differ from its by design, and comparing them would only say so.
    */
   private static String promptCheckOff(LlmProtocol protocol) {
     boolean fallback = OutputTokens.FALLBACK_ID.equals(protocol.tokenizerId());
-    return fallback && !protocol.requestModelName().toLowerCase(Locale.ROOT)
-        .contains("gpt2")
+    boolean serverCountsAlike = ServerTokenizers.of(protocol.target())
+        .filter(protocol.tokenizerId()::equals).isPresent();
+    return fallback && !serverCountsAlike && !protocol.requestModelName()
+        .toLowerCase(Locale.ROOT).contains("gpt2")
         ? "prompts counted with the shipped GPT-2 tokenizer, not the server's: give the"
             + " server's tokenizer to compare them" : null;
   }

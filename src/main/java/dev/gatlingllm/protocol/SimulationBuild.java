@@ -70,6 +70,20 @@ public final class SimulationBuild {
   }
 
   /**
+   * The tokenizer the simulation being built loaded so far, when it loaded exactly one (the
+   * one its protocol will count with); empty outside a simulation's construction.
+   */
+  public static Optional<Tokenizer> loadedTokenizer() {
+    Class<?> simulation = simulationBeingBuilt();
+    Given given = GIVEN.get();
+    if (simulation == null || given == null || given.simulation != simulation || given.taken
+        || given.tokenizers.size() != 1) {
+      return Optional.empty();
+    }
+    return Optional.of(given.tokenizers.get(0));
+  }
+
+  /**
    * What the simulation being built gave so far, for its protocol; null when no simulation is
    * being built on this thread. A second protocol of the same build gets the same.
    */

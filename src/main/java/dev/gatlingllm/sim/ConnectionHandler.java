@@ -30,13 +30,18 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Routes the requests of one HTTP/1.1 connection. Requests on a connection are answered
  * in order: a pipelined request waits until the generation before it has been written.
+ * A request whose prompt a real tokenizer counts is parsed on the counting thread, then goes
+ * on here: milliseconds of counting on the event loop would delay every stream it serves.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
@@ -52,6 +57,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private final long startedEpochSeconds;
   /** Null unless requests are recorded. */
   private final Queue<RecordedRequest> recorded;
+  private final SimTokenizer tokens;
+  /** Where costly prompt counting runs; null when the tokenizer counts on the event loop. */
+  private final Executor counting;
+  /** True while a request of this connection is parsed on the counting thread. */
+  private boolean parsing;
   private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
   /** Arrival time of each pending request, in the same order, when the chunk log is on. */
   private final ArrayDeque<Long> pendingNanos = new ArrayDeque<>();
@@ -66,8 +76,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private int responses;
 
   ConnectionHandler(SimulatorConfig config, ServerState state, TimerLateness lateness,
-      ChunkLog chunkLog, long startedEpochSeconds, Queue<RecordedRequest> recorded) {
+      ChunkLog chunkLog, long startedEpochSeconds, Queue<RecordedRequest> recorded,
+      SimTokenizer tokens, Executor counting) {
     this.recorded = recorded;
+    this.tokens = tokens;
+    this.counting = tokens.costly() ? counting : null;
     this.config = config;
     this.state = state;
     this.lateness = lateness;
@@ -141,7 +154,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     draining = true;
     try {
-      while (current == null && pooling == null && !closing && !pending.isEmpty()) {
+      while (current == null && pooling == null && !parsing && !closing && !pending.isEmpty()) {
         FullHttpRequest request = pending.poll();
         receivedNanos = chunkLog == null ? 0 : pendingNanos.poll();
         try {
@@ -222,19 +235,96 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void generate(ChannelHandlerContext ctx, FullHttpRequest http, boolean chat,
-      ResponseConnection connection) {
-    GenerationRequest request;
-    try {
-      String path = new QueryStringDecoder(http.uri()).path();
-      request = path.startsWith("/v1/audio/")
-          ? AudioRequest.parse(http, config, config.defaultMaxTokens())
-          : path.equals("/v1/responses") ? GenerationRequest.parseResponses(http.content(), config)
-          : GenerationRequest.parse(chat, http.content(), config);
-    } catch (ApiError e) {
-      sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+  /** What a request is read into; its prompt counted by the simulator's tokenizer. */
+  @FunctionalInterface
+  private interface Parser<T> {
+    T parse() throws ApiError;
+  }
+
+  /**
+   * Parses {@code http} with {@code parser}, then hands the result to {@code then} on this
+   * connection's event loop, or answers the parser's error. With a costly tokenizer the parse
+   * runs on the counting thread meanwhile, and this connection takes no other request.
+   */
+  private <T> void parsed(ChannelHandlerContext ctx, FullHttpRequest http,
+      ResponseConnection connection, Parser<T> parser, Consumer<T> then) {
+    if (counting == null) {
+      T parsedRequest;
+      try {
+        parsedRequest = parser.parse();
+      } catch (ApiError e) {
+        sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+        return;
+      }
+      then.accept(parsedRequest);
       return;
     }
+    parsing = true;
+    http.retain();
+    try {
+      counting.execute(() -> parseThere(ctx, http, connection, parser, then));
+    } catch (RejectedExecutionException e) {
+      // the simulator is closing
+      parsing = false;
+      http.release();
+      ctx.close();
+    }
+  }
+
+  /** On the counting thread: parses, then goes back to the connection's event loop. */
+  private <T> void parseThere(ChannelHandlerContext ctx, FullHttpRequest http,
+      ResponseConnection connection, Parser<T> parser, Consumer<T> then) {
+    Object outcome;
+    try {
+      outcome = parser.parse();
+    } catch (ApiError | RuntimeException e) {
+      outcome = e;
+    }
+    Object result = outcome;
+    try {
+      ctx.executor().execute(() -> answerParsed(ctx, http, connection, then, result));
+    } catch (RejectedExecutionException e) {
+      // the simulator is closing
+      http.release();
+    }
+  }
+
+  /** Back on the connection's event loop: goes on with the parsed request, then the next. */
+  private <T> void answerParsed(ChannelHandlerContext ctx, FullHttpRequest http,
+      ResponseConnection connection, Consumer<T> then, Object result) {
+    parsing = false;
+    try {
+      if (closing) {
+        return;
+      }
+      if (result instanceof ApiError e) {
+        sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+      } else if (result instanceof RuntimeException e) {
+        exceptionCaught(ctx, e);
+      } else {
+        @SuppressWarnings("unchecked")
+        T request = (T) result;
+        then.accept(request);
+      }
+    } finally {
+      http.release();
+    }
+    drain(ctx);
+  }
+
+  private void generate(ChannelHandlerContext ctx, FullHttpRequest http, boolean chat,
+      ResponseConnection connection) {
+    String path = new QueryStringDecoder(http.uri()).path();
+    parsed(ctx, http, connection, () -> path.startsWith("/v1/audio/")
+            ? AudioRequest.parse(http, config, config.defaultMaxTokens())
+            : path.equals("/v1/responses")
+                ? GenerationRequest.parseResponses(http.content(), config, tokens)
+                : GenerationRequest.parse(chat, http.content(), config, tokens),
+        request -> generate(ctx, http, request, connection));
+  }
+
+  private void generate(ChannelHandlerContext ctx, FullHttpRequest http,
+      GenerationRequest request, ResponseConnection connection) {
     long number = state.arrive();
     Set<Fault> faults = config.faultsFor(number);
     if (faults.contains(Fault.HTTP_ERROR)) {
@@ -264,14 +354,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
    */
   private void pool(ChannelHandlerContext ctx, FullHttpRequest http, boolean rerank,
       ResponseConnection connection) {
-    PoolingRequest request;
-    try {
-      request = rerank ? PoolingRequest.rerank(http.content(), config)
-          : PoolingRequest.embeddings(http.content(), config);
-    } catch (ApiError e) {
-      sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
-      return;
-    }
+    parsed(ctx, http, connection, () -> rerank
+            ? PoolingRequest.rerank(http.content(), config, tokens)
+            : PoolingRequest.embeddings(http.content(), config, tokens),
+        request -> pool(ctx, request, rerank, connection));
+  }
+
+  private void pool(ChannelHandlerContext ctx, PoolingRequest request, boolean rerank,
+      ResponseConnection connection) {
     long number = state.arrive();
     if (config.faultsFor(number).contains(Fault.HTTP_ERROR)) {
       state.countFault(Fault.HTTP_ERROR);
@@ -299,16 +389,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   /** {@code /tokenize} or {@code /detokenize}, answered at once (no slot, no delay). */
   private void tokenize(ChannelHandlerContext ctx, FullHttpRequest http, boolean tokenize,
       ResponseConnection connection) {
-    String body;
-    try {
-      body = tokenize ? TokenizeAnswers.tokenize(http.content(), config)
-          : TokenizeAnswers.detokenize(http.content(), config);
-    } catch (ApiError e) {
-      sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
-      return;
-    }
-    send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(), body,
-        connection);
+    parsed(ctx, http, connection, () -> tokenize
+            ? TokenizeAnswers.tokenize(http.content(), config, tokens)
+            : TokenizeAnswers.detokenize(http.content(), config, tokens),
+        body -> send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(),
+            body, connection));
   }
 
   private void generationDone(ChannelHandlerContext ctx, ResponseConnection connection,

@@ -15,7 +15,7 @@ import io.netty.buffer.ByteBuf;
  * @param responses    true for the Responses API: typed events, usage always at the end
  * @param stream       {@code stream: true}
  * @param includeUsage {@code stream_options.include_usage: true}
- * @param promptTokens prompt length by the {@link SimTokens} rule
+ * @param promptTokens prompt length by the simulator's tokenizer ({@link SimTokenizer})
  * @param maxTokens    output length
  * @param promptText   the prompt as sent (chat: the messages' JSON), for the prefix cache;
  *                     empty when there is none (audio)
@@ -39,8 +39,8 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
    * @throws ApiError 400 for a malformed request (500 for invalid JSON when the dialect says
    *     so), 404 for another model than the served one (unless any model is accepted)
    */
-  static GenerationRequest parse(boolean chat, ByteBuf body, SimulatorConfig config)
-      throws ApiError {
+  static GenerationRequest parse(boolean chat, ByteBuf body, SimulatorConfig config,
+      SimTokenizer tokens) throws ApiError {
     JsonNode root = root(body, config);
     String echoed = model(root, config);
     boolean stream = bool(root, "stream");
@@ -55,7 +55,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
       }
       includeUsage = bool(options, "include_usage");
     }
-    int prompt = chat ? chatPromptTokens(root) : completionPromptTokens(root);
+    int prompt = chat ? chatPromptTokens(root, tokens) : completionPromptTokens(root, tokens);
     if (config.cutLongPrompts()) {
       prompt = Math.min(prompt, config.contextTokens());
     }
@@ -77,7 +77,8 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
    * messages), {@code instructions}, {@code max_output_tokens}. Its stream always ends with the
    * usage, in the {@code response.completed} event.
    */
-  static GenerationRequest parseResponses(ByteBuf body, SimulatorConfig config) throws ApiError {
+  static GenerationRequest parseResponses(ByteBuf body, SimulatorConfig config,
+      SimTokenizer tokens) throws ApiError {
     JsonNode root = root(body, config);
     String echoed = model(root, config);
     boolean stream = bool(root, "stream");
@@ -86,14 +87,14 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     if (input == null || input.isNull()) {
       throw ApiError.badRequest("input is required");
     } else if (input.isTextual()) {
-      prompt = SimTokens.countPromptTokens(input.textValue());
+      prompt = tokens.count(input.textValue());
     } else if (input.isArray() && !input.isEmpty()) {
       prompt = 0;
       for (JsonNode message : input) {
         if (!message.isObject()) {
           throw ApiError.badRequest("each input item must be an object, got " + show(message));
         }
-        prompt += contentTokens(message.get("content"));
+        prompt += contentTokens(message.get("content"), tokens);
       }
     } else {
       throw ApiError.badRequest("input must be a string or a non-empty list of messages, got "
@@ -101,7 +102,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     }
     JsonNode instructions = root.get("instructions");
     if (instructions != null && instructions.isTextual()) {
-      prompt += SimTokens.countPromptTokens(instructions.textValue());
+      prompt += tokens.count(instructions.textValue());
     }
     if (config.cutLongPrompts()) {
       prompt = Math.min(prompt, config.contextTokens());
@@ -201,16 +202,17 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     return (int) n;
   }
 
-  private static int completionPromptTokens(JsonNode root) throws ApiError {
+  private static int completionPromptTokens(JsonNode root, SimTokenizer tokens)
+      throws ApiError {
     JsonNode prompt = root.get("prompt");
     if (prompt == null || prompt.isNull()) {
       throw ApiError.badRequest("prompt is required");
     }
     if (prompt.isTextual()) {
-      return SimTokens.countPromptTokens(prompt.textValue());
+      return tokens.count(prompt.textValue());
     }
     if (prompt.isArray() && prompt.size() == 1 && prompt.get(0).isTextual()) {
-      return SimTokens.countPromptTokens(prompt.get(0).textValue());
+      return tokens.count(prompt.get(0).textValue());
     }
     if (prompt.isArray() && prompt.size() > 0 && allIntegers(prompt)) {
       return prompt.size();
@@ -231,7 +233,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     return true;
   }
 
-  private static int chatPromptTokens(JsonNode root) throws ApiError {
+  private static int chatPromptTokens(JsonNode root, SimTokenizer tokens) throws ApiError {
     JsonNode messages = root.get("messages");
     if (messages == null || messages.isNull()) {
       throw ApiError.badRequest("messages is required");
@@ -245,17 +247,17 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
         throw ApiError.badRequest(
             "each message must be an object with a string role, got " + show(message));
       }
-      total += contentTokens(message.get("content"));
+      total += contentTokens(message.get("content"), tokens);
     }
     return total;
   }
 
-  private static int contentTokens(JsonNode content) throws ApiError {
+  private static int contentTokens(JsonNode content, SimTokenizer tokens) throws ApiError {
     if (content == null || content.isNull()) {
       return 0;
     }
     if (content.isTextual()) {
-      return SimTokens.countPromptTokens(content.textValue());
+      return tokens.count(content.textValue());
     }
     if (content.isArray()) {
       int total = 0;
@@ -263,7 +265,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
         String type = part.path("type").asText();
         // chat's text parts; the Responses API's input_text parts
         if ((type.equals("text") || type.equals("input_text")) && part.path("text").isTextual()) {
-          total += SimTokens.countPromptTokens(part.get("text").textValue());
+          total += tokens.count(part.get("text").textValue());
         }
       }
       return total;

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
  * {@link SimulatorConfig.Builder} when picocli meets it, in the order given, so that flags
  * after {@code --dialect} change its switches. Started, it serves until the process is killed
  * (or {@code stop} is counted down). Exit codes: 0 after {@code --help}, 1 when the port
- * cannot be bound, 2 for a bad flag.
+ * cannot be bound, 2 for a bad flag (a {@code --tokenizer} that cannot be loaded included).
  */
 @Command(name = "sim", sortOptions = false, usageHelpWidth = 100,
     description = {"An OpenAI-compatible server that imitates vLLM's timing and output, for "
@@ -92,10 +92,13 @@ public final class SimCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage());
       err.flush();
       return 1;
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     try (simulator) {
       out.println("gatling-llm simulator listening on " + simulator.baseUrl()
-          + " (model " + config.model() + ")");
+          + " (model " + config.model()
+          + (config.tokenizer() == null ? "" : ", tokenizer " + config.tokenizer()) + ")");
       out.flush();
       stop.await();
     } catch (InterruptedException e) {
@@ -310,6 +313,15 @@ public final class SimCommand implements Callable<Integer> {
       + "makes it (default off)")
   void sessionCache(boolean value) {
     builder = builder.sessionCache(value);
+  }
+
+  @Option(names = "--tokenizer", paramLabel = "gpt2|PATH|MODEL-ID", description = "count "
+      + "prompt tokens, usage.prompt_tokens and /tokenize ids with this tokenizer: gpt2 (the "
+      + "shipped one), a tokenizer.json or its folder, or a Hugging Face model id; give the "
+      + "client's, so that its prompt counts and the server's agree (default: "
+      + "whitespace-separated words, which cost nothing)")
+  void tokenizer(String value) {
+    builder = builder.tokenizer(value);
   }
 
   private static int integer(String flag, String value) {

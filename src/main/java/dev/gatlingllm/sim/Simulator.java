@@ -24,6 +24,8 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,7 +51,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>All work runs on the simulator's own Netty event loops (daemon threads, see
  * {@link SimulatorConfig#ioThreads()}); every delay is an event-loop timer, no thread is
- * held per request.
+ * held per request. Only prompts counted with a real tokenizer ({@link
+ * SimulatorConfig#tokenizer()}) are counted on a thread of their own.
  */
 public final class Simulator implements AutoCloseable {
 
@@ -67,11 +70,17 @@ public final class Simulator implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Queue<RecordedRequest> recorded;
   private final AtomicLong accepted;
+  private final SimTokenizer tokens;
+  /** Null unless a real tokenizer counts the prompts. */
+  private final ExecutorService counting;
 
   private Simulator(SimulatorConfig config, EventLoopGroup group, Channel serverChannel,
       ChannelGroup connections, ServerState state, TimerLateness lateness,
-      SimulatorConfig.Transport transport, Queue<RecordedRequest> recorded, AtomicLong accepted) {
+      SimulatorConfig.Transport transport, Queue<RecordedRequest> recorded, AtomicLong accepted,
+      SimTokenizer tokens, ExecutorService counting) {
     this.recorded = recorded;
+    this.tokens = tokens;
+    this.counting = counting;
     this.accepted = accepted;
     this.config = config;
     this.group = group;
@@ -89,6 +98,8 @@ public final class Simulator implements AutoCloseable {
    *
    * @throws IllegalStateException when the address cannot be bound, the requested transport
    *     is not available, or the thread is interrupted during the start-up delay
+   * @throws IllegalArgumentException when the configured tokenizer cannot be loaded or does
+   *     not count the simulator's output words one token each
    */
   public static Simulator start(SimulatorConfig config) {
     if (!config.startupDelay().isZero()) {
@@ -100,6 +111,11 @@ public final class Simulator implements AutoCloseable {
       }
     }
     SimulatorConfig.Transport transport = resolve(config.transport());
+    SimTokenizer tokens = config.tokenizer() == null ? SimTokenizer.WORDS
+        : SimTokenizer.load(config.tokenizer());
+    // one thread: counting a 1,024-token prompt takes a few ms, so it serves hundreds a second
+    ExecutorService counting = tokens.costly() ? Executors.newSingleThreadExecutor(
+        new DefaultThreadFactory("gatling-llm-sim-tokenizer", true)) : null;
     boolean epoll = transport == SimulatorConfig.Transport.EPOLL;
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType =
@@ -129,17 +145,20 @@ public final class Simulator implements AutoCloseable {
               ch.pipeline().addLast(
                   new HttpServerCodec(),
                   new HttpObjectAggregator(MAX_BODY_BYTES),
-                  new ConnectionHandler(config, state, lateness, chunkLog, started, recorded));
+                  new ConnectionHandler(config, state, lateness, chunkLog, started, recorded,
+                      tokens, counting));
             }
           })
           .bind(new InetSocketAddress(config.host(), config.port()))
           .syncUninterruptibly()
           .channel();
       return new Simulator(config, group, channel, connections, state, lateness, transport,
-          recorded, accepted);
+          recorded, accepted, tokens, counting);
     } catch (Exception e) {
       // bind() failures arrive as checked exceptions rethrown without being declared.
+      boolean idle = stopCounting(counting);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      closeTokenizer(tokens, idle);
       throw new IllegalStateException("simulator cannot listen on " + config.host() + ":"
           + config.port() + ": " + e.getMessage(), e);
     }
@@ -265,7 +284,32 @@ public final class Simulator implements AutoCloseable {
     if (closed.compareAndSet(false, true)) {
       serverChannel.close().syncUninterruptibly();
       connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+      // a count still running hands its request back to an event loop that is still there
+      boolean idle = stopCounting(counting);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      closeTokenizer(tokens, idle);
     }
   }
+
+  /** @return whether no count is running any more */
+  private static boolean stopCounting(ExecutorService counting) {
+    if (counting == null) {
+      return true;
+    }
+    counting.shutdown();
+    try {
+      return counting.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static void closeTokenizer(SimTokenizer tokens, boolean idle) {
+    if (idle) {
+      // freed under a count still running, the native tokenizer could crash the JVM
+      tokens.close();
+    }
+  }
+
 }

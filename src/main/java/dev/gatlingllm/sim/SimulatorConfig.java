@@ -119,6 +119,7 @@ public final class SimulatorConfig {
   private final boolean anyModel;
   private final boolean sessionCache;
   private final boolean invalidJsonAs500;
+  private final String tokenizer;
 
   private SimulatorConfig(Builder b) {
     host = b.host;
@@ -160,6 +161,7 @@ public final class SimulatorConfig {
     anyModel = b.anyModel;
     sessionCache = b.sessionCache;
     invalidJsonAs500 = b.invalidJsonAs500;
+    tokenizer = b.tokenizer;
   }
 
   /** A builder holding the defaults. */
@@ -474,6 +476,19 @@ public final class SimulatorConfig {
     return invalidJsonAs500;
   }
 
+  /**
+   * What the simulator counts prompt tokens with, answers {@code /tokenize} and
+   * {@code /detokenize} with: null (the default) for whitespace-separated words (see
+   * {@link SimTokens}), else {@code gpt2} (the shipped GPT-2), a {@code tokenizer.json} or its
+   * folder, or a Hugging Face model id, loaded when the simulator starts. Give the client's
+   * tokenizer so that {@code usage.prompt_tokens} is the count the client makes. A real
+   * tokenizer counts off the event loops, on one thread of its own (a 1,024-token prompt takes
+   * milliseconds with GPT-2), so the streams in flight keep their timing.
+   */
+  public String tokenizer() {
+    return tokenizer;
+  }
+
   /** Whether the output token with 0-based index {@code token} is merged into the next event. */
   boolean mergesToken(int token) {
     return hits(mergedTokenRate, token);
@@ -501,7 +516,8 @@ public final class SimulatorConfig {
         + ", nullRoleContent=" + nullRoleContent + ", missingRoleRate=" + missingRoleRate
         + ", ignoreMaxCompletionTokens=" + ignoreMaxCompletionTokens
         + ", contextTokens=" + contextTokens + ", cutLongPrompts=" + cutLongPrompts
-        + ", anyModel=" + anyModel + ", invalidJsonAs500=" + invalidJsonAs500 + "}";
+        + ", anyModel=" + anyModel + ", invalidJsonAs500=" + invalidJsonAs500
+        + (tokenizer == null ? "" : ", tokenizer=" + tokenizer) + "}";
   }
 
   /**
@@ -546,6 +562,7 @@ public final class SimulatorConfig {
     private boolean anyModel;
     private boolean sessionCache;
     private boolean invalidJsonAs500;
+    private String tokenizer;
 
     private Builder() {}
 
@@ -586,6 +603,7 @@ public final class SimulatorConfig {
       anyModel = c.anyModel;
       sessionCache = c.sessionCache;
       invalidJsonAs500 = c.invalidJsonAs500;
+      tokenizer = c.tokenizer;
     }
 
     private Builder copy() {
@@ -626,6 +644,7 @@ public final class SimulatorConfig {
       b.anyModel = anyModel;
       b.sessionCache = sessionCache;
       b.invalidJsonAs500 = invalidJsonAs500;
+      b.tokenizer = tokenizer;
       return b;
     }
 
@@ -721,6 +740,13 @@ public final class SimulatorConfig {
     public Builder invalidJsonAs500(boolean value) {
       Builder b = copy();
       b.invalidJsonAs500 = value;
+      return b;
+    }
+
+    /** See {@link SimulatorConfig#tokenizer()}; null for whitespace-separated words. */
+    public Builder tokenizer(String pathOrModelId) {
+      Builder b = copy();
+      b.tokenizer = pathOrModelId;
       return b;
     }
 
@@ -951,6 +977,9 @@ public final class SimulatorConfig {
       checkRate("missingRoleRate", missingRoleRate);
       require(contextTokens >= 1 && contextTokens <= MAX_OUTPUT_TOKENS,
           "contextTokens must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + contextTokens);
+      require(tokenizer == null || !tokenizer.isBlank(), "tokenizer must be gpt2, a "
+          + "tokenizer.json, its folder or a Hugging Face model id (null for words), got '"
+          + tokenizer + "'");
       return new SimulatorConfig(this);
     }
 

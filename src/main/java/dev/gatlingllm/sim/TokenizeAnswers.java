@@ -2,11 +2,15 @@ package dev.gatlingllm.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * vLLM's {@code /tokenize} and {@code /detokenize} with the simulator's tokenizer
- * ({@link SimTokens}): clients re-align prompts through them, or use them as their tokenizer
- * when they have none.
+ * ({@link SimTokenizer}: the words of {@link SimTokens} by default, or the real tokenizer it was
+ * started with, whose ids they are then): clients re-align prompts through them, or use them as
+ * their tokenizer when they have none. A chat's ids are those of each message's text in turn,
+ * without a chat template; no special token is added.
  *
  * <pre>
  * POST /tokenize   {"model": m, "prompt": "one two"}        (or "messages": [...])
@@ -19,40 +23,45 @@ final class TokenizeAnswers {
   private TokenizeAnswers() {}
 
   /** The answer to a {@code /tokenize} body: a completion's prompt or chat's messages. */
-  static String tokenize(ByteBuf body, SimulatorConfig config) throws ApiError {
+  static String tokenize(ByteBuf body, SimulatorConfig config, SimTokenizer tokenizer)
+      throws ApiError {
     JsonNode root = RequestJson.object(body);
     checkModel(root, config);
     JsonNode prompt = root.get("prompt");
     JsonNode messages = root.get("messages");
-    StringBuilder text = new StringBuilder();
+    List<String> texts = new ArrayList<>();
     if (prompt != null && prompt.isTextual()) {
-      text.append(prompt.textValue());
+      texts.add(prompt.textValue());
     } else if (messages != null && messages.isArray()) {
       for (JsonNode message : messages) {
-        appendContent(text, message.get("content"));
+        addContent(texts, message.get("content"));
       }
     } else {
       throw ApiError.badRequest("a tokenize request needs a string prompt or a list of "
           + "messages");
     }
     boolean strings = root.path("return_token_strs").asBoolean(false);
-    int[] ids = SimTokens.tokenIds(text);
+    int count = 0;
     StringBuilder tokens = new StringBuilder();
     StringBuilder strs = new StringBuilder();
-    for (int id : ids) {
-      tokens.append(tokens.length() == 0 ? "" : ",").append(id);
-      if (strings) {
-        strs.append(strs.length() == 0 ? "" : ",")
-            .append(ResponseText.quote(SimTokens.detokenize(new int[] {id})));
+    for (String text : texts) {
+      for (int id : tokenizer.ids(text)) {
+        count++;
+        tokens.append(tokens.length() == 0 ? "" : ",").append(id);
+        if (strings) {
+          strs.append(strs.length() == 0 ? "" : ",")
+              .append(ResponseText.quote(tokenizer.text(new int[] {id})));
+        }
       }
     }
-    return "{\"count\":" + ids.length + ",\"max_model_len\":" + config.contextTokens()
+    return "{\"count\":" + count + ",\"max_model_len\":" + config.contextTokens()
         + ",\"tokens\":[" + tokens + "],\"token_strs\":"
         + (strings ? "[" + strs + "]" : "null") + "}";
   }
 
   /** The answer to a {@code /detokenize} body: {@code {"prompt": text}}. */
-  static String detokenize(ByteBuf body, SimulatorConfig config) throws ApiError {
+  static String detokenize(ByteBuf body, SimulatorConfig config, SimTokenizer tokenizer)
+      throws ApiError {
     JsonNode root = RequestJson.object(body);
     checkModel(root, config);
     JsonNode tokens = root.get("tokens");
@@ -68,22 +77,22 @@ final class TokenizeAnswers {
       ids[i] = id.intValue();
     }
     try {
-      return "{\"prompt\":" + ResponseText.quote(SimTokens.detokenize(ids)) + "}";
+      return "{\"prompt\":" + ResponseText.quote(tokenizer.text(ids)) + "}";
     } catch (IllegalArgumentException e) {
       throw ApiError.badRequest(e.getMessage());
     }
   }
 
-  private static void appendContent(StringBuilder text, JsonNode content) {
+  private static void addContent(List<String> texts, JsonNode content) {
     if (content == null) {
       return;
     }
     if (content.isTextual()) {
-      text.append(' ').append(content.textValue());
+      texts.add(content.textValue());
     } else if (content.isArray()) {
       for (JsonNode part : content) {
         if (part.path("text").isTextual()) {
-          text.append(' ').append(part.get("text").textValue());
+          texts.add(part.get("text").textValue());
         }
       }
     }
