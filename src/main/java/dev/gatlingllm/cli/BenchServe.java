@@ -257,7 +257,7 @@ public class BenchServe extends Simulation {
   /**
    * vLLM 0.29's re-alignment: for random and prefix_repetition prompts, the tokenizer with
    * the server's alongside when the server answers {@code /tokenize} and {@code /detokenize}
-   * (probed once, here, before sampling); else the tokenizer as it is, said once. Nothing is
+   * (probed once, here, before sampling); either way one console line says which. Nothing is
    * probed for other datasets, with {@code --skip-tokenizer-init}, or when the tokenizer
    * already is the server's.
    */
@@ -270,6 +270,8 @@ public class BenchServe extends Simulation {
     try {
       Tokenizer server = Tokenizer.fromServer(plan.baseUrl(), plan.requestModelName(),
           plan.controlHeaders(System::getenv), plan.insecureTls());
+      console.println("The server answers /tokenize: " + dataset + " prompts are re-aligned "
+          + "to its token counts.");
       return tokenizer.realignedBy(server);
     } catch (RuntimeException e) {
       console.println("The server has no usable /tokenize (" + e.getMessage() + "): " + dataset

@@ -193,8 +193,9 @@ public final class Tokenizer implements AutoCloseable {
         return load(hub.modelFile(modelId, revision, TIKTOKEN_MODEL), modelId);
       } catch (HubException noTiktoken) {
         noJson.addSuppressed(noTiktoken);
-        throw new HubException(noJson.getMessage() + "; nor is there a " + TIKTOKEN_MODEL
-            + " (" + noTiktoken.getMessage() + ")", noJson);
+        // the tiktoken.model's own failure is most often the same; it stays in the trace
+        throw new HubException(noJson.getMessage() + "; no " + TIKTOKEN_MODEL + " either",
+            noJson);
       }
     }
     return load(json, modelId);

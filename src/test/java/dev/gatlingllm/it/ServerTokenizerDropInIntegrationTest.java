@@ -101,6 +101,8 @@ class ServerTokenizerDropInIntegrationTest {
           .mapToLong(r -> SimTokens.countPromptTokens(prompt(r))).sum();
       assertEquals(37 * 9, words);
       assertFalse(run.console().contains("no usable /tokenize"), run.console());
+      assertTrue(run.console().contains("The server answers /tokenize: random prompts are "
+          + "re-aligned to its token counts."), run.console());
     }
   }
 
