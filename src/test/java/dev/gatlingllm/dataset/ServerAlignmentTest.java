@@ -78,6 +78,16 @@ class ServerAlignmentTest {
   }
 
   @Test
+  void warmPromptsOfTheCacheHitFractionAreReAlignedToo() {
+    Samples aligned = RandomCacheHit.of(Datasets.random().inputLen(30).outputLen(4)
+        .numPrompts(10).seed(2), 0.5, 0.5).sample(realigned);
+    for (SampleRequest request : aligned.requests()) {
+      assertEquals(30, request.promptLen());
+      assertEquals(30, SimTokens.countPromptTokens(request.prompt()), request.prompt());
+    }
+  }
+
+  @Test
   void aPromptTooLongOrTooShortIsCutOrToppedUpWithItsOwnWords() {
     Tokenizer server = realigned.serverAlignment().orElseThrow();
     TokenPrompts.Prompt cut = ServerAlignment.exactLength(server, "a b c d e f", 4);
