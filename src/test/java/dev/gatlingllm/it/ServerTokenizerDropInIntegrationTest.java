@@ -150,6 +150,26 @@ class ServerTokenizerDropInIntegrationTest {
     }
   }
 
+  @Test
+  void aTokenizerThatCannotBeHadAndNoServerTokenizerIsRefusedAsBefore() throws Exception {
+    Path home = Files.createDirectories(results.resolve("hf-home"));
+    try (StubLlmServer stub = new StubLlmServer()) {
+      ForkedGatling.Result forked = ForkedGatling.run(BenchServe.class, results,
+          Map.of(CommandLine.ARGS_PROPERTY, "--model stub --tokenizer acme/not-cached "
+              + "--dataset-name random --random-input-len 37 --num-prompts 2 --base-url "
+              + stub.baseUrl()),
+          Map.of("HF_HUB_OFFLINE", "1", "HF_HOME", home.toString()),
+          results.resolve("console.txt"));
+      assertTrue(forked.exitCode() != 0, forked.output());
+      assertTrue(forked.output().contains("cannot load the tokenizer 'acme/not-cached': "
+          + "HF_HUB_OFFLINE is set and"), forked.output());
+      assertFalse(forked.output().contains("counting tokens with the server's"),
+          forked.output());
+      assertTrue(stub.requests().stream()
+          .noneMatch(r -> r.get(":path").get(0).startsWith("/v1/")), "nothing measured");
+    }
+  }
+
   private static String prompt(RecordedRequest request) {
     try {
       return JSON.readTree(request.body()).get("prompt").asText();
