@@ -356,9 +356,12 @@ public final class LlmDsl {
   }
 
   /**
-   * A Hugging Face tokenizer: a {@code tokenizer.json} or its folder, else a hub model id
-   * (downloaded once, then cached); null, empty or {@code gpt2} (the hub's GPT-2 is the
-   * shipped one) gives {@link #gpt2()}. Loaded in a
+   * A tokenizer: a {@code tokenizer.json}, a tiktoken file ({@code *.tiktoken},
+   * {@code tiktoken.model}) or their folder, else a hub model id (its {@code tokenizer.json},
+   * else its {@code tiktoken.model}; downloaded once, then cached); null, empty or
+   * {@code gpt2} (the hub's GPT-2 is the shipped one) gives {@link #gpt2()}. To re-align
+   * random and prefix_repetition prompts to the server's counts as vLLM 0.29 does, sample
+   * with {@code tokenizer(id).realignedByServer(baseUrl, model, headers, false)}. Loaded in a
    * simulation, it also counts the output of responses without {@code usage}, and the
    * value given is the result's {@code tokenizer_id}.
    */

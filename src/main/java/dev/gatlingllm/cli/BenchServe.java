@@ -92,7 +92,7 @@ public class BenchServe extends Simulation {
     try {
       plan = BenchPlan.of(args);
       plan.modelLines().forEach(out()::println);
-      tokenizer = loadTokenizer(plan);
+      tokenizer = realigned(plan, loadTokenizerOrServer(plan, out()), out());
     } catch (RuntimeException e) {
       throw refuse(e);
     }
@@ -196,6 +196,12 @@ public class BenchServe extends Simulation {
     throw new IllegalStateException("--compare/--dry-run: done; nothing to run");
   }
 
+  /**
+   * The run's tokenizer file, found as vLLM finds it: the shipped GPT-2 for its hub ids, else
+   * a local file or folder ({@code tokenizer.json} or tiktoken), else the hub's
+   * {@code tokenizer.json} or {@code tiktoken.model}. Nothing is sent to the server (a dry
+   * run uses it).
+   */
   static Tokenizer loadTokenizer(BenchPlan plan) {
     String id = plan.tokenizerId();
     if (plan.skipTokenizer()) {
@@ -209,10 +215,68 @@ public class BenchServe extends Simulation {
       }
       return Tokenizer.resolve(id);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot load the tokenizer '" + id + "'"
-          + (plan.args().has("tokenizer") ? "" : " (vLLM's default: the --model)")
-          + ": " + e.getMessage() + ". Give --tokenizer a tokenizer.json, its folder (such as "
-          + "datasets/tokenizers/gpt2) or a Hugging Face model id", e);
+      throw cannotLoad(plan, e);
+    }
+  }
+
+  /**
+   * {@link #loadTokenizer}, and when no tokenizer file can be had (offline and not cached, a
+   * 404 from the hub) but the server answers {@code /tokenize}, the server's tokenizer, said
+   * in one line on {@code console}.
+   */
+  static Tokenizer loadTokenizerOrServer(BenchPlan plan, PrintStream console) {
+    try {
+      return loadTokenizer(plan);
+    } catch (IllegalArgumentException e) {
+      String id = plan.tokenizerId();
+      // a local path that exists but is no tokenizer is the user's mistake, not a fallback
+      if (plan.skipTokenizer() || Files.exists(Path.of(id))) {
+        throw e;
+      }
+      try {
+        Tokenizer server = Tokenizer.fromServer(plan.baseUrl(), plan.requestModelName(),
+            plan.controlHeaders(System::getenv), plan.insecureTls());
+        console.println("Tokenizer '" + id + "' could not be loaded ("
+            + e.getCause().getMessage() + "); counting tokens with the server's /tokenize instead.");
+        return server;
+      } catch (RuntimeException noServer) {
+        e.addSuppressed(noServer);
+        throw e;
+      }
+    }
+  }
+
+  private static IllegalArgumentException cannotLoad(BenchPlan plan, RuntimeException e) {
+    String id = plan.tokenizerId();
+    return new IllegalArgumentException("cannot load the tokenizer '" + id + "'"
+        + (plan.args().has("tokenizer") ? "" : " (vLLM's default: the --model)")
+        + ": " + e.getMessage() + ". Give --tokenizer a tokenizer.json, a tiktoken file, "
+        + "their folder (such as datasets/tokenizers/gpt2) or a Hugging Face model id", e);
+  }
+
+  /**
+   * vLLM 0.29's re-alignment: for random and prefix_repetition prompts, the tokenizer with
+   * the server's alongside when the server answers {@code /tokenize} and {@code /detokenize}
+   * (probed once, here, before sampling); either way one console line says which. Nothing is
+   * probed for other datasets, with {@code --skip-tokenizer-init}, or when the tokenizer
+   * already is the server's.
+   */
+  static Tokenizer realigned(BenchPlan plan, Tokenizer tokenizer, PrintStream console) {
+    String dataset = plan.dataset().name();
+    if (plan.skipTokenizer() || tokenizer.isServer() || plan.conversations().isPresent()
+        || !(dataset.equals("random") || dataset.equals("prefix_repetition"))) {
+      return tokenizer;
+    }
+    try {
+      Tokenizer server = Tokenizer.fromServer(plan.baseUrl(), plan.requestModelName(),
+          plan.controlHeaders(System::getenv), plan.insecureTls());
+      console.println("The server answers /tokenize: " + dataset + " prompts are re-aligned "
+          + "to its token counts.");
+      return tokenizer.realignedBy(server);
+    } catch (RuntimeException e) {
+      console.println("The server has no usable /tokenize (" + e.getMessage() + "): " + dataset
+          + " prompts keep the lengths of tokenizer " + tokenizer.id() + ".");
+      return tokenizer;
     }
   }
 

@@ -2,6 +2,7 @@ package dev.gatlingllm.dataset;
 
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -17,8 +18,10 @@ import java.util.stream.IntStream;
  * {@code numPrompts / numPrefixes} and drops the remainder; here the first
  * {@code numPrompts % numPrefixes} prefixes get one more, so exactly {@code numPrompts}
  * requests come out), then shuffled unless {@link #disableShuffle}. {@code prompt_len} is the
- * real token count of the whole prompt. The prefix index is in the extra feeder key
- * {@value #PREFIX_ID}.
+ * real token count of the whole prompt. With a tokenizer {@link Tokenizer#realignedBy
+ * re-aligned by} the server's, each prompt is then brought to {@code prefixLen + suffixLen}
+ * of the server's tokens (cut or topped up at its end) and {@code prompt_len} is the server's
+ * count, as in vLLM 0.29. The prefix index is in the extra feeder key {@value #PREFIX_ID}.
  */
 public final class PrefixRepetitionDataset extends DatasetBuilder<PrefixRepetitionDataset> {
 
@@ -107,7 +110,7 @@ public final class PrefixRepetitionDataset extends DatasetBuilder<PrefixRepetiti
         owner[k++] = p;
       }
     }
-    List<SampleRequest> requests = new ArrayList<>(IntStream.range(0, n).parallel()
+    List<TokenPrompts.Prompt> prompts = IntStream.range(0, n).parallel()
         .mapToObj(k -> {
           int[] prefix = prefixes[owner[k]];
           int[] suffix = exactTokens(tokenizer, suffixLen, regular,
@@ -116,9 +119,19 @@ public final class PrefixRepetitionDataset extends DatasetBuilder<PrefixRepetiti
           System.arraycopy(prefix, 0, ids, 0, prefix.length);
           System.arraycopy(suffix, 0, ids, prefix.length, suffix.length);
           String prompt = tokenizer.decode(ids);
-          return new SampleRequest(prompt, tokenizer.count(prompt), outputLen, "",
-              Map.of(PREFIX_ID, owner[k]));
-        }).toList());
+          return new TokenPrompts.Prompt(prompt, tokenizer.count(prompt));
+        }).toList();
+    // with the server's tokenizer alongside, each prompt is re-aligned to the server's count
+    // (a cut or top-up happens at the end, in the suffix, so prefixes stay shared)
+    int[] targets = new int[n];
+    Arrays.fill(targets, prefixLen + suffixLen);
+    List<TokenPrompts.Prompt> aligned = ServerAlignment.align(tokenizer, prompts, targets);
+    List<SampleRequest> requests = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      TokenPrompts.Prompt prompt = aligned.get(k);
+      requests.add(new SampleRequest(prompt.text(), prompt.tokens(), outputLen, "",
+          Map.of(PREFIX_ID, owner[k])));
+    }
     if (!common.disableShuffle()) {
       Sampling.shuffle(requests, common.seed());
     }

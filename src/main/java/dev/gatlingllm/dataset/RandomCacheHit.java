@@ -100,24 +100,33 @@ public final class RandomCacheHit implements DatasetSpec {
     int prefixLen = prefixTokens();
     int[] prefix = TokenPrompts.random(regular, prefixLen,
         Sampling.rng(seed(), Sampling.Stream.PICK));
-    List<SampleRequest> out = new ArrayList<>(n);
-    int warmCount = 0;
+    List<Integer> warmIndexes = new ArrayList<>();
+    List<TokenPrompts.Prompt> warmPrompts = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      SampleRequest r = cold.requests().get(i);
       if (!warm[i]) {
-        out.add(r);
         continue;
       }
-      warmCount++;
+      SampleRequest r = cold.requests().get(i);
       int[] ids = tokenizer.encode(r.prompt());
       int shared = Math.min(prefixLen, ids.length);
       System.arraycopy(prefix, 0, ids, 0, shared);
       // the same length as the cold prompt it replaces (the random dataset's prompt_len)
-      TokenPrompts.Prompt p = TokenPrompts.exactLength(tokenizer, ids, r.promptLen(), regular,
-          Sampling.rng(seed(), Sampling.Stream.PICK, i));
-      out.add(new SampleRequest(p.text(), p.tokens(), r.expectedOutputLen(), r.requestId(),
-          r.extras()));
+      warmIndexes.add(i);
+      warmPrompts.add(TokenPrompts.exactLength(tokenizer, ids, r.promptLen(), regular,
+          Sampling.rng(seed(), Sampling.Stream.PICK, i)));
     }
+    // re-aligned to the server's count like the cold ones, when the tokenizer carries it
+    int[] targets = warmIndexes.stream().mapToInt(i -> cold.requests().get(i).promptLen())
+        .toArray();
+    List<TokenPrompts.Prompt> aligned = ServerAlignment.align(tokenizer, warmPrompts, targets);
+    List<SampleRequest> out = new ArrayList<>(cold.requests());
+    for (int w = 0; w < warmIndexes.size(); w++) {
+      SampleRequest r = cold.requests().get(warmIndexes.get(w));
+      TokenPrompts.Prompt p = aligned.get(w);
+      out.set(warmIndexes.get(w), new SampleRequest(p.text(), p.tokens(),
+          r.expectedOutputLen(), r.requestId(), r.extras()));
+    }
+    int warmCount = warmIndexes.size();
     return Sampling.done(name(), out, warmCount + " warm prompts sharing one prefix of "
         + prefixLen + " tokens, " + (n - warmCount) + " cold");
   }

@@ -18,7 +18,10 @@ import org.slf4j.LoggerFactory;
  * vocabulary ids from a random offset; it is decoded to text and re-encoded until it has
  * exactly {@code prefixLen + inputLen} tokens. When ten adjustments do not get there (rare),
  * the prompt keeps the length it has and {@code prompt_len} is that real count, never the
- * target; a warning gives the total difference.
+ * target; a warning gives the total difference. With a tokenizer {@link
+ * Tokenizer#realignedBy re-aligned by} the server's, each prompt is then brought to the same
+ * length in the server's tokens, as vLLM 0.29 does, and {@code prompt_len} is the server's
+ * count.
  */
 public final class RandomDataset extends DatasetBuilder<RandomDataset> {
 
@@ -138,15 +141,17 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
     common.requirePrompts(name());
     int n = common.numPrompts();
     // Like vLLM, lengths are of the text the server sees, so special tokens the tokenizer
-    // adds on its own are taken off the budget.
-    int realInput = Math.max(0, inputLen - tokenizer.numSpecialTokensToAdd());
+    // adds on its own are taken off the budget (the server's, when prompts are re-aligned
+    // through it).
+    int specialTokens = ServerAlignment.specialTokensToAdd(tokenizer);
+    int realInput = Math.max(0, inputLen - specialTokens);
     int inLow = (int) Math.floor(realInput * (1 - rangeRatio));
     int inHigh = (int) Math.ceil(realInput * (1 + rangeRatio));
     int outLow = Math.max(1, (int) Math.floor(outputLen * (1 - outputRangeRatio)));
     int outHigh = Math.max(1, (int) Math.ceil(outputLen * (1 + outputRangeRatio)));
     if (prefixLen + inLow < 1) {
       throw new IllegalArgumentException("random-input-len " + inputLen + " is too small: with "
-          + tokenizer.numSpecialTokensToAdd() + " special tokens, random-range-ratio "
+          + specialTokens + " special tokens, random-range-ratio "
           + rangeRatio + " and random-prefix-len " + prefixLen + " a prompt could have 0 tokens;"
           + " raise random-input-len or random-prefix-len, or lower random-range-ratio");
     }
@@ -168,7 +173,7 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
         Sampling.rng(common.seed(), Sampling.Stream.TOKENS));
     // Prompts are independent (each has its own random stream), so they are built in
     // parallel; the result does not depend on the number of threads.
-    List<TokenPrompts.Prompt> prompts = IntStream.range(0, n).parallel().mapToObj(i -> {
+    List<TokenPrompts.Prompt> local = IntStream.range(0, n).parallel().mapToObj(i -> {
       int[] inner = TokenPrompts.consecutive(regular, offsets[i] + i, inputLens[i]);
       int[] ids = new int[prefixLen + inner.length];
       System.arraycopy(prefix, 0, ids, 0, prefixLen);
@@ -176,12 +181,14 @@ public final class RandomDataset extends DatasetBuilder<RandomDataset> {
       return TokenPrompts.exactLength(tokenizer, ids, prefixLen + inputLens[i], regular,
           Sampling.rng(common.seed(), Sampling.Stream.TOKENS, i));
     }).toList();
+    int[] targets = IntStream.range(0, n).map(i -> prefixLen + inputLens[i]).toArray();
+    List<TokenPrompts.Prompt> prompts = ServerAlignment.align(tokenizer, local, targets);
     List<SampleRequest> requests = new ArrayList<>(n);
     long mismatch = 0;
     int exact = 0;
     for (int i = 0; i < n; i++) {
       TokenPrompts.Prompt prompt = prompts.get(i);
-      int target = prefixLen + inputLens[i];
+      int target = targets[i];
       mismatch += prompt.tokens() - target;
       exact += prompt.tokens() == target ? 1 : 0;
       requests.add(new SampleRequest(prompt.text(), prompt.tokens(), outputLens[i],

@@ -19,6 +19,7 @@ import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.sim.RecordedRequest;
+import dev.gatlingllm.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.TeeOutputStream;
@@ -119,6 +120,16 @@ class BenchServeIntegrationTest {
         .itl(Duration.ofMillis(1)).jitter(0).build());
   }
 
+  /** The re-alignment's /tokenize and /detokenize calls (random prompts, as vLLM 0.29). */
+  static boolean isTokenizeCall(String path) {
+    return path.equals("/tokenize") || path.equals("/detokenize");
+  }
+
+  /** What the server received but the re-alignment's calls. */
+  private static List<RecordingLlmServer.Received> generations(RecordingLlmServer server) {
+    return server.received().stream().filter(r -> !isTokenizeCall(r.path())).toList();
+  }
+
   /** Command line (after the common flags), requests, the file name vLLM would write. */
   static Stream<Arguments> commandLines() {
     String random = "--random-input-len 48 --random-output-len 6 ";
@@ -206,9 +217,15 @@ class BenchServeIntegrationTest {
       throws IOException {
     String args = COMMON + line;
     BenchPlan plan = BenchPlan.of(BenchArgs.parse(CommandLine.split(args)));
-    Samples samples = plan.dataset().sample(gpt2);
-    assertEquals(requests, samples.size());
     try (Simulator sim = fastSimulator()) {
+      // as in vLLM 0.29, random and prefix_repetition prompts are re-aligned through the
+      // server's /tokenize: their lengths are the simulator's
+      String dataset = plan.dataset().name();
+      Tokenizer sampler = dataset.equals("random") || dataset.equals("prefix_repetition")
+          ? gpt2.realignedBy(Tokenizer.fromServer(sim.baseUrl(), "sim-model", Map.of(), false))
+          : gpt2;
+      Samples samples = plan.dataset().sample(sampler);
+      assertEquals(requests, samples.size());
       Run run = bench(args + " --base-url " + sim.baseUrl());
 
       assertEquals(0, run.result().exitCode(), run.console());
@@ -306,9 +323,10 @@ class BenchServeIntegrationTest {
       assertEquals(0, run.result().exitCode());
       List<String> paths = server.received().stream()
           .map(RecordingLlmServer.Received::path).toList();
-      assertEquals(List.of("/v1/completions", "/start_profile", "/v1/completions",
+      // the re-alignment probe comes first, before sampling (this server has no /tokenize)
+      assertEquals(List.of("/tokenize", "/v1/completions", "/start_profile", "/v1/completions",
           "/v1/completions", "/v1/completions", "/v1/completions", "/v1/completions",
-          "/stop_profile"), paths, "ready check, start, the 5 requests, stop");
+          "/stop_profile"), paths, "tokenize probe, ready check, start, the 5 requests, stop");
       // vLLM's completions body with no sampling flag (logprobs: null is left out, same meaning)
       for (RecordingLlmServer.Received r : server.received()) {
         if (r.path().equals("/v1/completions")) {
@@ -335,7 +353,7 @@ class BenchServeIntegrationTest {
           + "--header x-a=1 --header 'x-b=two words' --request-id-prefix rq- --base-url "
           + server.baseUrl());
       assertEquals(0, run.result().exitCode(), run.console());
-      List<RecordingLlmServer.Received> got = server.received();
+      List<RecordingLlmServer.Received> got = generations(server);
       assertEquals(5, got.size(), "ready check + 4");
       Set<String> ids = new TreeSet<>();
       for (RecordingLlmServer.Received r : got) {
@@ -380,8 +398,8 @@ class BenchServeIntegrationTest {
       Run run = bench(COMMON + "--backend openai-chat --random-input-len 32 "
           + "--random-output-len 3 --num-prompts 3 --base-url " + server.baseUrl());
       assertEquals(0, run.result().exitCode(), run.console());
-      assertEquals(4, server.received().size());
-      for (RecordingLlmServer.Received r : server.received()) {
+      assertEquals(4, generations(server).size());
+      for (RecordingLlmServer.Received r : generations(server)) {
         assertEquals("/v1/chat/completions", r.path());
         JsonNode b = r.body();
         // vLLM 0.29: no temperature unless given; ignore_eos forced with the random dataset
@@ -427,7 +445,8 @@ class BenchServeIntegrationTest {
       assertEquals(0, run.result().exitCode(), run.console());
       assertTrue(run.console().contains("Not sent with --backend openai-embeddings, as vLLM "
           + "does not: --temperature"), run.console());
-      List<RecordedRequest> got = sim.recordedRequests();
+      List<RecordedRequest> got = sim.recordedRequests().stream()
+          .filter(r -> !isTokenizeCall(r.path())).toList();
       assertEquals(5, got.size(), "ready check + 4");
       Set<String> ids = new TreeSet<>();
       for (RecordedRequest r : got) {
@@ -438,7 +457,8 @@ class BenchServeIntegrationTest {
         assertEquals(new TreeSet<>(List.of("model", "input", "truncate_prompt_tokens",
             "ignore_eos")), fields(b));
         assertEquals("sim-model", b.get("model").asText());
-        assertEquals(24, gpt2.count(b.get("input").asText()));
+        // re-aligned through the simulator's /tokenize: 24 of its tokens (whitespace words)
+        assertEquals(24, SimTokens.countPromptTokens(b.get("input").asText()));
         assertEquals(-1, b.get("truncate_prompt_tokens").asInt());
         assertTrue(b.get("ignore_eos").asBoolean());
         if (r.header("x-request-id") != null) {
