@@ -46,6 +46,7 @@ import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.Simulation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -369,6 +370,31 @@ public final class LlmDsl {
     Tokenizer tokenizer = Tokenizer.GPT2_ID.equals(pathOrModelId)
         && !Files.exists(Path.of(pathOrModelId))
         ? Tokenizer.gpt2() : Tokenizer.resolve(pathOrModelId);
+    SimulationBuild.loaded(tokenizer);
+    return tokenizer;
+  }
+
+  /**
+   * A tiktoken rank file whose pre-tokenizer pattern is the model's own (a model that ships
+   * {@code tiktoken.model} with its own regular expression); {@link #tokenizer(String)} picks
+   * the pattern from the file's encoding name instead.
+   */
+  public static Tokenizer tiktoken(String rankFile, String splitPattern) {
+    Tokenizer tokenizer = Tokenizer.tiktoken(Path.of(rankFile), splitPattern);
+    SimulationBuild.loaded(tokenizer);
+    return tokenizer;
+  }
+
+  /**
+   * The server's own tokenizer, through its {@code /tokenize} and {@code /detokenize} (vLLM's
+   * fallback when no tokenizer file can be had): every count is an HTTP call, made before the
+   * run or on the output-counting thread, never on an event loop.
+   *
+   * @param headers sent with each call (an API key, for instance); never logged
+   */
+  public static Tokenizer serverTokenizer(String baseUrl, String model,
+      Map<String, String> headers, boolean insecureTls) {
+    Tokenizer tokenizer = Tokenizer.fromServer(baseUrl, model, headers, insecureTls);
     SimulationBuild.loaded(tokenizer);
     return tokenizer;
   }

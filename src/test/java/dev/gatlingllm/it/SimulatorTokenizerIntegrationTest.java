@@ -47,8 +47,11 @@ class SimulatorTokenizerIntegrationTest {
   private static final Pattern DATA = Pattern.compile(
       "<script type=\"application/json\" id=\"llm-data\">(.*?)</script>", Pattern.DOTALL);
   private static final String WARNING = "Warning: the server's usage.prompt_tokens differs";
+  // sonnet, not random: random prompts are re-aligned to the server's own /tokenize counts
+  // before the run (vLLM 0.29), which would hide a server that counts otherwise
   private static final String DROP_IN = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
-      + "--dataset-name random --random-input-len 64 --random-output-len 8 --num-prompts 30 "
+      + "--dataset-name sonnet --dataset-path datasets/sonnet/sonnet.txt --sonnet-input-len 64 "
+      + "--sonnet-prefix-len 16 --sonnet-output-len 8 --num-prompts 30 "
       + "--request-rate 50 --seed 3 --request-id-prefix run- ";
 
   @TempDir
