@@ -18,6 +18,7 @@ import dev.gatlingllm.dataset.CustomMediaDataset;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.HfDataset;
+import dev.gatlingllm.dataset.MixedServingBoundaryDataset;
 import dev.gatlingllm.dataset.PrefixRepetitionDataset;
 import dev.gatlingllm.dataset.RandomDataset;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
@@ -268,6 +269,15 @@ public final class LlmDsl {
   /** vLLM's {@code prefix_repetition} dataset: random prompts sharing a few prefixes. */
   public static PrefixRepetitionDataset prefixRepetition() {
     return Datasets.prefixRepetition();
+  }
+
+  /**
+   * vLLM's {@code mixed_serving_boundary} dataset: shared-prefix, long-prefill and long-decode
+   * requests in one run; the result splits their figures by class
+   * ({@code request_class_metrics}).
+   */
+  public static MixedServingBoundaryDataset mixedServingBoundary() {
+    return Datasets.mixedServingBoundary();
   }
 
   /** vLLM's {@code random-mm} dataset: random text plus random images. */

@@ -3,6 +3,7 @@ package dev.gatlingllm.action;
 import dev.gatlingllm.arrival.BoundedConcurrencyLimiter;
 import dev.gatlingllm.client.EncodedRequest;
 import dev.gatlingllm.client.LlmRequest;
+import dev.gatlingllm.dataset.MixedServingBoundaryDataset;
 import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
@@ -316,7 +317,12 @@ final class LlmRequestAction extends LlmAction {
 
   private void complete(Session session, RequestRecord sent, long startMillis) {
     int turn = spec.turn(session);
-    RequestRecord record = turn == 0 ? sent : sent.toBuilder().turn(turn).build();
+    // the class a dataset gave the request (mixed_serving_boundary), for the per-class figures
+    Object requestClass = session.attributes().get(MixedServingBoundaryDataset.WORKLOAD_CLASS)
+        .getOrElse(() -> null);
+    RequestRecord record = turn == 0 && !(requestClass instanceof String) ? sent
+        : sent.toBuilder().turn(turn)
+            .requestClass(requestClass instanceof String name ? name : null).build();
     // a conversation's turns have rows of their own, for assertions on turn k
     String row = spec.rowName(session);
     boolean ownRow = !row.equals(name());

@@ -17,7 +17,7 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     permits RandomDataset, ShareGptDataset, SonnetDataset, BurstGptDataset, CustomDataset,
         PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset,
         SpecBenchDataset, TimedTraceDataset, SpeedBenchDataset,
-        TxtSlicesDataset, CustomMediaDataset, BfclDataset {
+        TxtSlicesDataset, CustomMediaDataset, BfclDataset, MixedServingBoundaryDataset {
 
   final Common common;
 

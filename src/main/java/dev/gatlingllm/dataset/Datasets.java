@@ -40,7 +40,8 @@ public final class Datasets {
   /** The dataset names {@code --dataset-name} accepts. */
   public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
       "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
-      "timed_trace", "speed_bench", "txt-slices", "custom_image", "custom_audio");
+      "timed_trace", "speed_bench", "txt-slices", "custom_image", "custom_audio",
+      "mixed_serving_boundary");
 
   /**
    * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
@@ -64,6 +65,8 @@ public final class Datasets {
       Map.entry("sharegpt", Set.of("sharegpt-output-len")),
       Map.entry("sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len")),
       Map.entry("burstgpt", Set.of()),
+      // vLLM's --mixed-boundary-* flags are not known to this release (BenchFlagSpec refuses them)
+      Map.entry("mixed_serving_boundary", Set.of()),
       Map.entry("custom", Set.of("custom-output-len", "custom-skip-chat-template")),
       Map.entry("prefix_repetition", Set.of("prefix-repetition-prefix-len",
           "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",
@@ -124,6 +127,14 @@ public final class Datasets {
   /** Prompts from a JSON Lines file with a {@code prompt} field ({@code custom}). */
   public static CustomDataset custom(Path file) {
     return new CustomDataset(file);
+  }
+
+  /**
+   * Shared-prefix, long-prefill and long-decode requests in one run, each tagged with its
+   * class ({@code mixed_serving_boundary}).
+   */
+  public static MixedServingBoundaryDataset mixedServingBoundary() {
+    return new MixedServingBoundaryDataset();
   }
 
   /** Synthetic prompts sharing a few prefixes ({@code prefix_repetition}). */
@@ -311,6 +322,10 @@ public final class Datasets {
             ? rep.numPrefixes(f.integer("prefix-repetition-num-prefixes")) : rep;
         spec = f.has("prefix-repetition-output-len")
             ? rep.outputLen(f.integer("prefix-repetition-output-len")) : rep;
+        break;
+      case "mixed_serving_boundary":
+        noPath(name, path);
+        spec = mixedServingBoundary();
         break;
       case "random-mm":
         noPath(name, path);

@@ -42,6 +42,9 @@ import java.util.Objects;
  *                         {@code --max-concurrency} permit: from its arrival (the scheduled
  *                         time, or when its user reached it) to {@code startNanos}; 0 when no
  *                         cap held it (vLLM's {@code client_queue_time})
+ * @param requestClass     the class the dataset gave the request (vLLM's
+ *                         {@code workload_class}, such as {@code long_decode}), by which the
+ *                         result splits its figures; null when it has none
  */
 public record RequestRecord(
     String name,
@@ -62,7 +65,8 @@ public record RequestRecord(
     long ttfcNanos,
     int reasoningChunks,
     int turn,
-    long clientQueueNanos) {
+    long clientQueueNanos,
+    String requestClass) {
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
@@ -114,7 +118,8 @@ public record RequestRecord(
         .chunkMicros(chunkMicros).promptTokens(promptTokens).usagePromptTokens(usagePromptTokens)
         .outputTokens(outputTokens).httpStatus(httpStatus).success(success).error(error)
         .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
-        .reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueueNanos);
+        .reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueueNanos)
+        .requestClass(requestClass);
   }
 
   /**
@@ -150,6 +155,7 @@ public record RequestRecord(
     private int reasoningChunks;
     private int turn;
     private long clientQueueNanos;
+    private String requestClass;
 
     private Builder(String name) {
       this.name = name;
@@ -263,11 +269,17 @@ public record RequestRecord(
       return this;
     }
 
+    /** The class the dataset gave the request; null for none. */
+    public Builder requestClass(String name) {
+      requestClass = name;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
-          ttfcNanos, reasoningChunks, turn, clientQueueNanos);
+          ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass);
     }
   }
 
@@ -275,6 +287,6 @@ public record RequestRecord(
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
-        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos);
+        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass);
   }
 }

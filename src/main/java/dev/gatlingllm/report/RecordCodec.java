@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * (LEB128, zigzag for values that may be negative), times as differences from the start, and
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
  * field of the record is kept. Fields added later (the conversation turn, the client queue
- * time) are flagged and written last, so records written before them still read, with the
+ * time, the request class) are flagged and written last, so records written before them still read, with the
  * field's default (0), and the log's format version stays 1.
  */
 public final class RecordCodec {
@@ -20,6 +20,7 @@ public final class RecordCodec {
   private static final int SUCCESS = 8;
   private static final int HAS_TURN = 16;
   private static final int HAS_CLIENT_QUEUE = 32;
+  private static final int HAS_CLASS = 64;
 
   private RecordCodec() {}
 
@@ -46,7 +47,8 @@ public final class RecordCodec {
     writeUnsigned(out, r.reasoningChunks());
     int flags = (r.success() ? SUCCESS : 0) | (r.error() != null ? HAS_ERROR : 0)
         | (r.generatedText() != null ? HAS_TEXT : 0) | (r.requestId() != null ? HAS_REQUEST_ID : 0)
-        | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0);
+        | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0)
+        | (r.requestClass() != null ? HAS_CLASS : 0);
     out.write(flags);
     if (r.error() != null) {
       writeString(out, r.error());
@@ -62,6 +64,9 @@ public final class RecordCodec {
     }
     if (r.clientQueueNanos() != 0) {
       writeSigned(out, r.clientQueueNanos());
+    }
+    if (r.requestClass() != null) {
+      writeString(out, r.requestClass());
     }
   }
 
@@ -96,6 +101,8 @@ public final class RecordCodec {
     String requestId = (flags & HAS_REQUEST_ID) != 0 ? in.string() : null;
     int turn = (flags & HAS_TURN) != 0 ? in.uint() : 0;
     long clientQueue = (flags & HAS_CLIENT_QUEUE) != 0 ? in.signed() : 0;
+    // a few class names repeat over every record: one String each, not one per record
+    String requestClass = (flags & HAS_CLASS) != 0 ? in.string().intern() : null;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -103,7 +110,8 @@ public final class RecordCodec {
         .latencyNanos(latency).endNanos(end).chunkMicros(chunks).promptTokens(promptTokens)
         .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
         .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
-        .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue).build();
+        .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue)
+        .requestClass(requestClass).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

@@ -2,6 +2,7 @@ package dev.gatlingllm.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.metrics.ClassFigures;
 import dev.gatlingllm.metrics.Distribution;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.PercentileValue;
@@ -96,6 +97,11 @@ final class ResultDocument {
       List<TurnFigures> turns = TurnFigures.of(requests, m, opts.metricPercentiles());
       if (!turns.isEmpty()) {
         doc.put(TurnReport.KEY, TurnReport.json(turns));
+      }
+      // Datasets that tag requests with a class (mixed_serving_boundary): figures by class.
+      List<ClassFigures> classes = ClassFigures.of(requests, m, opts.metricPercentiles());
+      if (!classes.isEmpty()) {
+        doc.put(ClassReport.KEY, ClassReport.json(classes));
       }
     }
     doc.putAll(run.extras());

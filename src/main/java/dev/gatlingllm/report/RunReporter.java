@@ -1,6 +1,7 @@
 package dev.gatlingllm.report;
 
 import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.metrics.ClassFigures;
 import dev.gatlingllm.metrics.MetricsCalculator;
 import dev.gatlingllm.metrics.OverSaturation;
 import dev.gatlingllm.metrics.RecordSource;
@@ -132,6 +133,8 @@ public final class RunReporter {
           errors(computed.requests()));
       if (computed.metrics().taskType() == TaskType.GENERATION) {
         summary += TurnReport.console(TurnFigures.of(computed.requests(), computed.metrics(),
+            options.metricPercentiles()));
+        summary += ClassReport.console(ClassFigures.of(computed.requests(), computed.metrics(),
             options.metricPercentiles()));
       }
       summary += ConsoleSummary.analysis(computed.analysis(),

@@ -37,6 +37,19 @@ class BenchArgsTest {
   }
 
   @Test
+  void aMixedBoundaryFlagRefusesTheRunAndSaysTheDefaultsWouldBeUsed() {
+    assertEquals("unknown flag --mixed-boundary-num-shared-prefixes: the "
+        + "mixed_serving_boundary dataset's own --mixed-boundary-* flags are not known to this "
+        + "release; without them the run would use this release's defaults "
+        + "(docs/datasets.md), so it is refused (-Dllm.args=--help lists every flag)",
+        error("--model m --dataset-name mixed_serving_boundary "
+            + "--mixed-boundary-num-shared-prefixes 4"));
+    assertEquals("mixed_serving_boundary",
+        parse("--model m --dataset-name mixed_serving_boundary").value("dataset-name")
+            .orElseThrow(), "the dataset itself is accepted");
+  }
+
+  @Test
   void everyAlwaysRefusedFlagIsRefusedWithItsReason() {
     for (Flag flag : BenchFlags.ALL) {
       if (flag.support() == Flag.Support.REFUSED) {

@@ -210,14 +210,26 @@ class BenchFlagsTest {
 
   @Test
   void aFlagOfANewerVllmIsSaidToBeNewerNotMisspelt() {
-    String newer = BenchFlagSpec.unknownFlag("--mixed-boundary-short-ratio");
-    assertEquals("unknown flag --mixed-boundary-short-ratio: not a flag of vllm bench serve up "
+    String newer = BenchFlagSpec.unknownFlag("--asr-language-allow-list");
+    assertEquals("unknown flag --asr-language-allow-list: not a flag of vllm bench serve up "
         + "to vLLM 0.29 nor of vllm-bench (a family of flags of vLLM's newest datasets and "
         + "features); a flag of a newer vLLM is not known to this release", newer);
     // far from every flag: no misleading suggestion either
     assertEquals("unknown flag --kv-transfer-config: not a flag of vllm bench serve up to "
         + "vLLM 0.29 nor of vllm-bench; a flag of a newer vLLM is not known to this release",
         BenchFlagSpec.unknownFlag("--kv-transfer-config"));
+  }
+
+  @Test
+  void aMixedBoundaryFlagIsRefusedAsOneOfTheDatasetsUnknownFlagsNotGuessed() {
+    String expected = ": the mixed_serving_boundary dataset's own --mixed-boundary-* flags are "
+        + "not known to this release; without them the run would use this release's defaults "
+        + "(docs/datasets.md), so it is refused";
+    assertEquals("unknown flag --mixed-boundary-short-ratio" + expected,
+        BenchFlagSpec.unknownFlag("--mixed-boundary-short-ratio"));
+    // even where a spelling is close to a known flag, no flag of another dataset is offered
+    assertEquals("unknown flag --mixed_boundary_output_len" + expected,
+        BenchFlagSpec.unknownFlag("--mixed_boundary_output_len"));
   }
 
   @Test

@@ -60,7 +60,8 @@ class RefusalConsoleTest {
     String message = "Unsupported --dataset-name 'nope'";
     assertEquals(1, run.exitCode(), run.console());
     assertEquals(List.of("gatling-llm bench serve: " + message + "; supported: [burstgpt, "
-            + "custom, custom_audio, custom_image, hf, prefix_repetition, random, random-mm, "
+            + "custom, custom_audio, custom_image, hf, mixed_serving_boundary, prefix_repetition, "
+            + "random, random-mm, "
             + "random-rerank, sharegpt, sonnet, spec_bench, speed_bench, timed_trace, txt-slices] "
             + "(stack trace: " + LOG + ")"),
         linesWith(run.console(), message), "the message, once");

@@ -102,6 +102,7 @@ LLM.run(function (d, app) {
   }
 
   perTurn(R.per_turn_metrics);
+  perClass(R.request_class_metrics);
 
   // Server metrics
   var sm = R.server_metrics;
@@ -286,6 +287,22 @@ LLM.run(function (d, app) {
     turns.forEach(function (t) {
       table.appendChild(el('tr', {}, [el('td', { text: String(t.turn) }), el('td', { 'data-turn-completed': t.turn, text: num(t.completed) }), el('td', { text: num(t.failed) }),
         el('td', { 'data-turn-prompt': t.turn, text: num(t.mean_input_tokens, 1) }), el('td', { text: num(t.mean_ttft_ms) }), el('td', { text: num(t.median_ttft_ms) })]));
+    });
+    s.appendChild(table);
+  }
+
+  /** The request classes of a mixed_serving_boundary run, one row each: medians (ms) and tokens. */
+  function perClass(classes) {
+    var names = classes ? Object.keys(classes) : [];
+    if (!names.length) { return; }
+    var s = LLM.section(app, 'Per request class', 'Each request class of the dataset on its own: requests, mean tokens in and out, and the medians of the successful ones (ms).');
+    s.id = 'per-class-section';
+    var metrics = ['ttft', 'tpot', 'itl', 'e2el'];
+    var table = el('table', { id: 'per-class-table' }, [el('tr', {}, ['class', 'requests', 'failed', 'input tokens', 'output tokens'].concat(metrics.map(function (m) { return 'median ' + m.toUpperCase(); })).map(function (h) { return el('th', { text: h }); }))]);
+    names.forEach(function (n) {
+      var c = classes[n];
+      table.appendChild(el('tr', {}, [el('td', { cls: 'text', text: n }), el('td', { 'data-class-requests': n, text: num(c.requests) }), el('td', { text: num(c.failed) }),
+        el('td', { text: num(c.mean_input_tokens, 1) }), el('td', { text: num(c.mean_output_tokens, 1) })].concat(metrics.map(function (m) { return el('td', { text: num(c['median_' + m + '_ms']) }); }))));
     });
     s.appendChild(table);
   }
