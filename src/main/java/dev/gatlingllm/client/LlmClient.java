@@ -331,6 +331,42 @@ public final class LlmClient implements AutoCloseable {
     return null;
   }
 
+  /**
+   * Opens a connection with the run's pipeline and leaves it idle in {@code loop}'s pool, as
+   * a warm-up's request would have left it, without sending anything on it: the run's first
+   * requests then find connections as its later ones do, and their TTFT carries no connect.
+   * A connection the server closes while it waits is found closed, or sent on again, as any
+   * pooled one. Waits; never call it from an event loop.
+   *
+   * @return null when it worked, else why it did not
+   */
+  public String openIdle(EventLoop loop) {
+    ChannelFuture connect = connect(loop);
+    long waitMillis = config.connectTimeout().toMillis() + 1_000;
+    if (!connect.awaitUninterruptibly(waitMillis)) {
+      connect.cancel(false);
+      return "connect failed: timeout";
+    }
+    if (!connect.isSuccess()) {
+      return connectError(connect.cause());
+    }
+    Channel ch = connect.channel();
+    try {
+      loop.submit(() -> {
+        if (closed || !reuse.reusing()) {
+          ch.close();
+        } else {
+          handlerOf(ch).end(); // idle from now
+          putBack(loop, ch);
+        }
+      }).get(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      ch.close();
+      return "could not pool the connection: " + e;
+    }
+    return null;
+  }
+
   Bootstrap bootstrap(EventLoop loop, ChannelHandler handler) {
     return bootstrap.clone(loop).handler(handler);
   }

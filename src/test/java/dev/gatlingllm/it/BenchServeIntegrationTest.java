@@ -284,7 +284,7 @@ class BenchServeIntegrationTest {
 
   @Test
   void withoutWarmUpsTheClientWarmsUpAgainstAStandInAndTheServerSeesOnlyTheRun() {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol.RunWarmUp");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol");
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
@@ -296,9 +296,12 @@ class BenchServeIntegrationTest {
       assertEquals(1 + 6, sim.requestsReceived());
       List<String> warmUps = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
           .filter(m -> m.startsWith("warm-up: ")).toList();
-      assertEquals(1, warmUps.size(), warmUps.toString());
+      assertEquals(2, warmUps.size(), warmUps.toString());
       assertTrue(warmUps.get(0).contains("to an in-process stand-in (nothing sent to "
           + sim.baseUrl() + ") at concurrency 3"), warmUps.get(0));
+      // and the pool holds the run's connections, with no request sent on them
+      assertTrue(warmUps.get(1).startsWith("warm-up: opened 3 connections to "
+          + sim.baseUrl()), warmUps.get(1));
     } finally {
       logger.detachAppender(lines);
     }
