@@ -316,15 +316,11 @@ public final class LlmClient implements AutoCloseable {
    * @return null when it worked, else why it did not
    */
   public String openAndClose(EventLoop loop) {
-    ChannelFuture connect = connect(loop);
-    long waitMillis = config.connectTimeout().toMillis() + 1_000;
-    if (!connect.awaitUninterruptibly(waitMillis)) {
-      connect.cancel(false);
-      return "connect failed: timeout";
-    }
+    ChannelFuture connect = connectAndWait(loop);
     if (!connect.isSuccess()) {
-      return connectError(connect.cause());
+      return connectProblem(connect);
     }
+    long waitMillis = config.connectTimeout().toMillis() + 1_000;
     Channel ch = connect.channel();
     loop.execute(ch::close);
     ch.closeFuture().awaitUninterruptibly(waitMillis);
@@ -341,15 +337,11 @@ public final class LlmClient implements AutoCloseable {
    * @return null when it worked, else why it did not
    */
   public String openIdle(EventLoop loop) {
-    ChannelFuture connect = connect(loop);
-    long waitMillis = config.connectTimeout().toMillis() + 1_000;
-    if (!connect.awaitUninterruptibly(waitMillis)) {
-      connect.cancel(false);
-      return "connect failed: timeout";
-    }
+    ChannelFuture connect = connectAndWait(loop);
     if (!connect.isSuccess()) {
-      return connectError(connect.cause());
+      return connectProblem(connect);
     }
+    long waitMillis = config.connectTimeout().toMillis() + 1_000;
     Channel ch = connect.channel();
     try {
       loop.submit(() -> {
@@ -365,6 +357,21 @@ public final class LlmClient implements AutoCloseable {
       return "could not pool the connection: " + e;
     }
     return null;
+  }
+
+  /** Connects from {@code loop} with the run's pipeline and waits, a second past the timeout. */
+  private ChannelFuture connectAndWait(EventLoop loop) {
+    ChannelFuture connect = connect(loop);
+    if (!connect.awaitUninterruptibly(config.connectTimeout().toMillis() + 1_000)) {
+      connect.cancel(false);
+    }
+    return connect;
+  }
+
+  /** Why a connect that {@link #connectAndWait} gave back did not succeed. */
+  private static String connectProblem(ChannelFuture connect) {
+    return connect.isDone() && connect.cause() != null && !connect.isCancelled()
+        ? connectError(connect.cause()) : "connect failed: timeout";
   }
 
   Bootstrap bootstrap(EventLoop loop, ChannelHandler handler) {

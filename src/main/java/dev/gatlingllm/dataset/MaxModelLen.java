@@ -11,15 +11,14 @@ import org.slf4j.LoggerFactory;
  * exceed the model's context are dropped after sampling, so that none is sent to fail with
  * the server's 400. The run sends fewer requests then, and says how many were dropped.
  */
-public final class MaxModelLen implements DatasetSpec {
+public final class MaxModelLen extends DatasetOver {
 
   private static final Logger LOG = LoggerFactory.getLogger(MaxModelLen.class);
 
-  private final DatasetSpec spec;
   private final int maxModelLen;
 
   private MaxModelLen(DatasetSpec spec, int maxModelLen) {
-    this.spec = spec;
+    super(spec);
     this.maxModelLen = maxModelLen;
   }
 
@@ -40,21 +39,6 @@ public final class MaxModelLen implements DatasetSpec {
   /** Whether a request fits: prompt plus requested output within the context. */
   static boolean fits(SampleRequest r, int maxModelLen) {
     return (long) r.promptLen() + r.expectedOutputLen() <= maxModelLen;
-  }
-
-  @Override
-  public String name() {
-    return spec.name();
-  }
-
-  @Override
-  public int numPrompts() {
-    return spec.numPrompts();
-  }
-
-  @Override
-  public long seed() {
-    return spec.seed();
   }
 
   @Override

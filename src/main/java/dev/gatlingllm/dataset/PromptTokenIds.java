@@ -19,15 +19,13 @@ import java.util.Map;
  * exec(LlmDsl.completions("ids").fromDataset().promptTokenIds("#{prompt_token_ids}"))
  * }</pre>
  */
-public final class PromptTokenIds implements DatasetSpec {
+public final class PromptTokenIds extends DatasetOver {
 
   /** Feeder key of a prompt's token ids (an unmodifiable {@code List<Integer>}). */
   public static final String FEEDER_KEY = "prompt_token_ids";
 
-  private final DatasetSpec spec;
-
   private PromptTokenIds(DatasetSpec spec) {
-    this.spec = spec;
+    super(spec);
   }
 
   /** The dataset with each prompt's token ids. */
@@ -36,21 +34,6 @@ public final class PromptTokenIds implements DatasetSpec {
       throw new IllegalArgumentException("dataset must not be null");
     }
     return new PromptTokenIds(spec);
-  }
-
-  @Override
-  public String name() {
-    return spec.name();
-  }
-
-  @Override
-  public int numPrompts() {
-    return spec.numPrompts();
-  }
-
-  @Override
-  public long seed() {
-    return spec.seed();
   }
 
   @Override

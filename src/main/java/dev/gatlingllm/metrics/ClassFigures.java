@@ -3,7 +3,6 @@ package dev.gatlingllm.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The figures of one request class (vLLM's {@code workload_class}, given by the
@@ -46,13 +45,7 @@ public record ClassFigures(String name, int requests, int completed, long totalI
    */
   public static List<ClassFigures> of(RecordSource requests, BenchmarkMetrics metrics,
       double[] percentiles) {
-    Map<String, List<Integer>> byClass = new TreeMap<>();
-    for (int i = 0; i < requests.size(); i++) {
-      String name = requests.record(i).requestClass();
-      if (name != null) {
-        byClass.computeIfAbsent(name, k -> new ArrayList<>()).add(i);
-      }
-    }
+    Map<String, List<Integer>> byClass = requests.indexesBy(RequestRecord::requestClass);
     List<ClassFigures> figures = new ArrayList<>(byClass.size());
     byClass.forEach((name, indexes) -> figures.add(of(name, indexes, requests, metrics,
         percentiles)));

@@ -1,7 +1,11 @@
 package dev.gatlingllm.metrics;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Indexed read access to the records of a run. Generated texts are fetched separately
@@ -38,6 +42,23 @@ public interface RecordSource {
         return copy.get(index).generatedText();
       }
     };
+  }
+
+  /**
+   * The indexes of the records, grouped by {@code key} in the key's order; records whose key
+   * is null are in no group (a run's requests that are not a conversation's turn, or of no
+   * request class).
+   */
+  default <K extends Comparable<K>> SortedMap<K, List<Integer>> indexesBy(
+      Function<RequestRecord, K> key) {
+    SortedMap<K, List<Integer>> groups = new TreeMap<>();
+    for (int i = 0; i < size(); i++) {
+      K k = key.apply(record(i));
+      if (k != null) {
+        groups.computeIfAbsent(k, x -> new ArrayList<>()).add(i);
+      }
+    }
+    return groups;
   }
 
   /**

@@ -2,7 +2,7 @@ package dev.gatlingllm.metrics;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
+import java.util.Map;
 
 /**
  * The figures of one turn index of a conversation run: the requests that sent turn k of
@@ -30,13 +30,8 @@ public record TurnFigures(int turn, int completed, int failed, double meanInputT
    */
   public static List<TurnFigures> of(RecordSource requests, BenchmarkMetrics metrics,
       double[] percentiles) {
-    TreeMap<Integer, List<Integer>> byTurn = new TreeMap<>();
-    for (int i = 0; i < requests.size(); i++) {
-      int turn = requests.record(i).turn();
-      if (turn > 0) {
-        byTurn.computeIfAbsent(turn, k -> new ArrayList<>()).add(i);
-      }
-    }
+    Map<Integer, List<Integer>> byTurn =
+        requests.indexesBy(r -> r.turn() > 0 ? r.turn() : null);
     List<TurnFigures> figures = new ArrayList<>(byTurn.size());
     byTurn.forEach((turn, indexes) -> figures.add(of(turn, indexes, requests, metrics,
         percentiles)));
