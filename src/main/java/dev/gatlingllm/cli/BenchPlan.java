@@ -735,6 +735,11 @@ public final class BenchPlan {
     return args.on("skip-tokenizer-init");
   }
 
+  /** {@code --prompt-token-ids}: prompts go out as the run's tokenizer's ids. */
+  public boolean promptTokenIds() {
+    return args.on("prompt-token-ids");
+  }
+
   public Map<String, String> headers() {
     return headers;
   }

@@ -258,12 +258,15 @@ public class BenchServe extends Simulation {
    * vLLM 0.29's re-alignment: for random and prefix_repetition prompts, the tokenizer with
    * the server's alongside when the server answers {@code /tokenize} and {@code /detokenize}
    * (probed once, here, before sampling); either way one console line says which. Nothing is
-   * probed for other datasets, with {@code --skip-tokenizer-init}, or when the tokenizer
-   * already is the server's.
+   * probed for other datasets, with {@code --skip-tokenizer-init}, when the tokenizer
+   * already is the server's, or with {@code --prompt-token-ids}: ids are not tokenized again,
+   * so the server counts exactly the ids sent, and text re-aligned to its counts would then
+   * be sent as the other tokenizer's ids, of another length.
    */
   static Tokenizer realigned(BenchPlan plan, Tokenizer tokenizer, PrintStream console) {
     String dataset = plan.dataset().name();
-    if (plan.skipTokenizer() || tokenizer.isServer() || plan.conversations().isPresent()
+    if (plan.skipTokenizer() || plan.promptTokenIds() || tokenizer.isServer()
+        || plan.conversations().isPresent()
         || !(dataset.equals("random") || dataset.equals("prefix_repetition"))) {
       return tokenizer;
     }
