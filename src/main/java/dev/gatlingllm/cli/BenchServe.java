@@ -237,7 +237,8 @@ public class BenchServe extends Simulation {
         Tokenizer server = Tokenizer.fromServer(plan.baseUrl(), plan.requestModelName(),
             plan.controlHeaders(System::getenv), plan.insecureTls());
         console.println("Tokenizer '" + id + "' could not be loaded ("
-            + e.getCause().getMessage() + "); counting tokens with the server's /tokenize instead.");
+            + (e.getCause() != null ? e.getCause() : e).getMessage()
+            + "); counting tokens with the server's /tokenize instead.");
         return server;
       } catch (RuntimeException noServer) {
         e.addSuppressed(noServer);

@@ -114,6 +114,25 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Refuses to time a start-up at {@code health} while something already answers there (a
+   * user's own server, or a child the last server left behind): its answer would be taken
+   * for the new server's readiness, a start-up of a few milliseconds.
+   *
+   * @throws SweepFailure naming the address when it answers
+   */
+  static void requireNothingServes(URI health) {
+    int status;
+    try {
+      status = get(health);
+    } catch (AuxHttpException nothingThere) {
+      return;
+    }
+    throw new SweepFailure("something already serves " + health + " (HTTP " + status + ") "
+        + "before the server was started: its answer would be timed as the start-up; stop it "
+        + "or use another port");
+  }
+
   private static int get(URI uri) throws AuxHttpException {
     return AuxHttp.get(uri).connectTimeout(Duration.ofSeconds(2)).timeout(Duration.ofSeconds(5))
         .send().status();

@@ -209,6 +209,7 @@ final class StartupSweep {
       Map<String, String> env = cache != null ? Map.of("VLLM_CACHE_ROOT", cache.toString())
           : Map.of();
       Path log = runDir.resolve(kind + "-" + (i + 1) + ".server.log");
+      ServerProcess.requireNothingServes(URI.create(url + "/health"));
       try (ServerProcess server = ServerProcess.start(command, env, log, config.showStdout(),
           out)) {
         Duration ready;

@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A tiktoken rank file ({@code *.tiktoken}, {@code tiktoken.model}): byte-level BPE over the
@@ -27,6 +29,8 @@ import java.util.regex.Pattern;
  * pattern gives it to {@link Tokenizer#tiktoken(Path, String)}.
  */
 final class TiktokenEngine implements TokenizerEngine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TiktokenEngine.class);
 
   /** GPT-2's pattern, also r50k_base's and p50k_base's. */
   static final String GPT2_PATTERN =
@@ -118,8 +122,14 @@ final class TiktokenEngine implements TokenizerEngine {
    */
   static TiktokenEngine load(Path file) {
     Encoding encoding = Encoding.forFile(file);
-    return encoding == null ? load(file, DEFAULT_PATTERN, Map.of())
-        : load(file, encoding.pattern, encoding.specialTokens);
+    if (encoding == null) {
+      // counts may then differ from the server's (another split, a BOS it adds): say so
+      LOG.warn("tiktoken file {} names no known encoding: split with cl100k_base's pattern, "
+          + "no special tokens added; a model with its own pattern or BOS counts otherwise "
+          + "(load it with tiktoken(file, pattern))", file);
+      return load(file, DEFAULT_PATTERN, Map.of());
+    }
+    return load(file, encoding.pattern, encoding.specialTokens);
   }
 
   /**
@@ -262,8 +272,14 @@ final class TiktokenEngine implements TokenizerEngine {
       }
     }
     for (int i = 0; i < parts; i++) {
-      out.add(ranks.get(new String(piece, starts[i], starts[i + 1] - starts[i],
-          StandardCharsets.ISO_8859_1)));
+      int rank = rankOf(piece, starts[i], starts[i + 1]);
+      if (rank == Integer.MAX_VALUE) {
+        // a merge whose result the file does not rank: the file is not a complete BPE
+        throw new IllegalArgumentException("tiktoken rank file has no rank for the bytes of "
+            + "a merged piece (" + (starts[i + 1] - starts[i]) + " bytes): not a complete "
+            + "byte-pair encoding");
+      }
+      out.add(rank);
     }
   }
 

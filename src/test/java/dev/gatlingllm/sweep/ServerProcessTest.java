@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,6 +45,18 @@ class ServerProcessTest {
   @AfterEach
   void stop() {
     server.stop(0);
+  }
+
+  @Test
+  void aStartUpIsNotTimedWhileSomethingAlreadyAnswersItsHealthUrl() throws Exception {
+    URI health = URI.create(baseUrl + "/health");
+    SweepFailure e = assertThrows(SweepFailure.class,
+        () -> ServerProcess.requireNothingServes(health));
+    assertEquals("something already serves " + health + " (HTTP 200) before the server was "
+        + "started: its answer would be timed as the start-up; stop it or use another port",
+        e.getMessage());
+    server.stop(0);
+    ServerProcess.requireNothingServes(health); // nothing there now: no complaint
   }
 
   @Test
