@@ -14,8 +14,11 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.AttributeKey;
+import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -327,36 +330,62 @@ public final class LlmClient implements AutoCloseable {
     return null;
   }
 
+  /** Most connects {@link #openIdle} has in flight at once: no SYN storm at the server. */
+  static final int OPEN_IDLE_AT_ONCE = 64;
+
   /**
-   * Opens a connection with the run's pipeline and leaves it idle in {@code loop}'s pool, as
-   * a warm-up's request would have left it, without sending anything on it: the run's first
-   * requests then find connections as its later ones do, and their TTFT carries no connect.
-   * A connection the server closes while it waits is found closed, or sent on again, as any
-   * pooled one. Waits; never call it from an event loop.
+   * Opens {@code count} connections with the run's pipeline, spread over {@code loops}, and
+   * leaves them idle in the loops' pools, as a warm-up's requests would have left them,
+   * without sending anything on them: the run's first requests then find connections as its
+   * later ones do, and their TTFT carries no connect. At most {@value #OPEN_IDLE_AT_ONCE}
+   * connects at once, all within {@code within}: what is not open by then is not waited for
+   * (a server that closes idle connections after a few seconds would close the first ones
+   * before the run). A connection the server closes while it waits is found closed, or sent
+   * on again, as any pooled one. Waits; never call it from an event loop.
    *
-   * @return null when it worked, else why it did not
+   * @return how many were opened and pooled
    */
-  public String openIdle(EventLoop loop) {
-    ChannelFuture connect = connectAndWait(loop);
-    if (!connect.isSuccess()) {
-      return connectProblem(connect);
-    }
-    long waitMillis = config.connectTimeout().toMillis() + 1_000;
-    Channel ch = connect.channel();
-    try {
-      loop.submit(() -> {
-        if (closed || !reuse.reusing()) {
-          ch.close();
-        } else {
-          handlerOf(ch).end(); // idle from now
-          putBack(loop, ch);
+  public int openIdle(List<EventLoop> loops, int count, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    AtomicInteger pooled = new AtomicInteger();
+    for (int first = 0; first < count && System.nanoTime() < deadline;
+        first += OPEN_IDLE_AT_ONCE) {
+      List<ChannelFuture> batch = new ArrayList<>();
+      for (int i = first; i < Math.min(count, first + OPEN_IDLE_AT_ONCE); i++) {
+        EventLoop loop = loops.get(i % loops.size());
+        ChannelFuture connect = connect(loop);
+        connect.addListener(f -> {
+          Channel ch = connect.channel();
+          if (!f.isSuccess()) {
+            return;
+          }
+          // on the channel's own loop (listeners run there): pool it, or close it when late
+          if (closed || !reuse.reusing() || System.nanoTime() > deadline) {
+            ch.close();
+          } else {
+            handlerOf(ch).end(); // idle from now
+            putBack(loop, ch);
+            pooled.incrementAndGet();
+          }
+        });
+        batch.add(connect);
+      }
+      for (ChannelFuture connect : batch) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !connect.awaitUninterruptibly(TimeUnit.NANOSECONDS.toMillis(left))) {
+          connect.channel().close(); // still connecting: not waited for
         }
-      }).get(waitMillis, TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      ch.close();
-      return "could not pool the connection: " + e;
+      }
     }
-    return null;
+    // the pooling listeners run on the loops right after their connects complete: let them
+    for (EventLoop loop : loops) {
+      try {
+        loop.submit(() -> { }).get(1, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        break; // a loop shutting down: the count is what it is
+      }
+    }
+    return pooled.get();
   }
 
   /** Connects from {@code loop} with the run's pipeline and waits, a second past the timeout. */

@@ -36,11 +36,27 @@ final class StandInWarmUp {
   private static final Duration ITL = Duration.ofMillis(1);
   /** A paced run's concurrency is sized for requests of about this long (none is timed). */
   private static final long ASSUMED_REQUEST_NANOS = 1_000_000_000L;
+  /**
+   * Longest time spent opening the run's connections: well inside the 5 s after which
+   * vLLM's server (uvicorn) closes an idle connection.
+   */
+  private static final Duration OPEN_WITHIN = Duration.ofSeconds(3);
 
   private StandInWarmUp() {}
 
+  /**
+   * {@code -Dllm.standInWarmUp=false}: no stand-in and no connections opened before the run,
+   * for whoever wants vLLM's client's cold first wave (connects and all) exactly.
+   */
+  static final String PROPERTY = "llm.standInWarmUp";
+
   static void run(LlmComponents run, RunSetup setup, String path, IntFunction<byte[]> body,
       ObjIntConsumer<LlmComponents> rehearse) {
+    if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
+      LOG.info("warm-up: none (-D{}=false): the run's first requests meet a cold client and "
+          + "open their own connections", PROPERTY);
+      return;
+    }
     SimulatorConfig config = SimulatorConfig.builder().host("127.0.0.1").port(0)
         .ttft(TTFT).itl(ITL).build();
     try (Simulator standIn = Simulator.start(config)) {
@@ -73,17 +89,9 @@ final class StandInWarmUp {
     List<EventLoop> loops = setup.eventLoops();
     int wanted = RunWarmUp.concurrency(setup.protocol(), ASSUMED_REQUEST_NANOS, loops.size());
     long start = System.nanoTime();
-    int opened = 0;
-    String problem = null;
-    for (int i = 0; i < wanted && problem == null; i++) {
-      problem = setup.client().openIdle(loops.get(i % loops.size()));
-      if (problem == null) {
-        opened++;
-      }
-    }
-    LOG.info("warm-up: opened {} connections to {} for the run's first requests, no request "
-        + "sent on them, in {} s{}", opened, setup.protocol().target(),
-        String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9),
-        problem == null ? "" : " (stopped: " + problem + ")");
+    int opened = setup.client().openIdle(loops, wanted, OPEN_WITHIN);
+    LOG.info("warm-up: opened {} of {} connections to {} for the run's first requests, no "
+        + "request sent on them, in {} s", opened, wanted, setup.protocol().target(),
+        String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9));
   }
 }

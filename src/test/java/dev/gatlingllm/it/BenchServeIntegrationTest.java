@@ -300,9 +300,30 @@ class BenchServeIntegrationTest {
       assertTrue(warmUps.get(0).contains("to an in-process stand-in (nothing sent to "
           + sim.baseUrl() + ") at concurrency 3"), warmUps.get(0));
       // and the pool holds the run's connections, with no request sent on them
-      assertTrue(warmUps.get(1).startsWith("warm-up: opened 3 connections to "
+      assertTrue(warmUps.get(1).startsWith("warm-up: opened 3 of 3 connections to "
           + sim.baseUrl()), warmUps.get(1));
     } finally {
+      logger.detachAppender(lines);
+    }
+  }
+
+  @Test
+  void theStandInWarmUpCanBeTurnedOffForVllmsColdFirstWave() {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    System.setProperty("llm.standInWarmUp", "false");
+    try (Simulator sim = fastSimulator()) {
+      Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 4 "
+          + "--max-concurrency 2 --base-url " + sim.baseUrl());
+      assertEquals(0, run.result().exitCode());
+      List<String> warmUps = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.startsWith("warm-up: ")).toList();
+      assertEquals(List.of("warm-up: none (-Dllm.standInWarmUp=false): the run's first "
+          + "requests meet a cold client and open their own connections"), warmUps);
+    } finally {
+      System.clearProperty("llm.standInWarmUp");
       logger.detachAppender(lines);
     }
   }
