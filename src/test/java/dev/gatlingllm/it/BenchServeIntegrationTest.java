@@ -288,6 +288,9 @@ class BenchServeIntegrationTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
+    // the default of a user's run (the build turns it off for the other tests' speed)
+    String before = System.getProperty("llm.standInWarmUp");
+    System.clearProperty("llm.standInWarmUp");
     try (Simulator sim = fastSimulator()) {
       Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 6 "
           + "--max-concurrency 3 --base-url " + sim.baseUrl());
@@ -303,6 +306,9 @@ class BenchServeIntegrationTest {
       assertTrue(warmUps.get(1).startsWith("warm-up: opened 3 of 3 connections to "
           + sim.baseUrl()), warmUps.get(1));
     } finally {
+      if (before != null) {
+        System.setProperty("llm.standInWarmUp", before);
+      }
       logger.detachAppender(lines);
     }
   }
@@ -313,6 +319,7 @@ class BenchServeIntegrationTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
+    String before = System.getProperty("llm.standInWarmUp");
     System.setProperty("llm.standInWarmUp", "false");
     try (Simulator sim = fastSimulator()) {
       Run run = bench(COMMON + "--random-input-len 32 --random-output-len 4 --num-prompts 4 "
@@ -323,7 +330,9 @@ class BenchServeIntegrationTest {
       assertEquals(List.of("warm-up: none (-Dllm.standInWarmUp=false): the run's first "
           + "requests meet a cold client and open their own connections"), warmUps);
     } finally {
-      System.clearProperty("llm.standInWarmUp");
+      if (before == null) {
+        System.clearProperty("llm.standInWarmUp");
+      }
       logger.detachAppender(lines);
     }
   }
