@@ -12,15 +12,10 @@ import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
-import dev.gatlingllm.testing.TeeOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -46,25 +41,13 @@ class ServerTokenizerDropInIntegrationTest {
         .itl(Duration.ofMillis(1)).jitter(0).recordRequests(true).build());
   }
 
-  private record Run(int exitCode, String console, JsonNode json) {}
-
-  private Run bench(String args) throws IOException {
-    PrintStream original = System.out;
-    ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(new TeeOutputStream(original, copy), true,
-        StandardCharsets.UTF_8));
-    GatlingRunner.Result result;
-    try {
-      Map<String, String> properties = new HashMap<>();
-      properties.put(CommandLine.ARGS_PROPERTY, args);
-      properties.put("llm.resultsFolder", results.toString());
-      result = GatlingRunner.run(BenchServe.class, results, properties);
-    } finally {
-      Thread.interrupted();
-      System.setOut(original);
+  /** The run folder a forked Gatling wrote under {@code results}: the one with index.html. */
+  private static Path forkedRunFolder(Path results) throws IOException {
+    try (Stream<Path> folders = Files.list(results)) {
+      List<Path> runs = folders.filter(p -> Files.exists(p.resolve("index.html"))).toList();
+      assertEquals(1, runs.size(), "one run folder: " + runs);
+      return runs.get(0);
     }
-    return new Run(result.exitCode(), copy.toString(StandardCharsets.UTF_8),
-        resultJson(result.runFolder()));
   }
 
   /** The one result JSON at the top of a run folder. */
@@ -76,23 +59,14 @@ class ServerTokenizerDropInIntegrationTest {
     }
   }
 
-  /** The run folder a forked Gatling wrote under {@code results}: the one with index.html. */
-  private static Path forkedRunFolder(Path results) throws IOException {
-    try (Stream<Path> folders = Files.list(results)) {
-      List<Path> runs = folders.filter(p -> Files.exists(p.resolve("index.html"))).toList();
-      assertEquals(1, runs.size(), "one run folder: " + runs);
-      return runs.get(0);
-    }
-  }
-
   @Test
-  void randomPromptsHaveTheServersExactLength() throws IOException {
+  void randomPromptsHaveTheServersExactLength() throws Exception {
     try (Simulator sim = simulator()) {
-      Run run = bench("--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+      CapturedBench.Run run = CapturedBench.run(results, "--model sim-model "
+          + "--tokenizer datasets/tokenizers/gpt2 "
           + "--dataset-name random --random-input-len 37 --random-output-len 3 "
           + "--num-prompts 9 --request-rate inf --save-result --seed 5 --base-url "
           + sim.baseUrl());
-      assertEquals(0, run.exitCode(), run.console());
       assertEquals(9, run.json().get("completed").asInt());
       assertEquals(37 * 9, run.json().get("total_input_tokens").asLong());
       // and the server saw exactly that many whitespace words in the prompts it was sent
@@ -107,13 +81,13 @@ class ServerTokenizerDropInIntegrationTest {
   }
 
   @Test
-  void aServerWithoutTokenizeKeepsTheLocalLengthsAndSaysSoOnce() throws IOException {
+  void aServerWithoutTokenizeKeepsTheLocalLengthsAndSaysSoOnce() throws Exception {
     // answers every path with a completion stream: its /tokenize is no JSON
     try (StubLlmServer stub = new StubLlmServer()) {
-      Run run = bench("--model stub --tokenizer datasets/tokenizers/gpt2 --dataset-name random "
+      CapturedBench.Run run = CapturedBench.run(results, "--model stub "
+          + "--tokenizer datasets/tokenizers/gpt2 --dataset-name random "
           + "--random-input-len 37 --random-output-len 3 --num-prompts 4 --request-rate inf "
           + "--save-result --seed 5 --base-url " + stub.baseUrl());
-      assertEquals(0, run.exitCode(), run.console());
       assertEquals(37 * 4, run.json().get("total_input_tokens").asLong(), "GPT-2's lengths");
       String said = "The server has no usable /tokenize (";
       assertEquals(1, run.console().split(java.util.regex.Pattern.quote(said), -1).length - 1,
