@@ -410,6 +410,7 @@ public final class BenchPlan {
         .saveResult(args.on("save-result"))
         .append(args.on("append-result"))
         .detailed(args.on("save-detailed"))
+        .exitZero(args.on("exit-zero"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
     b = TimelineFlags.apply(args, b);

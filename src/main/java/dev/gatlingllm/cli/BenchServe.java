@@ -17,6 +17,7 @@ import dev.gatlingllm.logging.Refusal;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.protocol.ServedModels;
 import dev.gatlingllm.report.DatasetStats;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.scale.ScaleOut;
@@ -92,6 +93,11 @@ public class BenchServe extends Simulation {
     try {
       plan = BenchPlan.of(args);
       plan.modelLines().forEach(out()::println);
+      if (!plan.results().exitZero()) {
+        // before the tokenizer asks the server anything in the model's name
+        ServedModels.refuseIfNotServed(plan.baseUrl(), plan.controlHeaders(System::getenv),
+            plan.insecureTls(), plan.requestModelName());
+      }
       tokenizer = realigned(plan, loadTokenizerOrServer(plan, out()), out());
     } catch (RuntimeException e) {
       throw refuse(e);

@@ -73,8 +73,9 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
   /**
    * Runs {@link BenchServe} with Gatling's own launcher in this JVM.
    *
-   * @return Gatling's exit status: 0, non-zero for a failed run (as Gatling gives it), 1 for
-   *     a run refused while the simulation was built, 255 for a crash
+   * @return the run's exit status (README, "How a run ends"): its verdict's when that is not
+   *     0 (3, 4), else Gatling's (2 when its assertions failed), 1 for a run refused while the
+   *     simulation was built, 255 for a crash
    */
   static int gatling(List<String> benchArgs, Path results) {
     try {
@@ -94,8 +95,11 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
       // plugin does not depend on: users' projects bring their own
       Class<?> gatling = Class.forName("io.gatling.app.Gatling$");
       Object module = gatling.getField("MODULE$").get(null);
-      return (Integer) gatling.getMethod("fromArgs", String[].class)
+      int status = (Integer) gatling.getMethod("fromArgs", String[].class)
           .invoke(module, (Object) gatlingArgs);
+      // the run's verdict (no request succeeded, results not written) outranks Gatling's 0
+      int verdict = RunResults.takeExitStatus();
+      return verdict != 0 ? verdict : status;
     } catch (ClassNotFoundException e) {
       throw new IllegalStateException("Gatling's launcher (io.gatling.highcharts:"
           + "gatling-charts-highcharts) is not on the class path", e);

@@ -159,6 +159,15 @@ public final class ResultOptions {
     return values.stopOnOverSaturation;
   }
 
+  /**
+   * Whether the run exits 0 whatever its outcome, as vLLM's client does (default false: a run
+   * in which no request succeeded, or whose model the server does not list, fails; see the
+   * README's exit status table). The verdict line still says what happened.
+   */
+  public boolean exitZero() {
+    return values.exitZero;
+  }
+
   /** A builder starting from these options. */
   public Builder toBuilder() {
     return values;
@@ -184,6 +193,7 @@ public final class ResultOptions {
     private double[] timelineThresholdsMs = DEFAULT_TIMELINE_THRESHOLDS_MS.clone();
     private SteadyStateOptions steadyState = SteadyStateOptions.DEFAULTS;
     private boolean stopOnOverSaturation;
+    private boolean exitZero;
     private boolean plotTimeline;
 
     private Builder() {}
@@ -403,6 +413,15 @@ public final class ResultOptions {
      */
     public Builder plotTimeline(boolean plot) {
       return with(b -> b.plotTimeline = plot);
+    }
+
+    /**
+     * Exit 0 whatever the run's outcome, as vLLM's client does: a run in which no request
+     * succeeded still passes, and a model the server does not list is a warning, not a
+     * refusal. For pipelines that judge the result file themselves.
+     */
+    public Builder exitZero(boolean exitZero) {
+      return with(b -> b.exitZero = exitZero);
     }
 
     public ResultOptions build() {

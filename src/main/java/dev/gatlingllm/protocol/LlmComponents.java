@@ -73,6 +73,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final AtomicBoolean commonStartAwaited = new AtomicBoolean();
   /** The run's probe requests ({@code --probe-request-rate}); null when there are none. */
   private volatile ProbeRequests probes;
+  /** The run's model against the server's list, checked once in {@link #open}; null in copies. */
+  private ServedModels.Check modelCheck;
 
   private LlmComponents(RunFacts facts, RecordStore store, Path runFolder, RecordLog recordLog,
       boolean rehearsal) {
@@ -103,6 +105,11 @@ public final class LlmComponents implements ProtocolComponents {
     JvmCheck.beforeTheRun();
     LlmRun.requireFirstProtocol(core, protocol);
     RunSetup setup = RunSetup.build(core, protocol);
+    // Before the warm-up sends anything: a model the server does not serve is refused here,
+    // not found in a run whose every request failed.
+    ServedModels.Check models = ServedModels.check(protocol.target(), setup.headerMap(),
+        protocol.insecureTls(), MODEL_LIST_TIMEOUT, protocol.requestModelName(),
+        protocol.results().exitZero());
     RunPacing pacing = RunPacing.of(protocol, setup.share());
     if (!protocol.warmUp().enabled()) {
       // the real warm-up's probe does both, with real requests
@@ -130,6 +137,10 @@ public final class LlmComponents implements ProtocolComponents {
       store.mirrorTo(log::append);
     }
     LlmComponents run = new LlmComponents(facts, store, runFolder, log, false);
+    run.modelCheck = models;
+    if (models.listed() != null) {
+      run.compliance.servedModels(models.listed());
+    }
     LlmRun.register(run);
     return run;
   }
@@ -217,17 +228,6 @@ public final class LlmComponents implements ProtocolComponents {
   }
 
   /**
-   * Once before the run, with the warm-up (which already talks to the server): the model
-   * names the compliance check compares requests with. Without the warm-up the run sends
-   * nothing but its own requests, and the model is not checked.
-   */
-  private void listServedModels() {
-    LlmProtocol protocol = setup.protocol();
-    ServedModels.fetch(protocol.target(), setup.headerMap(), protocol.insecureTls(),
-        MODEL_LIST_TIMEOUT).ifPresent(compliance::servedModels);
-  }
-
-  /**
    * Sends the run's warm-up requests (see {@link WarmUpOptions}) once per run, with the body
    * of the first request action built: called while the simulation is built, before any
    * user starts.
@@ -254,7 +254,6 @@ public final class LlmComponents implements ProtocolComponents {
         loops, path,
         body, id -> RequestHeaders.withId(setup.baseHeaders(), id),
         n -> rehearse.accept(this, n), 0);
-    listServedModels();
     prepareWithoutRequests(setup);
     RunWarmUp.collectBeforeTheRun();
   }
@@ -293,6 +292,11 @@ public final class LlmComponents implements ProtocolComponents {
   /** The run's record log, mirroring {@link #store()}; empty when it could not be created. */
   public Optional<RecordLog> recordLog() {
     return Optional.ofNullable(recordLog);
+  }
+
+  /** The run's model against the server's {@code /v1/models}; empty in a rehearsal's copy. */
+  Optional<ServedModels.Check> modelCheck() {
+    return Optional.ofNullable(modelCheck);
   }
 
   /** The server checked against what each request asked. */

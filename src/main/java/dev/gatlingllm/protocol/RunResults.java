@@ -1,6 +1,7 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.metrics.OverSaturation;
+import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
@@ -11,9 +12,13 @@ import dev.gatlingllm.report.RunSettings;
 import dev.gatlingllm.selfcheck.SelfCheckReport;
 import dev.gatlingllm.servermetrics.ServerSeries;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +36,8 @@ public final class RunResults {
   public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
   /** Result JSON key of the client's measurement of its own distortion. */
   public static final String SELF_CHECK_KEY = "client_self_check";
+  /** Result JSON key of the run's model checked against the server's {@code /v1/models}. */
+  public static final String MODEL_CHECK_KEY = "model_check";
   /** System property: {@code false} keeps the exit status when the results were not written. */
   public static final String FAIL_ON_RESULT_ERROR_PROPERTY = "llm.failOnResultError";
   /** The JVM's exit status when the results were not written (Gatling uses 1 and 2). */
@@ -39,6 +46,8 @@ public final class RunResults {
   private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
   private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
   private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
+  /** The exit status the last reported run asks for at exit; 0 when none. */
+  private static final AtomicInteger PENDING_STATUS = new AtomicInteger();
   private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
 
   private RunResults() {}
@@ -59,7 +68,7 @@ public final class RunResults {
           + "writing results to the working directory", simulationClass.getSimpleName(),
           RESULTS_FOLDER_PROPERTY);
     }
-    return writeRun(current.get(), runFolder, true);
+    return writeRun(current.get(), runFolder, true, true);
   }
 
   /**
@@ -98,7 +107,10 @@ public final class RunResults {
     } else {
       LOG.info(note);
     }
-    ReportOutcome outcome = writeRun(run, folder, false);
+    // at exit this is the run of the JVM (a simulation without after()): its verdict is the
+    // JVM's exit status; a run written when the next one starts is a harness's, whose status
+    // is its own business
+    ReportOutcome outcome = writeRun(run, folder, false, atExit);
     if (atExit && outcome.resultFile() != null) {
       // the log's "Wrote the benchmark result" line is gone with the logging framework
       System.out.println("gatling-llm: wrote the benchmark result to " + outcome.resultFile());
@@ -122,7 +134,12 @@ public final class RunResults {
     installExitHook();
   }
 
-  private static ReportOutcome writeRun(LlmComponents run, Path runFolder, boolean failBuild) {
+  /**
+   * @param failBuild   a result that could not be written fails the build (exit status 3)
+   * @param setsStatus  the run's verdict is the JVM's exit status
+   */
+  private static ReportOutcome writeRun(LlmComponents run, Path runFolder, boolean failBuild,
+      boolean setsStatus) {
     // the rule the goodput rows followed during the run
     OutputTokens tokenCounter = run.outputTokens();
     try {
@@ -148,6 +165,10 @@ public final class RunResults {
       ServerComplianceReport compliance = run.compliance().report();
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
       compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
+      Optional<ServedModels.Check> models = run.modelCheck();
+      if (models.isPresent()) {
+        info = info.toBuilder().extra(MODEL_CHECK_KEY, modelCheckJson(models.get())).build();
+      }
       ServerSeries server = run.measures().stopServerMetrics();
       if (server != null) {
         info = info.toBuilder().extra(ServerSeries.KEY,
@@ -159,11 +180,16 @@ public final class RunResults {
       run.recordLog().ifPresent(log -> log.finish(settings));
       ReportOutcome outcome =
           RunReporter.report(settings.withOptions(quiet), run.store(), runFolder, tokenCounter);
-      if (options.printSummary() && outcome.summary() != null) {
-        printAtExit(outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
-            + compliance.consoleText()
-            + (outcome.htmlReport() == null ? ""
-                : "LLM report: " + outcome.htmlReport().toAbsolutePath().toUri() + "\n"));
+      RunVerdict verdict = verdict(run, outcome, selfCheck, compliance, failBuild);
+      String report = options.printSummary() && outcome.summary() != null
+          ? outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
+              + compliance.consoleText()
+              + (outcome.htmlReport() == null ? ""
+                  : "LLM report: " + outcome.htmlReport().toAbsolutePath().toUri() + "\n")
+          : "";
+      printAtExit(report + verdict.line() + "\n");
+      if (setsStatus) {
+        PENDING_STATUS.set(verdict.exitStatus());
       }
       return outcome.ok() || !failBuild ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
@@ -177,6 +203,61 @@ public final class RunResults {
       run.store().close();
       LlmRun.clear(run);
     }
+  }
+
+  /** The run's one verdict (see {@link RunVerdict}) from what was just reported. */
+  private static RunVerdict verdict(LlmComponents run, ReportOutcome outcome,
+      SelfCheckReport selfCheck, ServerComplianceReport compliance, boolean failBuild) {
+    long succeeded;
+    long total;
+    if (outcome.metrics() != null) {
+      succeeded = outcome.metrics().completed();
+      total = succeeded + outcome.metrics().failed();
+    } else {
+      // the metrics could not be computed: count the records themselves
+      RecordStore.Snapshot records = run.store().snapshot();
+      total = records.size();
+      long ok = 0;
+      for (int i = 0; i < total; i++) {
+        ok += records.record(i).success() ? 1 : 0;
+      }
+      succeeded = ok;
+    }
+    boolean written = outcome.ok() || !failBuild
+        || !Boolean.parseBoolean(System.getProperty(FAIL_ON_RESULT_ERROR_PROPERTY, "true"));
+    RunVerdict.Outcome result = !written ? RunVerdict.Outcome.RESULTS_NOT_WRITTEN
+        : succeeded == 0 ? RunVerdict.Outcome.NO_REQUEST_SUCCEEDED : RunVerdict.Outcome.OK;
+    String model = run.modelCheck().map(ServedModels.Check::verdict).orElse("not checked");
+    return new RunVerdict(result, succeeded, total,
+        selfCheck == null ? "not measured" : selfCheckText(selfCheck), complianceText(compliance),
+        model, run.protocol().results().exitZero());
+  }
+
+  private static String selfCheckText(SelfCheckReport selfCheck) {
+    int warnings = selfCheck.warnings().size();
+    return warnings == 0 ? "ok" : warnings + (warnings == 1 ? " warning" : " warnings");
+  }
+
+  /** {@code ok}, or each failed check with its count, e.g. {@code output_over_max_tokens 5/5}. */
+  private static String complianceText(ServerComplianceReport compliance) {
+    List<String> failed = new ArrayList<>();
+    for (ServerCompliance.Check check : ServerCompliance.Check.values()) {
+      if (compliance.violations(check) > 0) {
+        failed.add(check.key + " " + compliance.violations(check) + "/"
+            + compliance.checked(check));
+      }
+    }
+    return failed.isEmpty() ? "ok" : String.join(", ", failed);
+  }
+
+  /** The result JSON's {@code model_check}: the model, whether it was listed, and why not. */
+  private static Map<String, Object> modelCheckJson(ServedModels.Check check) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("model", check.model());
+    json.put("listed", check.listed() == null || check.model() == null ? null : check.served());
+    json.put("models_listed", check.listed() == null ? null : List.copyOf(check.listed()));
+    json.put("not_checked_because", check.problem());
+    return json;
   }
 
   private static long firstSampleNanos(ServerSeries server) {
@@ -231,6 +312,27 @@ public final class RunResults {
       System.out.flush();
       Runtime.getRuntime().halt(RESULTS_FAILED_STATUS);
     }
+    int status = PENDING_STATUS.get();
+    if (status != 0) {
+      System.err.flush();
+      System.out.flush();
+      // a shutdown hook cannot choose the status System.exit was given, only halt with its own
+      Runtime.getRuntime().halt(status);
+    }
+  }
+
+  /**
+   * For whoever ran Gatling in this JVM and goes on (the launcher, a test harness): prints the
+   * run's summary and verdict now, and hands over the exit status its verdict asks for, which
+   * the JVM's exit then no longer imposes.
+   *
+   * @return the verdict's exit status; 0 when it asks for none
+   */
+  public static int takeExitStatus() {
+    printPendingSummary();
+    String failure = RESULTS_FAILURE.getAndSet(null);
+    int status = PENDING_STATUS.getAndSet(0);
+    return failure != null ? RESULTS_FAILED_STATUS : status;
   }
 
   /** Prints the summary of the previous run if it is still waiting for its turn. */

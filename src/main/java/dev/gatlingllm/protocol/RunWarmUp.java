@@ -50,16 +50,18 @@ final class RunWarmUp {
     WarmUpRequests.Outcome probe =
         WarmUpRequests.run(client, loops, request, 1, 1, MAX_WAIT);
     if (!probe.finished() || probe.failed() > 0) {
+      if (requestNanos > 0) {
+        // a gap of the stand-in's, never the server's: the server was sent nothing
+        LOG.warn("warm-up: the client's {} could not answer its warm-up request ({}): a gap in "
+            + "the stand-in, not a reply of your server; the run's first requests meet a colder "
+            + "client", target, probe.finished() ? probe.firstError()
+                : "no answer in " + MAX_WAIT.toSeconds() + " s");
+        return;
+      }
       String outcome = probe.finished() ? "failed (" + probe.firstError() + ")"
           : "got no answer in " + MAX_WAIT.toSeconds() + " s";
-      if (requestNanos > 0) {
-        // the stand-in does not speak every endpoint: says nothing of the run's server
-        LOG.info("warm-up: the request to {} {}; the run's first requests meet a colder "
-            + "client", target, outcome);
-      } else {
-        LOG.warn("the warm-up request to {} {}: skipping the warm-up; the run's requests will "
-            + "probably fail the same way", target, outcome);
-      }
+      LOG.warn("the warm-up request to {} {}: skipping the warm-up; the run's requests will "
+          + "probably fail the same way", target, outcome);
       return;
     }
     int concurrency = options.concurrency() > 0

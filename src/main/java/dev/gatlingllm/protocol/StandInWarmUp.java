@@ -57,8 +57,11 @@ final class StandInWarmUp {
           + "open their own connections", PROPERTY);
       return;
     }
+    // Any model name: the run's (or each request's own) is whatever the user's server serves,
+    // and the stand-in is there to answer it, not to check it (the run's model is checked
+    // against the server's own list before the run).
     SimulatorConfig config = SimulatorConfig.builder().host("127.0.0.1").port(0)
-        .ttft(TTFT).itl(ITL).build();
+        .ttft(TTFT).itl(ITL).anyModel(true).build();
     try (Simulator standIn = Simulator.start(config)) {
       RunSetup local = setup.standIn(Target.parse(standIn.baseUrl()));
       try {
@@ -73,8 +76,9 @@ final class StandInWarmUp {
       }
     } catch (RuntimeException e) {
       // a warm-up that cannot run leaves a colder client, never a failed run
-      LOG.warn("warm-up against an in-process stand-in failed ({}); the run's first requests "
-          + "meet a cold client", e.toString());
+      LOG.warn("warm-up: the client's in-process stand-in could not run ({}); nothing was sent "
+          + "to {}, which this says nothing about; the run's first requests meet a cold client",
+          e.toString(), setup.protocol().target());
     }
     openConnections(setup);
   }

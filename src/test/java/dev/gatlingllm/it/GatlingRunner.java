@@ -40,7 +40,10 @@ final class GatlingRunner {
           "--results-folder", resultsFolder.toString(),
           "--launcher", "maven",
           "--build-tool-version", "test"});
-      return new Result(code, newestRunFolder(resultsFolder, simulation));
+      // as the forked JVM would exit: the run's verdict outranks Gatling's 0; taken here, so
+      // that it never halts this JVM at its exit
+      int verdict = RunResults.takeExitStatus();
+      return new Result(verdict != 0 ? verdict : code, newestRunFolder(resultsFolder, simulation));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
