@@ -54,7 +54,7 @@ public record RunVerdict(Outcome outcome, long succeeded, long total, String sel
   /**
    * The verdict line, for instance {@code gatling-llm verdict: ok | 200 of 200 requests
    * succeeded | client self-check: good | server compliance: ok | model: m listed by the
-   * server | exit status 0}. Every part is always there, so a pipeline can grep any of them.
+   * server}, with {@code | exit status N} when the verdict sets a non-zero status.
    */
   public String line() {
     List<String> parts = new ArrayList<>(6);
@@ -63,7 +63,11 @@ public record RunVerdict(Outcome outcome, long succeeded, long total, String sel
     parts.add("client self-check: " + selfCheck);
     parts.add("server compliance: " + compliance);
     parts.add("model: " + model);
-    parts.add("exit status " + exitStatus());
+    if (exitStatus() != 0) {
+      // said only when the verdict sets it: a 0 is Gatling's to change (2 when its
+      // assertions failed), which it does after this line
+      parts.add("exit status " + exitStatus());
+    }
     return PREFIX + String.join(" | ", parts);
   }
 }

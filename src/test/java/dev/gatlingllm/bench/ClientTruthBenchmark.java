@@ -250,7 +250,7 @@ public final class ClientTruthBenchmark {
     } else {
       command.addAll(List.of("./mvnw", "-B", "gatling:test",
           "-Dgatling.simulationClass=" + ClientTruthSimulation.class.getName(),
-          "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.rate=" + rung.rate(),
+          "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.model=" + MODEL, "-Dtruth.rate=" + rung.rate(),
           "-Dtruth.burstiness=" + rung.burstiness(),
           "-Dtruth.maxConcurrency=" + rung.maxConcurrency(),
           "-Dtruth.numPrompts=" + rung.numPrompts(), "-Dtruth.outputLen=" + rung.outputLen(),
@@ -699,6 +699,12 @@ public final class ClientTruthBenchmark {
     return pinned ? List.of("taskset", "-c", Integer.toString(core)) : List.of();
   }
 
+  /**
+   * The served model: not the simulator's default, as a real server's is not (a stand-in
+   * warm-up that only answered {@code sim-model} went unnoticed for a session).
+   */
+  static final String MODEL = "truth-model";
+
   private static Process startSimulator(boolean pinned) throws IOException {
     List<String> command = new ArrayList<>(onCore(pinned, 0));
     command.addAll(List.of(JAVA, "-Xms1g", "-Xmx1g"));
@@ -708,7 +714,8 @@ public final class ClientTruthBenchmark {
       command.addAll(Arrays.asList(extra.split("\\s+")));
     }
     command.addAll(List.of("-cp", testClasspath(), "dev.gatlingllm.sim.Main",
-        "--port", "0", "--ttft-ms", Long.toString(TTFT_MS), "--itl-ms", Long.toString(ITL_MS),
+        "--port", "0", "--model", MODEL,
+        "--ttft-ms", Long.toString(TTFT_MS), "--itl-ms", Long.toString(ITL_MS),
         "--jitter", "0", "--max-running", "100000", "--io-threads", "1", "--chunk-log"));
     return new ProcessBuilder(command).redirectErrorStream(true).start();
   }

@@ -73,7 +73,7 @@ public class ClientTruthSimulation extends Simulation {
             .injectOpen(injection(arrivals)))
         .protocols(llm()
             .baseUrl(System.getProperty("truth.baseUrl", "http://127.0.0.1:8000"))
-            .model("sim-model")
+            .model(System.getProperty("truth.model", ClientTruthBenchmark.MODEL))
             .arrivals(arrivals)
             .results(results().label("truth")));
   }

@@ -51,7 +51,7 @@ public final class FloorClient {
   private FloorClient(InetSocketAddress server, int outputTokens) {
     this.server = server;
     this.outputTokens = outputTokens;
-    this.body = ("{\"model\":\"sim-model\",\"prompt\":\"" + "hello ".repeat(64)
+    this.body = ("{\"model\":\"" + ClientTruthBenchmark.MODEL + "\",\"prompt\":\"" + "hello ".repeat(64)
         + "\",\"max_tokens\":" + outputTokens + ",\"stream\":true,\"ignore_eos\":true,"
         + "\"stream_options\":{\"include_usage\":true}}").getBytes(StandardCharsets.UTF_8);
   }

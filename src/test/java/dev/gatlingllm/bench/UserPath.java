@@ -70,7 +70,8 @@ final class UserPath {
                   .feed(prompts.feeder())
                   .exec(completions("truth").fromDataset().ignoreEos(true))
                   .injectOpen(injection(profile.build())))
-              .protocols(llm().baseUrl(System.getProperty("truth.baseUrl")).model("sim-model")
+              .protocols(llm().baseUrl(System.getProperty("truth.baseUrl"))
+                  .model(System.getProperty("truth.model"))
                   .results(results().label("truth")));
         }
       }
@@ -120,14 +121,15 @@ final class UserPath {
     List<String> command = new ArrayList<>(List.of("mvn", "-B", "-q", "gatling:test"));
     if (prefix.equals(DSL)) {
       command.addAll(List.of("-Dgatling.simulationClass=com.example.bench." + SIMULATION_CLASS,
-          "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.rate=" + rung.rate(),
+          "-Dtruth.baseUrl=" + baseUrl, "-Dtruth.model=" + ClientTruthBenchmark.MODEL,
+          "-Dtruth.rate=" + rung.rate(),
           "-Dtruth.burstiness=" + rung.burstiness(),
           "-Dtruth.maxConcurrency=" + rung.maxConcurrency(),
           "-Dtruth.numPrompts=" + rung.numPrompts(), "-Dtruth.outputLen=" + rung.outputLen()));
     } else {
       // what a vLLM user pastes, with gatling-llm's way in front
       StringBuilder args = new StringBuilder(String.format(Locale.ROOT,
-          "--base-url %s --model sim-model --tokenizer gpt2 --dataset-name random "
+          "--base-url %s --model " + ClientTruthBenchmark.MODEL + " --tokenizer gpt2 --dataset-name random "
               + "--random-input-len 64 --random-output-len %d --num-prompts %d "
               + "--request-rate %s --burstiness %s --seed 0 --ignore-eos",
           baseUrl, rung.outputLen(), rung.numPrompts(), rung.rate(), rung.burstiness()));

@@ -22,7 +22,13 @@ import java.util.stream.Stream;
  */
 final class GatlingRunner {
 
-  record Result(int exitCode, Path runFolder) {
+  /**
+   * @param exitCode    the status the forked JVM would exit with: the run's verdict's when it
+   *                    sets one (README, "How a run ends"), else Gatling's
+   * @param runFolder   the run's folder
+   * @param gatlingCode Gatling's own status (2: an assertion failed)
+   */
+  record Result(int exitCode, Path runFolder, int gatlingCode) {
     Path file(String name) {
       return runFolder.resolve(name);
     }
@@ -43,7 +49,8 @@ final class GatlingRunner {
       // as the forked JVM would exit: the run's verdict outranks Gatling's 0; taken here, so
       // that it never halts this JVM at its exit
       int verdict = RunResults.takeExitStatus();
-      return new Result(verdict != 0 ? verdict : code, newestRunFolder(resultsFolder, simulation));
+      return new Result(verdict != 0 ? verdict : code, newestRunFolder(resultsFolder, simulation),
+          code);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
@@ -59,6 +66,8 @@ final class GatlingRunner {
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, resultsFolder.toString());
     try {
       RunResults.write(simulation);
+      // the forked JVM would exit with it; this one must not
+      RunResults.takeExitStatus();
     } finally {
       System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
     }

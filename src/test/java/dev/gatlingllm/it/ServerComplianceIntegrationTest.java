@@ -1,6 +1,7 @@
 package dev.gatlingllm.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,10 +108,35 @@ class ServerComplianceIntegrationTest {
   }
 
   @Test
-  void aModelTheServerDoesNotListIsReported() throws IOException {
-    JsonNode compliance = run(llamaCpp(40), "completions", "sim-modle", 16, 3);
-    assertOnly(compliance, "model_not_listed");
-    assertTrue(compliance.get("warnings").get(0).asText().contains("(sim-model)"));
+  void aModelTheServerDoesNotListIsRefusedBeforeTheRunEvenByAServerThatAnswersAnyName() {
+    try (Simulator simulator = Simulator.start(llamaCpp(40).build())) {
+      Map<String, String> properties = Map.of(
+          ComplianceItSimulation.BASE_URL, simulator.baseUrl(),
+          ComplianceItSimulation.MODEL, "sim-modle",
+          "llm.resultsFolder", results.toString());
+      Throwable e = assertThrows(Exception.class,
+          () -> GatlingRunner.run(ComplianceItSimulation.class, results, properties));
+      while (e.getCause() != null) {
+        e = e.getCause();
+      }
+      assertEquals("the server at " + simulator.baseUrl() + " does not serve the model "
+          + "`sim-modle`: its /v1/models lists sim-model; name one of them (--model or "
+          + "--served-model-name on the command line, model(...) or servedModelName(...) in a "
+          + "simulation)", e.getMessage());
+      assertEquals(0, simulator.requestsReceived(), "refused before the warm-up");
+    }
+  }
+
+  @Test
+  void aModelTheServerDoesNotListIsReportedWhenTheRunGoesOnWithExitZero() throws IOException {
+    System.setProperty(ComplianceItSimulation.EXIT_ZERO, "true");
+    try {
+      JsonNode compliance = run(llamaCpp(40), "completions", "sim-modle", 16, 3);
+      assertOnly(compliance, "model_not_listed");
+      assertTrue(compliance.get("warnings").get(0).asText().contains("(sim-model)"));
+    } finally {
+      System.clearProperty(ComplianceItSimulation.EXIT_ZERO);
+    }
   }
 
   @Test

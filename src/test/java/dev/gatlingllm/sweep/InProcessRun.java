@@ -32,6 +32,9 @@ final class InProcessRun implements RunLauncher {
       code = Gatling$.MODULE$.fromArgs(new String[] {"--simulation", BenchServe.class.getName(),
           "--results-folder", gatling.toString(), "--launcher", "maven",
           "--build-tool-version", "sweep"});
+      // as the forked JVM would exit, and never at this JVM's exit
+      int verdict = RunResults.takeExitStatus();
+      code = verdict != 0 ? verdict : code;
     } catch (IOException e) {
       throw new SweepFailure("cannot create " + gatling + ": " + e.getMessage(), e);
     } finally {
