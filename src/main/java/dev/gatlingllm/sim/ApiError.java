@@ -10,11 +10,18 @@ final class ApiError extends Exception {
 
   private final HttpResponseStatus status;
   private final String type;
+  /** The request field at fault, as vLLM names it in {@code error.param}; null when none. */
+  private final String param;
 
   private ApiError(HttpResponseStatus status, String type, String message) {
+    this(status, type, message, null);
+  }
+
+  private ApiError(HttpResponseStatus status, String type, String message, String param) {
     super(message, null, false, false);
     this.status = status;
     this.type = type;
+    this.param = param;
   }
 
   static ApiError badRequest(String message) {
@@ -28,7 +35,7 @@ final class ApiError extends Exception {
 
   static ApiError modelNotFound(String model) {
     return new ApiError(HttpResponseStatus.NOT_FOUND, "NotFoundError",
-        "The model `" + model + "` does not exist.");
+        "The model `" + model + "` does not exist.", "model");
   }
 
   HttpResponseStatus status() {
@@ -37,5 +44,9 @@ final class ApiError extends Exception {
 
   String type() {
     return type;
+  }
+
+  String param() {
+    return param;
   }
 }

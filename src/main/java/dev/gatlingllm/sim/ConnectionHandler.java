@@ -170,7 +170,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
     if (request.decoderResult().isFailure()) {
-      sendError(ctx, HttpResponseStatus.BAD_REQUEST, "BadRequestError",
+      sendError(ctx, HttpResponseStatus.BAD_REQUEST, "BadRequestError", null,
           "Malformed HTTP request", ResponseConnection.CLOSE);
       return;
     }
@@ -253,7 +253,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       try {
         parsedRequest = parser.parse();
       } catch (ApiError e) {
-        sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+        sendError(ctx, e.status(), e.type(), e.param(), e.getMessage(), connection);
         return;
       }
       then.accept(parsedRequest);
@@ -298,7 +298,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         return;
       }
       if (result instanceof ApiError e) {
-        sendError(ctx, e.status(), e.type(), e.getMessage(), connection);
+        sendError(ctx, e.status(), e.type(), e.param(), e.getMessage(), connection);
       } else if (result instanceof RuntimeException e) {
         exceptionCaught(ctx, e);
       } else {
@@ -330,7 +330,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (faults.contains(Fault.HTTP_ERROR)) {
       state.countFault(Fault.HTTP_ERROR);
       state.depart();
-      sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
+      sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError", null,
           "Simulated internal server error (fault injection)", connection);
       return;
     }
@@ -366,7 +366,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (config.faultsFor(number).contains(Fault.HTTP_ERROR)) {
       state.countFault(Fault.HTTP_ERROR);
       state.depart();
-      sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
+      sendError(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError", null,
           "Simulated internal server error (fault injection)", connection);
       return;
     }
@@ -427,9 +427,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String type,
-      String message, ResponseConnection connection) {
+      String param, String message, ResponseConnection connection) {
     send(ctx, status, HttpHeaderValues.APPLICATION_JSON.toString(),
-        ResponseText.error(message, type, status.code()), connection);
+        ResponseText.error(message, type, param, status.code()), connection);
   }
 
   private void send(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType,

@@ -117,14 +117,24 @@ final class ResponseText {
 
   /** vLLM's error object: {@code {"object":"error","message":..,"type":..,"param":null,"code":..}}. */
   static String error(String message, String type, int code) {
-    return "{\"object\":\"error\",\"message\":" + quote(message) + ",\"type\":\"" + type
-        + "\",\"param\":null,\"code\":" + code + "}";
+    return error(message, type, null, code);
+  }
+
+  /**
+   * vLLM's error body as its current server writes it ({@code ErrorResponse}: the fields
+   * nested under {@code error}, {@code code} the HTTP status); {@code param} names the request
+   * field at fault, or null.
+   */
+  static String error(String message, String type, String param, int code) {
+    return "{\"error\":{\"message\":" + quote(message) + ",\"type\":\"" + type
+        + "\",\"param\":" + (param == null ? "null" : quote(param)) + ",\"code\":" + code
+        + "}}";
   }
 
   /** The in-band error event vLLM streams when generation fails after the stream started. */
   static String inBandErrorEvent() {
-    return "data: {\"error\": " + error("Simulated in-band error (fault injection)",
-        "InternalServerError", 500) + "}\n\n";
+    return "data: " + error("Simulated in-band error (fault injection)",
+        "InternalServerError", 500) + "\n\n";
   }
 
   /**

@@ -70,7 +70,9 @@ class MultiTurnDropInIntegrationTest {
           + " --disable-tqdm";
       result = GatlingRunner.run(MultiTurnBenchServe.class, results, Map.of(
           CommandLine.ARGS_PROPERTY, args, "llm.resultsFolder", results.toString()));
-      received = simulator.recordedRequests();
+      // the turns: not the model check's GET /v1/models before the run
+      received = simulator.recordedRequests().stream()
+          .filter(r -> r.path().equals("/v1/chat/completions")).toList();
     } finally {
       Thread.interrupted();
       System.setOut(original);

@@ -36,11 +36,16 @@ class SimulatorEndpointsTest {
   static void assertError(Response r, int code, String type, String message) {
     assertEquals(code, r.status());
     assertEquals("application/json", r.header("content-type"));
-    JsonNode body = r.json();
-    assertEquals("error", body.get("object").asText());
+    // vLLM's current ErrorResponse: the fields nested under "error"
+    JsonNode body = r.json().get("error");
+    assertEquals(1, r.json().size(), "nothing beside error");
     assertEquals(message, body.get("message").asText());
     assertEquals(type, body.get("type").asText());
-    assertTrue(body.get("param").isNull());
+    if (message.startsWith("The model `")) {
+      assertEquals("model", body.get("param").asText());
+    } else {
+      assertTrue(body.get("param").isNull());
+    }
     assertEquals(code, body.get("code").asInt());
   }
 

@@ -59,8 +59,7 @@ class SimulatorFaultTest {
         assertTrue(normal(r));
         return false;
       }
-      JsonNode error = r.json();
-      assertEquals("error", error.get("object").asText());
+      JsonNode error = r.json().get("error");
       assertEquals("InternalServerError", error.get("type").asText());
       assertEquals(500, error.get("code").asInt());
       assertTrue(error.get("param").isNull());
@@ -96,7 +95,7 @@ class SimulatorFaultTest {
       assertEquals(5, events.size(), "3 content chunks, error, [DONE]");
       assertEquals(SimTokens.text(3), SimulatorStreamingTest.texts(events.subList(0, 3), "text"));
       JsonNode error = events.get(3).json().get("error");
-      assertEquals("error", error.get("object").asText());
+      assertEquals("InternalServerError", error.get("type").asText());
       assertEquals(500, error.get("code").asInt());
       assertEquals("[DONE]", events.get(4).data());
       return true;
