@@ -307,12 +307,10 @@ LLM.run(function (d, app) {
     s.appendChild(table);
   }
 
-  /** The banner of each self-check level: green, amber, red only for distorted, grey. */
-  var BANNER = { good: 'ok', fair: 'fair', distorted: 'bad', ungraded: 'neutral' };
-
   /** The self-check's verdict, one sentence at the top of the page. */
   function selfCheckVerdict(sc) {
-    var v = LLM.selfCheck(sc);
+    // green, amber, red only for distorted, grey when not graded
+    var BANNER = { good: 'ok', fair: 'fair', distorted: 'bad', ungraded: 'neutral' }, v = LLM.selfCheck(sc);
     if (v) { app.appendChild(el('div', { cls: 'banner ' + BANNER[v.level], id: 'self-check-verdict', 'data-grade': v.level, text: v.text })); }
   }
 
