@@ -42,8 +42,11 @@ final class ConversationSlots {
   /** The action that waits for a place. */
   Action enter(ScenarioContext ctx, Action next) {
     ConcurrencyLimiter gate = limiter(components(ctx));
+    // the wait for a place is the run's cap, not the client's lateness: the first turn's
+    // send lateness counts from the moment the place was given
     return action(ctx, "conversation slot", next, session ->
-        gate.acquire(session.eventLoop(), () -> next.$bang(session.set(HELD, Boolean.TRUE))));
+        gate.acquire(session.eventLoop(), () -> next.$bang(session.set(HELD, Boolean.TRUE)
+            .set(LlmRequestAction.READY_NANOS_ATTRIBUTE, System.nanoTime()))));
   }
 
   /** The action that gives the place back. */

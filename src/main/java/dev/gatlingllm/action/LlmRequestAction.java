@@ -39,6 +39,12 @@ final class LlmRequestAction extends LlmAction {
   /** Session attribute a pacing action sets to the request's scheduled send time. */
   static final String SCHEDULED_NANOS_ATTRIBUTE = "gatling-llm.scheduledNanos";
   /**
+   * Session attribute: when a wait that is not the client's own ended (a conversation's place
+   * under {@code --multi-turn-concurrency}); the request's send lateness counts from there
+   * when that is after its scheduled time.
+   */
+  static final String READY_NANOS_ATTRIBUTE = "gatling-llm.readyNanos";
+  /**
    * How long before its slot a paced user is let go: the request is built (Jackson, headers)
    * in that time and the send itself waits for the slot, so building is not part of how
    * late the request goes out.
@@ -115,11 +121,14 @@ final class LlmRequestAction extends LlmAction {
     SelfCheck check = components.measures().start();
     long due = request.encoded().request().scheduledNanos();
     if (due != LlmRequest.NOT_SCHEDULED && pacing.pacer() != null) {
+      // The client's own lateness runs from when the request could go: its slot, or the end
+      // of a wait the run asked for (a conversation's place), whichever is later.
+      long ready = Math.max(due, longAttribute(session, READY_NANOS_ATTRIBUTE, due));
       // In schedule order across the loops: whichever loop's slot comes due first sends this
       // one too if it is due by then, from that loop (see PacedSends).
       pacing.pacedSends().await(pacing.pacer(), session.eventLoop(), due, loop -> {
         // Pacing precision; waiting for a concurrency permit comes after and is not lateness.
-        check.recordSendLateness(System.nanoTime() - due);
+        check.recordSendLateness(System.nanoTime() - ready);
         pacing.limiter().acquire(loop, () -> send(loop, session, request, due));
       });
     } else {
@@ -344,7 +353,8 @@ final class LlmRequestAction extends LlmAction {
     }
     // The scheduled time belongs to this request only, not to the next ones of the journey.
     Session next = session.logGroupRequestTimings(startMillis, endMillis)
-        .remove(SCHEDULED_NANOS_ATTRIBUTE).remove(ArrivalGate.REQUEST_INDEX_ATTRIBUTE);
+        .remove(SCHEDULED_NANOS_ATTRIBUTE).remove(ArrivalGate.REQUEST_INDEX_ATTRIBUTE)
+        .remove(READY_NANOS_ATTRIBUTE);
     if (!record.success()) {
       next = next.markAsFailed();
     }

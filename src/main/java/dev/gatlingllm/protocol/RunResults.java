@@ -149,6 +149,8 @@ public final class RunResults {
       SelfCheckReport selfCheck = run.measures().stopSelfCheck();
       RunInfo info = run.runInfo();
       if (selfCheck != null) {
+        // graded against the run's own TTFT and ITL; warnings only for grades worse than good
+        selfCheck = selfCheck.against(SelfCheckReport.RunFigures.of(run.store().snapshot()));
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
       }

@@ -1,6 +1,8 @@
 package dev.gatlingllm.selfcheck;
 
 import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.metrics.RecordSource;
+import dev.gatlingllm.metrics.RequestRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +35,8 @@ import java.util.Objects;
  * @param lagSplit            where the loops' lag over {@link #LOOP_LAG_P99_WARN_MS} went
  * @param connections         requests sent again on a new connection, and whether reuse stopped
  * @param jvm                 the client JVM's settings against those the timings need
+ * @param run                 the run's own figures the delays are graded against
+ *                            ({@link RunFigures#UNKNOWN} until {@link #against} is called)
  */
 public record SelfCheckReport(
     double windowMs,
@@ -47,10 +51,14 @@ public record SelfCheckReport(
     int availableProcessors,
     LagSplit lagSplit,
     Connections connections,
-    JvmCheck jvm) {
+    JvmCheck jvm,
+    RunFigures run) {
 
-  /** Loop lag p99 above this means the loops, not the server, set part of the latencies. */
-  public static final double LOOP_LAG_P99_WARN_MS = 1.0;
+  /**
+   * Loop lag below this is the probes' own timer wake-up: the split of the lag into causes
+   * counts only the lag above it, and a lag p99 below it is good whatever the run's figures.
+   */
+  public static final double LOOP_LAG_P99_WARN_MS = Grading.LAG_FLOOR_MS;
   /** A GC pause longer than this shows in a token-level latency tail. */
   public static final double GC_PAUSE_WARN_MS = 10.0;
   /** CPU above this share of the available cores leaves the client waiting for CPU. */
@@ -70,7 +78,116 @@ public record SelfCheckReport(
     Objects.requireNonNull(lagSplit, "lagSplit");
     Objects.requireNonNull(connections, "connections");
     Objects.requireNonNull(jvm, "jvm");
+    Objects.requireNonNull(run, "run");
     loopLagMaxMsPerLoop = List.copyOf(loopLagMaxMsPerLoop);
+  }
+
+  /** The figures as measured, before the run's own figures are known. */
+  public SelfCheckReport(double windowMs, Latency loopLag, List<Double> loopLagMaxMsPerLoop,
+      Latency sendLateness, Latency writeTime, int gcPauses, double gcPauseTotalMs,
+      double gcPauseMaxMs, double cpuPercentOfOneCore, int availableProcessors,
+      LagSplit lagSplit, Connections connections, JvmCheck jvm) {
+    this(windowMs, loopLag, loopLagMaxMsPerLoop, sendLateness, writeTime, gcPauses,
+        gcPauseTotalMs, gcPauseMaxMs, cpuPercentOfOneCore, availableProcessors, lagSplit,
+        connections, jvm, RunFigures.UNKNOWN);
+  }
+
+  /** This report, graded against the run's own figures. */
+  public SelfCheckReport against(RunFigures figures) {
+    return new SelfCheckReport(windowMs, loopLag, loopLagMaxMsPerLoop, sendLateness, writeTime,
+        gcPauses, gcPauseTotalMs, gcPauseMaxMs, cpuPercentOfOneCore, availableProcessors,
+        lagSplit, connections, jvm, figures);
+  }
+
+  /**
+   * How much the client distorted the run's figures, worst first: only {@link #DISTORTED} is
+   * an alarm. Ordered by severity.
+   */
+  public enum Grade {
+    /** The client's delays are small against the figures they enter. */
+    GOOD("good"),
+    /** Too short a window, or no successful request to compare the client's delay with. */
+    NOT_GRADED("not graded"),
+    /** A delay worth knowing about, within a tolerable share of the figures. */
+    FAIR("fair"),
+    /** A figure's tail is largely the client's own delay. */
+    DISTORTED("distorted");
+
+    private final String label;
+
+    Grade(String label) {
+      this.label = label;
+    }
+
+    /** The word printed and written into the JSON: "good", "not graded", "fair", "distorted". */
+    public String label() {
+      return label;
+    }
+  }
+
+  /**
+   * The run's figures a client delay is compared with, in ms: the medians and p99 of TTFT and
+   * ITL (and E2EL, for runs without a first token) of its successful requests.
+   *
+   * @param succeeded successful requests; -1 when the figures are not known
+   */
+  public record RunFigures(long succeeded, double ttftP50Ms, double ttftP99Ms, double itlP50Ms,
+      double itlP99Ms, double e2elP50Ms) {
+    /** Not known: the self-check is graded on its own figures only. */
+    public static final RunFigures UNKNOWN = new RunFigures(-1, 0, 0, 0, 0, 0);
+
+    boolean known() {
+      return succeeded >= 0;
+    }
+
+    /**
+     * The figures of the successful requests of a run, with the rules of
+     * {@code metrics.LatencySamples} (TTFT of each, every gap between content chunks); kept
+     * in this package's fixed-bucket histograms (nearest rank, at most 0.78 % high), so
+     * grading a run of a hundred million tokens allocates nothing per token.
+     */
+    public static RunFigures of(RecordSource records) {
+      LatencyHistogram ttft = new LatencyHistogram();
+      LatencyHistogram itl = new LatencyHistogram();
+      LatencyHistogram e2el = new LatencyHistogram();
+      long succeeded = 0;
+      for (int i = 0; i < records.size(); i++) {
+        RequestRecord r = records.record(i);
+        if (!r.success()) {
+          continue;
+        }
+        succeeded++;
+        if (r.ttftNanos() > 0) {
+          ttft.record(r.ttftNanos());
+        }
+        if (r.latencyNanos() > 0) {
+          e2el.record(r.latencyNanos());
+        }
+        int[] chunks = r.chunkMicros();
+        for (int k = 0; k + 1 < chunks.length; k++) {
+          itl.record((chunks[k + 1] - chunks[k]) * 1_000L);
+        }
+      }
+      LatencyHistogram.Snapshot t = ttft.snapshot();
+      LatencyHistogram.Snapshot g = itl.snapshot();
+      return new RunFigures(succeeded, t.percentileNanos(50) / 1e6, t.percentileNanos(99) / 1e6,
+          g.percentileNanos(50) / 1e6, g.percentileNanos(99) / 1e6,
+          e2el.snapshot().percentileNanos(50) / 1e6);
+    }
+  }
+
+  /** The grade: the worst of the client's delays against the run's figures. */
+  public Grade grade() {
+    return Grading.of(this).grade();
+  }
+
+  /**
+   * One short sentence: why this grade, with the amount against the figure and the cause,
+   * e.g. "event-loop lag p99 4.60 ms, 46 % of the run's ITL p50 (10.00 ms); mostly running:
+   * the client's own load".
+   */
+  public String reason() {
+    return Grading.of(this).reason();
   }
 
   /**
@@ -117,8 +234,10 @@ public record SelfCheckReport(
    * reuse stopped as a boolean, the lag's split as an
    * object ({@code loop_lag_split}, {@code null} where not measured), {@code null} for an
    * unknown CPU figure, the JVM's settings and verdict ({@code jvm}, see {@link
-   * JvmCheck#toJson()}), and {@code warnings} (an empty list when the client was not a
-   * bottleneck). The percentiles and maximum of a distribution with no samples are left
+   * JvmCheck#toJson()}), the {@code grade} ({@link Grade#label()}), its {@code cause} (a word:
+   * running, waiting_for_cpu, not_runnable, gc_pauses, cpu, jvm_settings, not_measured; null
+   * when good or not graded) and {@code grade_reason}, and {@code warnings} (an empty list
+   * when good). The percentiles and maximum of a distribution with no samples are left
    * out, its {@code _samples} count stays.
    */
   public Map<String, Object> toJson() {
@@ -143,7 +262,11 @@ public record SelfCheckReport(
         Double.isNaN(cpuPercentOfOneCore) ? null : round3(cpuPercentOfOneCore));
     json.put("available_processors", availableProcessors);
     json.put("jvm", jvm.toJson());
-    json.put("warnings", warnings());
+    Grading grading = Grading.of(this);
+    json.put("grade", grading.grade().label());
+    json.put("cause", grading.cause());
+    json.put("grade_reason", grading.reason());
+    json.put("warnings", grading.warnings());
     return json;
   }
 
@@ -224,7 +347,12 @@ public record SelfCheckReport(
         Double.isNaN(cpuPercentOfOneCore) ? "n/a" : PyFormat.fixed(cpuPercentOfOneCore, 2));
     line(out, "Available processors:", Integer.toString(availableProcessors));
     line(out, "JVM settings:", jvm.ok() ? "ok" : jvm.differences().size() + " differ");
-    for (String warning : warnings()) {
+    Grading grading = Grading.of(this);
+    line(out, "Self-check grade:", grading.grade().label());
+    if (!grading.reason().isEmpty()) {
+      out.append("  ").append(grading.reason()).append('\n');
+    }
+    for (String warning : grading.warnings()) {
       out.append("Warning: ").append(warning).append('\n');
     }
     out.append("=".repeat(WIDTH)).append('\n');
@@ -238,62 +366,16 @@ public record SelfCheckReport(
   }
 
   /**
-   * Plain sentences, one per way the client distorted its own measurements; empty when it
-   * was not a bottleneck. Stable wording, only figures from this report.
+   * Plain sentences, one per finding worse than good, worst first, each starting with its
+   * grade ("distorted: ...", "fair: ..."): empty when the grade is good or not graded. Stable
+   * wording, only figures from this report.
    */
   public List<String> warnings() {
-    List<String> warnings = new ArrayList<>(4);
-    if (loopLag.p99Ms() > LOOP_LAG_P99_WARN_MS) {
-      String p99 = ms2(loopLag.p99Ms());
-      warnings.add("the client itself was a bottleneck: event-loop lag p99 " + p99 + " ms, max "
-          + ms2(loopLag.maxMs()) + " ms; these latencies include up to " + p99
-          + " ms of client delay (p99)" + lagSplitSentence());
-    }
-    if (gcPauseMaxMs > GC_PAUSE_WARN_MS) {
-      String pauses = gcPauses + (gcPauses == 1 ? " pause" : " pauses");
-      warnings.add("the client JVM stopped for garbage collection for up to " + ms2(gcPauseMaxMs)
-          + " ms (" + pauses + ", " + ms2(gcPauseTotalMs) + " ms in total); a latency measured"
-          + " across a pause includes it");
-    }
-    if (cpuPercentOfOneCore > CPU_WARN_SHARE * 100 * availableProcessors) {
-      warnings.add("the client JVM used " + PyFormat.fixed(cpuPercentOfOneCore, 0)
-          + " % of one core, more than " + Math.round(CPU_WARN_SHARE * 100) + " % of its "
-          + availableProcessors + " available cores; its latencies include time spent"
-          + " waiting for a CPU");
-    }
-    if (!jvm.ok()) {
-      warnings.add("the client JVM's settings differ from what its timings need ("
-          + String.join("; ", jvm.differences()) + "); its own pauses and compiling are in"
-          + " these latencies (README, \"The JVM gatling:test runs in\", has the <jvmArgs> to"
-          + " paste)");
-    }
-    return List.copyOf(warnings);
-  }
-
-  /**
-   * What the loops did while late, for the lag warning: running is the client's load;
-   * waiting for a CPU is other work on its cores; not runnable is a call blocking a loop or
-   * a late wake-up by the OS or hypervisor, which on a virtual machine whose idle cores halt
-   * is the host's doing. Empty when the split was not measured or saw no such lag.
-   */
-  private String lagSplitSentence() {
-    if (!lagSplit.measured() || lagSplit.lagMs() <= 0) {
-      return "";
-    }
-    return "; of the loops' lag over " + PyFormat.fixed(lagSplit.overMs(), 0) + " ms ("
-        + ms2(lagSplit.lagMs()) + " ms in all), " + lagSplit.percent(lagSplit.runningMs())
-        + " % was spent running, " + lagSplit.percent(lagSplit.waitingForCpuMs())
-        + " % waiting for a CPU and " + lagSplit.percent(lagSplit.notRunnableMs())
-        + " % not runnable (blocked in a call on the loop, or asleep and woken late by the OS"
-        + " or hypervisor)";
+    return Grading.of(this).warnings();
   }
 
   private static String ms(double value) {
     return PyFormat.fixed(value, 3);
-  }
-
-  private static String ms2(double value) {
-    return PyFormat.fixed(value, 2);
   }
 
   private static double round3(double value) {

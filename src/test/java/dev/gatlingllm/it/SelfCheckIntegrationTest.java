@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,13 @@ class SelfCheckIntegrationTest {
       assertEquals(jvm.verdict(), check.get("jvm").get("verdict").asText());
       assertEquals(jvm.differences().size(), check.get("jvm").get("differences").size());
       assertEquals(jvm.reading().gc(), check.get("jvm").get("gc").asText());
+      // graded against the run's own figures: warnings only for a grade worse than good
+      String grade = check.get("grade").asText();
+      assertTrue(List.of("good", "fair", "distorted").contains(grade), grade);
+      assertEquals(grade.equals("good"), check.get("warnings").isEmpty(), check.toString());
+      if (jvm.ok() && check.get("p99_loop_lag_ms").asDouble() <= 1) {
+        assertEquals("good", grade, check.toString());
+      }
     }
   }
 
@@ -69,8 +77,12 @@ class SelfCheckIntegrationTest {
           "the 200 ms stall is seen: " + check.get("max_loop_lag_ms"));
       assertTrue(check.get("p99_loop_lag_ms").asDouble() > 1,
           "200 ms of a ~2.5 s run is more than 1 % of the time");
-      assertTrue(check.get("warnings").toString().contains("the client itself was a bottleneck"),
+      // 200 ms in the tail of a run whose gaps are 5 ms: the worst grade, its cause named
+      assertEquals("distorted", check.get("grade").asText(), check.toString());
+      assertTrue(check.get("warnings").get(0).asText().startsWith("distorted: event-loop lag p99"),
           check.get("warnings").toString());
+      assertTrue(check.get("grade_reason").asText().contains("of the run's ITL p50"),
+          check.get("grade_reason").asText());
       JsonNode split = check.get("loop_lag_split");
       if (Files.isReadable(Path.of("/proc/thread-self/schedstat"))) {
         // The stall parks the loop's thread: its lag is not runnable, not running.

@@ -51,6 +51,8 @@ class SelfCheckReportTest {
         + "Client CPU (% of one core):              27.46     \n"
         + "Available processors:                    2         \n"
         + "JVM settings:                            ok        \n"
+        + "Self-check grade:                        good      \n"
+        + "  event-loop lag p99 0.21 ms\n"
         + "==================================================\n",
         quiet().consoleText());
   }
@@ -64,7 +66,7 @@ class SelfCheckReportTest {
         "p99_write_time_ms", "max_write_time_ms", "connection_retries",
         "connection_reuse_stopped", "gc_pauses", "gc_pause_total_ms",
         "max_gc_pause_ms", "cpu_percent_of_one_core", "available_processors", "jvm",
-        "warnings"),
+        "grade", "cause", "grade_reason", "warnings"),
         new ArrayList<>(json.keySet()));
     assertEquals(10_012.346, json.get("window_ms"));
     assertEquals(2, json.get("event_loops"));
@@ -75,6 +77,8 @@ class SelfCheckReportTest {
     assertEquals(0, json.get("send_lateness_samples"));
     assertEquals(27.456, json.get("cpu_percent_of_one_core"));
     assertEquals(List.of(), json.get("warnings"));
+    assertEquals("good", json.get("grade"));
+    assertNull(json.get("cause"), "good: nothing to blame");
     assertEquals(0L, json.get("connection_retries"));
     assertEquals(false, json.get("connection_reuse_stopped"));
   }
@@ -113,12 +117,13 @@ class SelfCheckReportTest {
   }
 
   @Test
-  void loopLagAboveOneMillisecondAtP99SaysTheClientWasTheBottleneck() {
+  void loopLagWithoutTheRunsFiguresIsFairNeverDistorted() {
     Latency lag = new Latency(4_000, 0.2, 4.604, 30, 51.2);
     SelfCheckReport lagging = new SelfCheckReport(10_000, lag, List.of(51.2, 3.0), Latency.NONE,
         WRITES, 0, 0, 0, 60, 2, NOT_SPLIT, Connections.NONE, TUNED);
-    String expected = "the client itself was a bottleneck: event-loop lag p99 4.60 ms, max 51.20"
+    String expected = "fair: event-loop lag p99 4.60 ms, max 51.20"
         + " ms; these latencies include up to 4.60 ms of client delay (p99)";
+    assertEquals(SelfCheckReport.Grade.FAIR, lagging.grade());
     assertEquals(List.of(expected), lagging.warnings());
     assertTrue(lagging.consoleText().contains("\nWarning: " + expected + "\n"));
     assertEquals(List.of(expected), lagging.toJson().get("warnings"));
@@ -141,7 +146,7 @@ class SelfCheckReportTest {
     assertEquals(Map.of("over_ms", 1.0, "lag_ms", 200.004, "running_ms", 20.0,
         "waiting_for_cpu_ms", 10.0, "not_runnable_ms", 170.004),
         lagging.toJson().get("loop_lag_split"));
-    assertEquals(List.of("the client itself was a bottleneck: event-loop lag p99 4.60 ms, max"
+    assertEquals(List.of("fair: event-loop lag p99 4.60 ms, max"
         + " 51.20 ms; these latencies include up to 4.60 ms of client delay (p99); of the"
         + " loops' lag over 1 ms (200.00 ms in all), 10 % was spent running, 5 % waiting for a"
         + " CPU and 85 % not runnable (blocked in a call on the loop, or asleep and woken late"
@@ -162,7 +167,7 @@ class SelfCheckReportTest {
   void aLongGcPauseIsWarnedAbout() {
     SelfCheckReport gc = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
         WRITES, 3, 61, 48, 30, 2, NOT_SPLIT, Connections.NONE, TUNED);
-    assertEquals(List.of("the client JVM stopped for garbage collection for up to 48.00 ms"
+    assertEquals(List.of("fair: the client JVM stopped for garbage collection for up to 48.00 ms"
         + " (3 pauses, 61.00 ms in total); a latency measured across a pause includes it"),
         gc.warnings());
     SelfCheckReport one = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
@@ -174,7 +179,7 @@ class SelfCheckReportTest {
   void cpuAboveNinetyPercentOfTheCoresIsWarnedAbout() {
     SelfCheckReport busy = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9), Latency.NONE,
         WRITES, 0, 0, 0, 185, 2, NOT_SPLIT, Connections.NONE, TUNED);
-    assertEquals(List.of("the client JVM used 185 % of one core, more than 90 % of its 2"
+    assertEquals(List.of("fair: the client JVM used 185 % of one core, more than 90 % of its 2"
         + " available cores; its latencies include time spent waiting for a CPU"),
         busy.warnings());
     SelfCheckReport oneCoreOfTwo = new SelfCheckReport(10_000, QUIET_LAG, List.of(0.9),
@@ -203,7 +208,7 @@ class SelfCheckReportTest {
     assertTrue(report.consoleText().contains("JVM settings:                            7 differ"
         + "  \n"), report.consoleText());
     assertEquals(1, report.warnings().size());
-    assertTrue(report.warnings().get(0).startsWith("the client JVM's settings differ from what"
+    assertTrue(report.warnings().get(0).startsWith("fair: the client JVM's settings differ from what"
         + " its timings need (compiler: C1 and C2, needs C1 only (-XX:TieredStopAtLevel=1); GC:"
         + " SerialGC, needs ParallelGC (-XX:+UseParallelGC); initial heap: 16 MB, needs the max heap"
         + " (fixed) (-Xms1024m); "), report.warnings().get(0));

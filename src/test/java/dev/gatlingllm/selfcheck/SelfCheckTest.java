@@ -59,18 +59,22 @@ class SelfCheckTest {
       Thread.sleep(100);
       EventExecutor stalled = group.next();
       stalled.submit(() -> sleep(50)).get(5, TimeUnit.SECONDS);
-      Thread.sleep(100);
-      SelfCheckReport report = check.stop();
+      // past 100 lag samples (two loops, 10 ms apart): a shorter window is not graded
+      Thread.sleep(400);
+      // against a run whose typical gap is 10 ms: a 50 ms stall in its tail distorts it
+      SelfCheckReport report = check.stop()
+          .against(new SelfCheckReport.RunFigures(20, 50, 60, 10, 12, 500));
 
       // The probe due first inside the stall runs at its end: at most one period (10 ms)
       // of the stall can fall before it.
       assertTrue(report.loopLag().maxMs() >= 40, report.consoleText());
       assertTrue(report.loopLagMaxMsPerLoop().get(indexOf(group, stalled)) >= 40,
           report.consoleText());
-      // The periods the stall swallowed count too, so 50 ms of ~250 is far above 1 % of time.
+      // The periods the stall swallowed count too, so 50 ms of ~550 is far above 1 % of time.
       assertTrue(report.loopLag().p99Ms() > 1, report.consoleText());
+      assertEquals(SelfCheckReport.Grade.DISTORTED, report.grade(), report.consoleText());
       assertTrue(report.warnings().stream()
-          .anyMatch(w -> w.startsWith("the client itself was a bottleneck: event-loop lag p99 ")),
+          .anyMatch(w -> w.startsWith("distorted: event-loop lag p99 ")),
           report.consoleText());
       if (LINUX) {
         // The loop slept in a call: not runnable, not running.

@@ -42,26 +42,37 @@ var LLM = (function () {
   }
 
   /**
-   * The self-check of a run in one sentence ({ok, text, short}): was the client a bottleneck,
-   * and by how much. The amount is the larger of the event-loop lag's p99 (the delay the
-   * latencies include) and the longest GC pause, when the self-check warned about them.
+   * The self-check of a run in one sentence ({ok, level, text, short}): its grade (level: good,
+   * fair, distorted or ungraded; only distorted is red), why, and by how much against the
+   * figure it distorts. A result written before the grades (no `grade`) is read as it was
+   * then: any warning meant distorted.
    */
   function selfCheck(sc) {
     if (!sc) { return null; }
     var warnings = sc.warnings || [], jvmOk = !sc.jvm || sc.jvm.verdict === 'ok';
     var lag = sc.p99_loop_lag_ms, gc = sc.max_gc_pause_ms, cpu = sc.cpu_percent_of_one_core;
+    if (sc.grade) {
+      var level = { good: 'good', fair: 'fair', distorted: 'distorted' }[sc.grade] || 'ungraded';
+      var why = sc.grade_reason ? ': ' + sc.grade_reason : '';
+      var said = { good: 'good. The load generator did not distort these timings',
+        fair: 'fair. The load generator added a delay worth knowing, within a tolerable share of the figures',
+        distorted: 'distorted. Part of these timings is the load generator\'s own delay' }[level] || sc.grade + '. Not enough to grade';
+      var more = warnings.length ? ' (' + warnings.length + (warnings.length === 1 ? ' warning' : ' warnings') + ' in the self-check below)' : '';
+      return { ok: level === 'good', level: level, short: sc.grade,
+        text: 'Client self-check: ' + said + (level === 'ungraded' ? why.replace(/^: not enough to grade: /, ': ') : why) + more + '.' };
+    }
     if (!warnings.length) {
       var figures = [];
       if (lag !== undefined) { figures.push('event-loop lag p99 ' + num(lag, 2) + ' ms'); }
       if (gc !== undefined) { figures.push('longest GC pause ' + num(gc, 1) + ' ms'); }
       if (cpu !== null && cpu !== undefined) { figures.push('client CPU ' + num(cpu, 0) + ' % of one core'); }
-      return { ok: jvmOk, short: 'ok',
+      return { ok: jvmOk, level: jvmOk ? 'good' : 'distorted', short: 'ok',
         text: 'Client self-check: ok. The load generator did not distort these timings' + (figures.length ? ' (' + figures.join(', ') + ')' : '')
           + (jvmOk ? '.' : ', but its JVM settings differ from what the timings need (see the self-check).') };
     }
     var by = Math.max(lag > 1 ? lag : 0, gc > 10 ? gc : 0);
     var count = warnings.length + (warnings.length === 1 ? ' warning' : ' warnings');
-    return { ok: false, short: by > 0 ? 'distorted: up to ' + num(by, 2) + ' ms' : 'distorted (' + count + ')',
+    return { ok: false, level: 'distorted', short: by > 0 ? 'distorted: up to ' + num(by, 2) + ' ms' : 'distorted (' + count + ')',
       // without an amount, the first warning's gist (a JVM whose settings differ, a busy CPU)
       text: 'Client self-check: distorted. ' + (by > 0 ? 'These latencies include up to ' + num(by, 2) + ' ms of the client\'s own delay'
         : 'Its first warning: ' + warnings[0].split(/ \(|;/)[0]) + ' (' + count + ' in the self-check below).' };

@@ -14,7 +14,8 @@ LLM.run(function (d, app) {
   /** A run's self-check in a few words; the whole sentence on hover. */
   function selfCheckCell(sc) {
     var v = LLM.selfCheck(sc);
-    return v ? el('td', { cls: 'text ' + (v.ok ? 'neg' : 'pos'), title: v.text, text: v.short }) : el('td', { cls: 'text', text: 'not measured' });
+    // red only for distorted; fair and not graded stay plain, their sentence on hover
+    return v ? el('td', { cls: 'text ' + (v.ok ? 'neg' : v.level === 'distorted' ? 'pos' : ''), title: v.text, text: v.short }) : el('td', { cls: 'text', text: 'not measured' });
   }
 
   // the differences and their directions come computed with the data (CompareTable), as

@@ -196,7 +196,7 @@ LLM.run(function (d, app) {
   if (sc) {
     var cs = LLM.section(app, 'Client self-check', 'How much the load generator itself may have distorted the timings, measured during the run.');
     cs.id = 'self-check';
-    (sc.warnings || []).forEach(function (w) { cs.appendChild(el('div', { cls: 'banner bad warn', 'data-self-check-warning': 1, text: 'Warning: ' + w })); });
+    (sc.warnings || []).forEach(function (w) { cs.appendChild(el('div', { cls: 'banner warn ' + (/^fair: /.test(w) ? 'fair' : 'bad'), 'data-self-check-warning': 1, text: 'Warning: ' + w })); });
     // the JVM's own banner, unless a warning above already says that its settings differ
     if (sc.jvm && !(sc.warnings || []).some(function (w) { return /JVM's settings differ/.test(w); })) {
       // The client JVM's settings: a run whose JVM differs says so above its figures.
@@ -219,7 +219,7 @@ LLM.run(function (d, app) {
 
   /** [label, value, key] rows of the self-check, labelled and ordered as its console block. */
   function selfCheckRows(sc) {
-    var rows = [], used = { warnings: 1, jvm: 1 };
+    var rows = [], used = { warnings: 1, jvm: 1, grade: 1, cause: 1, grade_reason: 1 };
     function row(key, label, value) { if (key in sc) { used[key] = 1; if (sc[key] !== null || value !== undefined) { rows.push([label, value !== undefined ? value : num(sc[key], 3), key]); } } }
     row('window_ms', 'Self-check window (s)', num(sc.window_ms / 1000, 2));
     row('event_loops', 'Event loops');
@@ -309,8 +309,9 @@ LLM.run(function (d, app) {
 
   /** The self-check's verdict, one sentence at the top of the page. */
   function selfCheckVerdict(sc) {
-    var v = LLM.selfCheck(sc);
-    if (v) { app.appendChild(el('div', { cls: 'banner ' + (v.ok ? 'ok' : 'bad'), id: 'self-check-verdict', text: v.text })); }
+    // green, amber, red only for distorted, grey when not graded
+    var BANNER = { good: 'ok', fair: 'fair', distorted: 'bad', ungraded: 'neutral' }, v = LLM.selfCheck(sc);
+    if (v) { app.appendChild(el('div', { cls: 'banner ' + BANNER[v.level], id: 'self-check-verdict', 'data-grade': v.level, text: v.text })); }
   }
 
   /**
