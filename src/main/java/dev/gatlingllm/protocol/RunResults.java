@@ -145,7 +145,7 @@ public final class RunResults {
             probes.sent(), probes.unfinished(), probes.records(), options.metricPercentiles()))
             .build();
       }
-      ServerComplianceReport compliance = run.compliance().report();
+      ServerComplianceReport compliance = run.compliance().report(start);
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
       compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
       ServerSeries server = run.measures().stopServerMetrics();
