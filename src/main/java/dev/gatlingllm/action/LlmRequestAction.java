@@ -181,8 +181,10 @@ final class LlmRequestAction extends LlmAction {
           return;
         }
         try {
-          components.compliance().record(request.asked(), record);
           complete(session, capped ? queued(record, arrivedNanos) : record, startMillis);
+          // after it is stored and in Gatling's stats: a live stop it causes keeps it (a stop
+          // at the first answer, before it, left Gatling a run with no request to report)
+          components.compliance().record(request.asked(), record);
         } catch (RuntimeException e) {
           crashed(session, e);
         }
