@@ -8,8 +8,8 @@ import dev.gatlingllm.metrics.GoodputSlo;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
-import dev.gatlingllm.protocol.OverSaturationStop;
 import dev.gatlingllm.protocol.RunPacing;
+import dev.gatlingllm.protocol.RunStop;
 import dev.gatlingllm.protocol.ServerCompliance;
 import dev.gatlingllm.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
@@ -174,24 +174,26 @@ final class LlmRequestAction extends LlmAction {
    */
   private void send(EventLoop loop, Session session, Prepared request, long arrivedNanos) {
     long startMillis = clock.nowMillis();
-    OverSaturationStop.Ticket ticket = components.measures().sending();
-    if (ticket == OverSaturationStop.STOPPED) { // the run is ending: nothing more goes out
+    RunStop.Ticket ticket = components.measures().sending();
+    if (ticket == RunStop.STOPPED) { // the run is ending: nothing more goes out
       pacing.limiter().release();
-      failBeforeSending(session, OverSaturationStop.REFUSAL);
+      failBeforeSending(session, components.measures().refusal());
       return;
     }
     try {
       components.client().send(loop, request.encoded(), record -> {
         pacing.limiter().release();
         if (!components.measures().ended(ticket)) {
-          // stopped on over-saturation, results written: recorded nowhere, but the user still
+          // stopped from within, results written: recorded nowhere, but the user still
           // goes back to Gatling, which would otherwise wait for it
           next.$bang(session.markAsFailed());
           return;
         }
         try {
-          components.compliance().record(request.asked(), record);
           complete(session, capped ? queued(record, arrivedNanos) : record, startMillis);
+          // after it is stored and in Gatling's stats: a live stop it causes keeps it (a stop
+          // at the first answer, before it, left Gatling a run with no request to report)
+          components.compliance().record(request.asked(), record);
         } catch (RuntimeException e) {
           crashed(session, e);
         }

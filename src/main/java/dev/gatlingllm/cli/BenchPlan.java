@@ -444,6 +444,9 @@ public final class BenchPlan {
       ResultOptions.Builder current = b;
       b = flagged("goodput", () -> current.goodput(String.join(" ", args.values("goodput"))));
     }
+    if (args.on("stop-on-server-noncompliance")) {
+      b = b.stopOnServerNonCompliance(true);
+    }
     return SteadyStateFlags.apply(args, b).build();
   }
 

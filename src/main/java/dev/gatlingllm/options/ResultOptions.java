@@ -168,6 +168,14 @@ public final class ResultOptions {
     return values.exitZero;
   }
 
+  /**
+   * Whether the run ends at the first response that shows the server did not do what was
+   * asked (default false); see {@link Builder#stopOnServerNonCompliance(boolean)}.
+   */
+  public boolean stopOnServerNonCompliance() {
+    return values.stopOnServerNonCompliance;
+  }
+
   /** A builder starting from these options. */
   public Builder toBuilder() {
     return values;
@@ -194,6 +202,7 @@ public final class ResultOptions {
     private SteadyStateOptions steadyState = SteadyStateOptions.DEFAULTS;
     private boolean stopOnOverSaturation;
     private boolean exitZero;
+    private boolean stopOnServerNonCompliance;
     private boolean plotTimeline;
 
     private Builder() {}
@@ -405,6 +414,18 @@ public final class ResultOptions {
      */
     public Builder stopOnOverSaturation(boolean stop) {
       return with(b -> b.stopOnOverSaturation = stop);
+    }
+
+    /**
+     * End the run at the first finished request that shows the server did not do what it was
+     * asked (more output tokens than the limit, a model it does not serve or list, no usage,
+     * ...; the server compliance checks): its figures would be the server's, not the
+     * dataset's. No new request is sent, every finished one is reported, and the result
+     * JSON's {@code server_compliance.stop} says when and why. Without it the finding is said
+     * once, as a WARN line, and the run goes on.
+     */
+    public Builder stopOnServerNonCompliance(boolean stop) {
+      return with(b -> b.stopOnServerNonCompliance = stop);
     }
 
     /**

@@ -128,10 +128,13 @@ public final class LlmComponents implements ProtocolComponents {
           + "stop on its own share of the load; leave it out when scaling out");
     }
     RecordStore store = new RecordStore();
+    boolean complianceStop = protocol.results().stopOnServerNonCompliance();
+    RunStop runStop = protocol.results().stopOnOverSaturation() || complianceStop
+        ? RunStop.of(core.controller()) : null;
     Supplier<OverSaturationStop> stopping = protocol.results().stopOnOverSaturation()
-        ? () -> OverSaturationStop.start(store, core.controller()) : null;
+        ? () -> OverSaturationStop.start(store, runStop) : null;
     RunFacts facts = new RunFacts(setup, new RequestKinds(), pacing,
-        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, stopping));
+        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, runStop, stopping));
     RecordLog log = RunRecordLog.open(runFolder, protocol.results(), facts);
     if (log != null) {
       store.mirrorTo(log::append);
@@ -141,6 +144,8 @@ public final class LlmComponents implements ProtocolComponents {
     if (models.listed() != null) {
       run.compliance.servedModels(models.listed());
     }
+    // findings are said as they come, and end the run when asked: the run's, not a rehearsal's
+    run.compliance.watch(new ComplianceWatch(complianceStop ? runStop : null));
     LlmRun.register(run);
     return run;
   }
@@ -155,7 +160,7 @@ public final class LlmComponents implements ProtocolComponents {
   public LlmComponents forRehearsal(ArrivalClock clock) {
     RunFacts own = new RunFacts(setup, new RequestKinds(),
         facts.pacing().forRehearsal(clock, setup.protocol(), setup.share()),
-        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null, null));
+        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null, null, null));
     return new LlmComponents(own, new RecordStore(), runFolder, null, true);
   }
 
@@ -166,7 +171,7 @@ public final class LlmComponents implements ProtocolComponents {
    */
   LlmComponents overStandIn(RunSetup standIn) {
     return new LlmComponents(new RunFacts(standIn, new RequestKinds(), facts.pacing(),
-        new RunMeasures(standIn.core().eventLoopGroup(), standIn.client(), null, null)),
+        new RunMeasures(standIn.core().eventLoopGroup(), standIn.client(), null, null, null)),
         new RecordStore(), runFolder, null, true);
   }
 

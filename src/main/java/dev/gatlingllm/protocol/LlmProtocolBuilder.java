@@ -54,6 +54,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private boolean insecureTls;
   private Function<String, String> environment = System::getenv;
   private ResultOptions results = ResultOptions.defaults();
+  /** Set by {@link #stopOnServerNonCompliance()}, over whatever {@link #results} says. */
+  private boolean stopOnServerNonCompliance;
   private ToIntFunction<String> tokenCounter;
   private String tokenizerId;
   private ArrivalProfile arrivals;
@@ -270,6 +272,19 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   }
 
   /**
+   * Ends the run at the first finished request that shows the server did not do what it was
+   * asked ({@code --stop-on-server-noncompliance}): more output tokens than the limit, a model
+   * it does not serve or list, no {@code usage}, ... (the server compliance checks). Without
+   * it each such finding is one WARN line during the run and the run goes on. The results of
+   * the requests finished so far are written; {@code server_compliance.stop} says when and
+   * why. The same as {@code ResultOptions}' {@code stopOnServerNonCompliance(true)}, in
+   * whichever order it and {@link #results} are called.
+   */
+  public LlmProtocolBuilder stopOnServerNonCompliance() {
+    return with(b -> b.stopOnServerNonCompliance = true);
+  }
+
+  /**
    * Scrapes the server's Prometheus metrics every second during the run (requests running and
    * waiting, KV-cache usage, prefix-cache hits) for the LLM report and the result JSON's
    * {@code server_metrics}. {@code pathOrUrl} is a path on the base URL's host
@@ -356,7 +371,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
     Target target = Target.parse(baseUrl);
     return new LlmProtocol(target, model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
-        keepAliveTimeout, results, countingId, counter, profile, cap, warmUp,
+        keepAliveTimeout, stopOnServerNonCompliance
+            ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
+        countingId, counter, profile, cap, warmUp,
         serverMetricsUri(target), insecureTls);
   }
 

@@ -5,15 +5,10 @@ import dev.gatlingllm.metrics.RecordSource;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.metrics.RequestTimes;
-import io.gatling.core.actor.ActorRef;
-import io.gatling.core.controller.Controller;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * {@code ResultOptions.stopOnOverSaturation}): once a second during the run it runs
  * {@link OverSaturation}'s test on the requests finished so far plus those in flight (started,
  * not ended: an end of {@code +∞}, their TTFT unknown), and when the test passes it ends the
- * run as Gatling's {@code stopLoadGenerator} does: nothing more is sent, the results are
- * written from every request that finished, and the result JSON's {@code over_saturation}
- * says {@code stopped_early}, when and why.
+ * run through the run's {@link RunStop}: nothing more is sent, the results are written from
+ * every request that finished, and the result JSON's {@code over_saturation} says {@code
+ * stopped_early}, when and why.
  *
  * <p><b>Requests in flight at the stop</b> are kept when they finish before the results are
  * written (a few ms after the stop: Gatling ends its run, then {@code after()} writes the
@@ -37,27 +32,15 @@ import org.slf4j.LoggerFactory;
  * to the server, counted in {@code requests_unfinished}, and in no figure: like any request
  * that never finished, they have no end to measure.
  *
- * <p>Made only when the option is on: without it the request action's hooks see no stop and
- * cost one null check ({@link RunMeasures#sending()}).
+ * <p>Made only when the option is on.
  */
 public final class OverSaturationStop {
 
   private static final Logger LOG = LoggerFactory.getLogger(OverSaturationStop.class);
   /** How often the test runs. */
   static final long PERIOD_MILLIS = 1_000;
-  /** Given instead of a ticket once the run was stopped: send nothing more. */
-  public static final Ticket STOPPED = new Ticket(Long.MIN_VALUE);
   /** Gatling's crash message of a request refused after the stop (no record is made). */
-  public static final String REFUSAL = "run stopped: over-saturated";
-
-  /** One request in flight: when it went out. */
-  public static final class Ticket {
-    final long startNanos;
-
-    private Ticket(long startNanos) {
-      this.startNanos = startNanos;
-    }
-  }
+  static final String REFUSAL = "run stopped: over-saturated";
 
   /**
    * The stop, in nanos of {@link System#nanoTime()}.
@@ -81,41 +64,35 @@ public final class OverSaturationStop {
   }
 
   private final RecordStore store;
-  private final Consumer<String> stopRun;
-  private final LongSupplier clock;
+  /** Tracks the requests in flight and ends the run; shared with the run's other stops. */
+  private final RunStop runStop;
   private final OverSaturation.Options options;
   /** Origin of the test's seconds: when the watch started (the run's first send). */
   private final long originNanos;
-  private final Set<Ticket> inFlight = ConcurrentHashMap.newKeySet();
   /** Null until the test passes. */
   private volatile Stop stop;
-  /** Set when the results are written: requests ending later are not recorded. */
-  private volatile boolean closed;
   private ScheduledExecutorService timer;
 
   OverSaturationStop(RecordStore store, Consumer<String> stopRun, LongSupplier clock,
       OverSaturation.Options options) {
+    this(store, new RunStop(stopRun, clock), options);
+  }
+
+  OverSaturationStop(RecordStore store, RunStop runStop, OverSaturation.Options options) {
     this.store = store;
-    this.stopRun = stopRun;
-    this.clock = clock;
+    this.runStop = runStop;
     this.options = options;
-    this.originNanos = clock.getAsLong();
+    this.originNanos = runStop.now();
   }
 
   /**
    * Starts watching the run whose finished requests go to {@code store}: the test runs every
    * {@value #PERIOD_MILLIS} ms on a thread of its own (never on an event loop: it sorts every
-   * request of the run so far), and a stop is sent to Gatling's {@code controller}.
+   * request of the run so far), and the run is stopped through {@code runStop}.
    */
-  static OverSaturationStop start(RecordStore store, ActorRef<Controller.Command> controller) {
-    java.lang.reflect.Constructor<?> stopCommand = stopCommand();
-    OverSaturationStop watch = new OverSaturationStop(store, message -> {
-      try {
-        controller.$bang((Controller.Command) stopCommand.newInstance(message, false));
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("Gatling's StopLoadGenerator could not be made", e);
-      }
-    }, System::nanoTime, OverSaturation.Options.DEFAULTS);
+  static OverSaturationStop start(RecordStore store, RunStop runStop) {
+    OverSaturationStop watch = new OverSaturationStop(store, runStop,
+        OverSaturation.Options.DEFAULTS);
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gatling-llm-over-saturation");
       t.setDaemon(true);
@@ -128,37 +105,16 @@ public final class OverSaturationStop {
   }
 
   /**
-   * Gatling's {@code Controller.Command.StopLoadGenerator(message, crash)}, what its {@code
-   * stopLoadGenerator} action sends: a Scala case class nested in a companion object, which
-   * javac cannot name, hence reflection, looked up once when the watch starts.
-   */
-  private static java.lang.reflect.Constructor<?> stopCommand() {
-    try {
-      return Class.forName("io.gatling.core.controller.Controller$Command$StopLoadGenerator")
-          .getConstructor(String.class, boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("--stop-on-over-saturation needs Gatling's "
-          + "Controller.Command.StopLoadGenerator (Gatling 3.15): " + e, e);
-    }
-  }
-
-  /**
-   * A request is going out: its ticket, to give back to {@link #ended}; {@link #STOPPED}
+   * A request is going out: its ticket, to give back to {@link #ended}; {@link RunStop#STOPPED}
    * once the run was stopped, when it must not be sent.
    */
-  Ticket sending() {
-    if (stop != null) {
-      return STOPPED;
-    }
-    Ticket t = new Ticket(clock.getAsLong());
-    inFlight.add(t);
-    return t;
+  RunStop.Ticket sending() {
+    return runStop.sending();
   }
 
   /** A request ended; false once the results were written, when it must not be recorded. */
-  boolean ended(Ticket ticket) {
-    inFlight.remove(ticket);
-    return !closed;
+  boolean ended(RunStop.Ticket ticket) {
+    return runStop.ended(ticket);
   }
 
   private void checkSafely() {
@@ -173,11 +129,12 @@ public final class OverSaturationStop {
 
   /** Runs the test once; stops the run when it passes. Returns whether it stopped it. */
   boolean check() {
-    if (stop != null || closed) {
+    if (stop != null || runStop.stopped() || runStop.closed()) {
+      cancelTimer(); // stopped for another reason: nothing left to judge
       return false;
     }
     RecordSource finished = store.snapshot();
-    List<Ticket> running = new ArrayList<>(inFlight);
+    List<RunStop.Ticket> running = runStop.inFlight();
     int n = finished.size() + running.size();
     double[] start = new double[n];
     double[] end = new double[n];
@@ -198,18 +155,20 @@ public final class OverSaturationStop {
     if (!result.detected()) {
       return false;
     }
-    long now = clock.getAsLong();
+    long now = runStop.now();
     Stop s = new Stop(now, originNanos + Math.round(result.sinceSeconds() * 1e9),
         result.evidence(), finished.size(), running.size());
-    stop = s;
     cancelTimer();
+    if (!runStop.stop(REFUSAL, "--stop-on-over-saturation: " + s.reason())) {
+      return false; // another stop came first
+    }
+    stop = s;
     String line = String.format(Locale.ROOT, "gatling-llm: stopping the run %.2f s after its "
         + "first request, %s since %.2f s; %d requests finished, %d in flight",
         (now - originNanos) / 1e9, s.reason(), (s.sinceNanos() - originNanos) / 1e9,
         s.finished(), s.inFlight());
     System.out.println(line);
     System.out.flush();
-    stopRun.accept("--stop-on-over-saturation: " + s.reason());
     return true;
   }
 
@@ -224,7 +183,7 @@ public final class OverSaturationStop {
    * when the run was not stopped.
    */
   Map<String, Object> close(long benchmarkStartNanos) {
-    closed = true;
+    runStop.close();
     cancelTimer();
     Stop s = stop;
     if (s == null) {
@@ -236,7 +195,7 @@ public final class OverSaturationStop {
     out.put("reason", s.reason());
     out.put("requests_finished", s.finished());
     out.put("requests_in_flight", s.inFlight());
-    out.put("requests_unfinished", inFlight.size());
+    out.put("requests_unfinished", runStop.inFlightCount());
     out.put("evidence", s.evidence().toJson((originNanos - benchmarkStartNanos) / 1e9));
     return out;
   }

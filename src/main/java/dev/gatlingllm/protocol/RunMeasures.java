@@ -12,8 +12,9 @@ import java.util.function.Supplier;
 
 /**
  * What the run measures from its first send to its end: the self-check (the client's own
- * distortion), the server's metrics, when the first request went out, and, when asked, the
- * live over-saturation stop ({@link OverSaturationStop}). Nothing runs until
+ * distortion), the server's metrics, when the first request went out, and, when asked, a
+ * live stop ({@link RunStop}: over-saturation's test, {@link OverSaturationStop}, and the
+ * server compliance watch's first finding, {@link ComplianceWatch}). Nothing runs until
  * {@link #start()}, which the request action calls at the first send, so the window is the
  * run's, not the warm-up's or an injector's lead; the results stop it.
  */
@@ -23,6 +24,8 @@ public final class RunMeasures {
   private final LlmClient client;
   /** Starts scraping the server's metrics; null when off (or for a rehearsal). */
   private final Supplier<ServerMetricsScraper> scraping;
+  /** Ends the run from within; null when no live stop is asked for (or for a rehearsal). */
+  private final RunStop runStop;
   /** Starts the over-saturation stop; null when off (or for a rehearsal). */
   private final Supplier<OverSaturationStop> stopping;
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
@@ -34,8 +37,9 @@ public final class RunMeasures {
   private volatile OverSaturationStop overSaturationStop;
 
   RunMeasures(EventLoopGroup loops, LlmClient client, Supplier<ServerMetricsScraper> scraping,
-      Supplier<OverSaturationStop> stopping) {
+      RunStop runStop, Supplier<OverSaturationStop> stopping) {
     this.loops = loops;
+    this.runStop = runStop;
     this.client = client;
     this.scraping = scraping;
     this.stopping = stopping;
@@ -92,29 +96,40 @@ public final class RunMeasures {
   }
 
   /**
-   * A request is about to be sent (after {@link #start()}): null when the run is not stopped
-   * on over-saturation, {@link OverSaturationStop#STOPPED} when it was stopped and the
-   * request must not go out, else the request's ticket for {@link #ended}.
+   * A request is about to be sent (after {@link #start()}): null when no live stop is asked
+   * for, {@link RunStop#STOPPED} when the run was stopped and the request must not go out
+   * (it fails with {@link #refusal()}), else the request's ticket for {@link #ended}.
    */
-  public OverSaturationStop.Ticket sending() {
-    OverSaturationStop watch = overSaturationStop;
-    return watch == null ? null : watch.sending();
+  public RunStop.Ticket sending() {
+    RunStop stop = runStop;
+    return stop == null ? null : stop.sending();
+  }
+
+  /** Why a request is refused once the run was stopped from within; null while it runs. */
+  public String refusal() {
+    RunStop stop = runStop;
+    return stop == null ? null : stop.refusal();
   }
 
   /**
    * The request of {@code ticket} (from {@link #sending()}) ended; false when its run was
-   * stopped on over-saturation and its results are already written: it must not be recorded.
+   * stopped from within and its results are already written: it must not be recorded.
    */
-  public boolean ended(OverSaturationStop.Ticket ticket) {
-    OverSaturationStop watch = overSaturationStop;
-    return ticket == null || watch == null || watch.ended(ticket);
+  public boolean ended(RunStop.Ticket ticket) {
+    RunStop stop = runStop;
+    return ticket == null || stop == null || stop.ended(ticket);
   }
 
   /**
-   * Ends the over-saturation stop as the results are written: the result JSON's account of
-   * the stop (seconds after {@code benchmarkStartNanos}), null when the run was not stopped.
+   * Ends the live stops as the results are written (no later stop, no later record): the
+   * result JSON's account of the over-saturation stop (seconds after {@code
+   * benchmarkStartNanos}), null when the run was not stopped on over-saturation.
    */
   Map<String, Object> closeOverSaturationStop(long benchmarkStartNanos) {
+    RunStop stop = runStop;
+    if (stop != null) {
+      stop.close();
+    }
     OverSaturationStop watch = overSaturationStop;
     return watch == null ? null : watch.close(benchmarkStartNanos);
   }

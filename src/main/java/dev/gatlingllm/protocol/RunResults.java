@@ -164,7 +164,7 @@ public final class RunResults {
             probes.sent(), probes.unfinished(), probes.records(), options.metricPercentiles()))
             .build();
       }
-      ServerComplianceReport compliance = run.compliance().report();
+      ServerComplianceReport compliance = run.compliance().report(start);
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
       compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
       Optional<ServedModels.Check> models = run.modelCheck();
@@ -235,9 +235,11 @@ public final class RunResults {
         model, run.protocol().results().exitZero());
   }
 
+  /** The grade, and for a grade worse than good, why (the amount against the figure, the cause). */
   private static String selfCheckText(SelfCheckReport selfCheck) {
-    int warnings = selfCheck.warnings().size();
-    return warnings == 0 ? "ok" : warnings + (warnings == 1 ? " warning" : " warnings");
+    SelfCheckReport.Grade grade = selfCheck.grade();
+    return grade == SelfCheckReport.Grade.FAIR || grade == SelfCheckReport.Grade.DISTORTED
+        ? grade.label() + " (" + selfCheck.reason() + ")" : grade.label();
   }
 
   /** {@code ok}, or each failed check with its count, e.g. {@code output_over_max_tokens 5/5}. */

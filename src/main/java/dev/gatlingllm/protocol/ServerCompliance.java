@@ -13,6 +13,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code usage.prompt_tokens} off the prompt's own count by more than tokenizers differ.
  * Numbers are only true when the server did what was asked; none of the reference clients
  * checks this. Thread-safe: requests finish on every event loop.
+ *
+ * <p>Live: the first request to fail a check is handed to the run's {@link ComplianceWatch}
+ * (when it has one) as it finishes, so a finding that one response already shows is said
+ * during the run, not only after it; once per check and run, by the same test as the count,
+ * so what is said live is what the end-of-run block says. A request that passes costs the
+ * same as before: the counters, nothing allocated.
  */
 public final class ServerCompliance {
 
@@ -25,7 +31,11 @@ public final class ServerCompliance {
     /** The request's model is not in the server's {@code /v1/models} list. */
     MODEL_NOT_LISTED("model_not_listed", "Model not listed by /v1/models:"),
     /** {@code usage.prompt_tokens} off the dataset's count beyond {@link #promptTolerance}. */
-    PROMPT_TOKENS_MISMATCH("prompt_tokens_mismatch", "Prompt tokens off the prompt's count:");
+    PROMPT_TOKENS_MISMATCH("prompt_tokens_mismatch", "Prompt tokens off the prompt's count:"),
+    /** A finished generation without {@code usage}, though the request asked for it. */
+    USAGE_MISSING("usage_missing", "Usage missing though asked for:"),
+    /** A 404 naming the model: the server does not serve the model asked for. */
+    MODEL_NOT_FOUND("model_not_found", "Model not found (404):");
 
     /** Key in the result JSON. */
     public final String key;
@@ -71,6 +81,8 @@ public final class ServerCompliance {
   private volatile boolean completionLimitIgnored;
   /** Why prompt counts are not compared; null when they are. */
   private final String promptCheckOff;
+  /** Told of each check's first failure; null: nothing said live (a rehearsal, a test). */
+  private volatile ComplianceWatch watch;
 
   /** Every check on. */
   public ServerCompliance() {
@@ -93,31 +105,51 @@ public final class ServerCompliance {
     this.servedModels = Set.copyOf(models);
   }
 
+  /** Says each check's first failure during the run (see {@link ComplianceWatch}). */
+  void watch(ComplianceWatch live) {
+    this.watch = live;
+  }
+
   /** The largest difference of prompt counts that is still the tokenizers' own. */
   static int promptTolerance(int promptTokens) {
     return Math.max(PROMPT_TOLERANCE_TOKENS,
         (int) Math.ceil(promptTokens * PROMPT_TOLERANCE_FRACTION));
   }
 
-  /** Checks one finished request. Failed requests are not checked: they say nothing. */
+  /**
+   * Checks one finished request. Failed requests say nothing of what the server did with
+   * the request, except a 404 naming the model: it does not serve it.
+   */
   public void record(Asked asked, RequestRecord record) {
-    if (asked == null || !record.success()) {
+    if (asked == null) {
       return;
     }
+    if (!record.success()) {
+      if (asked.model() != null && record.httpStatus() != 0) {
+        count(Check.MODEL_NOT_FOUND, asked, record, modelNotFound(record));
+      }
+      return;
+    }
+    if (asked.model() != null) {
+      count(Check.MODEL_NOT_FOUND, asked, record, false);
+    }
     int output = record.outputTokens();
+    // every generation body asks for usage: a stream with stream_options.include_usage (which
+    // extraBody cannot change), a Responses stream and an unstreamed answer by their protocol
+    count(Check.USAGE_MISSING, asked, record, output < 0 && record.usagePromptTokens() < 0);
     if (output >= 0 && asked.maxTokens() > 0) {
       boolean over = output > asked.maxTokens();
-      count(Check.OUTPUT_OVER_MAX_TOKENS, over, record);
       if (over && asked.onlyCompletionLimit()) {
-        completionLimitIgnored = true;
+        completionLimitIgnored = true; // before the count: its live line names the field
       }
+      count(Check.OUTPUT_OVER_MAX_TOKENS, asked, record, over);
       if (asked.ignoreEos()) {
-        count(Check.OUTPUT_UNDER_IGNORE_EOS, output < asked.minTokens(), record);
+        count(Check.OUTPUT_UNDER_IGNORE_EOS, asked, record, output < asked.minTokens());
       }
     }
     Set<String> models = servedModels;
     if (models != null && asked.model() != null) {
-      count(Check.MODEL_NOT_LISTED, !models.contains(asked.model()), record);
+      count(Check.MODEL_NOT_LISTED, asked, record, !models.contains(asked.model()));
     }
     int own = record.promptTokens();
     int reported = record.usagePromptTokens();
@@ -125,14 +157,28 @@ public final class ServerCompliance {
       int tolerance = promptTolerance(own);
       // a chat template only adds tokens: only a shorter count is the server's doing
       boolean off = reported < own - tolerance || (!asked.chat() && reported > own + tolerance);
-      count(Check.PROMPT_TOKENS_MISMATCH, off, record);
+      count(Check.PROMPT_TOKENS_MISMATCH, asked, record, off);
     }
   }
 
-  private void count(Check check, boolean violated, RequestRecord record) {
+  /**
+   * A 404 whose message names the model (vLLM: "The model `x` does not exist."; OpenAI adds
+   * "or you do not have access to it"); a 404 of a wrong path names none.
+   */
+  static boolean modelNotFound(RequestRecord record) {
+    String error = record.error();
+    return record.httpStatus() == 404 && error != null
+        && error.toLowerCase(java.util.Locale.ROOT).contains("model");
+  }
+
+  private void count(Check check, Asked asked, RequestRecord record, boolean violated) {
     int i = check.ordinal();
     checked.incrementAndGet(i);
-    if (violated && violations.incrementAndGet(i) <= EXAMPLES && record.requestId() != null) {
+    if (!violated) {
+      return;
+    }
+    long nth = violations.incrementAndGet(i);
+    if (nth <= EXAMPLES && record.requestId() != null) {
       List<String> ids = examples.get(i);
       synchronized (ids) {
         if (ids.size() < EXAMPLES) {
@@ -140,10 +186,24 @@ public final class ServerCompliance {
         }
       }
     }
+    ComplianceWatch live = watch;
+    if (nth == 1 && live != null) {
+      // the first failure of this check in the run: exactly one request gets here
+      live.found(check, record.requestId(), ComplianceWatch.seen(check, asked, record,
+          completionLimitIgnored, servedModels));
+    }
   }
 
   /** What was counted so far. */
   public ServerComplianceReport report() {
+    return report(-1);
+  }
+
+  /**
+   * What was counted so far, with the live stop's account (its time in seconds after {@code
+   * benchmarkStartNanos}; -1: after the watch's start) when the run was stopped for it.
+   */
+  public ServerComplianceReport report(long benchmarkStartNanos) {
     long[] c = new long[n];
     long[] v = new long[n];
     List<List<String>> ids = new ArrayList<>(n);
@@ -156,7 +216,9 @@ public final class ServerCompliance {
       }
     }
     Set<String> models = servedModels;
+    ComplianceWatch live = watch;
     return new ServerComplianceReport(c, v, ids, models == null ? null : models,
-        completionLimitIgnored, promptCheckOff);
+        completionLimitIgnored, promptCheckOff,
+        live == null ? null : live.stopJson(benchmarkStartNanos));
   }
 }

@@ -32,10 +32,14 @@ public final class ServerComplianceReport {
   private final boolean completionLimitIgnored;
   /** Why the prompt counts were not compared; null when they were. */
   private final String promptCheckOff;
+  /** The live stop's account ({@link ComplianceWatch#stopJson}); null: not stopped for it. */
+  private final Map<String, Object> stop;
 
   ServerComplianceReport(long[] checked, long[] violations, List<List<String>> examples,
-      Set<String> servedModels, boolean completionLimitIgnored, String promptCheckOff) {
+      Set<String> servedModels, boolean completionLimitIgnored, String promptCheckOff,
+      Map<String, Object> stop) {
     this.promptCheckOff = promptCheckOff;
+    this.stop = stop;
     this.checked = checked.clone();
     this.violations = violations.clone();
     this.examples = List.copyOf(examples);
@@ -51,6 +55,11 @@ public final class ServerComplianceReport {
   /** Requests that failed {@code check}. */
   public long violations(Check check) {
     return violations[check.ordinal()];
+  }
+
+  /** Whether the run was ended at its first finding ({@code --stop-on-server-noncompliance}). */
+  public boolean stoppedEarly() {
+    return stop != null;
   }
 
   /** Whether every check passed (or none applied). */
@@ -102,6 +111,13 @@ public final class ServerComplianceReport {
           + " % in " + share + "; a server cuts prompts longer than its context silently (raise"
           + " its context size) or counts with another tokenizer (pass the server's model to"
           + " --tokenizer)";
+      case USAGE_MISSING -> "the server sends no usage though asked (stream_options.include_usage"
+          + " on a stream): " + share + " carried none, so their output tokens were counted"
+          + " client-side with the run's tokenizer, not the server's; give the server's"
+          + " tokenizer (--tokenizer) or use a server that reports usage";
+      case MODEL_NOT_FOUND -> "the server does not serve the model asked for: " + share
+          + " got 404 naming the model, so they failed; use --model (or --served-model-name)"
+          + " with a name its /v1/models lists";
     };
   }
 
@@ -113,7 +129,9 @@ public final class ServerComplianceReport {
   /**
    * The result JSON's value: per check, {@code checked}, {@code violations} and
    * {@code example_request_ids}; the models {@code /v1/models} listed (null without it); why
-   * prompt counts were not compared (null when they were); the warnings (empty when clean).
+   * prompt counts were not compared (null when they were); the warnings (empty when clean);
+   * whether the run was stopped at its first finding ({@code stopped_early}) and the
+   * {@code stop}'s when, check, request and reason (null when it was not).
    */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -129,6 +147,8 @@ public final class ServerComplianceReport {
     json.put("checks", checks);
     json.put("prompt_check_off", promptCheckOff);
     json.put("warnings", warnings());
+    json.put("stopped_early", stoppedEarly());
+    json.put("stop", stop == null ? null : new LinkedHashMap<>(stop));
     return json;
   }
 
@@ -145,6 +165,11 @@ public final class ServerComplianceReport {
     }
     for (String warning : warnings()) {
       out.append("Warning: ").append(warning).append('\n');
+    }
+    if (stop != null) {
+      out.append("Stopped early (").append(ComplianceWatch.FLAG).append("): ")
+          .append(stop.get("check")).append(" at request ").append(stop.get("request_id"))
+          .append('\n');
     }
     out.append("=".repeat(WIDTH)).append('\n');
     return out.toString();

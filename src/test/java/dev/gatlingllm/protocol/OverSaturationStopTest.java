@@ -37,10 +37,10 @@ class OverSaturationStopTest {
   }
 
   /** The run at {@code perSecond} arrivals, seen at 1 s: its requests' tickets, in flight. */
-  private List<OverSaturationStop.Ticket> runUntilOneSecond(OverSaturationStop watch,
+  private List<RunStop.Ticket> runUntilOneSecond(OverSaturationStop watch,
       int perSecond) {
     long[] slotFree = new long[4];
-    List<OverSaturationStop.Ticket> running = new ArrayList<>();
+    List<RunStop.Ticket> running = new ArrayList<>();
     for (int k = 0; ORIGIN + k * 1000 * MS / perSecond <= ORIGIN + 1000 * MS; k++) {
       long start = ORIGIN + k * 1000 * MS / perSecond;
       int slot = 0;
@@ -50,8 +50,8 @@ class OverSaturationStopTest {
       long begin = Math.max(start, slotFree[slot]);
       slotFree[slot] = begin + 77 * MS;
       clock.set(start);
-      OverSaturationStop.Ticket t = watch.sending();
-      assertNotSame(OverSaturationStop.STOPPED, t);
+      RunStop.Ticket t = watch.sending();
+      assertNotSame(RunStop.STOPPED, t);
       long end = begin + 77 * MS;
       if (end <= ORIGIN + 1000 * MS) {
         assertTrue(watch.ended(t));
@@ -73,7 +73,7 @@ class OverSaturationStopTest {
   @Test
   void offeredThreeTimesWhatTheServerFinishesStopsTheRunAndRefusesLaterSends() {
     OverSaturationStop watch = watch();
-    List<OverSaturationStop.Ticket> running = runUntilOneSecond(watch, 150);
+    List<RunStop.Ticket> running = runUntilOneSecond(watch, 150);
     // 151 starts in [0, 1] s; 4 slots of 77 ms from 0 finish 4 × 12 = 48 by 0.924 s
     assertEquals(48, store.size());
     assertEquals(151 - 48, running.size());
@@ -81,7 +81,7 @@ class OverSaturationStopTest {
     assertEquals(1, stops.size());
     assertTrue(stops.get(0).startsWith("--stop-on-over-saturation: over-saturated: in flight +"),
         stops.get(0));
-    assertSame(OverSaturationStop.STOPPED, watch.sending(), "nothing is sent after the stop");
+    assertSame(RunStop.STOPPED, watch.sending(), "nothing is sent after the stop");
     assertFalse(watch.check(), "a stopped run is not stopped twice");
     assertEquals(1, stops.size());
     OverSaturationStop.Stop stop = watch.stop();
@@ -107,11 +107,11 @@ class OverSaturationStopTest {
   @Test
   void offeredLessThanTheServerFinishesGoesOn() {
     OverSaturationStop watch = watch();
-    List<OverSaturationStop.Ticket> running = runUntilOneSecond(watch, 20);
+    List<RunStop.Ticket> running = runUntilOneSecond(watch, 20);
     assertFalse(watch.check());
     assertTrue(stops.isEmpty());
     assertNull(watch.stop());
-    assertNotSame(OverSaturationStop.STOPPED, watch.sending());
+    assertNotSame(RunStop.STOPPED, watch.sending());
     assertNull(watch.close(ORIGIN), "not stopped: nothing to say");
     // starts every 50 ms, each done 77 ms later: those of 0.95 s and 1 s are in flight
     assertEquals(2, running.size());

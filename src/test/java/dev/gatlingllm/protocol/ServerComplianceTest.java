@@ -35,9 +35,10 @@ class ServerComplianceTest {
       c.record(CHAT_64, record("r" + i, -1, -1, 853 + i, true));
     }
     c.record(CHAT_64, record("failed", -1, -1, 900, false)); // failed: not checked
-    c.record(CHAT_64, record("no-usage", -1, -1, -1, true)); // no usage: not checked
+    c.record(CHAT_64, record("no-count", 5, 5, -1, true)); // no output count: not compared
     ServerComplianceReport r = c.report();
     assertEquals(6, r.checked(Check.OUTPUT_OVER_MAX_TOKENS));
+    assertEquals(0, r.violations(Check.USAGE_MISSING), "usage came, without an output count");
     assertEquals(5, r.violations(Check.OUTPUT_OVER_MAX_TOKENS));
     assertEquals(0, r.checked(Check.OUTPUT_UNDER_IGNORE_EOS), "ignore_eos not sent");
     assertEquals(0, r.checked(Check.MODEL_NOT_LISTED), "no model list");
@@ -140,8 +141,10 @@ class ServerComplianceTest {
     assertEquals("---------Server compliance (gatling-llm)----------", lines[0]);
     assertEquals("Output over max tokens:                  1 of 1    ", lines[1]);
     assertEquals("Model not listed by /v1/models:          0 of 0    ", lines[3]);
-    assertTrue(lines[5].startsWith("Warning: the server ignores max_completion_tokens"));
-    assertEquals("=".repeat(50), lines[6]);
+    assertEquals("Usage missing though asked for:          0 of 1    ", lines[5]);
+    assertEquals("Model not found (404):                   0 of 1    ", lines[6]);
+    assertTrue(lines[7].startsWith("Warning: the server ignores max_completion_tokens"));
+    assertEquals("=".repeat(50), lines[8]);
     assertFalse(c.report().clean());
   }
 
