@@ -161,7 +161,7 @@ class SimulatorFaultTest {
         try (TestClient client = new TestClient(sim.port())) {
           try {
             Response r = client.post("/v1/completions", body);
-            outcomes.add(r.status() == 200 ? "ok" : r.status() + ":" + r.json().get("type").asText());
+            outcomes.add(r.status() == 200 ? "ok" : r.status() + ":" + r.json().get("error").get("type").asText());
           } catch (java.io.UncheckedIOException e) {
             outcomes.add("closed");
           }
