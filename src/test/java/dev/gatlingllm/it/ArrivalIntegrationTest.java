@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,7 +44,7 @@ class ArrivalIntegrationTest {
 
   @Test
   void capIsReachedAndNeverExceededUnderAnUnboundedRateWarmUpIncluded() throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(40)).itl(Duration.ofMillis(5)).recordRequests(true).build())) {
       JsonNode doc = run(simulator, Map.of(
           ArrivalItSimulation.NUM_PROMPTS, "40",
@@ -78,7 +79,7 @@ class ArrivalIntegrationTest {
 
   @Test
   void scenariosSharingAProtocolShareItsCapAndItsRecords() {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(30)).itl(Duration.ofMillis(5)).build())) {
       GatlingRunner.Result result = GatlingRunner.run(TwoScenariosItSimulation.class, results,
           Map.of(TwoScenariosItSimulation.BASE_URL, simulator.baseUrl()));
@@ -92,7 +93,7 @@ class ArrivalIntegrationTest {
 
   @Test
   void poissonArrivalsAreSentOnScheduleAndRecorded() throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       JsonNode doc = run(simulator, Map.of(
           ArrivalItSimulation.NUM_PROMPTS, "60",
@@ -118,7 +119,7 @@ class ArrivalIntegrationTest {
 
   @Test
   void rampUpIsRecordedLikeVllm() throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       JsonNode doc = run(simulator, Map.of(
           ArrivalItSimulation.NUM_PROMPTS, "30",
@@ -137,7 +138,7 @@ class ArrivalIntegrationTest {
 
   @Test
   void replayIsRecordedWithoutBurstinessAndWithItsTrace() throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       JsonNode doc = run(simulator, Map.of(ArrivalItSimulation.REPLAY, "100,100.25,100.5,101"));
       assertEquals(4, doc.get("completed").asInt());

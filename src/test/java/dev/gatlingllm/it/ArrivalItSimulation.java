@@ -59,7 +59,7 @@ public class ArrivalItSimulation extends Simulation {
             .exec(awaitArrival())
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(8))
             .injectOpen(injection(profile)))
-        .protocols(warmUp(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .protocols(warmUp(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
             .arrivals(profile)))
         .assertions(global().failedRequests().count().is(0L),
             // Gatling's own statistics hold the run's requests only, never the warm-up's.

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,7 +48,7 @@ class BackendsIntegrationTest {
         List<Path> json = files.filter(p -> p.toString().endsWith(".json")).toList();
         assertEquals(1, json.size(), json.toString());
         String name = json.get(0).getFileName().toString();
-        assertTrue(name.matches(fileLabel + "-infqps-sim-model-\\d{8}-\\d{6}\\.json"), name);
+        assertTrue(name.matches(fileLabel + "-infqps-served-llm-\\d{8}-\\d{6}\\.json"), name);
         return new ObjectMapper().readTree(json.get(0).toFile());
       }
     }
@@ -78,7 +79,7 @@ class BackendsIntegrationTest {
 
   @Test
   void embeddingsRunReportsThePoolingMetricSetWithTheServersInputCounts() throws IOException {
-    JsonNode doc = run("embeddings", SimulatorConfig.builder(), "openai-embeddings-chat");
+    JsonNode doc = run("embeddings", StrictServer.builder(), "openai-embeddings-chat");
     assertPoolingKeys(doc);
     assertEquals("openai-embeddings-chat", doc.get("endpoint_type").asText());
     // "text number N" is 3 simulator tokens and the image counts one: 4 per request
@@ -87,7 +88,7 @@ class BackendsIntegrationTest {
 
   @Test
   void rerankRunReportsThePoolingMetricSet() throws IOException {
-    JsonNode doc = run("rerank", SimulatorConfig.builder(), "vllm-rerank");
+    JsonNode doc = run("rerank", StrictServer.builder(), "vllm-rerank");
     assertPoolingKeys(doc);
     // (3 query tokens + 2 document tokens) for each of 3 documents
     assertEquals(15L * BackendsItSimulation.USERS, doc.get("total_input_tokens").asLong());
@@ -95,7 +96,7 @@ class BackendsIntegrationTest {
 
   @Test
   void audioRunIsAGenerationRunWithStreamedTokens() throws IOException {
-    JsonNode doc = run("audio", SimulatorConfig.builder(), "openai-audio");
+    JsonNode doc = run("audio", StrictServer.builder(), "openai-audio");
     assertEquals(BackendsItSimulation.USERS, doc.get("completed").asInt());
     assertEquals(5L * BackendsItSimulation.USERS, doc.get("total_output_tokens").asLong());
     assertTrue(doc.has("mean_ttft_ms") && doc.has("mean_itl_ms"), keys(doc).toString());
@@ -109,7 +110,7 @@ class BackendsIntegrationTest {
     JsonNode doc;
     System.setOut(new PrintStream(console, true));
     try {
-      doc = run("reasoning", SimulatorConfig.builder().reasoningTokens(3), "openai-chat");
+      doc = run("reasoning", StrictServer.builder().reasoningTokens(3), "openai-chat");
       dev.gatlingllm.protocol.RunResultsAccess.printPendingSummary();
     } finally {
       System.setOut(out);
@@ -142,7 +143,7 @@ class BackendsIntegrationTest {
     JsonNode doc;
     System.setOut(new PrintStream(console, true));
     try {
-      doc = run("responses", SimulatorConfig.builder().tokensPerChunk(2), "openai-responses");
+      doc = run("responses", StrictServer.builder().tokensPerChunk(2), "openai-responses");
       dev.gatlingllm.protocol.RunResultsAccess.printPendingSummary();
     } finally {
       System.setOut(out);
@@ -163,7 +164,7 @@ class BackendsIntegrationTest {
 
   @Test
   void randomMmRunSendsItsImagesThroughChat() throws IOException {
-    JsonNode doc = run("random-mm", SimulatorConfig.builder(), "openai-chat");
+    JsonNode doc = run("random-mm", StrictServer.builder(), "openai-chat");
     assertEquals(BackendsItSimulation.USERS, doc.get("completed").asInt());
     assertEquals(12L * BackendsItSimulation.USERS, doc.get("total_input_tokens").asLong(),
         "the dataset's text length");
@@ -172,7 +173,7 @@ class BackendsIntegrationTest {
 
   @Test
   void randomRerankRunIsAPoolingRun() throws IOException {
-    JsonNode doc = run("random-rerank", SimulatorConfig.builder(), "vllm-rerank");
+    JsonNode doc = run("random-rerank", StrictServer.builder(), "vllm-rerank");
     assertPoolingKeys(doc);
   }
 }

@@ -82,8 +82,8 @@ public class BackendsItSimulation extends Simulation {
     var scenario = feeder == null ? scenario(kind).exec(request)
         : scenario(kind).feed(feeder).exec(request);
     setUp(scenario.injectOpen(atOnceUsers(USERS)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("org/sim-model")
-            .servedModelName("sim-model").backend(backend).noWarmUp()
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("org/served-llm")
+            .servedModelName("served-llm").backend(backend).noWarmUp()
             .results(results().percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99")))
         .assertions(global().failedRequests().count().is(0L));
   }

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -61,7 +62,7 @@ class BenchServeIntegrationTest {
   private static final String DATE = "-\\d{8}-\\d{6}\\.json";
   // the ready check (off by default since vLLM 0.29) is part of the procedure these runs
   // check, and a fixed request-id prefix (vLLM 0.29 draws one per run) lets runs be compared
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  private static final String COMMON = "--model served-llm --tokenizer datasets/tokenizers/gpt2 "
       + "--save-result --seed 1 --ready-check-timeout-sec 600 --request-id-prefix bench- ";
 
   @TempDir
@@ -116,7 +117,7 @@ class BenchServeIntegrationTest {
   }
 
   private static Simulator fastSimulator() {
-    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+    return Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(1)).jitter(0).build());
   }
 
@@ -135,80 +136,80 @@ class BenchServeIntegrationTest {
     String random = "--random-input-len 48 --random-output-len 6 ";
     return Stream.of(
         arguments("--backend openai-chat --dataset-name random --request-rate 100 "
-            + random + "--num-prompts 12", 12, "openai-chat-100.0qps-sim-model"),
+            + random + "--num-prompts 12", 12, "openai-chat-100.0qps-served-llm"),
         arguments("--backend vllm --dataset-name sharegpt --dataset-path "
             + "datasets/sharegpt/sharegpt_sample.json --sharegpt-output-len 6 "
-            + "--request-rate 100 --num-prompts 10", 10, "vllm-100.0qps-sim-model"),
+            + "--request-rate 100 --num-prompts 10", 10, "vllm-100.0qps-served-llm"),
         arguments("--backend openai --dataset-name sonnet --dataset-path "
             + "datasets/sonnet/sonnet.txt --sonnet-input-len 120 --sonnet-prefix-len 40 "
             + "--sonnet-output-len 6 --request-rate 100 --num-prompts 10", 10,
-            "openai-100.0qps-sim-model"),
+            "openai-100.0qps-served-llm"),
         arguments("--dataset-name burstgpt --dataset-path "
             + "datasets/burstgpt/burstgpt_sample.csv --num-prompts 8 --label burst "
-            + "--request-rate 100", 8, "burst-100.0qps-sim-model"),
+            + "--request-rate 100", 8, "burst-100.0qps-served-llm"),
         arguments("--dataset-name custom --dataset-path datasets/custom/custom_sample.jsonl "
             + "--custom-output-len 6 --num-prompts 10 --request-rate 100", 10,
-            "openai-100.0qps-sim-model"),
+            "openai-100.0qps-served-llm"),
         arguments("--dataset-name prefix_repetition --prefix-repetition-prefix-len 32 "
             + "--prefix-repetition-suffix-len 16 --prefix-repetition-num-prefixes 2 "
             + "--prefix-repetition-output-len 6 --num-prompts 10 --request-rate 100", 10,
-            "openai-100.0qps-sim-model"),
+            "openai-100.0qps-served-llm"),
         arguments("--dataset-name hf --dataset-path "
             + "datasets/hf/sharegpt_vicuna_sample.parquet --hf-name "
             + "Aeala/ShareGPT_Vicuna_unfiltered --hf-output-len 6 --num-prompts 10 "
-            + "--request-rate 100", 10, "openai-100.0qps-sim-model"),
+            + "--request-rate 100", 10, "openai-100.0qps-served-llm"),
         arguments("--dataset-name spec_bench --dataset-path "
             + "datasets/spec_bench/spec_bench_sample.jsonl --spec-bench-output-len 6 "
-            + "--num-prompts 8 --request-rate 100", 8, "openai-100.0qps-sim-model"),
+            + "--num-prompts 8 --request-rate 100", 8, "openai-100.0qps-served-llm"),
         arguments("--backend sglang " + random + "--ramp-up-strategy linear "
             + "--ramp-up-start-rps 20 --ramp-up-end-rps 60 --num-prompts 12", 12,
-            "sglang-ramp-up-linear-20qps-60qps-sim-model"),
+            "sglang-ramp-up-linear-20qps-60qps-served-llm"),
         arguments(random + "--request-rate inf --max-concurrency 3 --num-prompts 12", 12,
-            "openai-infqps-concurrency3-sim-model"),
+            "openai-infqps-concurrency3-served-llm"),
         // issue 27's pasted vLLM 0.29 line: JSON merged into every body, no TLS check
         arguments("--backend openai-chat --dataset-name random --random-input-len 64 "
             + "--random-output-len 32 --extra-body '{\"min_tokens\": 32}' --insecure "
-            + "--num-prompts 10 --request-rate 100", 10, "openai-chat-100.0qps-sim-model"),
+            + "--num-prompts 10 --request-rate 100", 10, "openai-chat-100.0qps-served-llm"),
         arguments(random + "--request-rate 80 --burstiness 0.5 --goodput ttft:5000 "
             + "tpot:1000 e2el:10000 --num-prompts 10 --percentile-metrics ttft,e2el "
-            + "--metric-percentiles 50,99.9", 10, "openai-80.0qps-sim-model"),
+            + "--metric-percentiles 50,99.9", 10, "openai-80.0qps-served-llm"),
         // every backend besides completions and chat, each with a dataset it can send
         arguments("--backend openai-audio --dataset-name hf --dataset-path "
             + "datasets/hf/asr_sample.parquet --hf-output-len 4 --num-prompts 4 "
-            + "--request-rate 100", 4, "openai-audio-100.0qps-sim-model"),
+            + "--request-rate 100", 4, "openai-audio-100.0qps-served-llm"),
         arguments("--backend openai-embeddings " + random + "--num-prompts 6 "
-            + "--request-rate 100", 6, "openai-embeddings-100.0qps-sim-model"),
+            + "--request-rate 100", 6, "openai-embeddings-100.0qps-served-llm"),
         arguments("--backend openai-embeddings-chat --dataset-name sharegpt --dataset-path "
             + "datasets/sharegpt/sharegpt_sample.json --num-prompts 5 --request-rate 100", 5,
-            "openai-embeddings-chat-100.0qps-sim-model"),
+            "openai-embeddings-chat-100.0qps-served-llm"),
         arguments("--backend openai-embeddings-clip --dataset-name hf --dataset-path "
             + "datasets/hf/visionarena_sample.parquet --hf-name lmarena-ai/VisionArena-Chat "
             + "--num-prompts 4 --request-rate 100", 4,
-            "openai-embeddings-clip-100.0qps-sim-model"),
+            "openai-embeddings-clip-100.0qps-served-llm"),
         arguments("--backend openai-embeddings-vlm2vec --dataset-name hf --dataset-path "
             + "datasets/hf/mmstar_sample.parquet --num-prompts 4 --request-rate 100", 4,
-            "openai-embeddings-vlm2vec-100.0qps-sim-model"),
+            "openai-embeddings-vlm2vec-100.0qps-served-llm"),
         arguments("--backend infinity-embeddings --dataset-name custom --dataset-path "
             + "datasets/custom/custom_sample.jsonl --num-prompts 5 --request-rate 100", 5,
-            "infinity-embeddings-100.0qps-sim-model"),
+            "infinity-embeddings-100.0qps-served-llm"),
         arguments("--backend infinity-embeddings-clip " + random + "--num-prompts 5 "
-            + "--request-rate 100", 5, "infinity-embeddings-clip-100.0qps-sim-model"),
+            + "--request-rate 100", 5, "infinity-embeddings-clip-100.0qps-served-llm"),
         arguments("--backend vllm-pooling " + random + "--num-prompts 4 --request-rate 100",
-            4, "vllm-pooling-100.0qps-sim-model"),
+            4, "vllm-pooling-100.0qps-served-llm"),
         arguments("--backend vllm-rerank --dataset-name random-rerank --random-input-len 24 "
             + "--random-batch-size 3 --num-prompts 12 --request-rate 100", 4,
-            "vllm-rerank-100.0qps-sim-model"),
+            "vllm-rerank-100.0qps-served-llm"),
         // multimodal datasets through chat
         arguments("--backend openai-chat --dataset-name random-mm --random-input-len 12 "
             + "--random-output-len 3 --random-mm-bucket-config '{(16, 24, 1): 1.0}' "
-            + "--num-prompts 4 --request-rate 100", 4, "openai-chat-100.0qps-sim-model"),
+            + "--num-prompts 4 --request-rate 100", 4, "openai-chat-100.0qps-served-llm"),
         arguments("--backend openai-chat --dataset-name hf --dataset-path "
             + "datasets/hf/mmvu_sample.parquet --hf-name yale-nlp/MMVU --hf-output-len 4 "
-            + "--num-prompts 4 --label mmvu --request-rate 100", 4, "mmvu-100.0qps-sim-model"),
+            + "--num-prompts 4 --label mmvu --request-rate 100", 4, "mmvu-100.0qps-served-llm"),
         arguments("--backend openai-chat --dataset-name hf --dataset-path "
             + "datasets/hf/mlperf_sample.parquet --hf-name mgoin/mlperf-inference-llama2-data "
             + "--hf-output-len 4 --num-prompts 4 --request-rate 100", 4,
-            "openai-chat-100.0qps-sim-model"));
+            "openai-chat-100.0qps-served-llm"));
   }
 
   @ParameterizedTest(name = "{2}: {0}")
@@ -222,7 +223,7 @@ class BenchServeIntegrationTest {
       // server's /tokenize: their lengths are the simulator's
       String dataset = plan.dataset().name();
       Tokenizer sampler = dataset.equals("random") || dataset.equals("prefix_repetition")
-          ? gpt2.realignedBy(Tokenizer.fromServer(sim.baseUrl(), "sim-model", Map.of(), false))
+          ? gpt2.realignedBy(Tokenizer.fromServer(sim.baseUrl(), "served-llm", Map.of(), false))
           : gpt2;
       Samples samples = plan.dataset().sample(sampler);
       assertEquals(requests, samples.size());
@@ -236,7 +237,7 @@ class BenchServeIntegrationTest {
       assertEquals(requests, doc.get("completed").asInt());
       assertEquals(0, doc.get("failed").asInt());
       assertEquals(requests, doc.get("num_prompts").asInt());
-      assertEquals("sim-model", doc.get("model_id").asText());
+      assertEquals("served-llm", doc.get("model_id").asText());
       assertEquals("datasets/tokenizers/gpt2", doc.get("tokenizer_id").asText());
       if (plan.backend().pooling()) {
         // vLLM counts the server's prompt tokens for pooling, and reports only E2EL
@@ -438,7 +439,7 @@ class BenchServeIntegrationTest {
         // vLLM 0.29: no temperature unless given; ignore_eos forced with the random dataset
         assertEquals(new TreeSet<>(List.of("model", "messages", "max_completion_tokens",
             "ignore_eos", "stream", "stream_options")), fields(b));
-        assertEquals("sim-model", b.get("model").asText());
+        assertEquals("served-llm", b.get("model").asText());
         assertTrue(b.get("ignore_eos").asBoolean());
         assertEquals(3, b.get("max_completion_tokens").asInt());
         JsonNode messages = b.get("messages");
@@ -456,7 +457,7 @@ class BenchServeIntegrationTest {
   }
 
   private static Simulator recordingSimulator() {
-    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+    return Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(1)).jitter(0).recordRequests(true).build());
   }
 
@@ -489,7 +490,7 @@ class BenchServeIntegrationTest {
         JsonNode b = json(r);
         assertEquals(new TreeSet<>(List.of("model", "input", "truncate_prompt_tokens",
             "ignore_eos")), fields(b));
-        assertEquals("sim-model", b.get("model").asText());
+        assertEquals("served-llm", b.get("model").asText());
         // re-aligned through the simulator's /tokenize: 24 of its tokens (whitespace words)
         assertEquals(24, SimTokens.countPromptTokens(b.get("input").asText()));
         assertEquals(-1, b.get("truncate_prompt_tokens").asInt());
@@ -554,7 +555,7 @@ class BenchServeIntegrationTest {
         // vLLM's rerank request has no ignore_eos and no extra body
         assertEquals(new TreeSet<>(List.of("model", "query", "documents",
             "truncate_prompt_tokens")), fields(b));
-        assertEquals("sim-model", b.get("model").asText());
+        assertEquals("served-llm", b.get("model").asText());
         assertTrue(b.get("query").isTextual() && !b.get("query").asText().isEmpty());
         assertEquals(3, b.get("documents").size());
         assertEquals(-1, b.get("truncate_prompt_tokens").asInt());
@@ -582,7 +583,7 @@ class BenchServeIntegrationTest {
             "stream_include_usage", "stream_continuous_usage_stats", "ignore_eos",
             "temperature"), List.copyOf(form.keySet()));
         assertTrue(form.get("file").startsWith("RIFF"), "a WAV file");
-        assertEquals("sim-model", form.get("model"));
+        assertEquals("served-llm", form.get("model"));
         assertEquals("4", form.get("max_completion_tokens"));
         assertEquals("True", form.get("stream"));
         assertEquals("en", form.get("language"));
@@ -650,7 +651,7 @@ class BenchServeIntegrationTest {
       first = modelsById(server);
       assertEquals(Set.of("ada", "bob", "cyd"), new TreeSet<>(first.values().stream()
           .map(i -> List.of("ada", "bob", "cyd").get(i)).toList()), "every module is used");
-      assertEquals("sim-model", run.json().get("model_id").asText(), "the file names --model");
+      assertEquals("served-llm", run.json().get("model_id").asText(), "the file names --model");
     }
     try (RecordingLlmServer server = new RecordingLlmServer()) {
       bench(COMMON + "--random-input-len 16 --random-output-len 2 --num-prompts 20 "
@@ -677,10 +678,10 @@ class BenchServeIntegrationTest {
   @Test
   void resultOptionsWriteWhereAndWhatVllmWould() throws IOException {
     Path dir = results.resolve("custom-dir");
-    String args = "--model org/sim-model --tokenizer datasets/tokenizers/gpt2 "
+    String args = "--model org/served-llm --tokenizer datasets/tokenizers/gpt2 "
         + "--random-input-len 16 --random-output-len 2 --num-prompts 4 --label nightly "
         + "--result-dir " + dir + " --result-filename 'two runs.json' --append-result "
-        + "--save-detailed --metadata tp=1 'note=two words' --served-model-name sim-model";
+        + "--save-detailed --metadata tp=1 'note=two words' --served-model-name served-llm";
     try (Simulator sim = fastSimulator()) {
       assertEquals(0, bench(args + " --base-url " + sim.baseUrl()).result().exitCode());
       assertEquals(0, bench(args + " --base-url " + sim.baseUrl()).result().exitCode());
@@ -689,7 +690,7 @@ class BenchServeIntegrationTest {
     assertEquals(2, lines.size(), "appended, one JSON per line");
     JsonNode doc = JSON.readTree(lines.get(1));
     assertEquals("nightly", doc.get("label").asText());
-    assertEquals("org/sim-model", doc.get("model_id").asText());
+    assertEquals("org/served-llm", doc.get("model_id").asText());
     assertEquals("1", doc.get("tp").asText());
     assertEquals("two words", doc.get("note").asText());
     assertEquals(4, doc.get("ttfts").size(), "detailed arrays");

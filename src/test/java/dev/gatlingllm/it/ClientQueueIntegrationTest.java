@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,7 +40,7 @@ class ClientQueueIntegrationTest {
   Path results;
 
   private GatlingRunner.Result run(Simulator sim, String cap) {
-    String args = "--backend openai --model sim-model --tokenizer datasets/tokenizers/gpt2 "
+    String args = "--backend openai --model served-llm --tokenizer datasets/tokenizers/gpt2 "
         + "--dataset-name random --random-input-len 16 --random-output-len 4 --num-prompts 6 "
         + "--request-rate inf " + cap + " --seed 1 --save-result --percentile-metrics "
         + "ttft,e2el,client_queue_time,e2el_including_client_queue --base-url " + sim.baseUrl();
@@ -60,7 +61,7 @@ class ClientQueueIntegrationTest {
 
   @Test
   void requestsBehindTheCapRecordTheirWaitForAPermit() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(TTFT_MS)).itl(Duration.ofMillis(2)).jitter(0).build())) {
       GatlingRunner.Result capped = run(sim, "--max-concurrency 2");
       List<RequestRecord> records =
@@ -94,7 +95,7 @@ class ClientQueueIntegrationTest {
 
   @Test
   void withoutACapNothingQueues() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(TTFT_MS)).itl(Duration.ofMillis(2)).jitter(0).build())) {
       GatlingRunner.Result free = run(sim, "");
       for (RequestRecord r : RecordLogReader.read(free.file(RecordLog.FILE_NAME)).records()) {

@@ -39,7 +39,7 @@ public class ComplianceItSimulation extends Simulation {
                 .maxTokens(Integer.getInteger(MAX_TOKENS, 16)).ignoreEos(true))
             .injectOpen(atOnceUsers(Integer.getInteger(REQUESTS, 20))))
         .protocols(llm().baseUrl(System.getProperty(BASE_URL))
-            .model(System.getProperty(MODEL, "sim-model")).maxConcurrency(4).warmUp(2)
+            .model(System.getProperty(MODEL, "served-llm")).maxConcurrency(4).warmUp(2)
             // the simulator's own tokenizer: whitespace-separated words
             .tokenCounter("sim-words", SimTokens::countPromptTokens)
             .results(LlmDsl.results().exitZero(Boolean.getBoolean(EXIT_ZERO))))

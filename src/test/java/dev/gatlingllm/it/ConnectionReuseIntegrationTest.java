@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,7 +49,7 @@ class ConnectionReuseIntegrationTest {
   }
 
   private void check(int concurrency, boolean stream) throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1))
         .connectionPolicy(SimulatorConfig.ConnectionPolicy.CLOSE_AFTER_RESPONSE).build())) {
       GatlingRunner.Result result = GatlingRunner.run(ConnectionReuseItSimulation.class, results,

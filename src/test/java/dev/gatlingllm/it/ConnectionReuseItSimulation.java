@@ -27,7 +27,7 @@ public class ConnectionReuseItSimulation extends Simulation {
             .exec(completions("gen").prompt("one two three").promptTokens(3).maxTokens(16)
                 .ignoreEos(true).stream(Boolean.parseBoolean(System.getProperty(STREAM, "true"))))
             .injectOpen(atOnceUsers(Integer.getInteger(REQUESTS))))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
             .maxConcurrency(Integer.getInteger(CONCURRENCY)).noWarmUp())
         .assertions(global().failedRequests().count().is(0L));
   }

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -48,7 +49,7 @@ class ConversationIntegrationTest {
   void everyTurnCarriesTheRealHistoryUnderOneSessionAndModel() throws Exception {
     List<RecordedRequest> received;
     GatlingRunner.Result result;
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(2)).anyModel(true)
         .recordRequests(true).errorRate(0.1).build())) {
       result = GatlingRunner.run(ConversationItSimulation.class, results, Map.of(

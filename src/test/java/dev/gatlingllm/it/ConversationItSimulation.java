@@ -34,7 +34,7 @@ public class ConversationItSimulation extends Simulation {
             .thinkTime(Duration.ofMillis(THINK_MS)).loras("lora-a", "lora-b"))
         .injectOpen(injection(arrivals().numPrompts(CONVERSATIONS).requestRate(20).seed(1)
             .build())))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
             .results(results().label("turns").metricPercentiles("50,99")))
         .assertions(details("talk turn 3 TTFT").responseTime().percentile(99).lt(5_000),
             details("talk turn 1").requestsPerSec().gt(0.0));

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,7 +50,7 @@ class ConversationScaleOutIntegrationTest {
   @Test
   void eachConversationStaysOnOneInjectorAndTheMergeKeepsPerTurnFigures() throws Exception {
     List<RecordedRequest> received;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(10))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(10))
         .itl(Duration.ofMillis(2)).recordRequests(true).build())) {
       Path barrier = work.resolve("barrier");
       Path project = Files.createDirectories(work.resolve("project"));

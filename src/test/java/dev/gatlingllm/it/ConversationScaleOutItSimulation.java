@@ -44,7 +44,7 @@ public class ConversationScaleOutItSimulation extends Simulation {
             .exec(awaitArrival())
             .exec(conversation(chat("talk")).thinkTime(Duration.ofMillis(20)))
             .injectOpen(injection(arrivals)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
             .arrivals(arrivals).results(results().label("talks").metricPercentiles("50,99")));
   }
 

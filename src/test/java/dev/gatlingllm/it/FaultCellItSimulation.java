@@ -33,7 +33,7 @@ public class FaultCellItSimulation extends Simulation {
   static final String WAVE_GAP_MS = "cell.waveGapMs";
 
   {
-    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
         .requestTimeout(Duration.ofSeconds(20));
     if (System.getProperty(FIRST_TOKEN_TIMEOUT_MS) != null) {
       protocol = protocol.firstTokenTimeout(Duration.ofMillis(Long.getLong(FIRST_TOKEN_TIMEOUT_MS)));

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class FaultIntegrationTest {
 
   private List<RequestRecord> runAgainst(UnaryOperator<SimulatorConfig.Builder> faults,
       int expectedFailures, Map<String, String> extraProperties) {
-    SimulatorConfig config = faults.apply(SimulatorConfig.builder()
+    SimulatorConfig config = faults.apply(StrictServer.builder()
         .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5))).build();
     try (Simulator simulator = Simulator.start(config)) {
       Map<String, String> properties = new HashMap<>(extraProperties);

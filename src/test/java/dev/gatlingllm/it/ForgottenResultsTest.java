@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -42,7 +43,7 @@ class ForgottenResultsTest {
   @Test
   void theNextRunInTheSameJvmWritesTheForgottenRunsResultsIntoItsOwnFolder() throws Exception {
     Path results = work.resolve("results");
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       Map<String, String> properties = new HashMap<>(Map.of(
           ItSimulation.BASE_URL, simulator.baseUrl(),
@@ -78,7 +79,7 @@ class ForgottenResultsTest {
     Path log = Files.writeString(decoy.resolve("simulation.log"), "x");
     Files.setLastModifiedTime(log, FileTime.from(Instant.now().minusSeconds(30)));
     Path results = work.resolve("elsewhere");
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       Map<String, String> properties = Map.of(ItSimulation.BASE_URL, simulator.baseUrl(),
           ItSimulation.USERS, "2", RunResults.RESULTS_FOLDER_PROPERTY, lookedIn.toString());
@@ -96,7 +97,7 @@ class ForgottenResultsTest {
       assertEquals(0, doc.get("failed").asInt());
       assertEquals(10, doc.get("total_input_tokens").asInt());
       assertEquals(40, doc.get("total_output_tokens").asInt());
-      assertEquals("sim-model", doc.get("model_id").asText());
+      assertEquals("served-llm", doc.get("model_id").asText());
       assertTrue(Files.isRegularFile(forgetful.file(LlmReport.FILE_NAME)), "the LLM report");
       assertTrue(Files.isRegularFile(forgetful.file(RecordLog.FILE_NAME)), "the record log");
       assertEquals(List.of(), jsonFiles(next.runFolder()), "the second run is not done yet");
@@ -114,7 +115,7 @@ class ForgottenResultsTest {
   void theJvmWritesThemAtExitWhenNothingElseDid() throws Exception {
     Path results = Files.createDirectories(work.resolve("results"));
     Path output = work.resolve("gatling.out");
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       ForkedGatling.Result run = ForkedGatling.run(ItSimulation.class, results, Map.of(
           ItSimulation.BASE_URL, simulator.baseUrl(),

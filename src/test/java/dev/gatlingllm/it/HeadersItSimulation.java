@@ -23,7 +23,7 @@ public class HeadersItSimulation extends Simulation {
   static final String API_KEY = "sk-it-secret-4242";
 
   {
-    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
         .requestIdPrefix("hdr-")
         .header("User-Agent", "my-agent/1.0")
         .header("ACCEPT", "text/event-stream")

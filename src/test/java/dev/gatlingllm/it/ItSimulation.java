@@ -41,7 +41,7 @@ public class ItSimulation extends Simulation {
         .maxTokens(Integer.getInteger(MAX_TOKENS, 20))
         .ignoreEos(true)
         .stream(Boolean.parseBoolean(System.getProperty(STREAM, "true")));
-    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model");
+    LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm");
     if (System.getProperty(IDLE_TIMEOUT_MS) != null) {
       protocol = protocol.idleTimeout(Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_MS)));
     }

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -134,11 +135,11 @@ class KubernetesManifestsTest {
     Container injector = injectors.getSpec().getTemplate().getSpec().getContainers().get(0);
     int n = injectors.getSpec().getCompletions();
     Path results = Files.createDirectories(work.resolve("results"));
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(java.time.Duration.ofMillis(20)).itl(java.time.Duration.ofMillis(5)).build())) {
       // what differs here from a cluster: the server, and a benchmark small enough for a test
       Map<String, String> overrides = Map.of("LLM_BASE_URL", sim.baseUrl(),
-          "LLM_MODEL", "sim-model", "LLM_TOKENIZER", "gpt2",
+          "LLM_MODEL", "served-llm", "LLM_TOKENIZER", "gpt2",
           "LLM_ARGS", shrink(env(injector).get("LLM_ARGS")));
       List<Process> pods = new ArrayList<>();
       for (int k = 0; k < n; k++) {

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,7 +42,7 @@ class LiveComplianceIntegrationTest {
   Path results;
 
   private static SimulatorConfig.Builder server() {
-    return SimulatorConfig.builder().model(MODEL).ttft(Duration.ofMillis(5))
+    return StrictServer.builder().model(MODEL).ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(1));
   }
 

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,9 +54,9 @@ class MixedServingBoundaryIntegrationTest {
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
     System.setOut(new PrintStream(new TeeOutputStream(original, copy), true,
         StandardCharsets.UTF_8));
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofNanos(200_000)).build())) {
-      String args = "--model sim-model --tokenizer datasets/tokenizers/gpt2"
+      String args = "--model served-llm --tokenizer datasets/tokenizers/gpt2"
           + " --base-url " + simulator.baseUrl() + " --dataset-name mixed_serving_boundary"
           + " --num-prompts " + PROMPTS + " --request-rate 20 --save-result --save-detailed"
           + " --result-dir " + results + " --metric-percentiles 50,99 --disable-tqdm";

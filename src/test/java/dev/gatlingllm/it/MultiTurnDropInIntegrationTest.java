@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -58,11 +59,11 @@ class MultiTurnDropInIntegrationTest {
     PrintStream original = System.out;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
     System.setOut(new PrintStream(new TeeOutputStream(original, copy), true, StandardCharsets.UTF_8));
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).anyModel(true)
         .recordRequests(true).errorRate(0.15).seed(3).build())) {
       String args = "--backend openai-chat --base-url " + simulator.baseUrl()
-          + " --model sim-model --tokenizer datasets/tokenizers/gpt2 --dataset-name random"
+          + " --model served-llm --tokenizer datasets/tokenizers/gpt2 --dataset-name random"
           + " --multi-turn --multi-turn-num-turns " + TURNS + " --per-turn-input-len 16"
           + " --random-output-len 4 --num-prompts " + CONVERSATIONS
           + " --multi-turn-concurrency " + IN_FLIGHT + " --multi-turn-delay-ms " + DELAY_MS

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,7 +38,7 @@ class MultiTurnSendLatenessIntegrationTest {
   @Test
   void theWaitForAConversationsPlaceIsNotSendLateness() throws Exception {
     GatlingRunner.Result result;
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).model("lateness-model")
         .build())) {
       String args = "--backend openai-chat --base-url " + simulator.baseUrl()

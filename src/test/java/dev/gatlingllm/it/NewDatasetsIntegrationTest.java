@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class NewDatasetsIntegrationTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  private static final String COMMON = "--model served-llm --tokenizer datasets/tokenizers/gpt2 "
       + "--save-result --seed 1 ";
 
   @TempDir
@@ -48,7 +49,7 @@ class NewDatasetsIntegrationTest {
   }
 
   private static Simulator recordingSimulator() {
-    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(2))
+    return Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(2))
         .itl(Duration.ofMillis(1)).jitter(0).recordRequests(true).build());
   }
 

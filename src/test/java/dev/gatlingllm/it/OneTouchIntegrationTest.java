@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,7 +39,7 @@ class OneTouchIntegrationTest {
   @Test
   void aProfileGivenOnceToTheInjectionPacesEachFirstRequestOnItsSchedule() throws IOException {
     GatlingRunner.Result result;
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       result = GatlingRunner.run(OneTouchItSimulation.class, results, Map.of(
           OneTouchItSimulation.BASE_URL, simulator.baseUrl(),
@@ -78,7 +79,7 @@ class OneTouchIntegrationTest {
 
   @Test
   void aSecondProtocolIsRefusedBeforeAnyRequestIsSent() {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       IllegalStateException refused = assertThrows(IllegalStateException.class,
           () -> GatlingRunner.run(TwoProtocolsItSimulation.class, results,

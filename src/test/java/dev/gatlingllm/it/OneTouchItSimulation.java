@@ -20,7 +20,7 @@ public class OneTouchItSimulation extends Simulation {
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(4))
             .injectOpen(injection(arrivals().numPrompts(NUM_PROMPTS).requestRate(RATE).seed(42)
                 .build())))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model"))
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm"))
         .assertions(global().failedRequests().count().is(0L));
   }
 

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,12 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
 class OverSaturationIntegrationTest {
 
   /** The flags of these runs, shared with {@code OverSaturationStopIntegrationTest}. */
-  static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  static final String COMMON = "--model served-llm --tokenizer datasets/tokenizers/gpt2 "
       + "--save-result --seed 1 --backend openai --dataset-name random --random-input-len 16 "
       + "--random-output-len 12 --ignore-eos ";
 
   /** The server of these runs, shared with {@code OverSaturationStopIntegrationTest}. */
-  static final SimulatorConfig FOUR_SLOTS = SimulatorConfig.builder()
+  static final SimulatorConfig FOUR_SLOTS = StrictServer.builder()
       .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build();
 
   @TempDir

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +51,7 @@ class ParallelRunsIntegrationTest {
   void runsStartedTogetherInOneProjectEachKeepTheirOwnFiles(int runs) throws Exception {
     Path results = Path.of("target", "gatling"); // relative: the project's, as in Maven
     Map<Integer, ForkedGatling.Result> outcomes = new TreeMap<>();
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       List<CompletableFuture<ForkedGatling.Result>> started = new ArrayList<>();
       for (int i = 1; i <= runs; i++) {

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,10 +42,10 @@ class PerTurnReportBrowserTest {
     Files.createDirectories(ReportLayoutBrowserTest.SHOTS);
     Path page;
     Path single;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .prefillPerToken(Duration.ofNanos(50_000)).itl(Duration.ofMillis(1)).sessionCache(true)
         .build())) {
-      String common = "--backend openai-chat --model sim-model --tokenizer "
+      String common = "--backend openai-chat --model served-llm --tokenizer "
           + "datasets/tokenizers/gpt2 --seed 1 --disable-tqdm --base-url " + sim.baseUrl();
       page = report(common + " --multi-turn --multi-turn-num-turns 4 --per-turn-input-len 40 "
           + "--random-output-len 8 --num-prompts 12 --request-rate 30 --multi-turn-delay-ms 20");

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,9 +42,9 @@ class ProbeRequestsIntegrationTest {
 
   @Test
   void probesAreSentBesideTheRunAndReportedApart() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(30))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(30))
         .itl(Duration.ofMillis(10)).jitter(0).recordRequests(true).build())) {
-      String args = "--backend openai --model sim-model --tokenizer datasets/tokenizers/gpt2 "
+      String args = "--backend openai --model served-llm --tokenizer datasets/tokenizers/gpt2 "
           + "--dataset-name random --random-input-len 16 --random-output-len 20 "
           + "--num-prompts 10 --request-rate inf --max-concurrency 2 --probe-request-rate 10 "
           + "--percentile-metrics ttft,e2el,client_queue_time --seed 1 --save-result "
@@ -96,7 +97,7 @@ class ProbeRequestsIntegrationTest {
       for (RecordedRequest r : probes) {
         JsonNode body = JSON.readTree(r.body());
         assertEquals(1, body.get("max_tokens").asInt(), r.bodyText());
-        assertEquals("sim-model", body.get("model").asText());
+        assertEquals("served-llm", body.get("model").asText());
         assertTrue(body.get("prompt").asText().length() > 0, r.bodyText());
       }
     }

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -50,7 +51,7 @@ class RecordLogIntegrationTest {
   void theFinishedLogReproducesTheJsonTheRunWroteAndHoldsNoCredentials() throws Exception {
     String secret = "sk-inproc-7f3a9c2e41d8b6";
     Path results = work.resolve("results");
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).recordRequests(true).build())) {
       GatlingRunner.Result run = GatlingRunner.run(RecordLogItSimulation.class, results,
           new HashMap<>(Map.of(
@@ -82,7 +83,7 @@ class RecordLogIntegrationTest {
     int prompts = 60;
     Path results = Files.createDirectories(work.resolve("results"));
     Path output = work.resolve("gatling.out");
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(20)).recordRequests(true).build())) {
       ProcessBuilder builder = new ProcessBuilder(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -29,7 +29,7 @@ public class RecordLogItSimulation extends Simulation {
     ArrivalProfile profile = arrivals().seed(7).numPrompts(Integer.getInteger(NUM_PROMPTS, 12))
         .requestRate(Double.parseDouble(System.getProperty(RATE, "20"))).build();
     LlmProtocolBuilder protocol = llm().baseUrl(System.getProperty(BASE_URL))
-        .model("org/sim-model").servedModelName("sim-model").noWarmUp().arrivals(profile)
+        .model("org/served-llm").servedModelName("served-llm").noWarmUp().arrivals(profile)
         .results(results().label("rec").detailed(true).metadataPairs("tp=1")
             .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99")
             .goodput("ttft:1000"));

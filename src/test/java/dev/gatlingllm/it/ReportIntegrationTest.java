@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -46,7 +47,7 @@ class ReportIntegrationTest {
 
   @BeforeAll
   static void start() {
-    simulator = Simulator.start(SimulatorConfig.builder().maxRunning(8)
+    simulator = Simulator.start(StrictServer.builder().maxRunning(8)
         .ttft(Duration.ofMillis(30)).itl(Duration.ofMillis(10)).errorRate(0.1).build());
   }
 

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,9 +39,9 @@ class ResponsesDropInIntegrationTest {
 
   @Test
   void aPastedResponsesCommandLineRunsGreen() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(1)).jitter(0).recordRequests(true).build())) {
-      String args = "--backend openai-responses --model sim-model --tokenizer "
+      String args = "--backend openai-responses --model served-llm --tokenizer "
           + "datasets/tokenizers/gpt2 --dataset-name random --random-input-len 32 "
           + "--random-output-len 4 --num-prompts 3 --num-warmups 2 --seed 1 --save-result "
           // vLLM 0.29 skips the ready check by default (timeout 0): ask for it, it is tested
@@ -66,7 +67,7 @@ class ResponsesDropInIntegrationTest {
         assertTrue(body.get("max_output_tokens").asInt() >= 1, r.bodyText());
         runs += body.get("max_output_tokens").asInt() == 4 ? 1 : 0;
         assertTrue(body.get("stream").asBoolean(), r.bodyText());
-        assertEquals("sim-model", body.get("model").asText());
+        assertEquals("served-llm", body.get("model").asText());
         for (String absent : List.of("prompt", "messages", "max_tokens", "stream_options")) {
           assertFalse(body.has(absent), absent + " in " + r.bodyText());
         }

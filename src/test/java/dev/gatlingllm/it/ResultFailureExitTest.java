@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +36,7 @@ class ResultFailureExitTest {
     Path occupied = Files.writeString(work.resolve("occupied"), "x");
     Path results = Files.createDirectories(work.resolve("results"));
     Path output = work.resolve("gatling.out");
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       ForkedGatling.Result run = ForkedGatling.run(ResultsItSimulation.class, results, Map.of(
           ResultsItSimulation.BASE_URL, simulator.baseUrl(),

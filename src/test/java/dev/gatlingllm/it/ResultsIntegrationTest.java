@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,7 +37,7 @@ class ResultsIntegrationTest {
 
   @BeforeAll
   static void start() {
-    simulator = Simulator.start(SimulatorConfig.builder()
+    simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(30)).itl(Duration.ofMillis(4)).jitter(0.3).errorRate(0.1)
         .build());
   }
@@ -68,7 +69,7 @@ class ResultsIntegrationTest {
     assertTrue(Files.exists(result.file("index.html")));
     Path json = resultJson(result.runFolder());
     String name = json.getFileName().toString();
-    assertTrue(name.matches("it-infqps-sim-model-\\d{8}-\\d{6}\\.json"), name);
+    assertTrue(name.matches("it-infqps-served-llm-\\d{8}-\\d{6}\\.json"), name);
 
     JsonNode doc = new ObjectMapper().readTree(json.toFile());
     assertEquals(30, doc.get("completed").asInt() + doc.get("failed").asInt());

@@ -39,8 +39,8 @@ public class ResultsItSimulation extends Simulation {
     if (System.getProperty(RESULT_DIR) != null) {
       options = options.resultDir(Path.of(System.getProperty(RESULT_DIR)));
     }
-    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("org/sim-model")
-        .servedModelName("sim-model")
+    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("org/served-llm")
+        .servedModelName("served-llm")
         .results(options);
     if (System.getProperty(HEADER) != null) {
       String[] header = System.getProperty(HEADER).split(":", 2);

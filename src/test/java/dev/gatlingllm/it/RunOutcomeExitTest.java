@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,7 +47,7 @@ class RunOutcomeExitTest {
 
   @Test
   void aUsersSimulationThatWorksExitsZeroWithAnOkVerdict() throws Exception {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().model(MODEL)
+    try (Simulator sim = Simulator.start(StrictServer.builder().model(MODEL)
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {
       ForkedGatling.Result run = ForkedGatling.run(OutcomeItSimulation.class,
           work.resolve("results"), Map.of(OutcomeItSimulation.BASE_URL, sim.baseUrl(),
@@ -70,7 +71,7 @@ class RunOutcomeExitTest {
 
   @Test
   void theDropInUnderGatlingTestRefusesAModelTheServerDoesNotList() throws Exception {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().model(MODEL).build())) {
+    try (Simulator sim = Simulator.start(StrictServer.builder().model(MODEL).build())) {
       ForkedGatling.Result run = ForkedGatling.run(BenchServe.class, work.resolve("results"),
           Map.of(CommandLine.ARGS_PROPERTY, "--base-url " + sim.baseUrl()
               + " --model acme/other --tokenizer gpt2 --dataset-name random"

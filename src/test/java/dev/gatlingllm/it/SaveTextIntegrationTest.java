@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gatlingllm.metrics.RequestRecord;
@@ -26,7 +27,7 @@ class SaveTextIntegrationTest {
   void theSavedAttributeIsTheGeneratedTextAndFeedsTheNextTurn() {
     SaveTextItSimulation.SAVED.clear();
     List<RequestRecord> records;
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(2)).build())) {
       GatlingRunner.Result result = GatlingRunner.run(SaveTextItSimulation.class, results,
           Map.of(SaveTextItSimulation.BASE_URL, simulator.baseUrl()));

@@ -38,7 +38,7 @@ public class SaveTextItSimulation extends Simulation {
           return session;
         })
         .injectOpen(atOnceUsers(USERS)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model"))
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm"))
         .assertions(global().failedRequests().count().is(0L));
   }
 }

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,7 +66,7 @@ class ScaleOutIntegrationTest {
         ScaleOutItSimulation.RATE, "" + RATE, ScaleOutItSimulation.SEED, "" + SEED,
         ScaleOutItSimulation.MAX_CONCURRENCY, "3");
     // the injectors measure their clocks against the simulator's Date header
-    Outcome o = runBoth(SimulatorConfig.builder().ttft(Duration.ofMillis(30))
+    Outcome o = runBoth(StrictServer.builder().ttft(Duration.ofMillis(30))
         .itl(Duration.ofMillis(20)).build(), props, "date");
     ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(PROMPTS).requestRate(RATE)
         .seed(SEED).maxConcurrency(3).build().schedule();

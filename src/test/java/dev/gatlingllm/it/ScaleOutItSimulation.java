@@ -47,7 +47,7 @@ public class ScaleOutItSimulation extends Simulation {
             .exec(awaitArrival())
             .exec(completions("gen").fromDataset().ignoreEos(true))
             .injectOpen(injection(arrivals)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
             .arrivals(arrivals)
             .results(results().label("scale").detailed(true)
                 .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99")));

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +38,7 @@ class SecretsIntegrationTest {
   @Test
   void noFileTheRunWritesAndNothingOnTheConsoleHoldsASecret() throws Exception {
     Path results = Files.createDirectories(work.resolve("results"));
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).recordRequests(true).build())) {
       ForkedGatling.Result run = ForkedGatling.run(SecretsItSimulation.class, results,
           Map.of(SecretsItSimulation.BASE_URL, simulator.baseUrl(),

@@ -23,7 +23,7 @@ public class SecretsItSimulation extends Simulation {
     setUp(scenario("secrets")
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(4))
             .injectOpen(atOnceUsers(4)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
             .header("x-api-key", System.getProperty(API_KEY_HEADER))
             .warmUp(2)
             .results(results().label("secrets").detailed(true)));

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,7 +41,7 @@ class SelfCheckIntegrationTest {
 
   @Test
   void everyRunReportsItsOwnDistortion() throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)).build())) {
       JsonNode check = selfCheck(simulator, 0);
       int requests = GatlingRunner.captured().size();
@@ -70,7 +71,7 @@ class SelfCheckIntegrationTest {
 
   @Test
   void aStalledEventLoopIsReportedAndTripsTheWarning() throws IOException {
-    try (Simulator simulator = Simulator.start(SimulatorConfig.builder()
+    try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)).build())) {
       JsonNode check = selfCheck(simulator, 200);
       assertTrue(check.get("max_loop_lag_ms").asDouble() >= 190,

@@ -32,7 +32,7 @@ public class SelfCheckItSimulation extends Simulation {
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(10))
             .exec(stall)
             .injectOpen(constantUsersPerSec(20).during(Duration.ofSeconds(2))))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model"));
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm"));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +44,7 @@ class ServerComplianceIntegrationTest {
   Path results;
 
   private static SimulatorConfig.Builder llamaCpp(int contextTokens) {
-    return SimulatorConfig.builder().dialect(SimulatorConfig.Dialect.LLAMACPP)
+    return StrictServer.builder().dialect(SimulatorConfig.Dialect.LLAMACPP)
         .contextTokens(contextTokens);
   }
 
@@ -84,19 +85,19 @@ class ServerComplianceIntegrationTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"chat", "completions"})
   void vllmModeIsSilentWithEveryCheckApplied(String endpoint) throws IOException {
-    JsonNode compliance = run(SimulatorConfig.builder(), endpoint, "sim-model", 16, 3);
+    JsonNode compliance = run(StrictServer.builder(), endpoint, "served-llm", 16, 3);
     assertOnly(compliance, null);
     for (String check : CHECKS) {
       assertEquals(REQUESTS, compliance.path("checks").path(check).path("checked").asInt(), check);
     }
-    assertEquals("[\"sim-model\"]", compliance.get("models_listed").toString());
+    assertEquals("[\"served-llm\"]", compliance.get("models_listed").toString());
     assertTrue(compliance.get("prompt_check_off").isNull());
   }
 
   @Test
   void ignoredMaxCompletionTokensIsReportedWithTheFix() throws IOException {
     // 40 - 3 prompt tokens = 37 output tokens for 16 asked; one stream in 20 has no role chunk
-    JsonNode compliance = run(llamaCpp(40), "chat", "sim-model", 16, 3);
+    JsonNode compliance = run(llamaCpp(40), "chat", "served-llm", 16, 3);
     assertOnly(compliance, "output_over_max_tokens");
     String warning = compliance.get("warnings").get(0).asText();
     assertTrue(warning.startsWith("the server ignores max_completion_tokens: 20 of 20 requests"
@@ -120,7 +121,7 @@ class ServerComplianceIntegrationTest {
         e = e.getCause();
       }
       assertEquals("the server at " + simulator.baseUrl() + " does not serve the model "
-          + "`sim-modle`: its /v1/models lists sim-model; name one of them (--model or "
+          + "`sim-modle`: its /v1/models lists served-llm; name one of them (--model or "
           + "--served-model-name on the command line, model(...) or servedModelName(...) in a "
           + "simulation)", e.getMessage());
       assertEquals(0, simulator.requestsReceived(), "refused before the warm-up");
@@ -133,7 +134,7 @@ class ServerComplianceIntegrationTest {
     try {
       JsonNode compliance = run(llamaCpp(40), "completions", "sim-modle", 16, 3);
       assertOnly(compliance, "model_not_listed");
-      assertTrue(compliance.get("warnings").get(0).asText().contains("(sim-model)"));
+      assertTrue(compliance.get("warnings").get(0).asText().contains("(served-llm)"));
     } finally {
       System.clearProperty(ComplianceItSimulation.EXIT_ZERO);
     }
@@ -142,14 +143,14 @@ class ServerComplianceIntegrationTest {
   @Test
   void aStreamStoppedByTheContextDespiteIgnoreEosIsReported() throws IOException {
     // 20 - 3 = 17 output tokens for 64 asked with ignore_eos
-    JsonNode compliance = run(llamaCpp(20), "chat", "sim-model", 64, 3);
+    JsonNode compliance = run(llamaCpp(20), "chat", "served-llm", 64, 3);
     assertOnly(compliance, "output_under_ignore_eos");
   }
 
   @Test
   void aPromptCutToTheContextIsReported() throws IOException {
     // 30 prompt tokens cut to 20: 10 fewer, over the tolerance of 8
-    JsonNode compliance = run(llamaCpp(20), "completions", "sim-model", 4, 30);
+    JsonNode compliance = run(llamaCpp(20), "completions", "served-llm", 4, 30);
     assertOnly(compliance, "prompt_tokens_mismatch");
   }
 

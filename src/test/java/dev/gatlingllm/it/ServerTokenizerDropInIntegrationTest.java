@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +38,7 @@ class ServerTokenizerDropInIntegrationTest {
   Path results;
 
   private static Simulator simulator() {
-    return Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(5))
+    return Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(1)).jitter(0).recordRequests(true).build());
   }
 
@@ -62,7 +63,7 @@ class ServerTokenizerDropInIntegrationTest {
   @Test
   void randomPromptsHaveTheServersExactLength() throws Exception {
     try (Simulator sim = simulator()) {
-      CapturedBench.Run run = CapturedBench.run(results, "--model sim-model "
+      CapturedBench.Run run = CapturedBench.run(results, "--model served-llm "
           + "--tokenizer datasets/tokenizers/gpt2 "
           + "--dataset-name random --random-input-len 37 --random-output-len 3 "
           + "--num-prompts 9 --request-rate inf --save-result --seed 5 --base-url "
@@ -102,7 +103,7 @@ class ServerTokenizerDropInIntegrationTest {
     Path home = Files.createDirectories(results.resolve("hf-home"));
     try (Simulator sim = simulator()) {
       ForkedGatling.Result forked = ForkedGatling.run(BenchServe.class, results,
-          Map.of(CommandLine.ARGS_PROPERTY, "--model sim-model --tokenizer acme/not-cached "
+          Map.of(CommandLine.ARGS_PROPERTY, "--model served-llm --tokenizer acme/not-cached "
               + "--dataset-name random --random-input-len 37 --random-output-len 3 "
               + "--num-prompts 6 --request-rate inf --save-result --seed 5 --base-url "
               + sim.baseUrl()),

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,7 +50,7 @@ class SimulatorTokenizerIntegrationTest {
   private static final String WARNING = "Warning: the server's usage.prompt_tokens differs";
   // sonnet, not random: random prompts are re-aligned to the server's own /tokenize counts
   // before the run (vLLM 0.29), which would hide a server that counts otherwise
-  private static final String DROP_IN = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  private static final String DROP_IN = "--model served-llm --tokenizer datasets/tokenizers/gpt2 "
       + "--dataset-name sonnet --dataset-path datasets/sonnet/sonnet.txt --sonnet-input-len 64 "
       + "--sonnet-prefix-len 16 --sonnet-output-len 8 --num-prompts 30 "
       + "--request-rate 50 --seed 3 --request-id-prefix run- ";
@@ -58,7 +59,7 @@ class SimulatorTokenizerIntegrationTest {
   Path results;
 
   private static SimulatorConfig.Builder fast() {
-    return SimulatorConfig.builder().ttft(Duration.ofMillis(2)).itl(Duration.ofMillis(1))
+    return StrictServer.builder().ttft(Duration.ofMillis(2)).itl(Duration.ofMillis(1))
         .recordRequests(true);
   }
 

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,7 +39,7 @@ class StreamingIntegrationTest {
 
   @BeforeAll
   static void startSimulator() {
-    simulator = Simulator.start(SimulatorConfig.builder()
+    simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis((long) TTFT_MS))
         .itl(Duration.ofMillis((long) ITL_MS))
         .build());

@@ -14,11 +14,11 @@ public class TwoProtocolsItSimulation extends Simulation {
     setUp(
         scenario("a").exec(completions("a").prompt("a b").maxTokens(4))
             .injectOpen(atOnceUsers(2))
-            .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+            .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
                 .noWarmUp()),
         scenario("b").exec(completions("b").prompt("a b").maxTokens(4))
             .injectOpen(atOnceUsers(2))
-            .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model")
+            .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
                 .noWarmUp()));
   }
 }

@@ -20,7 +20,7 @@ public class TwoScenariosItSimulation extends Simulation {
             .injectOpen(atOnceUsers(10)),
         scenario("chat").exec(chat("ch").prompt("a b").maxTokens(6))
             .injectOpen(atOnceUsers(10)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("sim-model").maxConcurrency(3))
+        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm").maxConcurrency(3))
         .assertions(global().failedRequests().count().is(0L));
   }
 }

@@ -1,5 +1,6 @@
 package dev.gatlingllm.launcher;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,10 +40,10 @@ class DropInNewestFlagsIntegrationTest {
     Path results = dir.resolve("results");
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       List<String> words = new ArrayList<>(List.of("bench", "serve", "--base-url",
-          sim.baseUrl(), "--model", "sim-model", "--tokenizer", "gpt2"));
+          sim.baseUrl(), "--model", "served-llm", "--tokenizer", "gpt2"));
       words.addAll(List.of(flags));
       System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
       try {

@@ -1,5 +1,6 @@
 package dev.gatlingllm.launcher;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,7 +49,7 @@ class DropInVllmBenchFlagsIntegrationTest {
     List<String> profilerCalls;
     try (Simulator sim = Simulator.start(config.recordRequests(true).build())) {
       List<String> words = new ArrayList<>(List.of("bench", "serve", "--base-url",
-          sim.baseUrl(), "--model", "sim-model", "--tokenizer", "gpt2",
+          sim.baseUrl(), "--model", "served-llm", "--tokenizer", "gpt2",
           "--request-id-prefix", "run-", "--save-result", "--result-filename", "result.json"));
       words.addAll(List.of(flags));
       System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
@@ -80,7 +81,7 @@ class DropInVllmBenchFlagsIntegrationTest {
   }
 
   private static SimulatorConfig.Builder fast() {
-    return SimulatorConfig.builder().ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1))
+    return StrictServer.builder().ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1))
         .jitter(0);
   }
 
@@ -148,7 +149,7 @@ class DropInVllmBenchFlagsIntegrationTest {
   void profileBatchThresholdStartsTheProfilerOnlyOnceTheServerRunsThatManyRequests()
       throws Exception {
     // 4 requests at a time, each ~0.4 s: the server runs 4 for most of the run
-    SimulatorConfig.Builder slow = SimulatorConfig.builder().ttft(Duration.ofMillis(100))
+    SimulatorConfig.Builder slow = StrictServer.builder().ttft(Duration.ofMillis(100))
         .itl(Duration.ofMillis(30)).jitter(0);
     Run reached = run(slow, "--dataset-name", "random", "--random-input-len", "16",
         "--random-output-len", "10", "--num-prompts", "24", "--max-concurrency", "4",

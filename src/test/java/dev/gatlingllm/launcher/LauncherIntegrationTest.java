@@ -1,5 +1,6 @@
 package dev.gatlingllm.launcher;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,12 +39,12 @@ class LauncherIntegrationTest {
     Path results = dir.resolve("results");
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
       try {
         status = GatlingLlm.run(new String[] {"bench", "serve", "--base-url", sim.baseUrl(),
-            "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name", "random",
+            "--model", "served-llm", "--tokenizer", "gpt2", "--dataset-name", "random",
             "--random-input-len", "32", "--random-output-len", "4", "--num-prompts", "6",
             "--seed", "3", "--label", "launcher run", "--save-result",
             "--result-filename", "result.json"}, System.out,
@@ -71,7 +72,7 @@ class LauncherIntegrationTest {
   void numRunsRunsTheBenchmarkThreeTimesAndWritesTheSpreadOfItsFigures() throws Exception {
     Path out = dir.resolve("repeated");
     String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "serve",
-        "--base-url", baseUrl, "--model", "sim-model", "--tokenizer", "gpt2",
+        "--base-url", baseUrl, "--model", "served-llm", "--tokenizer", "gpt2",
         "--dataset-name", "random", "--random-input-len", "16", "--random-output-len", "4",
         "--num-prompts", "5", "--request-rate", "50", "--num-runs", "3",
         "--result-dir", out.toString()});
@@ -138,7 +139,7 @@ class LauncherIntegrationTest {
   void sweepMaxConcurrencyRunsOnePointEachAndPrintsTheSweepsTable() throws Exception {
     Path out = dir.resolve("one-command");
     String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "serve",
-        "--base-url", baseUrl, "--model", "sim-model", "--tokenizer", "gpt2",
+        "--base-url", baseUrl, "--model", "served-llm", "--tokenizer", "gpt2",
         "--dataset-name", "random", "--random-input-len", "16", "--random-output-len", "4",
         "--sweep-max-concurrency", "1,4", "--sweep-num-prompts-factor", "2",
         "--reset-prefix-cache", "--sweep-summary-percentiles", "95",
@@ -186,7 +187,7 @@ class LauncherIntegrationTest {
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     PrintStream before = System.out;
     int status;
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
       try {

@@ -1,5 +1,6 @@
 package dev.gatlingllm.launcher;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,9 +66,9 @@ class OfflineModesLauncherTest {
 
   @Test
   void dryRunPrintsTheSampleAndSendsNothing() throws Exception {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().recordRequests(true)
+    try (Simulator sim = Simulator.start(StrictServer.builder().recordRequests(true)
         .build())) {
-      int status = run("bench", "serve", "--base-url", sim.baseUrl(), "--model", "sim-model",
+      int status = run("bench", "serve", "--base-url", sim.baseUrl(), "--model", "served-llm",
           "--tokenizer", "gpt2", "--dataset-name", "random", "--random-input-len", "32",
           "--random-output-len", "4", "--num-prompts", "5", "--seed", "3",
           "--ready-check-timeout-sec", "5", "--dry-run", "--result-dir", dir.toString());
@@ -189,10 +190,10 @@ class OfflineModesLauncherTest {
 
   /** One real run against a simulator with this ITL; its result file. */
   private Path benchmark(String file, Duration itl, String... more) throws Exception {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder()
+    try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(itl).build())) {
       List<String> args = new ArrayList<>(List.of("bench", "serve", "--base-url",
-          sim.baseUrl(), "--model", "sim-model", "--tokenizer", "gpt2", "--dataset-name",
+          sim.baseUrl(), "--model", "served-llm", "--tokenizer", "gpt2", "--dataset-name",
           "random", "--random-input-len", "32", "--random-output-len", "16", "--num-prompts",
           "8", "--seed", "5", "--max-concurrency", "2", "--save-result", "--result-filename",
           file, "--disable-tqdm"));

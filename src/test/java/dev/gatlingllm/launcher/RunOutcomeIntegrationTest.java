@@ -1,5 +1,6 @@
 package dev.gatlingllm.launcher;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What a run says about itself, through the launcher, against a simulator that refuses as vLLM
  * does (unknown model: 404; {@code /v1/models} lists only the served name) and serves a model
- * not called {@code sim-model}: one verdict line, and an exit status for each outcome (README,
+ * not called {@code served-llm}: one verdict line, and an exit status for each outcome (README,
  * "How a run ends").
  */
 @Timeout(120)
@@ -108,7 +109,7 @@ class RunOutcomeIntegrationTest {
 
   @Test
   void aRunThatSucceedsSaysOkAndExitsZeroWithTheModelChecked() throws IOException {
-    try (Simulator sim = simulator(SimulatorConfig.builder())) {
+    try (Simulator sim = simulator(StrictServer.builder())) {
       Launch run = launch(sim.baseUrl(), MODEL);
       assertEquals(0, run.status(), run.console());
       assertTrue(run.verdict().startsWith("gatling-llm verdict: ok | 5 of 5 requests succeeded"
@@ -142,7 +143,7 @@ class RunOutcomeIntegrationTest {
 
   @Test
   void aServerAnsweringHttp500ToEveryRequestExitsFour() {
-    try (Simulator sim = simulator(SimulatorConfig.builder().errorRate(1.0))) {
+    try (Simulator sim = simulator(StrictServer.builder().errorRate(1.0))) {
       Launch run = launch(sim.baseUrl(), MODEL);
       assertEquals(4, run.status(), run.console());
       assertTrue(run.verdict().contains("0 of 5 requests succeeded"), run.verdict());
@@ -151,7 +152,7 @@ class RunOutcomeIntegrationTest {
 
   @Test
   void exitZeroKeepsVllmsStatusAndTheVerdictStillSaysWhatHappened() {
-    try (Simulator sim = simulator(SimulatorConfig.builder().errorRate(1.0))) {
+    try (Simulator sim = simulator(StrictServer.builder().errorRate(1.0))) {
       Launch run = launch(sim.baseUrl(), MODEL, "--exit-zero");
       assertEquals(0, run.status(), run.console());
       assertTrue(run.verdict().startsWith("gatling-llm verdict: FAILED: no request succeeded "
@@ -162,7 +163,7 @@ class RunOutcomeIntegrationTest {
 
   @Test
   void aModelTheServerDoesNotListIsRefusedBeforeAnythingIsSent() {
-    try (Simulator sim = simulator(SimulatorConfig.builder())) {
+    try (Simulator sim = simulator(StrictServer.builder())) {
       Launch run = launch(sim.baseUrl(), "acme/wrong-7b");
       assertEquals(1, run.status(), run.console());
       // the console line itself is the launcher's log filter's (RunOutcomeExitTest sees it)
@@ -176,7 +177,7 @@ class RunOutcomeIntegrationTest {
 
   @Test
   void withExitZeroAnUnlistedModelIsAWarningAndTheRunGoesOn() throws IOException {
-    try (Simulator sim = simulator(SimulatorConfig.builder())) {
+    try (Simulator sim = simulator(StrictServer.builder())) {
       Launch run = launch(sim.baseUrl(), "acme/wrong-7b", "--exit-zero");
       assertEquals(0, run.status(), run.console());
       assertTrue(run.log().stream().anyMatch(l -> l.contains("does not serve the model "
@@ -192,7 +193,7 @@ class RunOutcomeIntegrationTest {
     // the default of a user's run (the build turns it off for the other tests' speed)
     String before = System.getProperty("llm.standInWarmUp");
     System.clearProperty("llm.standInWarmUp");
-    try (Simulator sim = simulator(SimulatorConfig.builder())) {
+    try (Simulator sim = simulator(StrictServer.builder())) {
       Launch run = launch(sim.baseUrl(), MODEL, "--max-concurrency", "2");
       assertEquals(0, run.status(), run.console());
       List<String> warmUps = run.log().stream().filter(l -> l.startsWith("warm-up: ")).toList();
