@@ -101,6 +101,11 @@ class ReportLayoutBrowserTest {
 
   /** Runs the drop-in with {@code args}; returns its report and what it printed. */
   private String[] bench(String args) throws IOException {
+    return bench(args, 0);
+  }
+
+  /** {@link #bench(String)}, for a run whose verdict sets {@code exitStatus} (README). */
+  private String[] bench(String args, int exitStatus) throws IOException {
     PrintStream original = System.out;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
     System.setOut(new PrintStream(copy, true, StandardCharsets.UTF_8));
@@ -115,7 +120,7 @@ class ReportLayoutBrowserTest {
       System.setOut(original);
     }
     String console = copy.toString(StandardCharsets.UTF_8);
-    assertEquals(0, result.exitCode(), console);
+    assertEquals(exitStatus, result.exitCode(), console);
     Path report = result.runFolder().resolve(LlmReport.FILE_NAME);
     assertTrue(Files.isRegularFile(report), "the run folder holds its report: " + console);
     return new String[] {report.toString(), console};
@@ -186,7 +191,7 @@ class ReportLayoutBrowserTest {
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().errorRate(1.0).build())) {
       Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
           + "--random-input-len 16 --random-output-len 8 --num-prompts 30 --request-rate 50 "
-          + "--ready-check-timeout-sec 0 --base-url " + sim.baseUrl())[0]);
+          + "--ready-check-timeout-sec 0 --base-url " + sim.baseUrl(), 4)[0]);
       check(page, "all-failed", 2);
       assertTrue(browser.text(page, "#failed-banner").startsWith("Every request failed"));
     }
