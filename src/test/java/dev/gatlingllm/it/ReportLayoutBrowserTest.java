@@ -187,8 +187,14 @@ class ReportLayoutBrowserTest {
       Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
           + "--random-input-len 16 --random-output-len 8 --num-prompts 30 --request-rate 50 "
           + "--ready-check-timeout-sec 0 --base-url " + sim.baseUrl())[0]);
-      check(page, "all-failed", 2);
+      check(page, "all-failed", 1);
       assertTrue(browser.text(page, "#failed-banner").startsWith("Every request failed"));
+      // no chart of zero tokens, nor one bucket of failures on an axis from -0.4 to 0.4 s
+      String overTime = browser.text(page, "#over-time-none");
+      assertTrue(overTime.startsWith("No request succeeded, so there is nothing to chart over "
+          + "time: 30 requests started and failed within "), overTime);
+      assertEquals("", browser.text(page, "#over-tokens"));
+      assertEquals("", browser.text(page, "#over-requests"));
     }
   }
 
