@@ -94,4 +94,19 @@ class ReadmeTest {
         "README's backend table differs from Backends.markdownTable(); paste it again:\n"
             + Backends.markdownTable());
   }
+  /**
+   * Followed in order, "Your own project" works: the archetype is installed before
+   * {@code archetype:generate} asks for it (else Maven says "The desired archetype does not
+   * exist"), and the plugin before the generated project needs it.
+   */
+  @Test
+  void ownProjectInstallsTheArchetypeBeforeGeneratingFromIt() throws IOException {
+    String own = section("## Your own project");
+    int plugin = own.indexOf("./mvnw -B install");
+    int archetype = own.indexOf("-f archetype/pom.xml install");
+    int generate = own.indexOf("archetype:generate");
+    assertTrue(plugin >= 0 && archetype >= 0 && generate >= 0, own);
+    assertTrue(plugin < generate && archetype < generate,
+        "the install steps must come before archetype:generate");
+  }
 }

@@ -96,6 +96,11 @@ public final class BenchPlan {
         ? args.value("request-id-prefix").orElseThrow()
         : "bench-" + (scale.requested() ? scale.sharedKey()
             : UUID.randomUUID().toString().substring(0, 8)) + "-";
+    int prompts = args.integer("num-prompts").orElseThrow();
+    if (prompts < 1) {
+      // before the dataset, which names it as its own option (num-prompts)
+      throw new IllegalArgumentException("--num-prompts must be >= 1; got " + prompts);
+    }
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
     checkMultimodalChat(args, backend, datasetFlags.get("dataset-name"));
@@ -510,6 +515,8 @@ public final class BenchPlan {
       throw new IllegalArgumentException("--max-concurrency must be >= 1, got "
           + args.integer("max-concurrency").orElseThrow());
     }
+    checkArrivalValues();
+    // what the flags alone do not show (a replay with a rate...) is refused by the profile
     flagged("arrival flags", () -> arrivals(1));
     if (args.has("lora-modules")) {
       for (String module : args.values("lora-modules")) {
@@ -522,6 +529,56 @@ public final class BenchPlan {
     if (timeout < 0) {
       throw new IllegalArgumentException("--ready-check-timeout-sec must be >= 0, got "
           + timeout);
+    }
+  }
+
+  /**
+   * Each arrival flag's value, refused in the words of the flag the user typed: the arrival
+   * profile checks the same values again, but names them as the DSL does ({@code
+   * requestRate}, {@code Double.POSITIVE_INFINITY}).
+   */
+  private void checkArrivalValues() {
+    double rate = args.decimal("request-rate").orElseThrow();
+    if (!(rate > 0)) {
+      throw new IllegalArgumentException("--request-rate must be > 0, or inf to send "
+          + "everything at once; got " + args.value("request-rate").orElseThrow().strip());
+    }
+    double burstiness = args.decimal("burstiness").orElseThrow();
+    if (!(burstiness > 0) || Double.isInfinite(burstiness)) {
+      throw new IllegalArgumentException("--burstiness must be a finite number > 0 (1: "
+          + "Poisson arrivals, below 1 burstier, above 1 more regular); got "
+          + args.value("burstiness").orElseThrow().strip());
+    }
+    if (!args.has("ramp-up-strategy")) {
+      return;
+    }
+    String strategy = args.value("ramp-up-strategy").orElseThrow();
+    try {
+      RampUpStrategy.fromCliName(strategy);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--ramp-up-strategy must be linear or exponential; "
+          + "got " + strategy, e);
+    }
+    for (String flag : List.of("ramp-up-start-rps", "ramp-up-end-rps")) {
+      if (args.has(flag) && args.integer(flag).orElseThrow() < 0) {
+        throw new IllegalArgumentException("--" + flag + " must be >= 0; got "
+            + args.integer(flag).orElseThrow());
+      }
+    }
+    if (args.has("ramp-up-start-rps") && args.has("ramp-up-end-rps")) {
+      int start = args.integer("ramp-up-start-rps").orElseThrow();
+      int end = args.integer("ramp-up-end-rps").orElseThrow();
+      if (start > end) {
+        throw new IllegalArgumentException("--ramp-up-start-rps (" + start
+            + ") must be <= --ramp-up-end-rps (" + end + ")");
+      }
+      if (end == 0) {
+        throw new IllegalArgumentException("--ramp-up-end-rps must be > 0; got 0");
+      }
+      if (start == 0 && strategy.strip().equalsIgnoreCase("exponential")) {
+        throw new IllegalArgumentException("--ramp-up-strategy exponential needs "
+            + "--ramp-up-start-rps > 0 (it multiplies the rate); got 0");
+      }
     }
   }
 
@@ -850,8 +907,36 @@ public final class BenchPlan {
     try {
       return call.get();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--" + flag + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(inFlagWords(flag, e.getMessage()), e);
     }
+  }
+
+  /**
+   * A DSL method's refusal as the flag's: {@code "topP must be in (0, 1], got 1.5"} from
+   * {@code --top-p} reads {@code "--top-p must be in (0, 1], got 1.5"}; any other message
+   * is prefixed with the flag.
+   */
+  static String inFlagWords(String flag, String message) {
+    String dslName = camel(flag);
+    if (message != null && message.startsWith(dslName + " ")) {
+      return "--" + flag + message.substring(dslName.length());
+    }
+    return "--" + flag + ": " + message;
+  }
+
+  /** {@code top-p} → {@code topP}: the DSL method a flag maps to, by the naming rule. */
+  private static String camel(String flag) {
+    StringBuilder b = new StringBuilder(flag.length());
+    boolean upper = false;
+    for (char c : flag.toCharArray()) {
+      if (c == '-' || c == '_') {
+        upper = true;
+      } else {
+        b.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return b.toString();
   }
 
   private static String stripSlash(String url) {

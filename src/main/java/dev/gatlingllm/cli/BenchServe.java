@@ -284,6 +284,13 @@ public class BenchServe extends Simulation {
           + "to its token counts.");
       return tokenizer.realignedBy(server);
     } catch (RuntimeException e) {
+      if (dev.gatlingllm.http.AuxHttpException.untrustedCertificate(e)) {
+        console.println("/tokenize not asked: " + dev.gatlingllm.http.AuxHttp.UNTRUSTED
+            + ": give --insecure to accept it. " + Character.toUpperCase(dataset.charAt(0))
+            + dataset.substring(1) + " prompts keep the lengths of tokenizer " + tokenizer.id()
+            + ".");
+        return tokenizer;
+      }
       console.println("The server has no usable /tokenize (" + e.getMessage() + "): " + dataset
           + " prompts keep the lengths of tokenizer " + tokenizer.id() + ".");
       return tokenizer;

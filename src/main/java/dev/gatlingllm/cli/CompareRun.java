@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * {@code --compare A.json B.json} (vLLM's Rust client): run B against run A, each headline
- * figure with its difference and whether it got better or worse, on the console and in
+ * figure with its difference and whether it got better or worse (or is the same within noise),
+ * and a warning when the two were not run alike, on the console and in
  * {@code compare.html}; nothing is sent. The comparison is {@link Compare}'s, as
  * {@code gatling-llm compare} makes it.
  */
@@ -36,6 +37,9 @@ final class CompareRun {
     }
     out.println("A: " + files.get(0) + " (" + pair.nameA() + ")");
     out.println("B: " + files.get(1) + " (" + pair.nameB() + ")");
+    if (pair.warning() != null) {
+      out.println("Warning: " + pair.warning());
+    }
     out.print(pair.table().console());
     out.println("Comparison page: " + pair.page().toAbsolutePath().toUri());
     out.println("Nothing was sent (--compare).");

@@ -310,8 +310,11 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       return; // a reset or a failed write on a stale connection
     }
     if (tls != null) {
-      fail("TLS handshake failed: " + tls.getMessage() + " (a self-signed certificate? "
-          + "llm().insecureTls() accepts it)");
+      // the KO message of every route: the flag first, as the drop-in's users type it
+      fail(dev.gatlingllm.http.AuxHttpException.untrustedCertificate(tls)
+          ? "TLS handshake failed: " + dev.gatlingllm.http.AuxHttp.UNTRUSTED + ": --insecure "
+              + "(llm().insecureTls() in a simulation) accepts it"
+          : "TLS handshake failed: " + tls.getMessage());
       return;
     }
     String message = cause.getMessage();

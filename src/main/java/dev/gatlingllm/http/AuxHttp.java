@@ -47,6 +47,8 @@ public final class AuxHttp {
   public static final int DEFAULT_MAX_BODY = 8 << 20;
   /** Redirects followed at most, as the Python hub client and browsers. */
   public static final int MAX_REDIRECTS = 10;
+  /** A refused certificate in words, not the JDK's {@code PKIX path building failed: ...}. */
+  public static final String UNTRUSTED = "the server's certificate is not trusted (self-signed?)";
   private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
   private static final Set<String> CREDENTIALS =
@@ -264,6 +266,9 @@ public final class AuxHttp {
           e.getMessage() != null && e.getMessage().contains("connect") ? connectTimeout : timeout)
           + " (" + e.getMessage() + ")", redact(target), -1, e);
     } catch (IOException e) {
+      if (AuxHttpException.untrustedCertificate(e)) {
+        throw new AuxHttpException(where + " failed: " + UNTRUSTED, redact(target), -1, e);
+      }
       throw new AuxHttpException(where + " failed: " + e, redact(target), -1, e);
     } finally {
       // a connection whose answer was read to its end goes back to the keep-alive pool

@@ -6,6 +6,7 @@ import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.cli.OfflineModes;
+import dev.gatlingllm.logging.PluginLogging;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.tool.Tool;
 import java.io.IOException;
@@ -32,6 +33,9 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
 
   /** Where the Gatling run folders go when {@code -Dllm.resultsFolder} does not say. */
   static final String DEFAULT_RESULTS = "results";
+
+  /** The stack traces of refused or crashed runs, in the results folder. */
+  static final String CRASH_LOG = "gatling-llm.log";
 
   private CommandSpec spec;
 
@@ -90,6 +94,9 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     System.clearProperty(CommandLine.ARGS_FILE_PROPERTY);
     System.setProperty(CommandLine.ARGS_PROPERTY, CommandLine.join(benchArgs));
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
+    // a refusal's stack trace goes with the run, not into a target/ of the current folder
+    System.setProperty(PluginLogging.LOG_FILE_PROPERTY,
+        results.resolve(CRASH_LOG).toString());
     try {
       // Gatling's launcher ships with its HTML report (gatling-charts-highcharts), which the
       // plugin does not depend on: users' projects bring their own
@@ -133,7 +140,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
   private static Map<String, String> properties() {
     Map<String, String> values = new HashMap<>();
     for (String key : List.of(CommandLine.ARGS_FILE_PROPERTY, CommandLine.ARGS_PROPERTY,
-        RunResults.RESULTS_FOLDER_PROPERTY)) {
+        RunResults.RESULTS_FOLDER_PROPERTY, PluginLogging.LOG_FILE_PROPERTY)) {
       values.put(key, System.getProperty(key));
     }
     return values;

@@ -23,8 +23,17 @@ import java.time.Instant;
  */
 final class CrashReport {
 
-  /** Where stack traces go, relative to the working directory: the project, under Maven. */
-  static final Path LOG_FILE = Path.of("target", "gatling-llm.log");
+  /** The log's name, in whichever folder holds it. */
+  static final String LOG_NAME = "gatling-llm.log";
+  /**
+   * Where stack traces go: {@link PluginLogging#LOG_FILE_PROPERTY} when set, else
+   * {@code target/} of the working directory, which under Maven is the project's build folder.
+   */
+  static Path logFile() {
+    String chosen = System.getProperty(PluginLogging.LOG_FILE_PROPERTY);
+    return chosen == null || chosen.isBlank() ? Path.of("target", LOG_NAME) : Path.of(chosen);
+  }
+
   /** Exit status of a refused run: Gatling's own for invalid arguments. */
   static final int REFUSED_STATUS = 1;
   /** Exit status of any other crash: the one Gatling's Maven launcher exits with. */

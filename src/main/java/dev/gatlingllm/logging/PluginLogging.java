@@ -26,6 +26,14 @@ import org.slf4j.Logger;
  */
 public final class PluginLogging extends ContextAwareBase implements Configurator {
 
+  /**
+   * The file a refused or crashed run's stack trace goes to, when the program that starts
+   * Gatling chose one: the {@code gatling-llm} launcher sets it in its results folder
+   * ({@code results/} or {@code -Dllm.resultsFolder}), so that a command started in any folder
+   * leaves no {@code target/} there. Unset (Maven): {@code target/gatling-llm.log}.
+   */
+  public static final String LOG_FILE_PROPERTY = "llm.crashLog";
+
   /** The console pattern of the defaults and of the example projects' files. */
   static final String PATTERN = "%d{HH:mm:ss.SSS} [%-5level] %logger{15} - %msg%n%rEx";
 

@@ -29,17 +29,23 @@ final class RunCrashFilter extends TurboFilter {
   static final String GATLING_LOGGER = "io.gatling.app.Gatling$";
   static final String CRASH_MESSAGE = "Run crashed";
 
-  private final Path logFile;
+  private final Supplier<Path> logFile;
   private final Supplier<PrintStream> console;
   private final BooleanSupplier gatlingOwnsJvm;
   private final IntConsumer exit;
 
   RunCrashFilter() {
-    this(CrashReport.LOG_FILE, () -> System.err, RunCrashFilter::gatlingOwnsJvm, System::exit);
+    // the folder is read at the crash: the launcher sets it just before Gatling starts
+    this(CrashReport::logFile, () -> System.err, RunCrashFilter::gatlingOwnsJvm, System::exit);
   }
 
   RunCrashFilter(Path logFile, Supplier<PrintStream> console, BooleanSupplier gatlingOwnsJvm,
       IntConsumer exit) {
+    this(() -> logFile, console, gatlingOwnsJvm, exit);
+  }
+
+  RunCrashFilter(Supplier<Path> logFile, Supplier<PrintStream> console,
+      BooleanSupplier gatlingOwnsJvm, IntConsumer exit) {
     this.logFile = logFile;
     this.console = console;
     this.gatlingOwnsJvm = gatlingOwnsJvm;
@@ -68,6 +74,7 @@ final class RunCrashFilter extends TurboFilter {
     }
     CrashReport report = CrashReport.of(t);
     PrintStream out = console.get();
+    Path logFile = this.logFile.get();
     try {
       report.appendTo(logFile);
     } catch (IOException | RuntimeException e) {

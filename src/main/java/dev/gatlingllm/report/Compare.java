@@ -60,6 +60,12 @@ public final class Compare {
    * @throws IllegalArgumentException when an input is none of those or holds no run
    */
   public static Path write(List<Path> inputs, Path out) throws IOException {
+    return writeWithWarning(inputs, out).getKey();
+  }
+
+  /** {@link #write}, with why the runs are not comparable (null when they were run alike). */
+  static Map.Entry<Path, String> writeWithWarning(List<Path> inputs, Path out)
+      throws IOException {
     List<Map<String, Object>> runs = new ArrayList<>();
     for (Path input : inputs) {
       runs.addAll(read(input));
@@ -67,7 +73,8 @@ public final class Compare {
     if (runs.isEmpty()) {
       throw new IllegalArgumentException("no run found in " + inputs);
     }
-    return writePage(runs, out);
+    Path page = writePage(runs, out);
+    return new java.util.AbstractMap.SimpleImmutableEntry<>(page, notAlike(runs));
   }
 
   private static Path writePage(List<Map<String, Object>> runs, Path out) throws IOException {
@@ -76,8 +83,14 @@ public final class Compare {
     data.put("kind", "compare");
     data.put("runs", runs);
     data.put("differences", table(runs).toJson());
+    data.put("warning", notAlike(runs));
     return LlmReport.writePage(out, "LLM runs compared: " + runs.size() + " runs", "compare.js",
         data);
+  }
+
+  /** Why the runs' figures are not comparable; null when they were run alike. */
+  private static String notAlike(List<Map<String, Object>> runs) {
+    return Comparability.warning(runs.stream().map(r -> (Map<?, ?>) r.get("result")).toList());
   }
 
   private static CompareTable table(List<Map<String, Object>> runs) {
@@ -104,7 +117,7 @@ public final class Compare {
     }
     Path page = writePage(runs, out);
     return new Pair(String.valueOf(runs.get(0).get("name")), String.valueOf(
-        runs.get(1).get("name")), table(runs), page);
+        runs.get(1).get("name")), table(runs), page, notAlike(runs));
   }
 
   /**
@@ -112,8 +125,11 @@ public final class Compare {
    *
    * @param nameA label · model · backend of run A
    * @param page  the comparison page written
+   * @param warning why the two runs' figures are not comparable (other prompts, rate, model,
+   *                lengths...), null when they were run alike
    */
-  public record Pair(String nameA, String nameB, CompareTable table, Path page) {}
+  public record Pair(String nameA, String nameB, CompareTable table, Path page,
+      String warning) {}
 
   /** The runs of a comparison page's data (for tests and tools). */
   static List<Object> runs(String pageData) throws IOException {

@@ -32,9 +32,12 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Path written = Compare.write(inputs, out);
+    java.util.Map.Entry<Path, String> written = Compare.writeWithWarning(inputs, out);
+    if (written.getValue() != null) {
+      System.out.println("Warning: " + written.getValue());
+    }
     System.out.println("Compared " + inputs.size() + " inputs: "
-        + written.toAbsolutePath().toUri());
+        + written.getKey().toAbsolutePath().toUri());
     return 0;
   }
 }

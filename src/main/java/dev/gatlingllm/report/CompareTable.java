@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * The differences between runs, each headline figure of the result JSON against the first
  * run, judged by the figure's direction: lower is better for latencies, failures and the
  * duration; higher for throughputs, goodput and completed requests; token totals and the peak
- * concurrency are facts of the workload, neither. The one place runs are compared: the
+ * concurrency are facts of the workload, neither. A difference within noise (see {@link
+ * Row#noise}) is "same", whichever way it goes. The one place runs are compared: the
  * comparison page shows these rows, {@code --compare} prints them.
  */
 public final class CompareTable {
@@ -41,14 +42,25 @@ public final class CompareTable {
   }
 
   /**
+   * A difference smaller than this share of the baseline's value is "same" whatever the
+   * spread: two runs of 100 requests at 20/s with the same flags against the simulator
+   * differed by 0.2 % in throughput and mean TPOT, 5 % in mean TTFT and 19 % in P99 TTFT, so
+   * a smaller difference says nothing about which run is better.
+   */
+  static final double SAME_WITHIN = 0.01;
+
+  /**
    * One figure of every run.
    *
    * @param key       the result JSON key
    * @param label     as vLLM's summary names it
    * @param direction which way it improves
    * @param values    each run's value, null when the run has none
+   * @param errors    each run's standard error of the figure where the result JSON gives the
+   *                  spread it needs (see {@code standardError}), else null
    */
-  public record Row(String key, String label, Direction direction, List<Double> values) {
+  public record Row(String key, String label, Direction direction, List<Double> values,
+      List<Double> errors) {
 
     /** Run {@code i}'s value less the first run's; null when either is missing. */
     public Double delta(int i) {
@@ -63,7 +75,23 @@ public final class CompareTable {
       return d == null || values.get(0) == 0 ? null : 100 * d / Math.abs(values.get(0));
     }
 
-    /** Run {@code i} against the first run. */
+    /**
+     * The largest difference from the baseline that is noise: {@link #SAME_WITHIN} of the
+     * baseline's value, or for a latency figure whose spread the JSON gives, two standard
+     * errors of the difference (about 95 % of differences between two samples of one
+     * distribution are smaller), whichever is larger.
+     */
+    public double noise(int i) {
+      double n = SAME_WITHIN * Math.abs(values.get(0));
+      Double ea = errors.get(0);
+      Double eb = errors.get(i);
+      if (ea != null && eb != null) {
+        n = Math.max(n, 2 * Math.sqrt(ea * ea + eb * eb));
+      }
+      return n;
+    }
+
+    /** Run {@code i} against the first run: "same" within {@link #noise}. */
     public Verdict verdict(int i) {
       Double d = delta(i);
       if (d == null) {
@@ -72,7 +100,7 @@ public final class CompareTable {
       if (direction == Direction.NEUTRAL) {
         return Verdict.NEUTRAL;
       }
-      if (d == 0) {
+      if (d == 0 || Math.abs(d) <= noise(i)) {
         return Verdict.SAME;
       }
       return (d < 0) == (direction == Direction.LOWER_IS_BETTER) ? Verdict.BETTER
@@ -137,10 +165,56 @@ public final class CompareTable {
 
   private static Row row(String key, String label, List<? extends Map<?, ?>> results) {
     List<Double> values = new ArrayList<>(results.size());
+    List<Double> errors = new ArrayList<>(results.size());
     for (Map<?, ?> r : results) {
       values.add(r.get(key) instanceof Number n ? n.doubleValue() : null);
+      errors.add(standardError(key, r));
     }
-    return new Row(key, label, direction(key), Collections.unmodifiableList(values));
+    return new Row(key, label, direction(key), Collections.unmodifiableList(values),
+        Collections.unmodifiableList(errors));
+  }
+
+  /**
+   * The standard error of a latency figure from its distribution's spread {@code σ} (the
+   * run's {@code std_}) over {@code n} completed requests, as for a normal sample: the mean
+   * {@code σ/√n}, the median {@code 1.2533 σ/√n}, the p-th percentile {@code √(p(1−p)) /
+   * φ(z_p) · σ/√n} (3.7 σ/√n for p99), the std {@code σ/√(2n)}. Real latencies have heavier
+   * tails, so these are lower bounds on the noise, not a test of significance. Null for a
+   * figure with no spread in the JSON.
+   */
+  private static Double standardError(String key, Map<?, ?> r) {
+    Matcher m = LATENCY.matcher(key);
+    if (!m.matches() || !(r.get("std_" + m.group(2) + "_ms") instanceof Number std)
+        || !(r.get("completed") instanceof Number n) || n.doubleValue() < 2) {
+      return null;
+    }
+    double base = std.doubleValue() / Math.sqrt(n.doubleValue());
+    String stat = m.group(1);
+    switch (stat) {
+      case "mean":
+        return base;
+      case "median":
+        return Math.sqrt(Math.PI / 2) * base;
+      case "std":
+        return base / Math.sqrt(2);
+      default:
+        double p = Double.parseDouble(stat.substring(1)) / 100;
+        if (!(p > 0 && p < 1)) {
+          return null;
+        }
+        double z = normalQuantile(p);
+        double density = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+        return Math.sqrt(p * (1 - p)) / density * base;
+    }
+  }
+
+  /** The standard normal quantile, Abramowitz and Stegun 26.2.23 (error under 4.5e-4). */
+  private static double normalQuantile(double p) {
+    double q = p < 0.5 ? p : 1 - p;
+    double t = Math.sqrt(-2 * Math.log(q));
+    double z = t - (2.515517 + 0.802853 * t + 0.010328 * t * t)
+        / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
+    return p < 0.5 ? -z : z;
   }
 
   /** Which way the figure of {@code key} improves. */
@@ -182,6 +256,7 @@ public final class CompareTable {
         d.put("delta", r.delta(i));
         d.put("percent", r.percent(i));
         d.put("verdict", r.verdict(i).name().toLowerCase(Locale.ROOT));
+        d.put("noise", r.delta(i) == null ? null : r.noise(i));
         diffs.add(d);
       }
       m.put("differences", diffs);

@@ -349,7 +349,7 @@ class BenchPlanTest {
       assertTrue(error("--model m --backend " + backend + " --logprobs 2" + datasetFor(backend))
           .contains("vLLM's chat, audio and pooling requests do not send it"), backend);
     }
-    assertTrue(error("--model m --logprobs -1").startsWith("--logprobs: logprobs must be >= 0"));
+    assertTrue(error("--model m --logprobs -1").startsWith("--logprobs must be >= 0"));
   }
 
   @Test
@@ -383,27 +383,57 @@ class BenchPlanTest {
         + "--ramp-up-end-rps 5 --request-rate 3").contains("do not specify --request-rate"));
     assertTrue(error("--model m --ramp-up-strategy linear --ramp-up-start-rps 1")
         .contains("both --ramp-up-start-rps and --ramp-up-end-rps must be specified"));
-    assertTrue(error("--model m --ramp-up-strategy steps --ramp-up-start-rps 1 "
-        + "--ramp-up-end-rps 5").contains("allowed values are 'linear' and 'exponential'"));
+    assertEquals("--ramp-up-strategy must be linear or exponential; got steps",
+        error("--model m --ramp-up-strategy steps --ramp-up-start-rps 1 --ramp-up-end-rps 5"));
     assertTrue(error("--model m --ramp-up-start-rps 1 --ramp-up-end-rps 5")
         .contains("need --ramp-up-strategy"));
-    assertTrue(error("--model m --ramp-up-strategy exponential --ramp-up-start-rps 0 "
-        + "--ramp-up-end-rps 5").startsWith("--arrival flags: "));
+    assertEquals("--ramp-up-strategy exponential needs --ramp-up-start-rps > 0 (it multiplies "
+        + "the rate); got 0", error("--model m --ramp-up-strategy exponential "
+        + "--ramp-up-start-rps 0 --ramp-up-end-rps 5"));
     ArrivalProfile ramp = plan("--model m --ramp-up-strategy exponential "
         + "--ramp-up-start-rps 2 --ramp-up-end-rps 8 --request-rate inf").arrivals(10);
     assertEquals(2, ramp.rampUpStartRps().getAsInt());
     assertEquals(8, ramp.rampUpEndRps().getAsInt());
   }
 
+  /**
+   * The drop-in refuses a bad value in the words of the flag typed, never the DSL's: the
+   * arrival profile said {@code requestRate must be > 0 ... or Double.POSITIVE_INFINITY}.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"--request-rate -5", "--request-rate 0", "--burstiness 0",
+      "--burstiness -1", "--burstiness inf", "--num-prompts 0", "--num-prompts -3",
+      "--max-concurrency 0", "--ramp-up-strategy linear --ramp-up-start-rps -1 "
+      + "--ramp-up-end-rps 5", "--ramp-up-strategy linear --ramp-up-start-rps 5 "
+      + "--ramp-up-end-rps 2", "--ramp-up-strategy linear --ramp-up-start-rps 0 "
+      + "--ramp-up-end-rps 0", "--ramp-up-strategy exponential --ramp-up-start-rps 0 "
+      + "--ramp-up-end-rps 5", "--ramp-up-strategy steps --ramp-up-start-rps 1 "
+      + "--ramp-up-end-rps 5", "--top-p 1.5", "--temperature -1"})
+  void refusalsSpeakInFlags(String flags) {
+    String message = error("--model m " + flags);
+    String first = flags.split(" ")[0];
+    assertTrue(message.contains(first) || message.contains("--ramp-up-"), message);
+    assertFalse(message.contains("Double."), message);
+    assertFalse(Pattern.compile("\\b[a-z]+[A-Z][a-zA-Z]*\\b").matcher(message).find(),
+        "a camelCase DSL name in: " + message);
+    assertFalse(message.startsWith("--arrival flags"), message);
+  }
+
+  @Test
+  void theRequestRateRefusalReadsAsTheUserTypedIt() {
+    assertEquals("--request-rate must be > 0, or inf to send everything at once; got -5",
+        error("--model m --request-rate -5"));
+  }
+
   @Test
   void badValuesNameTheirFlag() {
-    assertTrue(error("--model m --burstiness 0").startsWith("--arrival flags: "));
+    assertTrue(error("--model m --burstiness 0").startsWith("--burstiness must be a finite "));
     assertEquals("--max-concurrency must be >= 1, got 0", error("--model m --max-concurrency 0"));
-    assertTrue(error("--model m --top-p 1.5").startsWith("--top-p: topP must be in (0, 1]"));
-    assertTrue(error("--model m --temperature -1").startsWith("--temperature: "));
+    assertTrue(error("--model m --top-p 1.5").startsWith("--top-p must be in (0, 1]"));
+    assertTrue(error("--model m --temperature -1").startsWith("--temperature "));
     assertEquals("--header 'novalue': Invalid header format. Please use KEY=VALUE format.",
         error("--model m --header novalue"));
-    assertTrue(error("--model m --header Host=x").startsWith("--header: header 'Host' is set "
+    assertTrue(error("--model m --header Host=x").startsWith("--header 'Host' is set "
         + "by the client"));
     assertTrue(error("--model m --metadata novalue").startsWith("--metadata: Invalid metadata "
         + "format"));
@@ -411,7 +441,7 @@ class BenchPlanTest {
     assertTrue(error("--model m --percentile-metrics ttft,foo")
         .startsWith("--percentile-metrics: "));
     assertTrue(error("--model m --metric-percentiles 101").startsWith("--metric-percentiles: "));
-    assertTrue(error("--model m --result-filename ''").startsWith("--result-filename: "));
+    assertTrue(error("--model m --result-filename ''").startsWith("--result-filename "));
     assertEquals("--num-warmups must be >= 0 (or auto), got -1",
         error("--model m --num-warmups -1"));
     assertEquals("--ready-check-timeout-sec must be >= 0, got -5",

@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -264,7 +265,7 @@ class FaultCellsIntegrationTest {
     // back on the same port. The stop and the restart follow the run's own events, not the
     // clock: the stop once the server has the first wave, the restart once the client has
     // recorded the first two waves' 7 failures.
-    SimulatorConfig.Builder config = SimulatorConfig.builder().ttft(Duration.ofSeconds(60));
+    SimulatorConfig.Builder config = StrictServer.builder().ttft(Duration.ofSeconds(60));
     RestartingServer server = new RestartingServer(Simulator.start(config.build()),
         config.ttft(Duration.ofMillis(20)).itl(Duration.ofMillis(5)), 4, 7);
     List<RequestRecord> failed = cell(server, server.baseUrl, 12, 7, Map.of(

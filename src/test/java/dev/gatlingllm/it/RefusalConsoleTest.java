@@ -121,7 +121,7 @@ class RefusalConsoleTest {
         String.join(File.pathSeparator, classpath));
 
     assertEquals(1, run.exitCode(), run.console());
-    assertEquals(List.of("gatling-llm bench serve: --top-p: topP must be in (0, 1], got 1.5 "
+    assertEquals(List.of("gatling-llm bench serve: --top-p must be in (0, 1], got 1.5 "
         + "(stack trace: " + LOG + ")"), run.console().lines().toList());
   }
 

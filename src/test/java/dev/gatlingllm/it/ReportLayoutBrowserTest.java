@@ -1,5 +1,6 @@
 package dev.gatlingllm.it;
 
+import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,7 +56,7 @@ class ReportLayoutBrowserTest {
 
   static final Path SHOTS = Path.of("target/report-screenshots");
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String COMMON = "--model sim-model --tokenizer datasets/tokenizers/gpt2 "
+  private static final String COMMON = "--model served-llm --tokenizer datasets/tokenizers/gpt2 "
       + "--seed 1 --disable-tqdm ";
 
   @TempDir
@@ -74,7 +75,7 @@ class ReportLayoutBrowserTest {
     browser = PageLayout.start(chromium);
     // counting prompts with the runs' tokenizer, as a real server counts with its model's: the
     // report shows no false prompt-token warning
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(4)).tokenizer("datasets/tokenizers/gpt2").build())) {
       // no --save-result: the run folder gets its report all the same
       String[] run = bench(COMMON + "--backend openai --dataset-name random "
@@ -188,18 +189,24 @@ class ReportLayoutBrowserTest {
 
   @Test
   void aRunWhereEveryRequestFailedSaysSo() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().errorRate(1.0).build())) {
+    try (Simulator sim = Simulator.start(StrictServer.builder().errorRate(1.0).build())) {
       Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
           + "--random-input-len 16 --random-output-len 8 --num-prompts 30 --request-rate 50 "
           + "--ready-check-timeout-sec 0 --base-url " + sim.baseUrl(), 4)[0]);
-      check(page, "all-failed", 2);
+      check(page, "all-failed", 1);
       assertTrue(browser.text(page, "#failed-banner").startsWith("Every request failed"));
+      // no chart of zero tokens, nor one bucket of failures on an axis from -0.4 to 0.4 s
+      String overTime = browser.text(page, "#over-time-none");
+      assertTrue(overTime.startsWith("No request succeeded, so there is nothing to chart over "
+          + "time: 30 requests started and failed within "), overTime);
+      assertEquals("", browser.text(page, "#over-tokens"));
+      assertEquals("", browser.text(page, "#over-requests"));
     }
   }
 
   @Test
   void aPoolingRunHasAReadableReport() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().build())) {
+    try (Simulator sim = Simulator.start(StrictServer.builder().build())) {
       Path page = Path.of(bench(COMMON + "--backend openai-embeddings --random-input-len 24 "
           + "--num-prompts 30 --request-rate 100 --base-url " + sim.baseUrl())[0]);
       check(page, "pooling", 1);
@@ -208,7 +215,7 @@ class ReportLayoutBrowserTest {
 
   @Test
   void probesAndTheClientQueueHaveTheirPlaceInTheReport() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(4)).build())) {
       Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
           + "--random-input-len 16 --random-output-len 16 --num-prompts 60 --max-concurrency 4 "
@@ -226,7 +233,7 @@ class ReportLayoutBrowserTest {
 
   @Test
   void aWarnedSelfCheckSaysByHowMuchAtTheTopAndWraps() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(5)).build())) {
       Map<String, String> properties = new HashMap<>();
       properties.put(SelfCheckItSimulation.BASE_URL, sim.baseUrl());
@@ -262,7 +269,7 @@ class ReportLayoutBrowserTest {
    */
   @Test
   void theSteadyStateWindowAndTheOverSaturationStopAreMarkedOnTheTimeCharts() throws IOException {
-    try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(5)).jitter(0).maxRunning(4).build())) {
       String common = COMMON + "--backend openai --dataset-name random --random-input-len 16 "
           + "--random-output-len 12 --ignore-eos --base-url " + sim.baseUrl() + " ";
@@ -285,7 +292,7 @@ class ReportLayoutBrowserTest {
   @Test
   void aRunWithNoRequestGetsAPageThatSaysWhy() {
     // what the after-run path reports when the run ended before its first request
-    ReportOutcome out = RunReporter.report(RunInfo.builder("sim-model").backend("openai").build(),
+    ReportOutcome out = RunReporter.report(RunInfo.builder("served-llm").backend("openai").build(),
         new RecordStore(), ResultOptions.builder().printSummary(false).saveResult(false).build(),
         results.resolve("empty"), null, System.nanoTime());
     assertTrue(out.ok(), out.error());
@@ -310,7 +317,7 @@ class ReportLayoutBrowserTest {
       store.add(RequestRecord.builder("embeddings").startNanos(s).latencyNanos(latency)
           .endNanos(s + latency).promptTokens(16).httpStatus(200).success(true).build());
     }
-    ReportOutcome out = RunReporter.report(RunInfo.builder("sim-model").backend(
+    ReportOutcome out = RunReporter.report(RunInfo.builder("served-llm").backend(
         "openai-embeddings").taskType(TaskType.EMBEDDING).build(), store,
         ResultOptions.builder().printSummary(false).saveResult(false).build(),
         results.resolve("narrow"), null, start);

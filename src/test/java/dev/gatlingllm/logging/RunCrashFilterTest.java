@@ -144,4 +144,36 @@ class RunCrashFilterTest {
     assertEquals(1, context.getTurboFilterList().stream()
         .filter(f -> f instanceof RunCrashFilter).count());
   }
+  /**
+   * The launcher names a log in its results folder ({@code llm.crashLog}): the stack goes
+   * there and the line names it, instead of a {@code target/} made in whatever folder the
+   * command was started from. Under Maven, with none named, it is the project's target/.
+   */
+  @Test
+  void theStackGoesToTheRunsResultsFolderWhenItHasOne() throws Exception {
+    String before = System.getProperty(PluginLogging.LOG_FILE_PROPERTY);
+    try {
+      System.clearProperty(PluginLogging.LOG_FILE_PROPERTY);
+      assertEquals(Path.of("target", "gatling-llm.log"), CrashReport.logFile());
+      Path results = dir.resolve("results").toAbsolutePath();
+      System.setProperty(PluginLogging.LOG_FILE_PROPERTY,
+          results.resolve("gatling-llm.log").toString());
+      assertEquals(results.resolve("gatling-llm.log"), CrashReport.logFile());
+      PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);
+      RunCrashFilter filter = new RunCrashFilter(CrashReport::logFile, () -> out, () -> false,
+          exits::add);
+      crash(filter, thrownByConstructor(new IllegalArgumentException("--request-rate must "
+          + "be > 0, or inf to send everything at once; got -5")));
+      assertTrue(Files.readString(results.resolve("gatling-llm.log")).contains("got -5"));
+      assertTrue(console.toString(StandardCharsets.UTF_8).endsWith("(stack trace: "
+          + results.resolve("gatling-llm.log") + ")" + System.lineSeparator()),
+          console.toString(StandardCharsets.UTF_8));
+    } finally {
+      if (before == null) {
+        System.clearProperty(PluginLogging.LOG_FILE_PROPERTY);
+      } else {
+        System.setProperty(PluginLogging.LOG_FILE_PROPERTY, before);
+      }
+    }
+  }
 }

@@ -105,9 +105,43 @@ class CompareTableTest {
         words(lines, "Total input tokens"));
     assertEquals(List.of("Request", "goodput", "(req/s)", "-", "-", "-", "-"),
         words(lines, "Request goodput"));
-    // 7.99 - 7.994 = -0.004: two significant digits, not "-0.00"; -0.004 / 7.994 = -0.05 %
-    assertEquals(List.of("Median", "ITL", "(ms)", "7.99", "7.99", "-0.0040", "-0.1%", "better"),
+    // 7.99 - 7.994 = -0.004: two significant digits, not "-0.00"; -0.004 / 7.994 = -0.05 %,
+    // within noise: the same, not better
+    assertEquals(List.of("Median", "ITL", "(ms)", "7.99", "7.99", "-0.0040", "-0.1%", "same"),
         words(lines, "Median ITL"));
+  }
+
+  /**
+   * A difference under 1 % of the baseline, or for a mean under two standard errors of the
+   * difference ({@code std / sqrt(completed)} of each run), is "same": the -0.0041 ms of a
+   * mean TPOT of 9.92 ms was called "better".
+   */
+  @Test
+  void differencesWithinNoiseAreTheSame() {
+    Map<String, Object> a = result("completed", 100, "mean_tpot_ms", 9.9234, "std_tpot_ms",
+        0.9, "mean_ttft_ms", 100.0, "std_ttft_ms", 50.0, "p99_ttft_ms", 200.0,
+        "request_throughput", 18.62);
+    Map<String, Object> b = result("completed", 100, "mean_tpot_ms", 9.9193, "std_tpot_ms",
+        0.9, "mean_ttft_ms", 92.0, "std_ttft_ms", 50.0, "p99_ttft_ms", 197.0,
+        "request_throughput", 18.0);
+    Map<String, Row> r = new HashMap<>();
+    CompareTable.of(List.of(a, b)).rows().forEach(row -> r.put(row.key(), row));
+    assertEquals(Verdict.SAME, r.get("mean_tpot_ms").verdict(1));
+    // -8 ms, but the means' standard errors are 5 ms each: 2 x sqrt(50) = 14.1 ms of noise
+    assertEquals(2 * Math.sqrt(50), r.get("mean_ttft_ms").noise(1), 1e-9);
+    assertEquals(Verdict.SAME, r.get("mean_ttft_ms").verdict(1));
+    // -3 ms of 200 is 1.5 %, but a p99 of 100 requests with a spread of 50 ms has a
+    // standard error of 3.7 x 5 ms: same
+    assertEquals(Verdict.SAME, r.get("p99_ttft_ms").verdict(1));
+    assertEquals(2 * Math.sqrt(2) * 3.73 * 5, r.get("p99_ttft_ms").noise(1), 0.2);
+    assertEquals(Verdict.WORSE, r.get("request_throughput").verdict(1));
+    // the same -8 ms with a tenth of the spread is past the noise
+    a.put("std_ttft_ms", 5.0);
+    b.put("std_ttft_ms", 5.0);
+    CompareTable.of(List.of(a, b)).rows().forEach(row -> r.put(row.key(), row));
+    assertEquals(Verdict.BETTER, r.get("mean_ttft_ms").verdict(1));
+    List<String> lines = CompareTable.of(List.of(a, b)).console().lines().toList();
+    assertEquals("same", words(lines, "Mean TPOT").get(words(lines, "Mean TPOT").size() - 1));
   }
 
   private static List<String> words(List<String> lines, String label) {

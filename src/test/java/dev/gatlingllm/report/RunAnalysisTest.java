@@ -97,7 +97,7 @@ class RunAnalysisTest {
 
   /**
    * Arrivals every 0.1 s, completions every 0.2 s, TTFT 0.05 + 0.1k s (the run of {@code
-   * OverSaturationTest}): over-saturated since 0.5 s, in flight +5 /s, TTFT +1000 ms/s, one
+   * OverSaturationTest}): over-saturated since 0.9 s, in flight +5 /s, TTFT +1000 ms/s, one
    * completion in each half of the window of 5.
    */
   @Test
@@ -115,7 +115,7 @@ class RunAnalysisTest {
     OverSaturation.Result o = OverSaturation.detect(RecordSource.of(r),
         dev.gatlingllm.metrics.TaskType.GENERATION, 0L,
         new OverSaturation.Options(5, 0.95, 0.2, 0.25, 1));
-    assertEquals("Over-saturated since 0.50 s: in flight +5.0/s, TTFT +1000 ms/s, completions "
+    assertEquals("Over-saturated since 0.90 s: in flight +5.0/s, TTFT +1000 ms/s, completions "
         + "flat (1 then 1 per half-window of 5 requests)\n",
         ConsoleSummary.analysis(new RunAnalysis(null, o), List.of(Metric.TTFT)));
   }

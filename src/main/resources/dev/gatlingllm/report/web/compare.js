@@ -1,7 +1,8 @@
 // The comparison page: several runs' figures side by side, their charts overlaid.
 LLM.run(function (d, app) {
   var el = LLM.el, num = LLM.num, runs = d.runs, C = LLM.COLORS;
-  var s = LLM.section(app, 'Runs', 'The first run is the baseline: differences are the other runs against it (red: worse, green: better).');
+  if (d.warning) { app.appendChild(el('div', { cls: 'banner bad', id: 'not-alike', text: 'Warning: ' + d.warning + '.' })); }
+  var s = LLM.section(app, 'Runs', 'The first run is the baseline: differences are the other runs against it (red: worse, green: better; uncoloured and marked "same" when within noise: under 1 % of the baseline, or for a mean under two standard errors).');
   var t = el('table', {}, [el('tr', {}, [el('th', { text: '#' }), el('th', { cls: 'text', text: 'run' }), el('th', { text: 'date' }), el('th', { text: 'request rate' }), el('th', { text: 'max concurrency' }), el('th', { cls: 'text', text: 'client self-check' }), el('th', { cls: 'text', text: 'source' })])]);
   runs.forEach(function (r, i) {
     var box = el('i'); box.style.cssText = 'display:inline-block;width:10px;height:10px;margin-right:6px;background:' + C[i % C.length];
@@ -34,6 +35,7 @@ LLM.run(function (d, app) {
         var pct = diff.percent === null ? '' : ' (' + (diff.percent >= 0 ? '+' : '') + num(diff.percent, 1) + ' %)';
         cell.textContent = (diff.delta >= 0 ? '+' : '') + num(diff.delta) + pct;
         if (diff.verdict === 'better' || diff.verdict === 'worse') { cell.className = diff.verdict === 'worse' ? 'pos' : 'neg'; cell.title = diff.verdict; }
+        else if (diff.verdict === 'same') { cell.textContent += ' same'; cell.title = 'within noise (±' + num(diff.noise) + ')'; }
       }
       tr.appendChild(cell);
     });

@@ -69,7 +69,13 @@ LLM.run(function (d, app) {
 
   // Over time
   var ot = d.overTime;
-  if (ot && ot.time.length) {
+  if (ot && ot.time.length && !R.completed) {
+    // nothing succeeded: a chart of zero tokens, or of one bucket of failures on an axis of
+    // its own making (-0.4 to 0.4 s), would only look like figures
+    var none = LLM.section(app, 'Over time', null);
+    none.appendChild(el('p', { id: 'over-time-none', text: 'No request succeeded, so there is nothing to chart over time: '
+      + num(total) + ' requests started and failed within ' + num(R.duration, 2) + ' s. Their reasons are under Failures by reason below.' }));
+  } else if (ot && ot.time.length) {
     var s = LLM.section(app, 'Over time', 'One-second buckets on the grid vLLM takes its peaks over: from the first successful start (' + num(ot.t0, 3) + ' s after the benchmark start). Output tokens are content chunks, as vLLM counts them for its peak; in flight counts the successful requests active during each second.');
     var g = el('div', { cls: 'grid' });
     s.appendChild(g);
