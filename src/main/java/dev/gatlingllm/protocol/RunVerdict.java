@@ -17,7 +17,7 @@ import java.util.List;
  * @param model      the model check, in a few words
  * @param exitZero   whether the run was asked to exit 0 whatever the outcome
  */
-public record RunVerdict(Outcome outcome, long succeeded, long total, String selfCheck,
+record RunVerdict(Outcome outcome, long succeeded, long total, String selfCheck,
     String compliance, String model, boolean exitZero) {
 
   /** What the line starts with, for {@code grep}. */
