@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.testing.StrictServer;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -60,7 +61,7 @@ class AudioRequestTest {
       h.execute(action, h.session("audio", WAV, "prompt_len", 2, "output_len", 7));
       h.awaitPassedOn();
 
-      RecordedRequest sent = sim.recordedRequests().get(0);
+      RecordedRequest sent = StrictServer.runRequests(sim).get(0);
       assertEquals("/v1/audio/translations", sent.path());
       assertTrue(sent.header("content-type").startsWith("multipart/form-data; boundary="),
           sent.header("content-type"));

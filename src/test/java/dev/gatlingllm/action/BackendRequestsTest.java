@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.testing.StrictServer;
 import dev.gatlingllm.metrics.RecordStore;
 import dev.gatlingllm.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
@@ -67,7 +68,7 @@ class BackendRequestsTest {
 
   /** Runs one request of {@code builder} for a user with these attributes. */
   private static Sent send(ActionBuilder builder, Object... attributes) throws Exception {
-    int before = sim.recordedRequests().size();
+    int before = StrictServer.runRequests(sim).size();
     LlmProtocol protocol = ProtocolTestSupport.withEnvironment(new LlmProtocolBuilder().noServerMetrics()
             .baseUrl(sim.baseUrl()).model("sim-model").noWarmUp().requestIdPrefix("emb-")
             .results(ResultOptions.builder().saveResult(false).printSummary(false)),
@@ -78,7 +79,7 @@ class BackendRequestsTest {
       h.execute(action, session);
       h.awaitPassedOn();
       RecordStore.Snapshot snapshot = h.components.store().snapshot();
-      List<RecordedRequest> all = sim.recordedRequests();
+      List<RecordedRequest> all = StrictServer.runRequests(sim);
       assertEquals(before + 1, all.size(), "one request reached the server");
       RecordedRequest request = all.get(all.size() - 1);
       assertEquals("Bearer " + KEY, request.header("authorization"));

@@ -3,6 +3,7 @@ package dev.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.testing.StrictServer;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.sim.RecordedRequest;
@@ -43,7 +44,7 @@ class RehearsalTest {
           LlmRequestBuilder.completions("gen").fromDataset().spec());
       int failed = Rehearsal.run(template, h.components, new DefaultClock(), 8);
       assertEquals(0, failed);
-      List<RecordedRequest> got = sim.recordedRequests();
+      List<RecordedRequest> got = StrictServer.runRequests(sim);
       assertEquals(IntStream.range(0, 8).mapToObj(i -> "warmup-action-" + i).sorted().toList(),
           got.stream().map(r -> r.header("x-request-id")).sorted().toList());
       String body = new String(got.get(0).body(), StandardCharsets.UTF_8);

@@ -66,7 +66,7 @@ class NewDatasetsIntegrationTest {
       // its output_length column: 8+6+4+8+5+7+3+6+4+8 (the simulator sends max_tokens)
       assertEquals(59, doc.get("total_output_tokens").asLong());
       // the ready check sends the first prompt again: ten distinct prompts
-      List<String> prompts = sim.recordedRequests().stream()
+      List<String> prompts = StrictServer.runRequests(sim).stream()
           .map(NewDatasetsIntegrationTest::prompt).distinct().toList();
       assertEquals(10, prompts.size());
       // strict prefixes of another prompt: lines 0 (40 tokens) and 9 (44) of line 3 (48),
@@ -85,7 +85,7 @@ class NewDatasetsIntegrationTest {
           + "--speed-bench-output-len 5 --num-prompts 3 --base-url " + sim.baseUrl());
       assertEquals(3, doc.get("completed").asInt());
       assertEquals(15, doc.get("total_output_tokens").asLong(), "3 requests of 5 tokens");
-      assertTrue(sim.recordedRequests().stream().allMatch(
+      assertTrue(StrictServer.runRequests(sim).stream().allMatch(
           r -> r.path().equals("/v1/chat/completions")));
     }
   }
@@ -99,7 +99,7 @@ class NewDatasetsIntegrationTest {
       assertEquals(6, doc.get("completed").asInt());
       assertEquals(24, doc.get("total_output_tokens").asLong(), "6 requests of 4 tokens");
       String sonnet = Files.readString(Path.of("datasets/sonnet/sonnet.txt"));
-      long pieces = sim.recordedRequests().stream().map(NewDatasetsIntegrationTest::prompt)
+      long pieces = StrictServer.runRequests(sim).stream().map(NewDatasetsIntegrationTest::prompt)
           .filter(sonnet::contains).count();
       assertTrue(pieces >= 6, pieces + " requests sent a piece of the file");
     }
@@ -135,9 +135,9 @@ class NewDatasetsIntegrationTest {
           + "--custom-output-len 3 --num-prompts 2 --base-url " + sim.baseUrl());
       assertEquals(2, audio.get("completed").asInt());
       // the two-image line and the two-clip line, as content parts after the text
-      assertTrue(sim.recordedRequests().stream().anyMatch(
+      assertTrue(StrictServer.runRequests(sim).stream().anyMatch(
           r -> r.bodyText().split("data:image/jpeg;base64,", -1).length == 3));
-      assertTrue(sim.recordedRequests().stream().anyMatch(
+      assertTrue(StrictServer.runRequests(sim).stream().anyMatch(
           r -> r.bodyText().split("\"input_audio\"", -1).length >= 3));
     }
   }

@@ -7,6 +7,8 @@ import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
+import dev.gatlingllm.testing.StrictServer;
+
 import dev.gatlingllm.arrival.ArrivalProfile;
 import io.gatling.javaapi.core.Simulation;
 
@@ -24,7 +26,7 @@ public class RepeatedSimulation extends Simulation {
             .exec(awaitArrival())
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(4))
             .injectOpen(injection(profile)))
-        .protocols(llm().baseUrl(System.getProperty("it.baseUrl")).model("sim-model")
+        .protocols(llm().baseUrl(System.getProperty("it.baseUrl")).model(StrictServer.MODEL)
             .arrivals(profile));
   }
 }

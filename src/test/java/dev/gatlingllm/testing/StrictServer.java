@@ -1,6 +1,9 @@
 package dev.gatlingllm.testing;
 
+import dev.gatlingllm.sim.RecordedRequest;
+import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import java.util.List;
 
 /**
  * The server integration tests run against: the embedded simulator behaving as vLLM does where
@@ -20,5 +23,15 @@ public final class StrictServer {
   /** The simulator's settings, serving {@link #MODEL} strictly (no {@code anyModel}). */
   public static SimulatorConfig.Builder builder() {
     return SimulatorConfig.builder().model(MODEL);
+  }
+
+  /**
+   * What a run's requests sent to {@code sim} (recording on): every recorded request but the
+   * model check's {@code GET /v1/models}, which every run asks first.
+   */
+  public static List<RecordedRequest> runRequests(Simulator sim) {
+    return sim.recordedRequests().stream()
+        .filter(r -> !(r.method().equals("GET") && r.path().equals("/v1/models")))
+        .toList();
   }
 }
