@@ -228,7 +228,9 @@ public final class RunResults {
     boolean written = outcome.ok() || !failBuild
         || !Boolean.parseBoolean(System.getProperty(FAIL_ON_RESULT_ERROR_PROPERTY, "true"));
     RunVerdict.Outcome result = !written ? RunVerdict.Outcome.RESULTS_NOT_WRITTEN
-        : succeeded == 0 ? RunVerdict.Outcome.NO_REQUEST_SUCCEEDED : RunVerdict.Outcome.OK;
+        : succeeded == 0 ? RunVerdict.Outcome.NO_REQUEST_SUCCEEDED
+        : compliance.stoppedEarly() ? RunVerdict.Outcome.STOPPED_NONCOMPLIANT
+        : RunVerdict.Outcome.OK;
     String model = run.modelCheck().map(ServedModels.Check::verdict).orElse("not checked");
     return new RunVerdict(result, succeeded, total,
         selfCheck == null ? "not measured" : selfCheckText(selfCheck), complianceText(compliance),

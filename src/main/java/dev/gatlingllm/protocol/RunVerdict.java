@@ -30,7 +30,12 @@ record RunVerdict(Outcome outcome, long succeeded, long total, String selfCheck,
     /** The results could not be written (the run itself may have gone well). */
     RESULTS_NOT_WRITTEN(3, "FAILED: the results were not written"),
     /** Not one request succeeded: nothing was measured of the server. */
-    NO_REQUEST_SUCCEEDED(4, "FAILED: no request succeeded");
+    NO_REQUEST_SUCCEEDED(4, "FAILED: no request succeeded"),
+    /**
+     * Stopped at a server's first non-compliance, as asked ({@code
+     * --stop-on-server-noncompliance}): the figures are not of what was asked.
+     */
+    STOPPED_NONCOMPLIANT(5, "FAILED: stopped, the server did not do what was asked");
 
     private final int status;
     private final String text;

@@ -29,6 +29,11 @@ final class CapturedBench {
   private CapturedBench() {}
 
   static Run run(Path folder, String args) throws Exception {
+    return run(folder, args, 0);
+  }
+
+  /** {@link #run(Path, String)}, for a run whose verdict sets {@code exitStatus} (README). */
+  static Run run(Path folder, String args, int exitStatus) throws Exception {
     Files.createDirectories(folder);
     PrintStream original = System.out;
     PrintStream originalErr = System.err;
@@ -48,7 +53,7 @@ final class CapturedBench {
     }
     String console = copy.toString(StandardCharsets.UTF_8);
     original.print(console);
-    assertEquals(0, result.exitCode(), console);
+    assertEquals(exitStatus, result.exitCode(), console);
     try (Stream<Path> files = Files.list(result.runFolder())) {
       List<Path> json = files.filter(p -> p.toString().endsWith(".json")).toList();
       assertEquals(1, json.size(), json.toString());

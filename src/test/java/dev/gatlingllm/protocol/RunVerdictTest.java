@@ -49,4 +49,14 @@ class RunVerdictTest {
     assertEquals(false, ServedModels.serves(java.util.Set.of("llama3:latest"), "llama3:8b"));
     assertEquals(true, ServedModels.serves(java.util.Set.of("a", "b"), "b"));
   }
+
+  @Test
+  void aRunStoppedAtTheServersFirstNonComplianceExitsFive() {
+    RunVerdict v = new RunVerdict(RunVerdict.Outcome.STOPPED_NONCOMPLIANT, 1, 1, "good",
+        "output_over_max_tokens 1/1", "m listed by the server", false);
+    assertEquals(5, v.exitStatus());
+    assertEquals("gatling-llm verdict: FAILED: stopped, the server did not do what was asked | "
+        + "1 of 1 requests succeeded | client self-check: good | server compliance: "
+        + "output_over_max_tokens 1/1 | model: m listed by the server | exit status 5", v.line());
+  }
 }
