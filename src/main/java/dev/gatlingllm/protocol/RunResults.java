@@ -42,6 +42,8 @@ public final class RunResults {
   public static final String FAIL_ON_RESULT_ERROR_PROPERTY = "llm.failOnResultError";
   /** The JVM's exit status when the results were not written (Gatling uses 1 and 2). */
   public static final int RESULTS_FAILED_STATUS = 3;
+  /** The JVM's exit status when no request succeeded (the results are written). */
+  public static final int NO_REQUEST_SUCCEEDED_STATUS = 4;
 
   private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
   private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();

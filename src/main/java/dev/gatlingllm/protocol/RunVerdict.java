@@ -28,9 +28,11 @@ record RunVerdict(Outcome outcome, long succeeded, long total, String selfCheck,
     /** At least one request succeeded and the results were written. */
     OK(0, "ok"),
     /** The results could not be written (the run itself may have gone well). */
-    RESULTS_NOT_WRITTEN(3, "FAILED: the results were not written"),
+    RESULTS_NOT_WRITTEN(RunResults.RESULTS_FAILED_STATUS,
+        "FAILED: the results were not written"),
     /** Not one request succeeded: nothing was measured of the server. */
-    NO_REQUEST_SUCCEEDED(4, "FAILED: no request succeeded"),
+    NO_REQUEST_SUCCEEDED(RunResults.NO_REQUEST_SUCCEEDED_STATUS,
+        "FAILED: no request succeeded"),
     /**
      * Stopped at a server's first non-compliance, as asked ({@code
      * --stop-on-server-noncompliance}): the figures are not of what was asked.

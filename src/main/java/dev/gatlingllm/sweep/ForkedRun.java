@@ -103,10 +103,14 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
       throw new SweepFailure("interrupted; the benchmark run was killed", e);
     }
     Path result = runDir.resolve(RESULT_FILE);
-    if (simulation != null && process.exitValue() == 0) {
+    // A point at which no request succeeded (a server overloaded past its timeouts) is a
+    // point of the sweep, written like any other: the sweep judges it, as vLLM's does.
+    boolean measured = process.exitValue() == 0
+        || process.exitValue() == RunResults.NO_REQUEST_SUCCEEDED_STATUS;
+    if (simulation != null && measured) {
       copyDslResult(runDir.resolve(GATLING_DIR), result);
     }
-    if (process.exitValue() != 0 || !Files.isRegularFile(result)) {
+    if (!measured || !Files.isRegularFile(result)) {
       throw new SweepFailure("the benchmark run failed (exit status " + process.exitValue()
           + (Files.isRegularFile(result) ? "" : ", no result JSON") + "); its console: "
           + console + "\n" + Processes.tail(console, 15));

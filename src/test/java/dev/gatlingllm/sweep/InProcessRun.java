@@ -45,7 +45,8 @@ final class InProcessRun implements RunLauncher {
     }
     runs++;
     Path result = runDir.resolve(ForkedRun.RESULT_FILE);
-    if (code != 0 || !Files.isRegularFile(result)) {
+    if ((code != 0 && code != RunResults.NO_REQUEST_SUCCEEDED_STATUS)
+        || !Files.isRegularFile(result)) {
       throw new SweepFailure("the benchmark run failed (exit status " + code
           + (Files.isRegularFile(result) ? "" : ", no result JSON") + ")");
     }
