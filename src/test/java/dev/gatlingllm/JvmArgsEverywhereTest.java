@@ -83,7 +83,9 @@ class JvmArgsEverywhereTest {
   }
 
   private static List<String> launcherExpected() {
-    List<String> expected = new ArrayList<>(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED"));
+    // Gatling's module opening, and Netty's native transport allowed (Java 22+ warns without)
+    List<String> expected = new ArrayList<>(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--enable-native-access=ALL-UNNAMED"));
     expected.addAll(JvmSettings.jvmArgs());
     return expected;
   }

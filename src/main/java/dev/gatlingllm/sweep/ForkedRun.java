@@ -62,6 +62,8 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmArgs);
     command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+    // Netty loads its native transport: Java 22+ warns in four lines without it, 17 accepts it
+    command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");
     command.add(classpath);
     Path gatling = runDir.resolve(GATLING_DIR).toAbsolutePath();
