@@ -479,7 +479,7 @@ class BenchServeIntegrationTest {
       assertEquals(0, run.result().exitCode(), run.console());
       assertTrue(run.console().contains("Not sent with --backend openai-embeddings, as vLLM "
           + "does not: --temperature"), run.console());
-      List<RecordedRequest> got = sim.recordedRequests().stream()
+      List<RecordedRequest> got = StrictServer.runRequests(sim).stream()
           .filter(r -> !isTokenizeCall(r.path())).toList();
       assertEquals(5, got.size(), "ready check + 4");
       Set<String> ids = new TreeSet<>();
@@ -516,7 +516,7 @@ class BenchServeIntegrationTest {
           + "--dataset-path datasets/hf/mmstar_sample.parquet --num-prompts 4 --base-url "
           + sim.baseUrl());
       assertEquals(0, run.result().exitCode(), run.console());
-      List<RecordedRequest> got = sim.recordedRequests();
+      List<RecordedRequest> got = StrictServer.runRequests(sim);
       assertEquals(5, got.size());
       for (RecordedRequest r : got) {
         JsonNode b = json(r);
@@ -547,7 +547,7 @@ class BenchServeIntegrationTest {
           + "--random-input-len 24 --random-batch-size 3 --num-prompts 6 --ignore-eos "
           + "--base-url " + sim.baseUrl());
       assertEquals(0, run.result().exitCode(), run.console());
-      List<RecordedRequest> got = sim.recordedRequests();
+      List<RecordedRequest> got = StrictServer.runRequests(sim);
       assertEquals(3, got.size(), "ready check + 6 documents in requests of 3");
       for (RecordedRequest r : got) {
         assertEquals("/v1/rerank", r.path());
@@ -571,7 +571,7 @@ class BenchServeIntegrationTest {
           + "datasets/hf/asr_sample.parquet --hf-output-len 4 --num-prompts 3 --ignore-eos "
           + "--base-url " + sim.baseUrl());
       assertEquals(0, run.result().exitCode(), run.console());
-      List<RecordedRequest> got = sim.recordedRequests();
+      List<RecordedRequest> got = StrictServer.runRequests(sim);
       assertEquals(4, got.size());
       for (RecordedRequest r : got) {
         assertEquals("/v1/audio/transcriptions", r.path());
@@ -606,7 +606,7 @@ class BenchServeIntegrationTest {
           + "--random-mm-bucket-config '{(16, 24, 1): 1.0}' --num-prompts 3 --base-url "
           + sim.baseUrl());
       assertEquals(0, run.result().exitCode(), run.console());
-      for (RecordedRequest r : sim.recordedRequests()) {
+      for (RecordedRequest r : StrictServer.runRequests(sim)) {
         assertEquals("/v1/chat/completions", r.path());
         JsonNode b = json(r);
         assertEquals(new TreeSet<>(List.of("model", "messages", "max_completion_tokens",
