@@ -149,7 +149,8 @@ public final class ServerCompliance {
     }
     Set<String> models = servedModels;
     if (models != null && asked.model() != null) {
-      count(Check.MODEL_NOT_LISTED, asked, record, !models.contains(asked.model()));
+      // the same rule as the check before the run (an untagged name is its :latest)
+      count(Check.MODEL_NOT_LISTED, asked, record, !ServedModels.serves(models, asked.model()));
     }
     int own = record.promptTokens();
     int reported = record.usagePromptTokens();
