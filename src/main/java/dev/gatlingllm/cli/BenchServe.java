@@ -34,7 +34,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code vllm bench serve} as a Gatling simulation: the same flags, run procedure, console
@@ -70,10 +72,35 @@ public class BenchServe extends Simulation {
   private final boolean measuring;
   private ProgressLine progress;
 
+  /**
+   * The flags the launcher parsed for the next run. Gatling builds a simulation by reflection,
+   * with no arguments, so this is the one channel from {@code gatling-llm bench serve} (same
+   * JVM) to the simulation it starts: set just before Gatling starts, taken once by the
+   * constructor. A run that {@code gatling:test} forks has no launcher in its JVM: it parses
+   * {@code -Dllm.args} / {@code -Dllm.argsFile} instead (the JVM's command line is the channel
+   * there). Either way the words are parsed once.
+   */
+  private static final AtomicReference<BenchArgs> HANDED_OVER = new AtomicReference<>();
+
+  /**
+   * Gives the next {@code BenchServe} Gatling builds in this JVM its flags, already parsed
+   * (the launcher's {@code bench serve}).
+   */
+  public static void handOver(BenchArgs args) {
+    HANDED_OVER.set(Objects.requireNonNull(args, "args"));
+  }
+
+  /** Takes back flags handed over but not used (a run that failed before the simulation). */
+  public static void clearHandOver() {
+    HANDED_OVER.set(null);
+  }
+
   public BenchServe() {
-    BenchArgs args;
+    BenchArgs args = HANDED_OVER.getAndSet(null);
     try {
-      args = BenchArgs.parse(CommandLine.fromSystemProperties());
+      if (args == null) {
+        args = BenchArgs.parse(CommandLine.fromSystemProperties());
+      }
     } catch (RuntimeException e) {
       throw refuse(e);
     }

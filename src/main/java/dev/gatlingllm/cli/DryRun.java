@@ -39,7 +39,7 @@ final class DryRun {
       }
       plan.checkDataset(DatasetContent.of(samples));
       plan.arrivals(samples.size(), samples.arrivalSeconds());
-      List<SampleRequest> requests = requests(samples);
+      List<DatasetStats.Request> requests = requests(samples);
       if (requests.size() != samples.size()) {
         out.println("Conversations (--multi-turn): " + samples.size() + ", turns: "
             + requests.size() + "; the statistics below are per turn (its user message and "
@@ -63,15 +63,15 @@ final class DryRun {
    * The requests the run sends: the samples, or with {@code --multi-turn} every turn of every
    * conversation (its user message and output length), not only the first turns.
    */
-  static List<SampleRequest> requests(Samples samples) {
-    List<SampleRequest> out = new ArrayList<>(samples.size());
+  static List<DatasetStats.Request> requests(Samples samples) {
+    List<DatasetStats.Request> out = new ArrayList<>(samples.size());
     for (SampleRequest r : samples.requests()) {
       if (r.extras().get(Conversations.CONVERSATION) instanceof Conversation c) {
         for (Conversation.Turn t : c.turns()) {
-          out.add(new SampleRequest(t.prompt(), t.promptLen(), t.outputLen(), c.id()));
+          out.add(new DatasetStats.Request(t.prompt(), t.promptLen(), t.outputLen()));
         }
       } else {
-        out.add(r);
+        out.add(new DatasetStats.Request(r.prompt(), r.promptLen(), r.expectedOutputLen()));
       }
     }
     return out;

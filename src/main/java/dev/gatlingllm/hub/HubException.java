@@ -1,7 +1,8 @@
 package dev.gatlingllm.hub;
 
+import dev.gatlingllm.logging.UsersProblem;
 /** A file could not be had from the Hugging Face Hub or its cache; the message says why. */
-public final class HubException extends RuntimeException {
+public final class HubException extends RuntimeException implements UsersProblem {
 
   private static final long serialVersionUID = 1L;
 

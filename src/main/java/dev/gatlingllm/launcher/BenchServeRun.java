@@ -24,8 +24,8 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code gatling-llm bench serve}: the flags parsed by picocli with the spec built from the
  * flag table, then {@link BenchServe} run by Gatling in this JVM, as {@code gatling:test}
- * runs it in the JVM it forks. The flags reach the simulation the way they do under Maven and
- * in the Kubernetes Job: as {@code llm.args}.
+ * runs it in the JVM it forks. The flags reach the simulation parsed, through
+ * {@link BenchServe#handOver}, the one channel Gatling's reflective start leaves.
  */
 final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
 
@@ -71,7 +71,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     if (runs > 1 || BenchPlan.sweepFlag(args).isPresent()) {
       return RepeatedServe.run(args, runs, results);
     }
-    return gatling(args.words(), results);
+    return gatling(args, results);
   }
 
   /**
@@ -81,7 +81,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
    *     0 (3, 4), else Gatling's (2 when its assertions failed), 1 for a run refused while the
    *     simulation was built, 255 for a crash
    */
-  static int gatling(List<String> benchArgs, Path results) {
+  static int gatling(BenchArgs benchArgs, Path results) {
     try {
       Files.createDirectories(results);
     } catch (IOException e) {
@@ -90,9 +90,11 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     String[] gatlingArgs = {"--simulation", BenchServe.class.getName(),
         "--results-folder", results.toString()};
     Map<String, String> before = properties();
-    // the words hold the file's flags already: the simulation reads them from llm.args only
+    // the flags go over parsed, not as words to parse again (BenchServe.handOver); the
+    // properties a user may have set for gatling:test must not add to them
     System.clearProperty(CommandLine.ARGS_FILE_PROPERTY);
-    System.setProperty(CommandLine.ARGS_PROPERTY, CommandLine.join(benchArgs));
+    System.clearProperty(CommandLine.ARGS_PROPERTY);
+    BenchServe.handOver(benchArgs);
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
     // a refusal's stack trace goes with the run, not into a target/ of the current folder
     System.setProperty(PluginLogging.LOG_FILE_PROPERTY,
@@ -117,6 +119,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling: " + e, e);
     } finally {
+      BenchServe.clearHandOver();
       // a JVM that goes on (a test, an embedding tool) gets its own settings back
       before.forEach((key, value) -> {
         if (value == null) {

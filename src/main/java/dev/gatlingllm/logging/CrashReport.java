@@ -1,7 +1,5 @@
 package dev.gatlingllm.logging;
 
-import dev.gatlingllm.dataset.DatasetException;
-import dev.gatlingllm.hub.HubException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -59,8 +57,7 @@ final class CrashReport {
     return problem instanceof IllegalArgumentException
         || problem instanceof IllegalStateException
         || problem instanceof UncheckedIOException
-        || problem instanceof DatasetException
-        || problem instanceof HubException;
+        || problem instanceof UsersProblem;
   }
 
   int exitStatus() {

@@ -49,7 +49,7 @@ final class ResultMetadata {
         info = info.rampUp(profile.rampUpStrategy().get().cliName(),
             profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
         if (arrivalStart != null) {
-          info = info.rpsChangeEvents(profile.schedule(), arrivalStart, zone);
+          info = info.rpsChangeEvents(profile.schedule().rpsChangeEventsJson(arrivalStart, zone));
         }
       }
     }

@@ -1,8 +1,6 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.client.Target;
-import dev.gatlingllm.sim.Simulator;
-import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.List;
@@ -60,9 +58,7 @@ final class StandInWarmUp {
     // Any model name: the run's (or each request's own) is whatever the user's server serves,
     // and the stand-in is there to answer it, not to check it (the run's model is checked
     // against the server's own list before the run).
-    SimulatorConfig config = SimulatorConfig.builder().host("127.0.0.1").port(0)
-        .ttft(TTFT).itl(ITL).anyModel(true).build();
-    try (Simulator standIn = Simulator.start(config)) {
+    try (StandInServer standIn = StandInServer.start(TTFT, ITL)) {
       RunSetup local = setup.standIn(Target.parse(standIn.baseUrl()));
       try {
         LlmComponents over = run.overStandIn(local);

@@ -1,6 +1,5 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.dataset.SampleRequest;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -60,12 +59,21 @@ public record DatasetStats(int requests, Tokens input, Tokens output,
   }
 
   /**
+   * One request of the sample as the statistics see it (the report names no dataset type).
+   *
+   * @param prompt    its text, for the prefix count
+   * @param promptLen its prompt's tokens, as the dataset counted them
+   * @param outputLen its output length asked for
+   */
+  public record Request(String prompt, int promptLen, int outputLen) { }
+
+  /**
    * The statistics of {@code requests}; {@code encoder} gives a prompt's token ids for the
    * prefix count, or is null to skip it.
    *
    * @throws IllegalArgumentException when there is no request
    */
-  public static DatasetStats of(List<SampleRequest> requests, Function<String, int[]> encoder) {
+  public static DatasetStats of(List<Request> requests, Function<String, int[]> encoder) {
     if (requests.isEmpty()) {
       throw new IllegalArgumentException("the dataset gave no request");
     }
@@ -74,7 +82,7 @@ public record DatasetStats(int requests, Tokens input, Tokens output,
     int[] out = new int[n];
     for (int i = 0; i < n; i++) {
       in[i] = requests.get(i).promptLen();
-      out[i] = requests.get(i).expectedOutputLen();
+      out[i] = requests.get(i).outputLen();
     }
     PrefixSharing sharing = encoder == null ? null : prefixSharing(requests, encoder);
     return new DatasetStats(n, tokens(in), tokens(out),
@@ -112,7 +120,7 @@ public record DatasetStats(int requests, Tokens input, Tokens output,
     return new Histogram(min, width, counts);
   }
 
-  private static PrefixSharing prefixSharing(List<SampleRequest> requests,
+  private static PrefixSharing prefixSharing(List<Request> requests,
       Function<String, int[]> encoder) {
     // a trie of full blocks: a block is known by the block before it and its own tokens, so
     // equal keys are exactly equal prefixes (no hash stands for a prefix)
@@ -120,7 +128,7 @@ public record DatasetStats(int requests, Tokens input, Tokens output,
     long shared = 0;
     long total = 0;
     int sharing = 0;
-    for (SampleRequest r : requests) {
+    for (Request r : requests) {
       int[] ids = encoder.apply(r.prompt());
       total += ids.length;
       int parent = -1;

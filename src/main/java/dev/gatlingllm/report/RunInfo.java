@@ -1,10 +1,7 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.metrics.PyFormat;
 import dev.gatlingllm.metrics.TaskType;
-import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -326,17 +323,10 @@ public final class RunInfo {
 
     /**
      * The rate steps of a ramped schedule (written when ramping), stamped as vLLM stamps them
-     * (see {@link ArrivalSchedule#rpsChangeEventsJson}).
-     *
-     * @param start the wall-clock time of the schedule's offset 0
-     * @param zone  the zone of the local timestamps (vLLM uses the machine's)
+     * (the arrival schedule's {@code rpsChangeEventsJson}), or exactly as a result JSON held
+     * them (how a record log restores them).
      */
-    public Builder rpsChangeEvents(ArrivalSchedule schedule, Instant start, ZoneId zone) {
-      return with(b -> b.rpsChangeEvents = schedule.rpsChangeEventsJson(start, zone));
-    }
-
-    /** Rate steps exactly as a result JSON held them: how a record log restores them. */
-    Builder rpsChangeEvents(List<Map<String, Object>> events) {
+    public Builder rpsChangeEvents(List<Map<String, Object>> events) {
       return with(b -> b.rpsChangeEvents = List.copyOf(events));
     }
 

@@ -3,7 +3,6 @@ package dev.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.dataset.SampleRequest;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,13 +22,13 @@ class DatasetStatsChartTest {
 
   @Test
   void oneBarPerHistogramBinInAWellFormedSvg() throws Exception {
-    List<SampleRequest> requests = new ArrayList<>();
+    List<DatasetStats.Request> requests = new ArrayList<>();
     // inputs 10, 20, 30, 40: 16 bars of 2 tokens; outputs 5, 5, 5, 100: 24 bars of 4, the
     // last from 5 + 23 * 4 = 97 to 100
     int[] in = {10, 20, 30, 40};
     int[] out = {5, 5, 5, 100};
     for (int i = 0; i < 4; i++) {
-      requests.add(new SampleRequest("p", in[i], out[i], "r" + i));
+      requests.add(new DatasetStats.Request("p", in[i], out[i]));
     }
     Path file = DatasetStatsChart.write(DatasetStats.of(requests, null), "a <b> & c",
         dir.resolve("sub"));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.dataset.SampleRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 class DatasetStatsTest {
 
-  private static List<SampleRequest> requests(int[] in, int[] out) {
-    List<SampleRequest> list = new ArrayList<>();
+  private static List<DatasetStats.Request> requests(int[] in, int[] out) {
+    List<DatasetStats.Request> list = new ArrayList<>();
     for (int i = 0; i < in.length; i++) {
-      list.add(new SampleRequest("p" + i, in[i], out[i], "r" + i));
+      list.add(new DatasetStats.Request("p" + i, in[i], out[i]));
     }
     return list;
   }
@@ -80,9 +79,9 @@ class DatasetStatsTest {
         "d", IntStream.range(16, 32).toArray(),
         // nothing of anyone
         "e", IntStream.range(500, 532).toArray());
-    List<SampleRequest> list = new ArrayList<>();
+    List<DatasetStats.Request> list = new ArrayList<>();
     for (String p : List.of("a", "b", "c", "d", "e")) {
-      list.add(new SampleRequest(p, ids.get(p).length, 1, p));
+      list.add(new DatasetStats.Request(p, ids.get(p).length, 1));
     }
     DatasetStats.PrefixSharing sharing = DatasetStats.of(list, ids::get).prefixSharing();
     // 40 + 40 + 48 + 16 + 32 = 176 tokens; 32 + 16 = 48 shared, by b and c
@@ -96,8 +95,8 @@ class DatasetStatsTest {
   void noSharedPrefixIsNoPrefixSection() {
     Map<String, int[]> ids = Map.of("a", IntStream.range(0, 32).toArray(),
         "b", IntStream.range(100, 132).toArray());
-    DatasetStats s = DatasetStats.of(List.of(new SampleRequest("a", 32, 1, "a"),
-        new SampleRequest("b", 32, 1, "b")), ids::get);
+    DatasetStats s = DatasetStats.of(List.of(new DatasetStats.Request("a", 32, 1),
+        new DatasetStats.Request("b", 32, 1)), ids::get);
     assertNull(s.prefixSharing());
     assertTrue(!s.console().contains("Prefix"), s.console());
   }

@@ -119,8 +119,9 @@ class RecordLogTest {
         .rampUp(RampUpStrategy.EXPONENTIAL, 1, 30).build().schedule();
     List<RunInfo> runs = List.of(
         RunInfo.builder("m").rampUp("exponential", 1, 30)
-            .rpsChangeEvents(schedule, java.time.Instant.ofEpochSecond(1_700_000_000),
-                java.time.ZoneOffset.UTC).build(),
+            .rpsChangeEvents(schedule.rpsChangeEventsJson(
+                java.time.Instant.ofEpochSecond(1_700_000_000), java.time.ZoneOffset.UTC))
+            .build(),
         RunInfo.builder("m").replay("trace.csv", 0.5).taskType(TaskType.EMBEDDING).build(),
         RunInfo.builder("m").build());
     for (RunInfo run : runs) {

@@ -138,7 +138,8 @@ class RunReporterTest {
     ArrivalSchedule ramp = ArrivalProfile.builder().numPrompts(20)
         .rampUp(RampUpStrategy.LINEAR, 1, 10).build().schedule();
     RunInfo run = RunInfo.builder("org/model-x").rampUp("linear", 1, 10)
-        .rpsChangeEvents(ramp, Instant.parse("2025-01-02T03:04:05.000001Z"), ZoneOffset.UTC)
+        .rpsChangeEvents(ramp.rpsChangeEventsJson(Instant.parse("2025-01-02T03:04:05.000001Z"),
+            ZoneOffset.UTC))
         .build();
     ReportOutcome out = RunReporter.report(run, RecordSource.of(MetricFixtures.records("mixed")),
         ResultOptions.builder().printSummary(false).build(), dir, MetricFixtures.WORDS,
