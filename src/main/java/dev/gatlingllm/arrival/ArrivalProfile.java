@@ -121,6 +121,19 @@ public final class ArrivalProfile {
   }
 
   /**
+   * The request rate the result states ({@code request_rate}): the one asked for (infinite
+   * for all at once), or for a replay its mean rate over the trace (infinite when every
+   * arrival is at 0).
+   */
+  public double resultRequestRate() {
+    if (replayTrace == null) {
+      return requestRate;
+    }
+    long span = schedule().lastOffsetNanos();
+    return span == 0 ? Double.POSITIVE_INFINITY : numPrompts / (span / 1e9);
+  }
+
+  /**
    * The traffic keys of vLLM's result JSON, in its order: {@code request_rate} (a
    * {@link Double}, or the string {@code "inf"}), {@code burstiness}, {@code max_concurrency}
    * ({@link Integer} or null), and when ramping {@code ramp_up_strategy},
@@ -130,14 +143,9 @@ public final class ArrivalProfile {
    */
   public Map<String, Object> resultParameters() {
     Map<String, Object> params = new LinkedHashMap<>();
-    if (replayTrace != null) {
-      long span = schedule().lastOffsetNanos();
-      params.put("request_rate", span == 0 ? "inf" : numPrompts / (span / 1e9));
-      params.put("burstiness", null);
-    } else {
-      params.put("request_rate", Double.isInfinite(requestRate) ? "inf" : requestRate);
-      params.put("burstiness", burstiness);
-    }
+    double rate = resultRequestRate();
+    params.put("request_rate", Double.isInfinite(rate) ? "inf" : rate);
+    params.put("burstiness", replayTrace != null ? null : burstiness);
     params.put("max_concurrency", maxConcurrency);
     if (rampUpStrategy != null) {
       params.put("ramp_up_strategy", rampUpStrategy.cliName());

@@ -79,9 +79,8 @@ public final class LatencySamples {
       if (outLen > 1) {
         tpots[tpotCount++] = RequestTimes.tpotSeconds(ttft, latency, outLen);
       }
-      int[] chunks = r.chunkMicros();
-      for (int k = 0; k + 1 < chunks.length; k++) {
-        itls[itlCount++] = chunks[k + 1] - chunks[k];
+      for (int k = 0; k < r.itlCount(); k++) {
+        itls[itlCount++] = r.itlMicros(k);
       }
       double queue = r.clientQueueNanos() / 1e9;
       ttfts[c] = ttft;

@@ -205,7 +205,7 @@ public final class MetricsCalculator {
       double t = start + RequestTimes.ttftSeconds(r);
       count(tokens, t - t0);
       for (int k = 0; k < r.itlCount(); k++) {
-        t += RequestTimes.itlSeconds(r, k);
+        t += r.itlSeconds(k);
         count(tokens, t - t0);
       }
       int first = (int) (start - t0);

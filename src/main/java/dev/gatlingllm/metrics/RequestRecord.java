@@ -78,9 +78,22 @@ public record RequestRecord(
     return Math.max(0, chunkMicros.length - 1);
   }
 
+  /**
+   * The i-th inter-token latency in microseconds: the gap between content chunks i and i + 1,
+   * each timed on arrival. The one place a gap is computed; every unit below is this one.
+   */
+  public int itlMicros(int i) {
+    return chunkMicros[i + 1] - chunkMicros[i];
+  }
+
   /** The i-th inter-token latency in milliseconds. */
   public double itlMillis(int i) {
-    return (chunkMicros[i + 1] - chunkMicros[i]) / 1_000.0;
+    return itlMicros(i) / 1_000.0;
+  }
+
+  /** The i-th inter-token latency in seconds, as vLLM's result file holds it. */
+  public double itlSeconds(int i) {
+    return itlMicros(i) / 1e6;
   }
 
   public double ttftMillis() {

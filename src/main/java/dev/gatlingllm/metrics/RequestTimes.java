@@ -28,12 +28,6 @@ public final class RequestTimes {
     return Math.max(nanos, 0) / 1e9;
   }
 
-  /** The i-th inter-token latency in seconds. */
-  public static double itlSeconds(RequestRecord r, int i) {
-    int[] c = r.chunkMicros();
-    return (c[i + 1] - c[i]) / 1e6;
-  }
-
   /** vLLM's per-request TPOT: 0 for outputs of at most one token (counts for goodput only). */
   public static double tpotSeconds(double ttft, double latency, int outputLen) {
     return outputLen > 1 ? (latency - ttft) / (outputLen - 1) : 0.0;

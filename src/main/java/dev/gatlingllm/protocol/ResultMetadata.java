@@ -37,11 +37,8 @@ final class ResultMetadata {
         .maxConcurrency(protocol.maxConcurrency().orElse(null));
     if (protocol.arrivals().isPresent()) {
       ArrivalProfile profile = protocol.arrivals().get();
-      info = info.numPrompts(profile.numPrompts()).seed(profile.seed());
-      Object rate = profile.resultParameters().get("request_rate");
-      if (rate instanceof Number n) {
-        info = info.requestRate(n.doubleValue());
-      }
+      info = info.numPrompts(profile.numPrompts()).seed(profile.seed())
+          .requestRate(profile.resultRequestRate());
       info = profile.replayTrace().isPresent()
           ? info.replay(profile.replayTrace().get().source(), profile.replayTimeScale())
           : info.burstiness(profile.burstiness());

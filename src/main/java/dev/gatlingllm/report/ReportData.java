@@ -153,7 +153,7 @@ final class ReportData {
       ttfts.get(at(bucket(start, t0) - lo, n)).add(ttft * 1e3);
       double t = start + ttft;
       for (int k = 0; k < r.itlCount(); k++) {
-        double itl = RequestTimes.itlSeconds(r, k);
+        double itl = r.itlSeconds(k);
         t += itl;
         itls.get(at(bucket(t, t0) - lo, n)).add(itl * 1e3);
       }
@@ -378,7 +378,7 @@ final class ReportData {
     int cls = -1;
     double acc = 0;
     for (int k = 0; k < r.itlCount(); k++) {
-      double ms = RequestTimes.itlSeconds(r, k) * 1e3;
+      double ms = r.itlSeconds(k) * 1e3;
       int c = 0;
       while (c < thresholds.length && ms >= thresholds[c]) {
         c++;

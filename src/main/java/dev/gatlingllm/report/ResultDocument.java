@@ -138,7 +138,7 @@ final class ResultDocument {
         RequestRecord r = rs.record(i);
         g.writeStartArray();
         for (int k = 0; k < r.itlCount(); k++) {
-          PyJson.writeDouble(g, RequestTimes.itlSeconds(r, k), false);
+          PyJson.writeDouble(g, r.itlSeconds(k), false);
         }
         g.writeEndArray();
       }));

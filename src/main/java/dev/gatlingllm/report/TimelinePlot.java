@@ -124,7 +124,7 @@ public final class TimelinePlot {
       int gaps = 0;
       double from = at;
       for (int k = 0; k < r.itlCount(); k++) {
-        double gap = RequestTimes.itlSeconds(r, k);
+        double gap = r.itlSeconds(k);
         int c = itlClass(gap * 1e3, thresholdsMs);
         if (c != cls && cls >= 0) {
           out.add(new Segment(i, from, at, cls, gaps));

@@ -163,9 +163,8 @@ public record SelfCheckReport(
         if (r.latencyNanos() > 0) {
           e2el.record(r.latencyNanos());
         }
-        int[] chunks = r.chunkMicros();
-        for (int k = 0; k + 1 < chunks.length; k++) {
-          itl.record((chunks[k + 1] - chunks[k]) * 1_000L);
+        for (int k = 0; k < r.itlCount(); k++) {
+          itl.record(r.itlMicros(k) * 1_000L);
         }
       }
       LatencyHistogram.Snapshot t = ttft.snapshot();

@@ -51,14 +51,23 @@ class OneTouchTest {
   public static class ProfileGivenTwiceAlike extends Simulation {
     {
       ArrivalProfile p = poisson();
-      setUp(scenario("s").exec(completions("c").prompt("p")).injectOpen(injection(p)))
-          .protocols(llm().baseUrl("http://127.0.0.1:9").model("m").arrivals(poisson()));
+      var steps = injection(p);
+      // an equal profile, not the same object
+      built = llm().baseUrl("http://127.0.0.1:9").model("m").arrivals(poisson()).protocol();
+      setUp(scenario("s").exec(completions("c").prompt("p")).injectOpen(steps));
     }
   }
 
   @Test
   void theSameProfileGivenToTheProtocolTooIsAccepted() {
+    built = null;
     new ProfileGivenTwiceAlike();
+    // built, not refused, and paced on that one profile (its 20 prompts at 10/s, seed 3)
+    ArrivalProfile paced = built.arrivals().orElseThrow();
+    assertEquals(poisson(), paced);
+    assertEquals(20, paced.numPrompts());
+    assertEquals(3, paced.seed());
+    assertEquals(10.0, paced.resultRequestRate());
   }
 
   public static class TwoInjectedProfiles extends Simulation {

@@ -78,6 +78,15 @@ class ClientQueueReportTest {
     JsonNode doc = JSON.readTree(out.resultFile().toFile());
     doc.fieldNames().forEachRemaining(k -> assertFalse(k.contains("client_queue"), k));
     assertFalse(out.summary().contains("Client Queue"), out.summary());
+    // what was selected is there, with the same two requests' figures as above (mean E2EL
+    // 50 ms): a report that wrote nothing at all fails here, not only one that wrote too much
+    assertEquals(50.0, doc.get("mean_e2el_ms").doubleValue(), 1e-9);
+    assertTrue(doc.has("p99_ttft_ms"), "selected TTFT's percentiles are written");
+    assertFalse(doc.has("p99_tpot_ms"), "TPOT was not selected");
+    assertTrue(out.summary().contains("---------------Time to First Token----------------\n"),
+        out.summary());
+    assertTrue(out.summary().contains("----------------End-to-end Latency----------------\n"),
+        out.summary());
   }
 
   /** vLLM's {@code "{:<40} {:<10}"} line. */
