@@ -65,6 +65,32 @@ class DocLinksTest {
     assertEquals("différences-from-vllm", MarkdownPage.anchor("Différences from vLLM"));
   }
 
+  private static final Pattern WORK_COUNTER =
+      Pattern.compile("(?i)\\b(session|turn|round|iteration|sprint)s?\\s+\\d+");
+
+  /**
+   * A heading is dated by a version or a date, never by a counter of the work that wrote it
+   * ("session 15"): readers know neither the counter nor when it ran, and a link to such a
+   * heading breaks when the next session renames it.
+   */
+  @Test
+  void noHeadingIsDatedByAWorkCounter() throws IOException {
+    List<Path> pages = new ArrayList<>(MarkdownPage.manual());
+    pages.add(Path.of("CHANGELOG.md"));
+    List<String> dated = new ArrayList<>();
+    for (Path page : pages) {
+      for (MarkdownPage.Heading h : new MarkdownPage(page).headings) {
+        if (WORK_COUNTER.matcher(h.text()).find()) {
+          dated.add(page + ":" + h.line() + ": " + h.text());
+        }
+      }
+    }
+    assertEquals(List.of(), dated, "date these headings by their version or day (CHANGELOG, "
+        + "git log) and fix the links to them");
+    assertTrue(WORK_COUNTER.matcher("The user's path (session 15)").find());
+    assertTrue(!WORK_COUNTER.matcher("The user's path (2026-11-27)").find());
+  }
+
   /** The links of {@code pages} that lead nowhere, each as "page:line: target (why)". */
   static List<String> broken(List<Path> pages) throws IOException {
     Map<Path, Set<String>> anchors = new HashMap<>();
