@@ -27,7 +27,7 @@ class DocLinksTest {
 
   /** {@code [text](target)} and {@code ![alt](target)}; the target has no blank. */
   private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
-  private static final Pattern CODE_SPAN = Pattern.compile("`[^`]*`");
+  private static final Pattern CODE_SPAN = Pattern.compile("(?s)``.*?``|`[^`]*`");
 
   @Test
   void everyRelativeLinkAndAnchorOfTheManualResolves() throws IOException {
@@ -47,11 +47,12 @@ class DocLinksTest {
         + "[ok](https://example.com/#nothing) `[code](nowhere.md)`\n\n"
         + "```\n[in a block](nowhere.md)\n# a shell comment, not a heading\n```\n\n"
         + "[bad](missing.md) [bad](b.md#no-such-heading) [bad](#the-jvm-gatling-test-runs-in) "
-        + "[bad](#a-shell-comment-not-a-heading) [bad](#twice-2)\n");
+        + "[bad](#a-shell-comment-not-a-heading) [bad](#twice-2) [bad, a text over\ntwo "
+        + "lines](#nowhere) `` a ` span `` [bad](#after-a-span)\n");
     Files.writeString(dir.resolve("b.md"),
         "# B\n\n### Request options (`completions(name)`, `chat(name)`)\n");
     List<String> broken = broken(List.of(dir.resolve("a.md"), dir.resolve("b.md")));
-    assertEquals(5, broken.size(), String.join("\n", broken));
+    assertEquals(7, broken.size(), String.join("\n", broken));
     assertTrue(broken.get(0).contains("missing.md"), broken.get(0));
     assertTrue(broken.get(1).contains("b.md#no-such-heading"), broken.get(1));
   }
@@ -97,13 +98,16 @@ class DocLinksTest {
     List<String> broken = new ArrayList<>();
     for (Path page : pages) {
       MarkdownPage md = new MarkdownPage(page);
+      // the page's prose, code blocks blanked, so that a link text may span lines
+      StringBuilder prose = new StringBuilder();
       for (int i = 0; i < md.lines.size(); i++) {
-        if (md.code[i]) {
-          continue;
-        }
-        String line = CODE_SPAN.matcher(md.lines.get(i)).replaceAll("");
-        Matcher m = LINK.matcher(line);
+        prose.append(md.code[i] ? "" : md.lines.get(i)).append('\n');
+      }
+      String text = CODE_SPAN.matcher(prose).replaceAll(span -> span.group().replaceAll("[^\n]", " "));
+      Matcher m = LINK.matcher(text);
+      {
         while (m.find()) {
+          int i = (int) text.substring(0, m.start(1)).chars().filter(c -> c == '\n').count();
           String target = m.group(1);
           if (target.matches("^[a-zA-Z][a-zA-Z+.-]*:.*")) {
             continue;   // https:, mailto:, file: ...
