@@ -64,11 +64,7 @@ class DocSnippetsTest {
   record Snippet(String where, String code) { }
 
   static List<Snippet> snippets() throws IOException {
-    List<Path> files = new ArrayList<>();
-    files.add(Path.of("README.md"));
-    try (Stream<Path> docs = Files.list(Path.of("docs"))) {
-      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
-    }
+    List<Path> files = MarkdownPage.manual();
     List<Snippet> snippets = new ArrayList<>();
     for (Path file : files) {
       String text = Files.readString(file);
@@ -84,7 +80,7 @@ class DocSnippetsTest {
   @Test
   void everyJavaSnippetCompilesWithTheOneImport() throws IOException {
     List<Snippet> snippets = snippets();
-    assertTrue(snippets.size() >= 8, "found the snippets: " + snippets.size());
+    assertTrue(snippets.size() >= 16, "found the snippets: " + snippets.size());
     List<JavaFileObject> sources = new ArrayList<>();
     List<String> where = new ArrayList<>();
     List<String> badImports = new ArrayList<>();
