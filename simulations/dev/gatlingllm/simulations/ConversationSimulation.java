@@ -20,17 +20,21 @@ public class ConversationSimulation extends Simulation {
   String baseUrl = System.getProperty("llm.baseUrl");
   int count = Integer.getInteger("llm.conversations", 20);
   {
+    var tokens = tokenizer(System.getProperty("llm.tokenizer"));   // GPT-2 when unset
     var talks = conversations().count(count).turns(5).perTurnInputLen(128).outputLen(32)
-        .prefixRatios(0.2, 0.3).seed(0).sample(tokenizer(System.getProperty("llm.tokenizer")));
+        .prefixRatios(0.2, 0.3).seed(0).sample(tokens);
+    var protocol = llm()
+        .baseUrl(baseUrl != null ? baseUrl : startSimulator(simulator().ttft(ofMillis(20))
+            .prefillPerToken(ofNanos(200_000)).itl(ofMillis(5)).sessionCache(true)).baseUrl())
+        .model(System.getProperty("llm.model", baseUrl == null ? "sim-model" : null))
+        .tokenizer(tokens)                    // counts the output as the prompts were
+        .results(results().label("conversations").percentileMetrics("ttft,tpot,itl,e2el"))
+        .arrivals(arrivals().numPrompts(count).requestRate(2).seed(0).build());
     setUp(scenario("conversations")
             .feed(talks.feeder())                         // one conversation per user
             .exec(conversation(chat("chat")).thinkTime(ofMillis(500)))
-            .injectOpen(injection(arrivals().numPrompts(count).requestRate(2).seed(0).build())))
-        .protocols(llm()
-            .baseUrl(baseUrl != null ? baseUrl : startSimulator(simulator().ttft(ofMillis(20))
-                .prefillPerToken(ofNanos(200_000)).itl(ofMillis(5)).sessionCache(true)).baseUrl())
-            .model(System.getProperty("llm.model", baseUrl == null ? "sim-model" : null))
-            .results(results().label("conversations").percentileMetrics("ttft,tpot,itl,e2el")))
+            .injectOpen(protocol.injection()))
+        .protocols(protocol)
         .assertions(details("chat turn 5 TTFT").responseTime().percentile(99).lt(500),
             details("chat turn 5").failedRequests().percent().lt(1.0));
   }

@@ -26,28 +26,32 @@ public class QuickStartSimulation extends Simulation {
   double minGoodput = Double.parseDouble(System.getProperty("llm.minGoodputPercent", "-1"));
   int numPrompts = Integer.getInteger("llm.numPrompts", 200);
   {
+    var tokens = tokenizer(System.getProperty("llm.tokenizer"));   // GPT-2 when unset
     var prompts = random().numPrompts(numPrompts).seed(0)
         .inputLen(Integer.getInteger("llm.inputLen", 256))
         .outputLen(Integer.getInteger("llm.outputLen", 64))
-        .sample(tokenizer(System.getProperty("llm.tokenizer")));   // also counts the output
+        .sample(tokens);
     var gates = new ArrayList<>(List.of(details(endpoint).failedRequests().percent().lt(1.0)));
     if (goodput != null && minGoodput >= 0) {                       // a CI gate on the SLOs
       gates.add(details(endpoint + " goodput").successfulRequests().percent().gte(minGoodput));
     }
+    var protocol = llm()
+        .baseUrl(baseUrl != null ? baseUrl : startSimulator(simulator().ttft(ofMillis(60))
+            .prefillPerToken(ofNanos(50_000)).itl(ofMillis(12)).jitter(0.1)).baseUrl())
+        .model(System.getProperty("llm.model", baseUrl == null ? "sim-model" : null))
+        .tokenizer(tokens)                    // counts the output as the prompts were
+        .results(results().label("quick-start").goodput(goodput)
+            .detailed(Boolean.getBoolean("llm.detailed"))
+            .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,90,99"))
+        .arrivals(arrivals().numPrompts(numPrompts).seed(0)   // Poisson
+            .requestRate(Double.parseDouble(System.getProperty("llm.requestRate", "10")))
+            .build());
     setUp(scenario("quick-start")
             .feed(prompts.feeder())
             .exec((endpoint.equals("chat") ? chat(endpoint) : completions(endpoint))
                 .fromDataset().ignoreEos(true))
-            .injectOpen(injection(arrivals().numPrompts(numPrompts).seed(0)   // Poisson
-                .requestRate(Double.parseDouble(System.getProperty("llm.requestRate", "10")))
-                .build())))
-        .protocols(llm()
-            .baseUrl(baseUrl != null ? baseUrl : startSimulator(simulator().ttft(ofMillis(60))
-                .prefillPerToken(ofNanos(50_000)).itl(ofMillis(12)).jitter(0.1)).baseUrl())
-            .model(System.getProperty("llm.model", baseUrl == null ? "sim-model" : null))
-            .results(results().label("quick-start").goodput(goodput)
-                .detailed(Boolean.getBoolean("llm.detailed"))
-                .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,90,99")))
+            .injectOpen(protocol.injection()))
+        .protocols(protocol)
         .assertions(gates);
   }
 }

@@ -35,7 +35,6 @@ import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.protocol.ServerTokenizers;
-import dev.gatlingllm.protocol.SimulationBuild;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.sim.Simulator;
@@ -62,16 +61,22 @@ import java.util.Optional;
  * setUp(scenario("bench")
  *         .feed(prompts.feeder())
  *         .exec(completions("generate").fromDataset())
- *         .injectOpen(injection(poisson)))      // arrivals paced on the profile's schedule
- *     .protocols(llm().baseUrl("http://127.0.0.1:8000").model("my-model"));
+ * var llm = llm().baseUrl("http://127.0.0.1:8000").model("my-model").arrivals(poisson);
+ * setUp(scenario("bench")
+ *         .feed(prompts.feeder())
+ *         .exec(completions("generate").fromDataset())
+ *         .injectOpen(llm.injection()))      // arrivals paced on the profile's schedule
+ *     .protocols(llm);
  * }</pre>
  *
- * <p>Each concept is given once. The profile given to {@link #injection} paces the run (each
- * user's first request waits for its slot) and goes into the result file; the tokenizer
- * loaded with {@link #tokenizer} or {@link #gpt2} for the datasets also counts the output;
- * the results are written after the run without code in {@code after()}. What contradicts
- * itself (two profiles, two tokenizers, two protocols, a profile nobody is injected by) is
- * refused before the run, with a message naming the fix.
+ * <p>Everything a run uses is given to it as an argument: the profile to the protocol
+ * ({@code llm().arrivals(profile)}), which paces the run (each user's first request waits for
+ * its slot), injects the users ({@code llm.injection()}) and goes into the result file; the
+ * tokenizer to the dataset ({@code sample(tokenizer)}) and to the protocol
+ * ({@code llm().tokenizer(tokenizer)}, GPT-2 when not given), which counts the output of
+ * responses without usage. The results are written after the run without code in
+ * {@code after()}. What contradicts itself (two protocols, a max concurrency that differs
+ * from the profile's) is refused before the run, with a message naming the fix.
  */
 public final class LlmDsl {
 
@@ -160,7 +165,8 @@ public final class LlmDsl {
   /**
    * An arrival process like {@code vllm bench serve}'s: request rate (Poisson, or gamma with
    * a burstiness), linear / exponential ramp-up, replay of recorded times, max concurrency,
-   * seed. Inject the scenario with {@link #injection(ArrivalProfile)}: that is all it takes.
+   * seed. Give it to the protocol ({@code llm().arrivals(profile)}) and inject the scenario
+   * with the protocol's {@code injection()}: that is all it takes.
    */
   public static ArrivalProfile.Builder arrivals() {
     return ArrivalProfile.builder();
@@ -186,24 +192,7 @@ public final class LlmDsl {
     return ArrivalTrace.fromJsonl(Path.of(jsonlPath), field);
   }
 
-  /**
-   * The injection steps that bring the profile's users in, each between 0.5 s and 2.5 s
-   * ahead of its arrival slot and never after it: Gatling ramps each second's users evenly
-   * over its milliseconds, so a burst of starts never holds an event loop, and a steady rate
-   * is one long ramp, so Gatling's injector stays cheap ({@link InjectionPlan}; runs longer
-   * than 2,000 s widen the one-second cells, keeping at most 2,000 of them). On one injector
-   * of a scaled-out benchmark ({@code -Dllm.injector=K/N}, see {@link ScaleOut}) only the
-   * users of its share.
-   *
-   * <p>It also gives the simulation's {@code llm()} protocol its profile: the run's one
-   * arrival clock, cap and result parameters, and each user's first request waits for its
-   * slot. Injecting with two different profiles in one simulation is refused.
-   */
-  public static OpenInjectionStep[] injection(ArrivalProfile profile) {
-    SimulationBuild.injectedWith(profile);
-    return InjectionPlan.of(ScaleOut.current().share().schedule(profile)).steps()
-        .toArray(new OpenInjectionStep[0]);
-  }
+
 
   /**
    * Holds each user here until its slot of the run's arrival profile. Optional: without it,
@@ -362,7 +351,6 @@ public final class LlmDsl {
    */
   public static Tokenizer gpt2() {
     Tokenizer tokenizer = Tokenizer.gpt2();
-    SimulationBuild.loaded(tokenizer);
     return tokenizer;
   }
 
@@ -380,7 +368,6 @@ public final class LlmDsl {
     Tokenizer tokenizer = Tokenizer.GPT2_ID.equals(pathOrModelId)
         && !Files.exists(Path.of(pathOrModelId))
         ? Tokenizer.gpt2() : Tokenizer.resolve(pathOrModelId);
-    SimulationBuild.loaded(tokenizer);
     return tokenizer;
   }
 
@@ -391,7 +378,6 @@ public final class LlmDsl {
    */
   public static Tokenizer tiktoken(String rankFile, String splitPattern) {
     Tokenizer tokenizer = Tokenizer.tiktoken(Path.of(rankFile), splitPattern);
-    SimulationBuild.loaded(tokenizer);
     return tokenizer;
   }
 
@@ -405,7 +391,6 @@ public final class LlmDsl {
   public static Tokenizer serverTokenizer(String baseUrl, String model,
       Map<String, String> headers, boolean insecureTls) {
     Tokenizer tokenizer = Tokenizer.fromServer(baseUrl, model, headers, insecureTls);
-    SimulationBuild.loaded(tokenizer);
     return tokenizer;
   }
 
@@ -418,20 +403,15 @@ public final class LlmDsl {
 
   /**
    * Starts an embedded vLLM-like server on a free port ({@code .baseUrl()} says where),
-   * stopped once the results of the run are written. Unless {@code config} names a tokenizer,
-   * it counts prompts with the one the simulation loaded so far ({@code tokenizer(...)} for its
-   * dataset), so that its {@code usage.prompt_tokens} is the run's own count; without one, it
-   * counts words.
+   * stopped once the results of the run are written. It counts prompts with the tokenizer
+   * {@code config} names, else with the shipped GPT-2 (the tokenizer {@link #gpt2()} samples
+   * with and the protocol counts with by default), so that its {@code usage.prompt_tokens} is
+   * the run's own count; name the dataset's tokenizer in {@code config.tokenizer(id)} when it
+   * is another.
    */
   public static Simulator startSimulator(SimulatorConfig.Builder config) {
-    SimulatorConfig.Builder counting = config;
-    if (config.build().tokenizer() == null) {
-      Optional<Tokenizer> loaded = SimulationBuild.loadedTokenizer();
-      if (loaded.isPresent()) {
-        counting = config.tokenizer(loaded.get().id());
-      }
-    }
-    SimulatorConfig built = counting.build();
+    SimulatorConfig built = config.build().tokenizer() == null
+        ? config.tokenizer(Tokenizer.GPT2_ID).build() : config.build();
     Simulator simulator = Simulator.start(built);
     String url = simulator.baseUrl();
     if (built.tokenizer() != null) {

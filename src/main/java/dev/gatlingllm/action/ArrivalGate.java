@@ -32,8 +32,8 @@ final class ArrivalGate {
   ArrivalGate(LlmComponents components) {
     this.components = components;
     this.clock = components.pacing().arrivalClock().orElseThrow(() -> new IllegalArgumentException(
-        "awaitArrival() needs an arrival profile: inject the scenario with "
-            + ".injectOpen(injection(profile)), or remove awaitArrival()"));
+        "awaitArrival() needs an arrival profile: give the protocol one, "
+            + "llm().arrivals(profile), or remove awaitArrival()"));
   }
 
   /** Whether the user already took its slot. */

@@ -1,7 +1,6 @@
 package dev.gatlingllm.cli;
 
 import static dev.gatlingllm.LlmDsl.awaitArrival;
-import static dev.gatlingllm.LlmDsl.injection;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.listFeeder;
@@ -152,7 +151,6 @@ public class BenchServe extends Simulation {
       tokenizer.close();
       throw refuse(e);
     }
-    // injection(profile) gives the protocol its profile: the ready check's run has none
     // without a tokenizer of the model, output tokens are the server's usage counts only
     LlmProtocolBuilder protocol = plan.skipTokenizer() ? plan.protocol()
         : plan.protocol().tokenCounter(plan.tokenizerId(), tokenizer::count);
@@ -191,12 +189,13 @@ public class BenchServe extends Simulation {
     // --probe-request-rate: the run starts them and stops them when it writes its results
     LlmRun.onNextRun(run -> Probing.start(plan, samples,
         ScaleOut.current().share().sizeOf(total), run));
+    LlmProtocolBuilder paced = protocol.arrivals(profile);
     setUp(scenario("bench serve")
             .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())
             .exec(plan.step())
-            .injectOpen(injection(profile)))
-        .protocols(protocol);
+            .injectOpen(paced.injection()))
+        .protocols(paced);
   }
 
   /** The console as it is now (tests replace it). */

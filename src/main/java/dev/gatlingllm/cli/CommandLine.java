@@ -46,8 +46,9 @@ public final class CommandLine {
    * the stack of the thread that builds the simulation.
    */
   static boolean forkedByGatlingPlugin() {
-    return StackWalker.getInstance().walk(frames -> frames
-        .anyMatch(f -> f.getClassName().equals("io.gatling.plugin.util.ForkMain")));
+    // the JVM's own main class, as the java command was given it
+    return System.getProperty("sun.java.command", "")
+        .startsWith("io.gatling.plugin.util.ForkMain");
   }
 
   /**

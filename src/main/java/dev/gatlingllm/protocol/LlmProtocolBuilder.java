@@ -1,9 +1,12 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.client.Target;
 import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;
+import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.net.URI;
 import java.time.Duration;
@@ -207,15 +210,39 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   }
 
   /**
-   * The run's arrival process (request rate, burstiness, ramp-up, replay, max concurrency).
-   * Not needed: injecting the scenario with {@code LlmDsl.injection(profile)} gives the
-   * protocol its profile. When set, it must be the profile the users are injected with (the
-   * run is refused before it starts otherwise). Each user's first request waits for its slot
-   * ({@code LlmDsl.awaitArrival()} places the wait elsewhere); the profile's parameters go
-   * into the result file.
+   * The run's arrival process (request rate, burstiness, ramp-up, replay, max concurrency):
+   * the one place a simulation gives its profile. Inject the paced scenarios with
+   * {@link #injection()}, which brings the users in on this profile. Each user's first request
+   * waits for its slot ({@code LlmDsl.awaitArrival()} places the wait elsewhere); the
+   * profile's parameters go into the result file.
    */
   public LlmProtocolBuilder arrivals(ArrivalProfile profile) {
     return with(b -> b.arrivals = Objects.requireNonNull(profile, "arrivals"));
+  }
+
+  /**
+   * The injection steps that bring in the users of {@link #arrivals}' profile, each between
+   * 0.5 s and 2.5 s ahead of its arrival slot and never after it: Gatling ramps each second's
+   * users evenly over its milliseconds, so a burst of starts never holds an event loop, and a
+   * steady rate is one long ramp, so Gatling's injector stays cheap ({@link InjectionPlan};
+   * runs longer than 2,000 s widen the one-second cells, keeping at most 2,000 of them). On
+   * one injector of a scaled-out benchmark ({@code -Dllm.injector=K/N}, see {@link ScaleOut})
+   * only the users of its share.
+   *
+   * <pre>{@code
+   * var llm = llm().baseUrl(url).model("m").arrivals(poisson);
+   * setUp(scenario("bench")....injectOpen(llm.injection())).protocols(llm);
+   * }</pre>
+   *
+   * @throws IllegalStateException when no profile was given with {@link #arrivals}
+   */
+  public OpenInjectionStep[] injection() {
+    if (arrivals == null) {
+      throw new IllegalStateException("llm().injection() brings users in on the protocol's "
+          + "arrival profile, and it has none: give it one first, llm().arrivals(profile)");
+    }
+    return InjectionPlan.of(ScaleOut.current().share().schedule(arrivals)).steps()
+        .toArray(new OpenInjectionStep[0]);
   }
 
   /**
@@ -229,10 +256,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
   /**
    * The tokenizer that counts the output of responses that carry no {@code usage}; its
-   * {@link Tokenizer#id()} is the result file's {@code tokenizer_id}. Not needed when the
-   * simulation loads its tokenizer with {@code LlmDsl.tokenizer(...)} or {@code gpt2()} for
-   * its datasets: the protocol then counts with that one. Without either, the shipped GPT-2
-   * tokenizer counts and the file says {@code gpt2}.
+   * {@link Tokenizer#id()} is the result file's {@code tokenizer_id}. Give it the tokenizer
+   * the datasets were sampled with, so that prompts and output are counted alike. Without
+   * one, the shipped GPT-2 tokenizer counts and the file says {@code gpt2}.
    */
   public LlmProtocolBuilder tokenizer(Tokenizer tokenizer) {
     Objects.requireNonNull(tokenizer, "tokenizer");
@@ -310,26 +336,15 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   }
 
   /**
-   * Builds the protocol. Inside a simulation's construction it also takes what the simulation
-   * gave elsewhere (see {@link SimulationBuild}): the profile its users are injected with and
-   * the tokenizer it loaded.
+   * Builds the protocol from what was given to this builder, and nothing else.
    *
    * @throws IllegalArgumentException when a value is missing or two settings disagree
-   * @throws IllegalStateException when a profile is set here but no user is injected by it
    */
   @Override
   public LlmProtocol protocol() {
-    SimulationBuild.Handover given = SimulationBuild.take();
-    ArrivalProfile profile = given == null ? arrivals : profile(given.injected());
+    ArrivalProfile profile = arrivals;
     String countingId = tokenizerId;
     ToIntFunction<String> counter = tokenCounter;
-    if (given != null && !given.tokenizers().isEmpty()) {
-      Tokenizer loaded = loadedTokenizer(given.tokenizers());
-      if (loaded != null) {
-        countingId = loaded.id();
-        counter = loaded::count;
-      }
-    }
     if (baseUrl == null) {
       throw new IllegalArgumentException("llm protocol: baseUrl(...) is required");
     }
@@ -377,51 +392,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         serverMetricsUri(target), insecureTls);
   }
 
-  /**
-   * The run's profile: the one the simulation's users are injected with, which
-   * {@link #arrivals} may repeat but not contradict; none when nobody is injected by one.
-   */
-  private ArrivalProfile profile(Optional<ArrivalProfile> injected) {
-    if (injected.isEmpty()) {
-      if (arrivals != null) {
-        throw new IllegalStateException("llm().arrivals(profile) is set but no scenario is "
-            + "injected with injection(profile), so no user would arrive on the profile's "
-            + "schedule while the result file named its rate: inject the scenario with "
-            + ".injectOpen(injection(profile)), which also gives the protocol the profile "
-            + "(llm().arrivals(...) can go)");
-      }
-      return null;
-    }
-    if (arrivals != null && !arrivals.equals(injected.get())) {
-      throw new IllegalArgumentException("two different arrival profiles: llm().arrivals("
-          + arrivals + ") and injection(" + injected.get() + "); a run has one arrival "
-          + "schedule: give the profile once, to injection(profile)");
-    }
-    return injected.get();
-  }
 
-  /**
-   * The tokenizer the simulation loaded for its datasets, when the protocol counts the output
-   * with it: always when the protocol names none; null when the protocol's own is one of them.
-   */
-  private Tokenizer loadedTokenizer(List<Tokenizer> loaded) {
-    List<String> ids = loaded.stream().map(Tokenizer::id).toList();
-    if (tokenCounter != null) {
-      if (!ids.contains(tokenizerId)) {
-        throw new IllegalArgumentException("the simulation's datasets are counted with the "
-            + "tokenizer " + ids + " but the protocol counts the output with '" + tokenizerId
-            + "': prompts and output must be counted alike; leave the protocol's tokenizer "
-            + "out (it takes the simulation's) or give it the same one");
-      }
-      return null;
-    }
-    if (loaded.size() > 1) {
-      throw new IllegalArgumentException("the simulation loaded " + loaded.size()
-          + " tokenizers " + ids + " and the output is counted with one: name it with "
-          + "llm().tokenizer(...)");
-    }
-    return loaded.get(0);
-  }
+
+
 
   private URI serverMetricsUri(Target target) {
     String value = serverMetrics != null ? serverMetrics

@@ -68,7 +68,8 @@ final class RunSetup {
     if (scale.requested() && protocol.arrivals().isEmpty()) {
       throw new IllegalArgumentException("scale-out (-D" + ScaleOut.INJECTOR_PROPERTY + ", "
           + "JOB_COMPLETION_INDEX or -D" + ScaleOut.START_AT_PROPERTY + ") splits and starts an "
-          + "arrival schedule: inject the scenario with .injectOpen(injection(profile))");
+          + "arrival schedule: give the protocol one, llm().arrivals(profile), and inject the "
+          + "scenario with .injectOpen(llm.injection())");
     }
     InjectorRun injector = scale.requested() ? InjectorRun.start(scale, URI.create(protocol
         .target().toString()), protocol.insecureTls()) : null;

@@ -95,8 +95,8 @@ class ArrivalActionInAGatlingContextTest {
     try (ActionHarness h = new ActionHarness(unpaced)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> LlmActions.awaitArrival().asScala().build(h.ctx, h.next));
-      assertEquals("awaitArrival() needs an arrival profile: inject the scenario with "
-          + ".injectOpen(injection(profile)), or remove awaitArrival()", e.getMessage());
+      assertEquals("awaitArrival() needs an arrival profile: give the protocol one, "
+          + "llm().arrivals(profile), or remove awaitArrival()", e.getMessage());
     }
   }
 

@@ -117,7 +117,7 @@ class ScaleOutComponentsTest {
     IllegalArgumentException noProfile = assertThrows(IllegalArgumentException.class,
         () -> new ActionHarness(new LlmProtocolBuilder().baseUrl("http://127.0.0.1:9").model("m")
             .noWarmUp().noServerMetrics().protocol()));
-    assertTrue(noProfile.getMessage().contains(".injectOpen(injection(profile))"),
+    assertTrue(noProfile.getMessage().contains("llm().arrivals(profile)"),
         noProfile.getMessage());
     IllegalArgumentException permits = assertThrows(IllegalArgumentException.class,
         () -> new ActionHarness(protocol().maxConcurrency(2).protocol()));

@@ -3,7 +3,6 @@ package dev.gatlingllm.bench;
 import static dev.gatlingllm.LlmDsl.arrivals;
 import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static dev.gatlingllm.LlmDsl.results;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -66,16 +65,17 @@ public class ClientTruthSimulation extends Simulation {
       profile = profile.maxConcurrency(maxConcurrency);
     }
     ArrivalProfile arrivals = profile.build();
+    var protocol = llm()
+        .baseUrl(System.getProperty("truth.baseUrl", "http://127.0.0.1:8000"))
+        .model(System.getProperty("truth.model", ClientTruthBenchmark.MODEL))
+        .arrivals(arrivals)
+        .results(results().label("truth"));
     setUp(scenario("truth")
             .feed(prompts.feeder())
             .exec(awaitArrival())
             .exec(completions("truth").fromDataset().ignoreEos(true))
-            .injectOpen(injection(arrivals)))
-        .protocols(llm()
-            .baseUrl(System.getProperty("truth.baseUrl", "http://127.0.0.1:8000"))
-            .model(System.getProperty("truth.model", ClientTruthBenchmark.MODEL))
-            .arrivals(arrivals)
-            .results(results().label("truth")));
+            .injectOpen(protocol.injection()))
+        .protocols(protocol);
   }
 
   @Override

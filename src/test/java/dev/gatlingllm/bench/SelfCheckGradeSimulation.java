@@ -3,7 +3,6 @@ package dev.gatlingllm.bench;
 import static dev.gatlingllm.LlmDsl.arrivals;
 import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static dev.gatlingllm.LlmDsl.results;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
@@ -42,10 +41,15 @@ public class SelfCheckGradeSimulation extends Simulation {
     ArrivalProfile profile = arrivals().numPrompts(numPrompts)
         .requestRate(Double.POSITIVE_INFINITY)
         .maxConcurrency(Integer.getInteger("grade.concurrency", 8)).seed(0).build();
+    var protocol = llm()
+        .baseUrl(System.getProperty("grade.baseUrl", "http://127.0.0.1:8000"))
+        .model("grade-model")
+        .results(results().label("grade"))
+        .arrivals(profile);
     List<PopulationBuilder> populations = new ArrayList<>();
     populations.add(scenario("grade").feed(prompts.feeder()).exec(awaitArrival())
         .exec(completions("grade").fromDataset().ignoreEos(true))
-        .injectOpen(injection(profile)));
+        .injectOpen(protocol.injection()));
     if (busyMs > 0) {
       long busyNanos = Math.round(busyMs * 1e6);
       populations.add(scenario("busy")
@@ -60,10 +64,7 @@ public class SelfCheckGradeSimulation extends Simulation {
               }).pause(Duration.ofMillis(everyMs)))
           .injectOpen(atOnceUsers(Integer.getInteger("grade.busyUsers", 4))));
     }
-    setUp(populations).protocols(llm()
-        .baseUrl(System.getProperty("grade.baseUrl", "http://127.0.0.1:8000"))
-        .model("grade-model")
-        .results(results().label("grade")));
+    setUp(populations).protocols(protocol);
   }
 
   @Override

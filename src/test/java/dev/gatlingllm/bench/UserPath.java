@@ -66,13 +66,15 @@ final class UserPath {
           if (maxConcurrency > 0) {
             profile = profile.maxConcurrency(maxConcurrency);
           }
+          var protocol = llm().baseUrl(System.getProperty("truth.baseUrl"))
+              .model(System.getProperty("truth.model"))
+              .results(results().label("truth"))
+              .arrivals(profile.build());
           setUp(scenario("truth")
                   .feed(prompts.feeder())
                   .exec(completions("truth").fromDataset().ignoreEos(true))
-                  .injectOpen(injection(profile.build())))
-              .protocols(llm().baseUrl(System.getProperty("truth.baseUrl"))
-                  .model(System.getProperty("truth.model"))
-                  .results(results().label("truth")));
+                  .injectOpen(protocol.injection()))
+              .protocols(protocol);
         }
       }
       """;

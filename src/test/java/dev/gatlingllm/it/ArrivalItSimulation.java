@@ -3,7 +3,6 @@ package dev.gatlingllm.it;
 import static dev.gatlingllm.LlmDsl.arrivals;
 import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.global;
@@ -55,12 +54,13 @@ public class ArrivalItSimulation extends Simulation {
       builder = builder.maxConcurrency(Integer.getInteger(MAX_CONCURRENCY));
     }
     ArrivalProfile profile = builder.build();
+    var protocol = warmUp(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
+        .arrivals(profile));
     setUp(scenario("paced")
             .exec(awaitArrival())
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(8))
-            .injectOpen(injection(profile)))
-        .protocols(warmUp(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
-            .arrivals(profile)))
+            .injectOpen(protocol.injection()))
+        .protocols(protocol)
         .assertions(global().failedRequests().count().is(0L),
             // Gatling's own statistics hold the run's requests only, never the warm-up's.
             details("gen").allRequests().count().is((long) profile.numPrompts()));

@@ -28,14 +28,16 @@ public class ConversationItSimulation extends Simulation {
   {
     var talks = conversations().count(CONVERSATIONS).turns(TURNS).perTurnInputLen(PER_TURN_INPUT)
         .outputLen(OUTPUT).seed(5).sample(gpt2());
+    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
+        .arrivals(arrivals().numPrompts(CONVERSATIONS).requestRate(20).seed(1).build())
+        .tokenizer(gpt2())
+        .results(results().label("turns").metricPercentiles("50,99"));
     setUp(scenario("talk")
         .feed(talks.feeder())
         .exec(conversation(chat("talk").systemPrompt("Be brief."))
             .thinkTime(Duration.ofMillis(THINK_MS)).loras("lora-a", "lora-b"))
-        .injectOpen(injection(arrivals().numPrompts(CONVERSATIONS).requestRate(20).seed(1)
-            .build())))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
-            .results(results().label("turns").metricPercentiles("50,99")))
+        .injectOpen(protocol.injection()))
+        .protocols(protocol)
         .assertions(details("talk turn 3 TTFT").responseTime().percentile(99).lt(5_000),
             details("talk turn 1").requestsPerSec().gt(0.0));
   }

@@ -5,7 +5,6 @@ import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.chat;
 import static dev.gatlingllm.LlmDsl.conversation;
 import static dev.gatlingllm.LlmDsl.conversations;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static dev.gatlingllm.LlmDsl.results;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -39,13 +38,14 @@ public class ConversationScaleOutItSimulation extends Simulation {
     }
     ArrivalProfile arrivals = arrivals().numPrompts(CONVERSATIONS).requestRate(20).seed(7)
         .build();
+    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
+        .arrivals(arrivals).results(results().label("talks").metricPercentiles("50,99"));
     setUp(scenario("talks")
             .feed(talks.feeder())
             .exec(awaitArrival())
             .exec(conversation(chat("talk")).thinkTime(Duration.ofMillis(20)))
-            .injectOpen(injection(arrivals)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
-            .arrivals(arrivals).results(results().label("talks").metricPercentiles("50,99")));
+            .injectOpen(protocol.injection()))
+        .protocols(protocol);
   }
 
   @Override

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One touch per concept in whole runs: a profile given only to {@code injection(profile)}
- * paces the run as the four-touch form did, and a second protocol is refused before any
- * request is sent.
+ * One touch per concept in whole runs: a profile given once, to the protocol, paces every
+ * first request and injects the users ({@code llm.injection()}), and a second protocol is
+ * refused before any request is sent.
  */
 @Timeout(120)
 class OneTouchIntegrationTest {
@@ -37,7 +37,7 @@ class OneTouchIntegrationTest {
   Path results;
 
   @Test
-  void aProfileGivenOnceToTheInjectionPacesEachFirstRequestOnItsSchedule() throws IOException {
+  void aProfileGivenOnceToTheProtocolPacesEachFirstRequestOnItsSchedule() throws IOException {
     GatlingRunner.Result result;
     try (Simulator simulator = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(5)).itl(Duration.ofMillis(1)).build())) {

@@ -6,8 +6,8 @@ import static io.gatling.javaapi.core.CoreDsl.*;
 import io.gatling.javaapi.core.Simulation;
 
 /**
- * The quick-start's shape: the arrival profile given once, to {@code injection(profile)}:
- * no {@code llm().arrivals(...)}, no {@code awaitArrival()}. Poisson arrivals.
+ * The quick-start's shape: the arrival profile given once, to the protocol, whose
+ * {@code injection()} brings the users in; no {@code awaitArrival()}. Poisson arrivals.
  */
 public class OneTouchItSimulation extends Simulation {
 
@@ -16,11 +16,12 @@ public class OneTouchItSimulation extends Simulation {
   static final double RATE = 50;
 
   {
+    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
+        .arrivals(arrivals().numPrompts(NUM_PROMPTS).requestRate(RATE).seed(42).build());
     setUp(scenario("paced")
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(4))
-            .injectOpen(injection(arrivals().numPrompts(NUM_PROMPTS).requestRate(RATE).seed(42)
-                .build())))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm"))
+            .injectOpen(protocol.injection()))
+        .protocols(protocol)
         .assertions(global().failedRequests().count().is(0L));
   }
 

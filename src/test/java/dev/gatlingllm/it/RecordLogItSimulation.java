@@ -3,7 +3,6 @@ package dev.gatlingllm.it;
 import static dev.gatlingllm.LlmDsl.arrivals;
 import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static dev.gatlingllm.LlmDsl.results;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -36,10 +35,12 @@ public class RecordLogItSimulation extends Simulation {
     if (System.getProperty(AUTHORIZATION) != null) {
       protocol = protocol.header("Authorization", System.getProperty(AUTHORIZATION));
     }
+    protocol = protocol
+        .arrivals(profile);
     setUp(scenario("rec")
             .exec(awaitArrival())
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(6))
-            .injectOpen(injection(profile)))
+            .injectOpen(protocol.injection()))
         .protocols(protocol);
   }
 

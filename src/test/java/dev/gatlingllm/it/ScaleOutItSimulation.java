@@ -3,7 +3,6 @@ package dev.gatlingllm.it;
 import static dev.gatlingllm.LlmDsl.arrivals;
 import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static dev.gatlingllm.LlmDsl.results;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -42,15 +41,16 @@ public class ScaleOutItSimulation extends Simulation {
       profile = profile.maxConcurrency(Integer.getInteger(MAX_CONCURRENCY));
     }
     ArrivalProfile arrivals = profile.build();
+    var protocol = llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
+        .arrivals(arrivals)
+        .results(results().label("scale").detailed(true)
+            .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99"));
     setUp(scenario("scale")
             .feed(prompts.feeder())
             .exec(awaitArrival())
             .exec(completions("gen").fromDataset().ignoreEos(true))
-            .injectOpen(injection(arrivals)))
-        .protocols(llm().baseUrl(System.getProperty(BASE_URL)).model("served-llm")
-            .arrivals(arrivals)
-            .results(results().label("scale").detailed(true)
-                .percentileMetrics("ttft,tpot,itl,e2el").metricPercentiles("50,99")));
+            .injectOpen(protocol.injection()))
+        .protocols(protocol);
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.gatlingllm.sweep;
 import static dev.gatlingllm.LlmDsl.arrivals;
 import static dev.gatlingllm.LlmDsl.awaitArrival;
 import static dev.gatlingllm.LlmDsl.completions;
-import static dev.gatlingllm.LlmDsl.injection;
 import static dev.gatlingllm.LlmDsl.llm;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
@@ -22,11 +21,12 @@ public class RepeatedSimulation extends Simulation {
     long seed = Long.getLong(ForkedRun.SEED_PROPERTY, 0);
     System.out.println("repeated simulation seed=" + seed);
     ArrivalProfile profile = arrivals().seed(seed).numPrompts(6).requestRate(40).build();
+    var protocol = llm().baseUrl(System.getProperty("it.baseUrl")).model(StrictServer.MODEL)
+        .arrivals(profile);
     setUp(scenario("repeated")
             .exec(awaitArrival())
             .exec(completions("gen").prompt("a b c").promptTokens(3).maxTokens(4))
-            .injectOpen(injection(profile)))
-        .protocols(llm().baseUrl(System.getProperty("it.baseUrl")).model(StrictServer.MODEL)
-            .arrivals(profile));
+            .injectOpen(protocol.injection()))
+        .protocols(protocol);
   }
 }

@@ -20,19 +20,23 @@ public class LlmBenchmarkSimulation extends Simulation {
   String baseUrl = System.getProperty("llm.baseUrl");
   int numPrompts = Integer.getInteger("llm.numPrompts", 100);
   {
+    var tokens = tokenizer(System.getProperty("llm.tokenizer"));   // GPT-2 when unset
     var prompts = random().inputLen(256).outputLen(64).numPrompts(numPrompts).seed(0)
-        .sample(tokenizer(System.getProperty("llm.tokenizer")));   // also counts the output
+        .sample(tokens);
+    var protocol = llm()
+        .baseUrl(baseUrl != null ? baseUrl
+            : startSimulator(simulator().ttft(ofMillis(60)).itl(ofMillis(12))).baseUrl())
+        .model(System.getProperty("llm.model", baseUrl == null ? "sim-model" : null))
+        .tokenizer(tokens)                    // counts the output as the prompts were
+        .results(results().label("benchmark"))
+        .arrivals(arrivals().numPrompts(numPrompts).seed(0)   // Poisson
+            .requestRate(Double.parseDouble(System.getProperty("llm.requestRate", "10")))
+            .build());
     setUp(scenario("benchmark")
             .feed(prompts.feeder())
             .exec(completions("completions").fromDataset().ignoreEos(true))
-            .injectOpen(injection(arrivals().numPrompts(numPrompts).seed(0)   // Poisson
-                .requestRate(Double.parseDouble(System.getProperty("llm.requestRate", "10")))
-                .build())))
-        .protocols(llm()
-            .baseUrl(baseUrl != null ? baseUrl
-                : startSimulator(simulator().ttft(ofMillis(60)).itl(ofMillis(12))).baseUrl())
-            .model(System.getProperty("llm.model", baseUrl == null ? "sim-model" : null))
-            .results(results().label("benchmark")))
+            .injectOpen(protocol.injection()))
+        .protocols(protocol)
         .assertions(details("completions").failedRequests().percent().lt(1.0));
   }
 }
