@@ -99,9 +99,11 @@ public final class Simulator implements AutoCloseable {
    * @throws IllegalStateException when the address cannot be bound, the requested transport
    *     is not available, or the thread is interrupted during the start-up delay
    * @throws IllegalArgumentException when the configured tokenizer cannot be loaded or does
-   *     not count the simulator's output words one token each
+   *     not count the simulator's output words one token each, or a value of {@code config}
+   *     is out of range (a configuration made with the record's constructor is checked here)
    */
   public static Simulator start(SimulatorConfig config) {
+    ConfigCheck.check(config);
     if (!config.startupDelay().isZero()) {
       try {
         Thread.sleep(config.startupDelay().toMillis());
