@@ -13,8 +13,9 @@ import picocli.CommandLine.ITypeConverter;
 /**
  * The picocli converters of {@link SimCommand}'s flags, one per kind of value. A value is
  * trimmed first; a refusal ({@link BadValue}) reads after the flag's name: "--port must be an
- * integer, got 'abc'". Ranges that depend on the setting (a rate in 0..1, a port) are
- * {@link ConfigCheck}'s; a converter only makes the type.
+ * integer, got 'abc'". Ranges (a rate in 0..1, a port) are {@link ConfigCheck}'s, which the
+ * builder and the DSL share; only a duration is refused here when negative or over an hour,
+ * since its message names the flag's unit, not the nanoseconds the check would see.
  */
 final class FlagValues {
 

@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * Immutable settings of a {@link Simulator}. Build one with {@link #builder()} (every
  * builder call returns a new builder) or start from {@link #defaults()} and use
- * {@link #toBuilder()}; values are checked by {@link Builder#build()} ({@link ConfigCheck}).
+ * {@link #toBuilder()}; values are checked by {@link Builder#build()} (and again by {@link Simulator#start}).
  * The command line that sets it is {@link SimCommand}.
  *
  * <p>Timing of one request, once it is admitted to run (it waits in a FIFO queue first
@@ -549,7 +549,7 @@ public record SimulatorConfig(
     }
 
     /**
-     * Checks every value ({@link ConfigCheck}) and returns the configuration; a model name
+     * Checks every value and returns the configuration; a model name
      * given twice is served once.
      *
      * @throws IllegalArgumentException naming the first bad value and what is allowed
