@@ -177,61 +177,24 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     ResponseConnection connection =
         ResponseConnection.of(config, HttpUtil.isKeepAlive(request), ++responses);
     String path = new QueryStringDecoder(request.uri()).path();
-    HttpMethod method = request.method();
-    switch (path) {
-      case "/v1/completions", "/v1/chat/completions", "/v1/responses" -> {
-        if (method.equals(HttpMethod.POST)) {
-          generate(ctx, request, path.equals("/v1/chat/completions"), connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
-        }
-      }
-      case "/v1/embeddings", "/embeddings", "/pooling", "/v1/rerank", "/rerank" -> {
-        if (method.equals(HttpMethod.POST)) {
-          pool(ctx, request, path.endsWith("rerank"), connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
-        }
-      }
-      case "/v1/audio/transcriptions", "/v1/audio/translations" -> {
-        if (method.equals(HttpMethod.POST)) {
-          generate(ctx, request, true, connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
-        }
-      }
-      case "/tokenize", "/detokenize" -> {
-        if (method.equals(HttpMethod.POST)) {
-          tokenize(ctx, request, path.equals("/tokenize"), connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
-        }
-      }
-      case "/debug/chunk-log" -> {
-        if (chunkLog != null && method.equals(HttpMethod.GET)) {
-          send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8", chunkLog.drain(),
-              connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
-        }
-      }
-      case "/start_profile", "/stop_profile" -> {
-        // vLLM's server answers 200 when started with a profiler directory; nothing to do here
-        if (method.equals(HttpMethod.POST)) {
-          state.profilerCall(path);
-          send(ctx, HttpResponseStatus.OK, null, "", connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
-        }
-      }
-      case "/v1/models", "/health", "/metrics" -> {
-        if (method.equals(HttpMethod.GET)) {
-          sendInfo(ctx, path, connection);
-        } else {
-          sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
-        }
-      }
-      default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
+    Routes.Endpoint endpoint = Routes.find(path);
+    if (endpoint == null || endpoint.route() == Routes.Served.CHUNK_LOG
+        && (chunkLog == null || !request.method().equals(HttpMethod.GET))) {
+      sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
+    } else if (!request.method().equals(endpoint.method())) {
+      sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, connection);
+    } else if (endpoint.route() instanceof Routes.Generate generate) {
+      parsed(ctx, request, connection, () -> generate.reader().read(request, config, tokens),
+          parsedRequest -> generate(ctx, request, parsedRequest, connection));
+    } else if (endpoint.route() instanceof Routes.Pool pool) {
+      parsed(ctx, request, connection, () -> pool.reader().read(request, config, tokens),
+          parsedRequest -> pool(ctx, parsedRequest, pool.answer(), connection));
+    } else if (endpoint.route() instanceof Routes.AtOnce atOnce) {
+      parsed(ctx, request, connection, () -> atOnce.reader().read(request, config, tokens),
+          body -> send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(),
+              body, connection));
+    } else {
+      serve(ctx, (Routes.Served) endpoint.route(), path, connection);
     }
   }
 
@@ -312,17 +275,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     drain(ctx);
   }
 
-  private void generate(ChannelHandlerContext ctx, FullHttpRequest http, boolean chat,
-      ResponseConnection connection) {
-    String path = new QueryStringDecoder(http.uri()).path();
-    parsed(ctx, http, connection, () -> path.startsWith("/v1/audio/")
-            ? AudioRequest.parse(http, config, config.defaultMaxTokens())
-            : path.equals("/v1/responses")
-                ? GenerationRequest.parseResponses(http.content(), config, tokens)
-                : GenerationRequest.parse(chat, http.content(), config, tokens),
-        request -> generate(ctx, http, request, connection));
-  }
-
   private void generate(ChannelHandlerContext ctx, FullHttpRequest http,
       GenerationRequest request, ResponseConnection connection) {
     long number = state.arrive();
@@ -352,15 +304,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
    * its tokens), no slot of the generation queue. The connection answers nothing else
    * meanwhile, as for a generation.
    */
-  private void pool(ChannelHandlerContext ctx, FullHttpRequest http, boolean rerank,
-      ResponseConnection connection) {
-    parsed(ctx, http, connection, () -> rerank
-            ? PoolingRequest.rerank(http.content(), config, tokens)
-            : PoolingRequest.embeddings(http.content(), config, tokens),
-        request -> pool(ctx, request, rerank, connection));
-  }
-
-  private void pool(ChannelHandlerContext ctx, PoolingRequest request, boolean rerank,
+  private void pool(ChannelHandlerContext ctx, PoolingRequest request, Routes.PoolAnswer answer,
       ResponseConnection connection) {
     long number = state.arrive();
     if (config.faultsFor(number).contains(Fault.HTTP_ERROR)) {
@@ -370,9 +314,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           "Simulated internal server error (fault injection)", connection);
       return;
     }
-    String body = rerank
-        ? ResponseText.rerank(number, config.model(), request.documents(), request.promptTokens())
-        : ResponseText.embeddings(number, config.model(), request.promptTokens());
+    String body = answer.text(number, config.model(), request);
     long delay = Jitter.of(config, number).apply(config.ttft().toNanos()
         + config.prefillPerToken().toNanos() * request.promptTokens());
     pooling = ctx.executor().schedule(() -> {
@@ -384,16 +326,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         drain(ctx);
       }
     }, delay, TimeUnit.NANOSECONDS);
-  }
-
-  /** {@code /tokenize} or {@code /detokenize}, answered at once (no slot, no delay). */
-  private void tokenize(ChannelHandlerContext ctx, FullHttpRequest http, boolean tokenize,
-      ResponseConnection connection) {
-    parsed(ctx, http, connection, () -> tokenize
-            ? TokenizeAnswers.tokenize(http.content(), config, tokens)
-            : TokenizeAnswers.detokenize(http.content(), config, tokens),
-        body -> send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(),
-            body, connection));
   }
 
   private void generationDone(ChannelHandlerContext ctx, ResponseConnection connection,
@@ -409,13 +341,23 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void sendInfo(ChannelHandlerContext ctx, String path, ResponseConnection connection) {
-    switch (path) {
-      case "/v1/models" -> send(ctx, HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON.toString(),
+  /** The server's own endpoints: its models, health, metrics, profiler and chunk log. */
+  private void serve(ChannelHandlerContext ctx, Routes.Served served, String path,
+      ResponseConnection connection) {
+    String json = HttpHeaderValues.APPLICATION_JSON.toString();
+    switch (served) {
+      case MODELS -> send(ctx, HttpResponseStatus.OK, json,
           ResponseText.models(config.models(), startedEpochSeconds), connection);
-      case "/metrics" -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+      case METRICS -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
           MetricsText.render(config.model(), state.snapshot(), lateness), connection);
-      default -> send(ctx, HttpResponseStatus.OK, null, "", connection);
+      case HEALTH -> send(ctx, HttpResponseStatus.OK, null, "", connection);
+      case PROFILER -> {
+        state.profilerCall(path);
+        send(ctx, HttpResponseStatus.OK, null, "", connection);
+      }
+      case CHUNK_LOG -> send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8",
+          chunkLog.drain(), connection);
+      default -> throw new AssertionError(served);
     }
   }
 

@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (streaming and not, text or multimodal content parts, optionally reasoning first),
  * {@code POST /v1/embeddings} (and Infinity's {@code /embeddings}, vLLM's {@code /pooling}),
  * {@code POST /v1/rerank} (and {@code /rerank}), {@code POST /v1/audio/transcriptions} and
- * {@code /v1/audio/translations} (multipart upload, streamed answer), {@code GET /v1/models},
- * {@code GET /health}, {@code GET /metrics}.
+ * {@code /v1/audio/translations} (multipart upload, streamed answer), {@code POST /v1/responses},
+ * {@code POST /tokenize} and {@code /detokenize}, {@code GET /v1/models}, {@code GET /health},
+ * {@code GET /metrics} (the table of them is {@code Routes}).
  * Timing, output and injected faults follow {@link SimulatorConfig}; the output text
  * follows {@link SimTokens}.
  *
@@ -99,9 +100,11 @@ public final class Simulator implements AutoCloseable {
    * @throws IllegalStateException when the address cannot be bound, the requested transport
    *     is not available, or the thread is interrupted during the start-up delay
    * @throws IllegalArgumentException when the configured tokenizer cannot be loaded or does
-   *     not count the simulator's output words one token each
+   *     not count the simulator's output words one token each, or a value of {@code config}
+   *     is out of range (a configuration made with the record's constructor is checked here)
    */
   public static Simulator start(SimulatorConfig config) {
+    ConfigCheck.check(config);
     if (!config.startupDelay().isZero()) {
       try {
         Thread.sleep(config.startupDelay().toMillis());

@@ -72,10 +72,15 @@ public final class Tool {
   }
 
   /**
-   * The problem in words: the message of a flag's own check (an {@link
-   * IllegalArgumentException} thrown while applying its value), else picocli's.
+   * The problem in words: the flag's name and its converter's refusal ({@link BadValue}), the
+   * message of a flag's own check (an {@link IllegalArgumentException} thrown while applying
+   * its value), else picocli's.
    */
   public static String message(ParameterException e) {
+    if (e.getCause() instanceof BadValue bad
+        && e.getArgSpec() instanceof CommandLine.Model.OptionSpec option) {
+      return option.longestName() + " " + bad.getMessage();
+    }
     if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
       return unmatched(unmatched.getCommandLine().getCommandSpec(),
           unmatched.getUnmatched().get(0));
@@ -88,6 +93,20 @@ public final class Tool {
       cause = cause.getCause();
     }
     return e.getMessage();
+  }
+
+  /**
+   * A converter's refusal of a flag's value, worded to follow the flag's name: "must be an
+   * integer, got 'x'" is reported as "--port must be an integer, got 'x'" (a converter does
+   * not know which flag it converts for).
+   */
+  public static final class BadValue extends CommandLine.TypeConversionException {
+    private static final long serialVersionUID = 1L;
+
+    /** {@code message} follows the flag's name. */
+    public BadValue(String message) {
+      super(message);
+    }
   }
 
   /**

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +34,67 @@ class MainTest {
     return err.toString(StandardCharsets.UTF_8);
   }
 
+  /** Every flag of {@code sim}, as its help line begins, in the help's order. */
+  private static final List<String> FLAGS = List.of(
+      "-h, --help",
+      "--host=HOST",
+      "--port=N",
+      "--model=NAME",
+      "--served-model-name=NAME[,NAME...]",
+      "--tokenizer=gpt2|PATH|MODEL-ID",
+      "--startup-delay-ms=MS",
+      "--io-threads=N",
+      "--transport=auto|nio|epoll",
+      "--ttft-ms=MS",
+      "--prefill-us-per-token=US",
+      "--itl-ms=MS",
+      "--jitter=F",
+      "--seed=N",
+      "--tokens-per-chunk=K",
+      "--max-running=N",
+      "--max-tokens=N",
+      "--reasoning-tokens=N",
+      "--reasoning-field=NAME",
+      "--session-cache",
+      "--error-rate=F",
+      "--disconnect-rate=F",
+      "--inband-error-rate=F",
+      "--stall-rate=F",
+      "--stall-ms=MS",
+      "--connection=POLICY",
+      "--keep-alive-max=N",
+      "--dialect=vllm|llamacpp",
+      "--context-tokens=N",
+      "--merged-token-rate=F",
+      "--missing-role-rate=F",
+      "--chunk-log");
+
   @Test
-  void helpPrintsTheUsageAndExitsZero() {
+  void helpListsEveryFlagWithItsValueAndExitsZero() {
     assertEquals(0, run(new CountDownLatch(0), "--port", "1", "--help"));
-    assertEquals(SimCommand.usage(), out());
+    String help = out();
+    assertTrue(help.startsWith("Usage: sim [-h] "), help);
+    assertTrue(help.contains("An OpenAI-compatible server that imitates vLLM's timing and "
+        + "output, for testing load generators."), help);
+    // the lines that begin an option's entry, in order, against the hand-written list
+    List<String> listed = help.lines()
+        .filter(l -> l.startsWith("  -h, ") || l.startsWith("      --"))
+        .map(l -> l.strip().split(" {2,}| (?=[a-z])", 2)[0])
+        .toList();
+    assertEquals(FLAGS, listed);
+    for (String flag : FLAGS.subList(1, FLAGS.size())) {
+      assertTrue(help.contains("[" + flag + "]"), "the synopsis shows " + flag);
+    }
     assertEquals("", err());
+  }
+
+  @Test
+  void theManualShowsTheHelpAsItIs() throws Exception {
+    String manual = Files.readString(Path.of("docs/simulator.md"));
+    int start = manual.indexOf("```\nUsage: sim ") + 4;
+    assertTrue(start > 3, "docs/simulator.md shows sim --help");
+    assertEquals(SimCommand.usage(), manual.substring(start, manual.indexOf("```", start)),
+        "docs/simulator.md's copy of sim --help");
   }
 
   @Test

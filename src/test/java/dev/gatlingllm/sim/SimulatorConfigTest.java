@@ -1,6 +1,7 @@
 package dev.gatlingllm.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,28 +9,67 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class SimulatorConfigTest {
 
   @Test
-  void defaults() {
-    SimulatorConfig c = SimulatorConfig.defaults();
-    assertEquals("127.0.0.1", c.host());
-    assertEquals(0, c.port());
-    assertEquals("sim-model", c.model());
-    assertEquals(Duration.ofMillis(50), c.ttft());
-    assertEquals(Duration.ZERO, c.prefillPerToken());
-    assertEquals(Duration.ofMillis(10), c.itl());
-    assertEquals(1, c.tokensPerChunk());
-    assertEquals(256, c.maxRunning());
-    assertEquals(16, c.defaultMaxTokens());
-    assertEquals(Duration.ofSeconds(1), c.stallDuration());
-    assertEquals(SimulatorConfig.Transport.AUTO, c.transport());
-    assertEquals(SimulatorConfig.ConnectionPolicy.KEEP_ALIVE, c.connectionPolicy());
-    assertEquals(0, c.keepAliveMax());
+  void defaultsAreTheHandWrittenTableEveryComponentOfIt() {
+    assertEquals(ExpectedConfig.config(), SimulatorConfig.defaults());
+    assertEquals(ExpectedConfig.config(), SimulatorConfig.builder().build());
+    assertEquals(null, SimulatorConfig.defaults().tokenizer());
+  }
+
+  @Test
+  void eachSetterSetsItsOwnComponentAndTheBuilderKeepsEveryEarlierOne() {
+    // every component away from its default, through the builder, then compared whole: a
+    // setter writing another component, or a copy dropping one, leaves a difference
+    SimulatorConfig built = SimulatorConfig.builder()
+        .host("0.0.0.0").port(8000).models(List.of("m", "n")).ttft(Duration.ofMillis(7))
+        .prefillPerToken(Duration.ofNanos(3000)).itl(Duration.ofMillis(2)).jitter(0.5)
+        .tokensPerChunk(4).maxRunning(9).defaultMaxTokens(33).seed(-8).errorRate(0.125)
+        .disconnectRate(0.25).inBandErrorRate(0.375).stallRate(0.625)
+        .stallDuration(Duration.ofMillis(300)).startupDelay(Duration.ofMillis(40)).ioThreads(3)
+        .transport(SimulatorConfig.Transport.NIO).chunkLog(true).reasoningTokens(5)
+        .reasoningField("reasoning").recordRequests(true).keepAliveMax(6)
+        .usageInFinishChunk(true).mergedTokenRate(0.03).nullRoleContent(true)
+        .missingRoleRate(0.07).ignoreMaxCompletionTokens(true).contextTokens(77)
+        .cutLongPrompts(true).anyModel(true).sessionCache(true).invalidJsonAs500(true)
+        .tokenizer("gpt2").build();
+    assertEquals(ExpectedConfig.config("host", "0.0.0.0", "port", 8000, "model", "m",
+        "otherModels", List.of("n"), "ttft", Duration.ofMillis(7),
+        "prefillPerToken", Duration.ofNanos(3000), "itl", Duration.ofMillis(2), "jitter", 0.5,
+        "tokensPerChunk", 4, "maxRunning", 9, "defaultMaxTokens", 33, "seed", -8L,
+        "errorRate", 0.125, "disconnectRate", 0.25, "inBandErrorRate", 0.375,
+        "stallRate", 0.625, "stallDuration", Duration.ofMillis(300),
+        "startupDelay", Duration.ofMillis(40), "ioThreads", 3,
+        "transport", SimulatorConfig.Transport.NIO, "chunkLog", true, "reasoningTokens", 5,
+        "reasoningField", "reasoning", "recordRequests", true, "keepAliveMax", 6,
+        "usageInFinishChunk", true, "mergedTokenRate", 0.03, "nullRoleContent", true,
+        "missingRoleRate", 0.07, "ignoreMaxCompletionTokens", true, "contextTokens", 77,
+        "cutLongPrompts", true, "anyModel", true, "sessionCache", true,
+        "invalidJsonAs500", true, "tokenizer", "gpt2"), built);
+    assertEquals(built, built.toBuilder().build(), "toBuilder keeps every component");
+    assertEquals(ExpectedConfig.config("connectionPolicy",
+            SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE),
+        SimulatorConfig.builder()
+            .connectionPolicy(SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE).build());
+  }
+
+  @Test
+  void aModelNamedTwiceIsServedOnceAndTheFirstIsTheOneAnswersCarry() {
+    SimulatorConfig c = SimulatorConfig.builder().models(List.of("a", "b", "a", "b", "c"))
+        .build();
+    assertEquals(ExpectedConfig.config("model", "a", "otherModels", List.of("b", "c")), c);
+    assertEquals(List.of("a", "b", "c"), c.models());
+    assertTrue(c.serves("c"));
+    assertFalse(c.serves("d"));
   }
 
   @Test
@@ -127,25 +167,72 @@ class SimulatorConfigTest {
         "--tokens-per-chunk", "3", "--max-running", "9", "--max-tokens", "64", "--seed", "-5",
         "--error-rate", "0.01", "--disconnect-rate", "0.02", "--inband-error-rate", "0.03",
         "--stall-rate", "0.04", "--stall-ms", "250", "--io-threads", "2", "--transport", "nio");
-    assertEquals("0.0.0.0", c.host());
-    assertEquals(8000, c.port());
-    assertEquals("m", c.model());
-    assertEquals(Duration.ofNanos(12_500_000), c.ttft());
-    assertEquals(Duration.ofNanos(40_000), c.prefillPerToken());
-    assertEquals(Duration.ofMillis(7), c.itl());
-    assertEquals(0.1, c.jitter());
-    assertEquals(3, c.tokensPerChunk());
-    assertEquals(9, c.maxRunning());
-    assertEquals(64, c.defaultMaxTokens());
-    assertEquals(-5, c.seed());
-    assertEquals(0.01, c.errorRate());
-    assertEquals(0.02, c.disconnectRate());
-    assertEquals(0.03, c.inBandErrorRate());
-    assertEquals(0.04, c.stallRate());
-    assertEquals(Duration.ofMillis(250), c.stallDuration());
-    assertEquals(2, c.ioThreads());
-    assertEquals(SimulatorConfig.Transport.NIO, c.transport());
-    assertEquals(SimulatorConfig.defaults().toString(), SimCommand.parse().toString());
+    assertEquals(ExpectedConfig.config("host", "0.0.0.0", "port", 8000, "model", "m",
+        "ttft", Duration.ofNanos(12_500_000), "prefillPerToken", Duration.ofNanos(40_000),
+        "itl", Duration.ofMillis(7), "jitter", 0.1, "tokensPerChunk", 3, "maxRunning", 9,
+        "defaultMaxTokens", 64, "seed", -5L, "errorRate", 0.01, "disconnectRate", 0.02,
+        "inBandErrorRate", 0.03, "stallRate", 0.04, "stallDuration", Duration.ofMillis(250),
+        "ioThreads", 2, "transport", SimulatorConfig.Transport.NIO), c);
+    assertEquals(ExpectedConfig.config(), SimCommand.parse());
+  }
+
+  @Test
+  void theOtherFlagsSetTheirComponentsEachAndNothingElse() {
+    SimulatorConfig c = SimCommand.parse("--served-model-name", "a,b", "--tokenizer", "gpt2",
+        "--startup-delay-ms", "1.5", "--reasoning-tokens", "4", "--reasoning-field",
+        "reasoning", "--session-cache", "--connection", "keep-alive", "--keep-alive-max", "5",
+        "--context-tokens", "99", "--merged-token-rate", "0.2", "--missing-role-rate", "0.3",
+        "--chunk-log", "--transport", " EPOLL ");
+    assertEquals(ExpectedConfig.config("model", "a", "otherModels", List.of("b"),
+        "tokenizer", "gpt2", "startupDelay", Duration.ofNanos(1_500_000),
+        "reasoningTokens", 4, "reasoningField", "reasoning", "sessionCache", true,
+        "keepAliveMax", 5, "contextTokens", 99, "mergedTokenRate", 0.2,
+        "missingRoleRate", 0.3, "chunkLog", true,
+        "transport", SimulatorConfig.Transport.EPOLL), c);
+  }
+
+  @Test
+  void theDefaultEachFlagsHelpStatesIsTheDefault() {
+    // giving a flag the default its help states changes nothing; each help line says it
+    String usage = SimCommand.usage().replaceAll("\\s+", " ");
+    String options = usage.substring(usage.indexOf("-h, --help"));
+    Map<String, String> stated = new LinkedHashMap<>();
+    stated.put("--host", "127.0.0.1");
+    stated.put("--port", "0");
+    stated.put("--model", "sim-model");
+    stated.put("--ttft-ms", "50");
+    stated.put("--prefill-us-per-token", "0");
+    stated.put("--itl-ms", "10");
+    stated.put("--jitter", "0");
+    stated.put("--seed", "0");
+    stated.put("--tokens-per-chunk", "1");
+    stated.put("--max-running", "256");
+    stated.put("--max-tokens", "16");
+    stated.put("--reasoning-tokens", "0");
+    stated.put("--error-rate", "0");
+    stated.put("--disconnect-rate", "0");
+    stated.put("--inband-error-rate", "0");
+    stated.put("--stall-rate", "0");
+    stated.put("--stall-ms", "1000");
+    stated.put("--startup-delay-ms", "0");
+    stated.put("--io-threads", "1");
+    stated.put("--transport", "auto");
+    stated.put("--keep-alive-max", "0");
+    stated.put("--context-tokens", "1024");
+    stated.put("--merged-token-rate", "0");
+    stated.put("--missing-role-rate", "0");
+    stated.forEach((flag, value) -> {
+      assertEquals(ExpectedConfig.config(), SimCommand.parse(flag, value), flag);
+      Matcher help = Pattern.compile(Pattern.quote(flag) + "=\\S+ (.*?) --").matcher(options);
+      boolean found = help.find();
+      assertTrue(found && help.group(1).contains("(default " + value),
+          flag + " says " + (found ? help.group(1) : "nothing"));
+    });
+    assertEquals(ExpectedConfig.config(), SimCommand.parse("--connection", "keep-alive",
+        "--dialect", "vllm", "--reasoning-field", "reasoning_content"));
+    assertTrue(usage.contains("keep-alive (default, as vLLM)"), usage);
+    assertTrue(usage.contains("vllm (default)"), usage);
+    assertTrue(usage.contains("reasoning_content (default)"), usage);
   }
 
   @Test
@@ -166,16 +253,5 @@ class SimulatorConfigTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> SimCommand.parse(args));
     assertEquals(message, e.getMessage());
-  }
-
-  @Test
-  void usageListsEveryFlag() {
-    String usage = SimCommand.usage();
-    for (String flag : List.of("--host", "--port", "--model", "--ttft-ms", "--prefill-us-per-token",
-        "--itl-ms", "--jitter", "--tokens-per-chunk", "--max-running", "--max-tokens", "--seed",
-        "--error-rate", "--disconnect-rate", "--inband-error-rate", "--stall-rate", "--stall-ms",
-        "--io-threads", "--transport", "--connection", "--keep-alive-max", "--help")) {
-      assertTrue(usage.contains(" " + flag + "=") || usage.contains(" " + flag + " "), flag);
-    }
   }
 }

@@ -154,24 +154,30 @@ class SimulatorDialectTest {
 
   @Test
   void thePresetTurnsEverySwitchOnAndVllmTurnsThemOff() {
-    SimulatorConfig llama = SimulatorConfig.builder()
+    // compared whole: a switch the preset forgets, or a component it should leave alone
+    // (the context, the model, the timing), differs from the hand-written expectation
+    SimulatorConfig llama = SimulatorConfig.builder().contextTokens(64).itl(Duration.ofMillis(3))
         .dialect(SimulatorConfig.Dialect.LLAMACPP).build();
-    assertTrue(llama.usageInFinishChunk() && llama.nullRoleContent()
-        && llama.ignoreMaxCompletionTokens() && llama.cutLongPrompts() && llama.anyModel()
-        && llama.invalidJsonAs500());
-    assertEquals(0.01, llama.mergedTokenRate());
-    assertEquals(0.05, llama.missingRoleRate());
-    assertEquals(SimulatorConfig.defaults().toString(), llama.toBuilder()
-        .dialect(SimulatorConfig.Dialect.VLLM).build().toString());
+    assertEquals(ExpectedConfig.config("contextTokens", 64, "itl", Duration.ofMillis(3),
+        "usageInFinishChunk", true, "mergedTokenRate", 0.01, "nullRoleContent", true,
+        "missingRoleRate", 0.05, "ignoreMaxCompletionTokens", true, "cutLongPrompts", true,
+        "anyModel", true, "invalidJsonAs500", true), llama);
+    assertEquals(ExpectedConfig.config("contextTokens", 64, "itl", Duration.ofMillis(3)),
+        llama.toBuilder().dialect(SimulatorConfig.Dialect.VLLM).build());
   }
 
   @Test
   void commandLineDialectAndContext() {
     SimulatorConfig c = SimCommand.parse("--dialect", "llamacpp", "--context-tokens",
         "64", "--merged-token-rate=0.1");
-    assertTrue(c.anyModel());
-    assertEquals(64, c.contextTokens());
-    assertEquals(0.1, c.mergedTokenRate());
+    SimulatorConfig flagsAfter = ExpectedConfig.config("contextTokens", 64,
+        "usageInFinishChunk", true, "mergedTokenRate", 0.1, "nullRoleContent", true,
+        "missingRoleRate", 0.05, "ignoreMaxCompletionTokens", true, "cutLongPrompts", true,
+        "anyModel", true, "invalidJsonAs500", true);
+    assertEquals(flagsAfter, c);
+    // a flag before the dialect is set again by it: the order given counts
+    assertEquals(flagsAfter.toBuilder().mergedTokenRate(0.01).build(), SimCommand.parse(
+        "--merged-token-rate=0.1", "--dialect", "LLAMA.CPP", "--context-tokens", "64"));
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
         () -> SimCommand.parse("--dialect", "tgi"));
     assertEquals("--dialect must be one of vllm, llamacpp, got 'tgi'", bad.getMessage());

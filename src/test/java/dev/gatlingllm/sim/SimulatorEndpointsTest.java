@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatlingllm.sim.TestClient.Response;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,6 +110,32 @@ class SimulatorEndpointsTest {
       assertEquals(405, wrongMethod.status());
       assertEquals("{\"detail\":\"Method Not Allowed\"}", wrongMethod.body());
       assertEquals(405, c.post("/health", "{}").status());
+    }
+  }
+
+  @Test
+  void everyPathAnswersItsOwnMethodOnlyAndTheChunkLogOnlyWhenOn() {
+    // written by hand from vLLM's routes: a row of the route table with the wrong method or
+    // a path lost from it answers 405 or 404 where this expects otherwise
+    List<String> posted = List.of("/v1/completions", "/v1/chat/completions", "/v1/responses",
+        "/v1/audio/transcriptions", "/v1/audio/translations", "/v1/embeddings", "/embeddings",
+        "/pooling", "/v1/rerank", "/rerank", "/tokenize", "/detokenize", "/start_profile",
+        "/stop_profile");
+    List<String> got = List.of("/v1/models", "/health", "/metrics");
+    try (TestClient c = new TestClient(sim.port())) {
+      for (String path : posted) {
+        assertEquals(405, c.get(path).status(), "GET " + path);
+        // an empty JSON body: the endpoint is there and reads it (400 when it wants more)
+        int status = c.post(path, "{}").status();
+        assertTrue(status == 200 || status == 400, "POST " + path + ": " + status);
+      }
+      for (String path : got) {
+        assertEquals(200, c.get(path).status(), "GET " + path);
+        assertEquals(405, c.post(path, "{}").status(), "POST " + path);
+      }
+      assertEquals(404, c.get("/debug/chunk-log").status(), "the chunk log is off");
+      assertEquals(404, c.post("/debug/chunk-log", "{}").status(), "the chunk log is off");
+      assertEquals(List.of("/start_profile", "/stop_profile"), sim.profilerCalls());
     }
   }
 
