@@ -1,5 +1,7 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.flags.Flag;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

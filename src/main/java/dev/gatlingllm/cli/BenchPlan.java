@@ -20,6 +20,8 @@ import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.dataset.PromptTokenIds;
+import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.flags.Flag;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.ScaleOut;

@@ -14,6 +14,7 @@ import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.flags.BenchFlags;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;

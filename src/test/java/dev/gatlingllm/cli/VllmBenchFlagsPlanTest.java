@@ -11,6 +11,8 @@ import dev.gatlingllm.action.RequestPreview;
 import dev.gatlingllm.dataset.DatasetException;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.flags.Flag;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.cli.BenchFlags;
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.cli.Flag;
+import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.flags.Flag;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

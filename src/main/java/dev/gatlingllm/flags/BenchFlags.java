@@ -1,26 +1,31 @@
-package dev.gatlingllm.cli;
+package dev.gatlingllm.flags;
 
-import static dev.gatlingllm.cli.Flag.Arity.MANY;
-import static dev.gatlingllm.cli.Flag.Arity.ONE;
-import static dev.gatlingllm.cli.Flag.Support.REFUSED;
+import static dev.gatlingllm.flags.Flag.Arity.MANY;
+import static dev.gatlingllm.flags.Flag.Arity.ONE;
+import static dev.gatlingllm.flags.Flag.Support.REFUSED;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * Every flag of {@code vllm bench serve} (its serve flags, sampling parameters and dataset
- * groups), with vLLM's default and what {@link BenchServe} does with it, read from the table
- * {@value #TABLE} beside this class. The one source of truth: parsing and {@code --help}
- * (through picocli, {@link BenchFlagSpec}) and the README table all come from {@link #ALL}.
+ * groups), with vLLM's default and what the drop-in does with it, read from the table
+ * {@value #TABLE} beside this class. The one source of truth: the drop-in's parsing and
+ * {@code --help} (through picocli, {@code cli.BenchFlagSpec}), the README table and which
+ * dataset takes which flag ({@code dataset.DatasetFlags}) all come from {@link #ALL}. It sits
+ * in a package of its own, below both {@code cli} and {@code dataset}, so that each can read
+ * it without the one depending on the other.
  */
 public final class BenchFlags {
 
@@ -39,7 +44,7 @@ public final class BenchFlags {
 
   /**
    * The table: one flag a line, tab-separated (name, arity, vLLM's default, group, meaning,
-   * support, note, vLLM version); {@code #} lines are comments.
+   * support, note, vLLM version, datasets); {@code #} lines are comments.
    */
   static List<Flag> read(String resource) {
     List<Flag> flags = new ArrayList<>();
@@ -51,13 +56,16 @@ public final class BenchFlags {
           .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
       for (String line : lines) {
         String[] c = line.split("\t", -1);
-        // the eighth column (the vLLM version) may be left off for a flag of the reference
-        if (c.length != 7 && c.length != 8) {
-          throw new IllegalStateException(resource + ": expected 8 tab-separated columns, got "
+        // the last columns (the vLLM version, the datasets) may be left off when empty
+        if (c.length < 7 || c.length > 9) {
+          throw new IllegalStateException(resource + ": expected 9 tab-separated columns, got "
               + c.length + " in: " + line);
         }
+        Set<String> datasets = c.length < 9 || c[8].isEmpty() ? Set.of()
+            : Set.copyOf(Arrays.asList(c[8].split(",")));
         flags.add(new Flag(c[0], Flag.Arity.valueOf(c[1]), c[2], c[3], c[4],
-            Flag.Support.valueOf(c[5]), c[6].isEmpty() ? null : c[6], c.length == 8 ? c[7] : ""));
+            Flag.Support.valueOf(c[5]), c[6].isEmpty() ? null : c[6], c.length >= 8 ? c[7] : "",
+            datasets));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + resource, e);
@@ -79,12 +87,13 @@ public final class BenchFlags {
     return Optional.ofNullable(BY_NAME.get(normalize(word.substring(2))));
   }
 
-  static String normalize(String name) {
+  /** A flag's name as the table spells it: {@code top_P} is {@code top-p}. */
+  public static String normalize(String name) {
     return name.replace('_', '-').toLowerCase(Locale.ROOT);
   }
 
   /** Every flag's name, without dashes. */
-  static java.util.Set<String> names() {
+  public static Set<String> names() {
     return BY_NAME.keySet();
   }
 

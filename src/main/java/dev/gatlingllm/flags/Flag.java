@@ -1,7 +1,10 @@
-package dev.gatlingllm.cli;
+package dev.gatlingllm.flags;
+
+import java.util.Set;
 
 /**
- * One flag of {@code vllm bench serve} as {@link BenchServe} understands it.
+ * One flag of {@code vllm bench serve} as the drop-in understands it: a row of
+ * {@link BenchFlags}' table.
  *
  * @param name         the flag without its dashes, as vLLM spells it
  * @param arity        how many values it takes
@@ -15,9 +18,15 @@ package dev.gatlingllm.cli;
  *                     meaning (such as {@code 0.29}, or {@code vllm-bench} for a flag of
  *                     vLLM's Rust client only); empty for a flag as the mid-2025 reference
  *                     documents have it
+ * @param datasets     the {@code --dataset-name} values that accept the flag, or
+ *                     {@value #EVERY_DATASET} alone for a flag of every dataset; empty for a flag
+ *                     that is no dataset's
  */
 public record Flag(String name, Arity arity, String defaultValue, String group, String meaning,
-    Support support, String note, String since) {
+    Support support, String note, String since, Set<String> datasets) {
+
+  /** The {@link #datasets()} entry of a flag that every dataset accepts. */
+  public static final String EVERY_DATASET = "*";
 
   /** How many values a flag takes. */
   public enum Arity {
@@ -43,10 +52,25 @@ public record Flag(String name, Arity arity, String defaultValue, String group, 
       throw new IllegalArgumentException("--" + name + ": a note is given exactly when the "
           + "flag is partly or not supported");
     }
+    datasets = Set.copyOf(datasets);
+    if (datasets.contains(EVERY_DATASET) && datasets.size() > 1) {
+      throw new IllegalArgumentException("--" + name + ": " + EVERY_DATASET + " stands alone "
+          + "in the datasets column, got " + datasets);
+    }
   }
 
   /** The flag as typed: {@code --name}. */
   public String option() {
     return "--" + name;
+  }
+
+  /** Whether some dataset reads this flag. */
+  public boolean isDatasetFlag() {
+    return !datasets.isEmpty();
+  }
+
+  /** Whether the dataset named {@code dataset} (a {@code --dataset-name}) accepts this flag. */
+  public boolean takenBy(String dataset) {
+    return datasets.contains(EVERY_DATASET) || datasets.contains(dataset);
   }
 }
