@@ -37,7 +37,7 @@ final class ServeSlaSweep {
       SlaVariable variable) {
     SweepRunner runner = new SweepRunner(config, false);
     ServeSlaSweep mode = new ServeSlaSweep(runner, variable);
-    runner.refuseOverride(variable, "SLA mode");
+    variable.refuseIn(config.benchParams(), "SLA mode");
     runner.eachPoint(base -> slas.stream().anyMatch(sla -> !Files.exists(slaFile(base, sla))),
         (server, serve, bench, base) -> {
           for (Map<String, SlaCriterion> sla : slas) {
@@ -65,7 +65,7 @@ final class ServeSlaSweep {
       return;
     }
     all.addAll(first);
-    int init = (int) Math.max(1, Math.ceil(SweepRunner.meanEstimate(first, variable)));
+    int init = (int) Math.max(1, Math.ceil(variable.meanEstimate(first)));
     out.println("Initial " + variable.key() + " to search: " + init + " " + unit() + ".");
     List<Map<String, Object>> tested = new ArrayList<>();
     SlaSearch.Result result = SlaSearch.search(init, SLA_INF_VALUE, value -> {
@@ -76,7 +76,7 @@ final class ServeSlaSweep {
       step.put("value", value);
       boolean ok = true;
       for (Map.Entry<String, SlaCriterion> c : sla.entrySet()) {
-        double mean = SweepRunner.meanOf(data, c.getKey());
+        double mean = SlaVariable.meanOf(data, c.getKey());
         boolean holds = c.getValue().holds(mean);
         out.println("Validating SLA: " + c.getValue().format(c.getKey() + " = "
             + String.format(Locale.ROOT, "%.2f", mean)) + " | " + (holds ? "PASSED" : "FAILED"));

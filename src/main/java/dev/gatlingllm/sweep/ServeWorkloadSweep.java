@@ -34,7 +34,7 @@ final class ServeWorkloadSweep {
   static SweepOutcome run(SweepConfig config, SlaVariable variable, int iters) {
     SweepRunner runner = new SweepRunner(config, false);
     WorkloadScan.checkIters(iters);
-    runner.refuseOverride(variable, "workload mode");
+    variable.refuseIn(config.benchParams(), "workload mode");
     ServeWorkloadSweep mode = new ServeWorkloadSweep(runner, variable, iters);
     runner.eachPoint(base -> !Files.exists(mode.workloadFile(base)),
         (server, serve, bench, base) -> mode.scan(server, serve, bench, base));
@@ -65,9 +65,9 @@ final class ServeWorkloadSweep {
       out.println("[WL END]");
       return;
     }
-    int serialValue = (int) Math.ceil(SweepRunner.meanEstimate(serial, variable));
+    int serialValue = (int) Math.ceil(variable.meanEstimate(serial));
     out.println("Serial inference: " + variable.key() + "=" + serialValue);
-    int batchValue = (int) Math.floor(SweepRunner.meanEstimate(batch, variable));
+    int batchValue = (int) Math.floor(variable.meanEstimate(batch));
     out.println("Batch inference: " + variable.key() + "=" + batchValue);
     List<Map<String, Object>> all = new ArrayList<>(serial);
     for (int load : WorkloadScan.points(serialValue, batchValue, iters)) {

@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.function.ToDoubleFunction;
 
 /**
  * What every benchmark sweep mode shares: the experiment's folder (vLLM's layout,
@@ -193,18 +192,6 @@ final class SweepRunner {
     return point.resolve("run=" + n + ".json");
   }
 
-  void refuseOverride(SlaVariable variable, String mode) {
-    for (Map<String, Object> bench : config.benchParams()) {
-      for (String k : bench.keySet()) {
-        if (k.replace('-', '_').equals(variable.key())) {
-          throw new IllegalArgumentException("You should not override `" + variable.key()
-              + "` in `bench_params` in " + mode + ", since it is supposed to be determined "
-              + "automatically.");
-        }
-      }
-    }
-  }
-
   /**
    * A search or scan places its next load from these runs: with every one failed (under
    * {@code --continue-on-error}) it cannot go on, and its combination fails.
@@ -216,23 +203,6 @@ final class SweepRunner {
           + "placed from its results");
     }
     return runs;
-  }
-
-  static double meanEstimate(List<Map<String, Object>> runs, SlaVariable variable) {
-    return mean(runs, variable::estimate);
-  }
-
-  static double meanOf(List<Map<String, Object>> runs, String key) {
-    return mean(runs, run -> SlaVariable.number(run, key));
-  }
-
-  private static double mean(List<Map<String, Object>> runs,
-      ToDoubleFunction<Map<String, Object>> value) {
-    double sum = 0;
-    for (Map<String, Object> run : runs) {
-      sum += value.applyAsDouble(run);
-    }
-    return sum / runs.size();
   }
 
   /**
