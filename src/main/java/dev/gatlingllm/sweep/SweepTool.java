@@ -31,7 +31,14 @@ public final class SweepTool implements ToolProvider {
 
   @Override
   public int run(PrintWriter out, PrintWriter err, String... args) {
-    return Sweep.run(args, printStream(out), printStream(err));
+    PrintStream o = printStream(out);
+    PrintStream e = printStream(err);
+    try {
+      return Sweep.run(args, o, e);
+    } finally {
+      o.flush(); // a last print without a line end
+      e.flush();
+    }
   }
 
   /**
