@@ -39,7 +39,6 @@ import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.scale.ScaleOut;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
-import dev.gatlingllm.sweep.Sweep;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
@@ -48,6 +47,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.spi.ToolProvider;
 
 /**
  * Entry point of the gatling-llm DSL, the one import a simulation needs beside Gatling's
@@ -431,10 +432,21 @@ public final class LlmDsl {
    * {@code serve_sla}, {@code workload}, {@code plot}, {@code plot_pareto} and their flags;
    * {@code --help} lists them), printing to the console.
    *
+   * <p>The sweep is a tool around {@code bench serve}, which builds its simulation with this
+   * DSL; so the DSL finds the sweep by name, as the JDK's {@link ToolProvider}
+   * {@code "gatling-llm-sweep"} ({@code dev.gatlingllm.sweep.SweepTool}), instead of depending
+   * on its package. {@code dev.gatlingllm.sweep.Sweep} is the typed Java API.
+   *
    * @return the exit status: 0 when every run succeeded, 1 when some failed, 2 when the
    *     arguments were refused
    */
   public static int sweep(String... args) {
-    return Sweep.run(args, System.out, System.err);
+    return ServiceLoader.load(ToolProvider.class, LlmDsl.class.getClassLoader()).stream()
+        .map(ServiceLoader.Provider::get)
+        .filter(tool -> tool.name().equals("gatling-llm-sweep"))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("the sweep tool (gatling-llm-sweep) is "
+            + "not on the class path: META-INF/services/java.util.spi.ToolProvider is missing"))
+        .run(System.out, System.err, args);
   }
 }

@@ -1,7 +1,6 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.protocol.RunResults;
 import java.io.File;
@@ -23,7 +22,7 @@ import java.util.stream.Collectors;
 
 /**
  * One benchmark run as a fresh Gatling run in a JVM of its own, started through the launcher
- * as {@code gatling-llm bench serve <flags>} starts one (Gatling running {@link BenchServe}),
+ * as {@code gatling-llm bench serve <flags>} starts one (Gatling running {@code cli.BenchServe}),
  * with the JVM flags of {@code gatling:test}. Every run therefore starts equally cold: no run inherits JIT-compiled code,
  * loaded classes, a grown heap or warm connection pools from the one before.
  *

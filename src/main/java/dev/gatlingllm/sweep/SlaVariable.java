@@ -1,7 +1,9 @@
 package dev.gatlingllm.sweep;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /** What an SLA search or a workload scan varies: a benchmark flag, estimated from a run. */
 public enum SlaVariable {
@@ -41,6 +43,41 @@ public enum SlaVariable {
       return throughput;
     }
     return throughput * number(run, "mean_e2el_ms") / 1000;
+  }
+
+  /**
+   * Refuses a benchmark combination that sets this variable: the search or scan ({@code mode})
+   * sets it itself.
+   */
+  void refuseIn(List<Map<String, Object>> benchParams, String mode) {
+    for (Map<String, Object> bench : benchParams) {
+      for (String k : bench.keySet()) {
+        if (k.replace('-', '_').equals(key())) {
+          throw new IllegalArgumentException("You should not override `" + key()
+              + "` in `bench_params` in " + mode + ", since it is supposed to be determined "
+              + "automatically.");
+        }
+      }
+    }
+  }
+
+  /** The mean of {@link #estimate} over the runs of one load. */
+  double meanEstimate(List<Map<String, Object>> runs) {
+    return mean(runs, this::estimate);
+  }
+
+  /** The mean of a result key over the runs of one load. */
+  static double meanOf(List<Map<String, Object>> runs, String key) {
+    return mean(runs, run -> number(run, key));
+  }
+
+  private static double mean(List<Map<String, Object>> runs,
+      ToDoubleFunction<Map<String, Object>> value) {
+    double sum = 0;
+    for (Map<String, Object> run : runs) {
+      sum += value.applyAsDouble(run);
+    }
+    return sum / runs.size();
   }
 
   static double number(Map<String, Object> run, String key) {

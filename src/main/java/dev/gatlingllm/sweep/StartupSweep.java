@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * vLLM's {@code vllm bench sweep startup} for any server command: for every
@@ -182,8 +184,8 @@ final class StartupSweep {
       measure(command, url, iterations.warmup(), "warmup", runDir);
       phase(record, "warm", measure(command, url, iterations.warm(), "warm", runDir));
       record.put("run_number", n);
-      record.putAll(withoutName(serve));
-      record.putAll(withoutName(startup));
+      record.putAll(SweepRunner.withoutName(serve));
+      record.putAll(SweepRunner.withoutName(startup));
       record.put(SweepData.POINT_KEY, root.relativize(point).toString());
       record.put(SweepData.RUN_KEY, root.relativize(runDir).toString());
       SweepRunner.write(file, record);
@@ -328,12 +330,6 @@ final class StartupSweep {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 
-  private static Map<String, Object> withoutName(Map<String, Object> comb) {
-    Map<String, Object> m = new LinkedHashMap<>(comb);
-    m.remove(Params.NAME_KEY);
-    return m;
-  }
-
   private static Path temporaryCache() {
     try {
       return Files.createTempDirectory("gatling-llm-startup-cold-");
@@ -350,6 +346,92 @@ final class StartupSweep {
       }
     } catch (IOException e) {
       // a cold start-up's cache left behind in the temporary folder is harmless
+    }
+  }
+
+  @Command(name = "startup", usageHelpWidth = 100,
+      description = "start-up time of the server command (until GET /health answers 2xx) for "
+          + "every --serve-params x --startup-params combination: cold, warm-up and warm "
+          + "start-ups per run, as vllm bench startup")
+  static final class SubCommand extends SweepCommand.Step {
+
+    @Option(names = "--serve-cmd", required = true, paramLabel = "CMD",
+        description = "the server command to time")
+    String serveCmd;
+
+    @Option(names = "--serve-params", paramLabel = "FILE|JSON",
+        description = "JSON list of dicts (or dict of named dicts) of server flags")
+    String serveParams;
+
+    @Option(names = "--startup-params", paramLabel = "FILE|JSON", description = "JSON list of "
+        + "dicts: num_iters_cold, num_iters_warmup, num_iters_warm; other keys are server flags")
+    String startupParams;
+
+    @Option(names = "--base-url", paramLabel = "URL", description = "where the server answers "
+        + "/health (default: the command's --host/--port, else http://127.0.0.1:8000)")
+    String baseUrl;
+
+    @Option(names = "--num-iters-cold", paramLabel = "N", defaultValue = "3",
+        description = "cold start-ups per run, each with an empty VLLM_CACHE_ROOT (default "
+            + "${DEFAULT-VALUE})")
+    int numItersCold;
+
+    @Option(names = "--num-iters-warmup", paramLabel = "N", defaultValue = "1",
+        description = "unmeasured start-ups before the warm ones (default ${DEFAULT-VALUE})")
+    int numItersWarmup;
+
+    @Option(names = "--num-iters-warm", paramLabel = "N", defaultValue = "3",
+        description = "warm start-ups per run (default ${DEFAULT-VALUE})")
+    int numItersWarm;
+
+    @Option(names = "--server-ready-timeout", paramLabel = "S", defaultValue = "300",
+        description = "longest start-up before the server is killed and the sweep fails "
+            + "(default ${DEFAULT-VALUE})")
+    int serverReadyTimeout;
+
+    @Option(names = "--num-runs", paramLabel = "N", defaultValue = "1",
+        description = "runs per combination (default ${DEFAULT-VALUE})")
+    int numRuns;
+
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", defaultValue = "results",
+        description = "results go to DIR/<-e name or timestamp>/ (default ${DEFAULT-VALUE})")
+    Path outputDir;
+
+    @Option(names = {"-e", "--experiment-name"}, paramLabel = "NAME",
+        description = "the experiment's folder name (default: a timestamp)")
+    String experimentName;
+
+    @Option(names = "--resume", description = "continue DIR/NAME (-e), skipping runs there")
+    boolean resume;
+
+    @Option(names = "--show-stdout", description = "echo the server's output to the console")
+    boolean showStdout;
+
+    @Option(names = "--dry-run", description = "print the commands, run nothing")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+      if (resume && experimentName == null) {
+        throw new IllegalArgumentException("--resume continues the -e/--experiment-name "
+            + "folder: give -e NAME");
+      }
+      SweepConfig.Builder b = SweepConfig.builder().out(out())
+          .serveCmd(serveCmd)
+          .numRuns(numRuns)
+          .outputDir(outputDir)
+          .experimentName(experimentName)
+          .resume(resume ? experimentName : null)
+          .showStdout(showStdout)
+          .dryRun(dryRun)
+          .serverReadyTimeout(Duration.ofSeconds(serverReadyTimeout));
+      if (serveParams != null) {
+        b = b.serveParams(SweepCommand.params(serveParams));
+      }
+      List<Map<String, Object>> startup = startupParams != null
+          ? SweepCommand.params(startupParams) : List.of(Map.of());
+      Sweep.startup(b.build(), startup, numItersCold, numItersWarmup, numItersWarm, baseUrl);
+      return 0;
     }
   }
 }

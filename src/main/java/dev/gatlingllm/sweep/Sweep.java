@@ -4,8 +4,6 @@ import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.tool.Tool;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,7 +35,7 @@ public final class Sweep {
 
   /** The grid: every server × benchmark combination, {@code numRuns} times each. */
   public static SweepOutcome serve(SweepConfig config) {
-    return new SweepRunner(config).serve();
+    return ServeSweep.run(config);
   }
 
   /**
@@ -46,13 +44,13 @@ public final class Sweep {
    * its headline figures in {@value RunStatistics#FILE_NAME} beside them, printed as a table.
    */
   public static SweepOutcome repeat(SweepConfig config) {
-    return new SweepRunner(config).repeat();
+    return RepeatedRuns.run(config);
   }
 
   /** The SLA search for each combination and each set of constraints. */
   public static SweepOutcome serveSla(SweepConfig config, List<Map<String, SlaCriterion>> sla,
       SlaVariable variable) {
-    return new SweepRunner(config).serveSla(sla, variable);
+    return ServeSlaSweep.run(config, sla, variable);
   }
 
   /**
@@ -77,7 +75,7 @@ public final class Sweep {
 
   /** The even load scan for each combination. */
   public static SweepOutcome workload(SweepConfig config, SlaVariable variable, int iters) {
-    return new SweepRunner(config).workload(variable, iters);
+    return ServeWorkloadSweep.run(config, variable, iters);
   }
 
   /**
@@ -96,39 +94,13 @@ public final class Sweep {
    */
   public static List<Path> plot(Path folder, PlotSpec spec, Path figDir, String formats,
       String figName) {
-    List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
-    List<Map<String, Object>> records = SweepData.read(folder);
-    List<Figures.Figure> figures = Figures.build(records, spec);
-    if (figName != null) {
-      figures = Figures.named(figures, figName);
-    }
-    if (figures.stream().allMatch(f -> f.pointCount() == 0)) {
-      throw new IllegalArgumentException("plot: no run under " + folder + " has numbers for both "
-          + spec.varX() + " and " + spec.varY() + " (after --filter-by)");
-    }
-    List<Path> files = new ArrayList<>();
-    for (Figures.Figure f : figures) {
-      files.addAll(ChartImages.write(f, figDir, fs, SweepPages.notes(f, records)::get));
-    }
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("kind", "plot");
-    data.put("figures", SweepPages.figures(figures, records));
-    files.add(SweepPages.write(figDir.resolve("plots.html"), "Sweep plots: " + folder, data));
-    return files;
+    return Plot.write(folder, spec, figDir, formats, figName);
   }
 
   /** The Pareto chart of the runs under {@code folder}: {@code pareto.html} and images. */
   public static List<Path> plotPareto(Path folder, String userCountVar, String gpuCountVar,
       List<String> labelBy, Path figDir, String formats) {
-    List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
-    Pareto.Result result = Pareto.compute(SweepData.read(folder), userCountVar, gpuCountVar,
-        labelBy);
-    List<Path> files = new ArrayList<>(ChartImages.writePareto(result, figDir, fs));
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("kind", "pareto");
-    data.put("pareto", SweepPages.pareto(result));
-    files.add(SweepPages.write(figDir.resolve("pareto.html"), "Pareto: " + folder, data));
-    return files;
+    return PlotPareto.write(folder, userCountVar, gpuCountVar, labelBy, figDir, formats);
   }
 
   // ------------------------------------------------------------------ command line

@@ -72,4 +72,43 @@ final class SweepReport {
     out.println("Sweep report: " + file.toAbsolutePath().toUri());
     return file;
   }
+
+  /**
+   * The variable the sweep walks along: the searched one of a search or scan; in a grid the
+   * load (the concurrency, else the rate) when the combinations set it, else the last key
+   * they set. The curves are drawn along it; null for a grid without parameters.
+   */
+  static String sweptKey(SweepConfig config, SlaVariable variable) {
+    if (variable != null) {
+      return variable.key();
+    }
+    List<String> keys = paramKeys(config);
+    for (String load : List.of("max_concurrency", "request_rate")) {
+      for (String k : keys) {
+        if (k.replace('-', '_').equals(load)) {
+          return k;
+        }
+      }
+    }
+    return keys.isEmpty() ? null : keys.get(keys.size() - 1);
+  }
+
+  /** The keys the combinations vary, but the swept one: one curve per combination of them. */
+  static List<String> curveKeys(SweepConfig config, String swept) {
+    List<String> keys = paramKeys(config);
+    keys.removeIf(k -> swept != null && k.replace('-', '_').equals(swept.replace('-', '_')));
+    return keys;
+  }
+
+  /** The keys the combinations set, in the order of the params files. */
+  private static List<String> paramKeys(SweepConfig config) {
+    List<String> keys = new ArrayList<>(Params.keys(config.serveParams()));
+    Params.keys(config.benchParams()).forEach(k -> {
+      if (!keys.contains(k)) {
+        keys.add(k);
+      }
+    });
+    keys.remove(Params.NAME_KEY);
+    return keys;
+  }
 }

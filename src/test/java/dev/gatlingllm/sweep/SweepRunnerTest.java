@@ -301,6 +301,18 @@ class SweepRunnerTest {
   }
 
   @Test
+  void poolingBackendsKeepTheirOwnPercentileMetrics() {
+    // embeddings and rerank stream no tokens: TTFT, TPOT and ITL mean nothing for them
+    FakeServer server = new FakeServer(4, 0.1, 20);
+    Sweep.serve(config(server).benchArgs(BENCH + " --percentile-metrics e2el")
+        .benchParams(Params.parse("[{\"backend\": \"openai-embeddings\"}, "
+            + "{\"backend\": \"vllm-rerank\"}, {\"backend\": \"openai-chat\"}]"))
+        .build());
+    assertEquals(List.of("e2el", "e2el", "ttft,tpot,itl,e2el"), server.calls.stream()
+        .map(c -> BenchArgs.parse(c).value("percentile-metrics").orElseThrow()).toList());
+  }
+
+  @Test
   void summaryPercentilesAreComputedInEveryRunAndAddTheirColumns() {
     FakeServer server = new FakeServer(4, 0.1, 20);
     Sweep.serve(config(server).benchArgs(BENCH + " --metric-percentiles 90")

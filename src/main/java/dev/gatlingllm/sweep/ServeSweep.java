@@ -1,0 +1,28 @@
+package dev.gatlingllm.sweep;
+
+import picocli.CommandLine.Command;
+
+/**
+ * vLLM's {@code serve}: the grid, every server combination × benchmark combination (filtered
+ * by {@code --link-vars}), {@code --num-runs} runs each.
+ */
+final class ServeSweep {
+
+  private ServeSweep() {}
+
+  static SweepOutcome run(SweepConfig config) {
+    SweepRunner runner = new SweepRunner(config, false);
+    runner.eachPoint(runner::missingRuns, runner::runPoint);
+    return runner.finish(null);
+  }
+
+  @Command(name = "serve", usageHelpWidth = 100,
+      description = "every --serve-params x --bench-params combination, --num-runs times")
+  static final class SubCommand extends SweepCommand.RunStep {
+
+    @Override
+    void sweep(SweepConfig config) {
+      Sweep.serve(config);
+    }
+  }
+}
