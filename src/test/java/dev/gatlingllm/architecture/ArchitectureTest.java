@@ -1,0 +1,168 @@
+package dev.gatlingllm.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering docs/architecture.md states, held: each package may use only the packages its
+ * row below names, no two packages use each other (directly or round a loop), and the
+ * simulator stays off the run path. A new arrow fails here with the classes that draw it; if
+ * the arrow is right, add it to {@link #ALLOWED} and to the table in docs/architecture.md in
+ * the same change.
+ */
+class ArchitectureTest {
+
+  private static final String ROOT = "dev.gatlingllm";
+
+  /**
+   * The packages each package may use ("" is {@code dev.gatlingllm} itself, {@code LlmDsl}).
+   * Read as the data flow: dataset → request (action) → client → record (metrics) → report,
+   * with the run's parts (protocol) wiring them, the tools (cli, sweep, launcher) on top and
+   * the small shared packages (http, logging, tool, hub, tokenizer) at the bottom.
+   */
+  static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+      Map.entry("", Set.of("action", "arrival", "dataset", "options", "protocol", "scale",
+          "sim", "tokenizer", "metrics", "report", "client", "selfcheck")),
+      Map.entry("launcher", Set.of("cli", "logging", "protocol", "report", "sim", "sweep",
+          "tool")),
+      Map.entry("sweep", Set.of("cli", "http", "metrics", "protocol", "report", "selfcheck",
+          "tool")),
+      Map.entry("cli", Set.of("", "action", "arrival", "client", "dataset", "flags", "http",
+          "logging", "metrics", "options", "protocol", "report", "scale", "tokenizer", "tool")),
+      Map.entry("sim", Set.of("protocol", "tokenizer", "tool")),
+      Map.entry("protocol", Set.of("arrival", "client", "http", "metrics", "options", "report",
+          "scale", "selfcheck", "servermetrics", "tokenizer")),
+      Map.entry("action", Set.of("arrival", "client", "dataset", "metrics", "options",
+          "protocol", "scale", "selfcheck")),
+      Map.entry("report", Set.of("metrics", "options", "scale", "tokenizer", "tool")),
+      Map.entry("scale", Set.of("arrival", "http")),
+      Map.entry("arrival", Set.of("client")),
+      Map.entry("dataset", Set.of("flags", "http", "hub", "logging", "scale", "tokenizer",
+          "tool")),
+      Map.entry("client", Set.of("http", "metrics")),
+      Map.entry("metrics", Set.of()),
+      Map.entry("options", Set.of("metrics")),
+      Map.entry("selfcheck", Set.of("metrics")),
+      Map.entry("servermetrics", Set.of("http")),
+      Map.entry("tokenizer", Set.of("http", "hub")),
+      Map.entry("hub", Set.of("http", "logging")),
+      Map.entry("http", Set.of()),
+      Map.entry("logging", Set.of()),
+      Map.entry("tool", Set.of()),
+      Map.entry("flags", Set.of()));
+
+  private static JavaClasses main;
+
+  @BeforeAll
+  static void importMain() {
+    main = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages(ROOT);
+  }
+
+  /** The package of a class below {@code dev.gatlingllm}: its first segment, or "". */
+  static String packageOf(JavaClass c) {
+    String name = c.getPackageName();
+    if (name.equals(ROOT)) {
+      return "";
+    }
+    if (!name.startsWith(ROOT + ".")) {
+      return null;
+    }
+    String rest = name.substring(ROOT.length() + 1);
+    int dot = rest.indexOf('.');
+    return dot < 0 ? rest : rest.substring(0, dot);
+  }
+
+  @Test
+  void everyPackageUsesOnlyThePackagesItsRowNames() {
+    Map<String, Set<String>> unexpected = new TreeMap<>();
+    Set<String> unknown = new TreeSet<>();
+    for (JavaClass c : main) {
+      String from = packageOf(c);
+      if (from == null) {
+        continue;
+      }
+      if (!ALLOWED.containsKey(from)) {
+        unknown.add(from);
+        continue;
+      }
+      for (Dependency d : c.getDirectDependenciesFromSelf()) {
+        String to = packageOf(d.getTargetClass());
+        if (to == null || to.equals(from) || ALLOWED.get(from).contains(to)) {
+          continue;
+        }
+        unexpected.computeIfAbsent(from + " -> " + to, k -> new TreeSet<>())
+            .add(c.getSimpleName() + " uses " + d.getTargetClass().getName());
+      }
+    }
+    assertEquals(Set.of(), unknown, "packages without a row in ALLOWED (and in "
+        + "docs/architecture.md's table)");
+    assertEquals(Map.of(), unexpected, "arrows the layering does not allow");
+  }
+
+  @Test
+  void noTwoPackagesUseEachOther() {
+    slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(main);
+  }
+
+  @Test
+  void theAllowedArrowsThemselvesHaveNoLoop() {
+    // a loop in the table would let a cycle in through allowed arrows, one package at a time
+    List<String> loops = new ArrayList<>();
+    for (String start : ALLOWED.keySet()) {
+      if (reaches(start, start, new TreeSet<>())) {
+        loops.add(start);
+      }
+    }
+    assertEquals(List.of(), loops, "packages the allowed arrows lead back to");
+  }
+
+  private static boolean reaches(String from, String target, Set<String> seen) {
+    for (String next : ALLOWED.getOrDefault(from, Set.of())) {
+      if (next.equals(target)) {
+        return true;
+      }
+      if (seen.add(next) && reaches(next, target, seen)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void theRunPathNeverNamesTheSimulator() {
+    // the stand-in warm-up reaches it through protocol.StandInServer, which the run path owns
+    noClasses().that().resideInAnyPackage(ROOT + ".protocol..", ROOT + ".action..",
+            ROOT + ".client..", ROOT + ".arrival..", ROOT + ".metrics..", ROOT + ".report..",
+            ROOT + ".dataset..", ROOT + ".tokenizer..", ROOT + ".selfcheck..",
+            ROOT + ".servermetrics..", ROOT + ".scale..")
+        .should().dependOnClassesThat().resideInAPackage(ROOT + ".sim..")
+        .check(main);
+  }
+
+  @Test
+  void theSharedPackagesAtTheBottomUseNothingAbove() {
+    noClasses().that().resideInAnyPackage(ROOT + ".http..", ROOT + ".logging..",
+            ROOT + ".tool..", ROOT + ".metrics..")
+        .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".protocol..",
+            ROOT + ".action..", ROOT + ".cli..", ROOT + ".sweep..", ROOT + ".launcher..",
+            ROOT + ".report..", ROOT + ".dataset..", ROOT + ".sim..")
+        .check(main);
+  }
+}
