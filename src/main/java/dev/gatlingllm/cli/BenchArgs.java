@@ -2,11 +2,14 @@ package dev.gatlingllm.cli;
 
 import dev.gatlingllm.flags.BenchFlags;
 import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.flags.FlagValues;
+import dev.gatlingllm.tool.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.MissingParameterException;
@@ -20,15 +23,22 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The flags of one command line, parsed by picocli with the spec built from {@link BenchFlags}
  * ({@link BenchFlagSpec}): unknown flags (with picocli's nearest valid one), refused flags
  * (with the reason), missing values and stray words fail here, before anything is loaded or
- * sent. Values are read with vLLM's defaults, which come from the same table.
+ * sent. Each value was converted by its flag's kind (the table's kind column) as picocli
+ * parsed it, so a bad number is refused here too and read typed from then on; a flag not given
+ * reads as vLLM's default, converted the same way.
  */
-public final class BenchArgs {
+public final class BenchArgs implements FlagValues {
 
+  /** The values as written, by flag name, in the order first given. */
   private final Map<String, List<String>> given;
+  /** The values as picocli converted them, by flag name; none for a switch. */
+  private final Map<String, Object> converted;
   private final boolean help;
 
-  private BenchArgs(Map<String, List<String>> given, boolean help) {
+  private BenchArgs(Map<String, List<String>> given, Map<String, Object> converted,
+      boolean help) {
     this.given = given;
+    this.converted = converted;
     this.help = help;
   }
 
@@ -43,7 +53,8 @@ public final class BenchArgs {
   public static BenchArgs parse(List<String> words) {
     CommandSpec spec = BenchFlagSpec.create(null);
     try {
-      return of(new picocli.CommandLine(spec).parseArgs(normalized(words).toArray(String[]::new)));
+      return of(new picocli.CommandLine(spec).parseArgs(BenchFlags.normalized(words)
+          .toArray(String[]::new)));
     } catch (ParameterException e) {
       // the message says it all; picocli's exception would only add its own words for it
       throw new IllegalArgumentException(message(e, words));
@@ -58,6 +69,7 @@ public final class BenchArgs {
    */
   public static BenchArgs of(ParseResult result) {
     Map<String, List<String>> given = new LinkedHashMap<>();
+    Map<String, Object> converted = new LinkedHashMap<>();
     for (OptionSpec option : result.matchedOptions()) {
       Flag flag = BenchFlags.find(option.longestName()).orElseThrow();
       if (flag.support() == Flag.Support.REFUSED) {
@@ -65,9 +77,12 @@ public final class BenchArgs {
       }
       if (!option.usageHelp()) {
         given.put(flag.name(), values(flag, option));
+        if (flag.arity() == Flag.Arity.ONE) {
+          converted.put(flag.name(), option.getValue());
+        }
       }
     }
-    return new BenchArgs(given, result.isUsageHelpRequested());
+    return new BenchArgs(given, converted, result.isUsageHelpRequested());
   }
 
   /**
@@ -88,11 +103,17 @@ public final class BenchArgs {
     return words;
   }
 
-  /** What picocli kept for a flag: the last value, all values, or none for a switch. */
+  /**
+   * What picocli kept for a flag, as written: the last value, all values, or none for a
+   * switch.
+   */
   private static List<String> values(Flag flag, OptionSpec option) {
     return switch (flag.arity()) {
       case SWITCH -> List.of();
-      case ONE -> List.of(option.<String>getValue());
+      case ONE -> {
+        List<String> written = option.originalStringValues();
+        yield List.of(written.get(written.size() - 1));
+      }
       case MANY -> {
         List<String> values = option.getValue();
         yield values == null ? List.of() : List.copyOf(values);
@@ -100,23 +121,12 @@ public final class BenchArgs {
     };
   }
 
-  /**
-   * The words with each flag spelt as the table spells it: argparse takes {@code --top_p}
-   * for {@code --top-p}.
-   */
-  public static List<String> normalized(List<String> words) {
-    return words.stream().map(word -> {
-      if (!word.startsWith("--")) {
-        return word;
-      }
-      int eq = word.indexOf('=');
-      String flag = eq > 0 ? word.substring(0, eq) : word;
-      return "--" + BenchFlags.normalize(flag.substring(2)) + (eq > 0 ? word.substring(eq) : "");
-    }).toList();
-  }
-
   /** picocli's finding, in the words the drop-in has always used for it. */
   public static String message(ParameterException e, List<String> words) {
+    if (e.getCause() instanceof Tool.BadValue) {
+      // a value its flag's kind refuses: "--num-prompts expects a whole number, got 'x'"
+      return Tool.message(e);
+    }
     if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
       String word = unmatched.getUnmatched().get(0);
       if (!word.startsWith("-") || isNumber(word)) {
@@ -141,7 +151,7 @@ public final class BenchArgs {
     return e.getMessage();
   }
 
-  /** The flag as the user typed it, before {@link #normalized} spelt it the table's way. */
+  /** The flag as the user typed it, before {@link BenchFlags#normalized} spelt it so. */
   private static String asTyped(String flag, List<String> words) {
     return words.stream().map(w -> w.contains("=") ? w.substring(0, w.indexOf('=')) : w)
         .filter(w -> w.startsWith("--") && ("--" + BenchFlags.normalize(w.substring(2)))
@@ -163,73 +173,61 @@ public final class BenchArgs {
   }
 
   /** Whether the flag was given (a switch: present). */
+  @Override
   public boolean has(String name) {
     return given.containsKey(known(name).name());
   }
 
   /** The flags given, by name, in the order first given. */
+  @Override
+  public Set<String> names() {
+    return given.keySet();
+  }
+
+  /** The flags given, by name, with their values as written, in the order first given. */
   public Map<String, List<String>> given() {
     return given;
   }
 
-  /** The flag's value, or vLLM's default; empty when neither. */
+  /** The flag's value as written, or vLLM's default; empty when neither. */
+  @Override
   public Optional<String> value(String name) {
     Flag flag = known(name);
     List<String> values = given.get(flag.name());
     if (values != null) {
-      return Optional.of(values.get(0));
+      return values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
-    return Optional.ofNullable(defaultOf(flag));
+    return Optional.ofNullable(flag.defaultText());
+  }
+
+  /**
+   * The flag's value as converted when parsed ({@code true} for a switch given), or vLLM's
+   * default, converted alike; empty when neither.
+   */
+  @Override
+  public Optional<Object> converted(String name) {
+    Flag flag = known(name);
+    if (flag.arity() == Flag.Arity.SWITCH) {
+      return given.containsKey(flag.name()) ? Optional.of(Boolean.TRUE) : Optional.empty();
+    }
+    if (flag.arity() == Flag.Arity.MANY) {
+      return given.containsKey(flag.name()) ? Optional.of(given.get(flag.name()))
+          : Optional.empty();
+    }
+    return Optional.ofNullable(given.containsKey(flag.name()) ? converted.get(flag.name())
+        : BenchFlags.defaultOf(flag.name()));
   }
 
   /** The values of a flag of several values; empty when not given. */
+  @Override
   public List<String> values(String name) {
     return given.getOrDefault(known(name).name(), List.of());
   }
 
   /** Whether a switch is on. */
+  @Override
   public boolean on(String name) {
     return has(name);
-  }
-
-  /** The value as a whole number, or vLLM's default; empty when neither. */
-  public Optional<Integer> integer(String name) {
-    return value(name).map(v -> {
-      try {
-        return Integer.parseInt(v.strip());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--" + name + " expects a whole number, got '" + v
-            + "'");
-      }
-    });
-  }
-
-  /** The value as a number ({@code inf} allowed), or vLLM's default; empty when neither. */
-  public Optional<Double> decimal(String name) {
-    return value(name).map(v -> {
-      String s = v.strip();
-      if (s.equalsIgnoreCase("inf") || s.equalsIgnoreCase("infinity")) {
-        return Double.POSITIVE_INFINITY;
-      }
-      try {
-        double d = Double.parseDouble(s);
-        if (Double.isNaN(d)) {
-          throw new NumberFormatException();
-        }
-        return d;
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--" + name + " expects a number, got '" + v + "'");
-      }
-    });
-  }
-
-  /** vLLM's default as a value, or null when its default is "not set". */
-  static String defaultOf(Flag flag) {
-    String d = flag.defaultValue();
-    if (flag.arity() == Flag.Arity.SWITCH || d.startsWith("None") || d.equals("required")) {
-      return null;
-    }
-    return d;
   }
 
   private static Flag known(String name) {

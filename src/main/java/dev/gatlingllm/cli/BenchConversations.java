@@ -5,6 +5,7 @@ import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.ShareGptConversations;
 import dev.gatlingllm.dataset.SyntheticConversations;
+import dev.gatlingllm.flags.FlagValues;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.io.PrintStream;
@@ -56,11 +57,11 @@ public final class BenchConversations {
   private final Integer concurrency;
   private final long delayMs;
   private final long seed;
-  private final Map<String, String> datasetFlags;
+  private final FlagValues datasetFlags;
 
-  private BenchConversations(BenchArgs args, Map<String, String> datasetFlags) {
+  private BenchConversations(BenchArgs args, FlagValues datasetFlags) {
     this.datasetFlags = datasetFlags;
-    this.dataset = datasetFlags.get("dataset-name");
+    this.dataset = datasetFlags.value("dataset-name").orElseThrow();
     this.count = args.integer("num-prompts").orElseThrow();
     this.seed = args.integer("seed").orElseThrow();
     boolean range = args.has("multi-turn-min-turns") || args.has("multi-turn-max-turns");
@@ -120,7 +121,7 @@ public final class BenchConversations {
    * @throws IllegalArgumentException naming the flag that is wrong or does not apply
    */
   static Optional<BenchConversations> of(BenchArgs args, String backend,
-      Map<String, String> datasetFlags) {
+      FlagValues datasetFlags) {
     if (!args.on("multi-turn")) {
       for (String flag : FLAGS) {
         if (args.has(flag)) {
@@ -134,7 +135,7 @@ public final class BenchConversations {
       throw new IllegalArgumentException("--multi-turn needs --backend openai-chat: every turn"
           + " sends the conversation's history as chat messages; got --backend " + backend);
     }
-    String dataset = datasetFlags.get("dataset-name");
+    String dataset = datasetFlags.value("dataset-name").orElseThrow();
     if (dataset.equals("sharegpt")) {
       for (String flag : SYNTHETIC_ONLY) {
         if (args.has(flag)) {
@@ -160,10 +161,10 @@ public final class BenchConversations {
   /** Samples the conversations (the ShareGPT file is read here). */
   public Conversations sample(Tokenizer tokenizer) {
     if (dataset.equals("sharegpt")) {
-      ShareGptConversations file = ShareGptConversations.of(Path.of(datasetFlags.get(
-          "dataset-path"))).count(count).seed(seed);
-      if (datasetFlags.containsKey("sharegpt-output-len")) {
-        file = file.outputLen(Integer.parseInt(datasetFlags.get("sharegpt-output-len")));
+      ShareGptConversations file = ShareGptConversations.of(Path.of(datasetFlags.value(
+          "dataset-path").orElseThrow())).count(count).seed(seed);
+      if (datasetFlags.has("sharegpt-output-len")) {
+        file = file.outputLen(datasetFlags.integer("sharegpt-output-len").orElseThrow());
       }
       return file.sample(tokenizer);
     }
@@ -194,17 +195,10 @@ public final class BenchConversations {
   }
 
   private int lengthFlag(String flag, int vllmDefault) {
-    String v = datasetFlags.get(flag);
-    if (v == null) {
+    if (!datasetFlags.has(flag)) {
       return vllmDefault;
     }
-    int n;
-    try {
-      n = Integer.parseInt(v.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + flag + " expects a whole number, got '" + v
-          + "'");
-    }
+    int n = datasetFlags.integer(flag).orElseThrow();
     if (n < 1) {
       throw new IllegalArgumentException("--" + flag + " must be >= 1 with --multi-turn, got "
           + n);

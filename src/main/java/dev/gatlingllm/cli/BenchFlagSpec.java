@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Help;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -162,11 +163,39 @@ public final class BenchFlagSpec {
     OptionSpec.Builder b = OptionSpec.builder(flag.option()).description(description(flag));
     return switch (flag.arity()) {
       case SWITCH -> b.arity("0").type(boolean.class).build();
-      case ONE -> b.arity("1").type(String.class).paramLabel(label(flag)).build();
+      case ONE -> b.arity("1").type(type(flag.kind())).converters(converter(flag.kind()))
+          .paramLabel(label(flag)).build();
       // argparse's nargs="+" (--goodput, --lora-modules) and "*" (--header, --metadata)
       case MANY -> b.arity(flag.name().equals("goodput") || flag.name().equals("lora-modules")
               ? "1..*" : "0..*")
           .type(List.class).auxiliaryTypes(String.class).paramLabel(label(flag)).build();
+    };
+  }
+
+  /**
+   * picocli's converter of a value of {@code kind}: the table's conversion, its refusal worded
+   * to follow the flag's name ({@link Tool.BadValue}), so that {@code --num-prompts x} is
+   * refused as "--num-prompts expects a whole number, got 'x'" while the words are parsed.
+   */
+  public static ITypeConverter<Object> converter(Flag.Kind kind) {
+    return text -> {
+      try {
+        return kind.convert(text);
+      } catch (IllegalArgumentException e) {
+        throw new Tool.BadValue(e.getMessage());
+      }
+    };
+  }
+
+  /** The Java type a value of {@code kind} converts to. */
+  public static Class<?> type(Flag.Kind kind) {
+    return switch (kind) {
+      case INT -> Integer.class;
+      case NUMBER -> Double.class;
+      case SWITCH -> Boolean.class;
+      case TEXT -> String.class;
+      // an Integer, or the String "auto"
+      case INT_OR_AUTO -> Object.class;
     };
   }
 

@@ -21,7 +21,7 @@ import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.dataset.PromptTokenIds;
 import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.flags.GivenValues;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.scale.ScaleOut;
@@ -59,7 +59,7 @@ public final class BenchPlan {
   private final ResultOptions results;
   private final DatasetSpec dataset;
   private final Integer warmUps;
-  private final Map<String, String> datasetFlags;
+  private final GivenValues datasetFlags;
   private final String requestIdPrefix;
   private final Map<String, Object> extraBody;
   /** {@code --multi-turn}: the conversations sent instead of single requests. */
@@ -104,8 +104,8 @@ public final class BenchPlan {
       throw new IllegalArgumentException("--num-prompts must be >= 1; got " + prompts);
     }
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
-    checkSelfTimed(args, datasetFlags.get("dataset-name"));
-    checkMultimodalChat(args, backend, datasetFlags.get("dataset-name"));
+    checkSelfTimed(args, datasetFlags.value("dataset-name").orElseThrow());
+    checkMultimodalChat(args, backend, datasetFlags.value("dataset-name").orElseThrow());
     BfclBackend.check(datasetFlags, backend.name());
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     DatasetSpec drawn = Datasets.fromFlags(datasetFlags);
@@ -239,7 +239,8 @@ public final class BenchPlan {
    * arrivals; false for every other dataset (the flags are refused with them).
    */
   public boolean selfTimed() {
-    return TIMED_TRACE.equals(datasetFlags.get("dataset-name")) && !args.on("no-self-timed");
+    return TIMED_TRACE.equals(datasetFlags.value("dataset-name").orElseThrow())
+        && !args.on("no-self-timed");
   }
 
   /** vLLM's name of the one dataset that carries its own timestamps. */
@@ -387,7 +388,7 @@ public final class BenchPlan {
    * @throws IllegalArgumentException when the backend cannot send it
    */
   void checkDataset(DatasetContent content) {
-    Compatibility.check(backend, datasetFlags.get("dataset-name"), content);
+    Compatibility.check(backend, datasetFlags.value("dataset-name").orElseThrow(), content);
   }
 
   /**
@@ -472,34 +473,30 @@ public final class BenchPlan {
 
   /**
    * The dataset flags for {@link Datasets#fromFlags}: those given, plus vLLM's defaults of
-   * the ones whose default differs from the dataset builders' own.
+   * the ones whose default differs from the dataset builders' own; the values as converted
+   * when parsed.
    */
-  private static Map<String, String> datasetFlags(BenchArgs args, String requestIdPrefix) {
-    Map<String, String> flags = new LinkedHashMap<>();
+  private static GivenValues datasetFlags(BenchArgs args, String requestIdPrefix) {
+    GivenValues.Builder flags = GivenValues.builder();
     for (String name : List.of("dataset-name", "num-prompts", "seed")) {
-      flags.put(name, args.value(name).orElseThrow());
+      flags.copy(name, args);
     }
-    flags.put("request-id-prefix", requestIdPrefix);
+    flags.text("request-id-prefix", requestIdPrefix);
     // older vLLM's name of the dataset file
     if (args.has("dataset") && !args.has("dataset-path")) {
-      flags.put("dataset-path", args.value("dataset").orElseThrow());
+      flags.copy("dataset", args, "dataset-path");
     }
-    args.given().forEach((name, values) -> {
-      if (Datasets.FLAGS.contains(name)) {
-        Flag flag = BenchFlags.find("--" + name).orElseThrow();
-        flags.put(name, flag.arity() == Flag.Arity.SWITCH ? "true" : values.get(0));
-      }
-    });
+    args.names().stream().filter(Datasets.FLAGS::contains).forEach(f -> flags.copy(f, args));
     // vLLM's general lengths win over the dataset's own flags; a dataset without such a
     // length ignores them, as vLLM's do
-    String name = flags.get("dataset-name");
+    String name = args.value("dataset-name").orElseThrow();
     if (args.has("input-len") && INPUT_LEN.containsKey(name)) {
-      flags.put(INPUT_LEN.get(name), args.value("input-len").orElseThrow());
+      flags.copy("input-len", args, INPUT_LEN.get(name));
     }
     if (args.has("output-len") && OUTPUT_LEN.containsKey(name)) {
-      flags.put(OUTPUT_LEN.get(name), args.value("output-len").orElseThrow());
+      flags.copy("output-len", args, OUTPUT_LEN.get(name));
     }
-    return flags;
+    return flags.build();
   }
 
   /** The flag {@code --input-len} sets, by dataset: vLLM sets {@code random_input_len}. */
@@ -753,7 +750,7 @@ public final class BenchPlan {
    * its whole length.
    */
   public boolean ignoreEosForced() {
-    String name = datasetFlags.get("dataset-name");
+    String name = datasetFlags.value("dataset-name").orElseThrow();
     return (name.equals("random") || name.equals("random-mm")) && backend.takes(Takes.SAMPLING)
         || name.equals(TIMED_TRACE) && backend.takes(Takes.IGNORE_EOS);
   }
@@ -832,7 +829,8 @@ public final class BenchPlan {
     return warmUps;
   }
 
-  public Map<String, String> datasetFlags() {
+  /** The dataset's flags as the run resolved them, converted as parsed. */
+  public GivenValues datasetFlags() {
     return datasetFlags;
   }
 
@@ -876,8 +874,7 @@ public final class BenchPlan {
           + "seconds, got " + args.value("profile-duration").orElseThrow());
     }
     // vllm-bench lets its default through alone, as a pasted default-valued flag
-    double byDefault = Double.parseDouble(BenchArgs.defaultOf(
-        BenchFlags.find("--profile-duration").orElseThrow()));
+    double byDefault = (Double) BenchFlags.defaultOf("profile-duration");
     if (seconds != byDefault && !args.has("profile-batch-threshold")) {
       throw new IllegalArgumentException("--profile-duration requires "
           + "--profile-batch-threshold: without it, --profile profiles the whole measured run");

@@ -1,7 +1,7 @@
 package dev.gatlingllm.cli;
 
 import dev.gatlingllm.dataset.BfclDataset;
-import java.util.Map;
+import dev.gatlingllm.flags.FlagValues;
 
 /** vLLM sends BFCL's tools with chat requests only, and refuses the dataset otherwise. */
 final class BfclBackend {
@@ -12,10 +12,10 @@ final class BfclBackend {
    * @throws IllegalArgumentException when the dataset flags name BFCL and the backend is not
    *                                  {@code openai-chat}
    */
-  static void check(Map<String, String> datasetFlags, String backend) {
-    boolean bfcl = "hf".equals(datasetFlags.get("dataset-name"))
-        && (BfclDataset.isBfcl(datasetFlags.get("dataset-path"))
-            || BfclDataset.isBfcl(datasetFlags.get("hf-name")));
+  static void check(FlagValues datasetFlags, String backend) {
+    boolean bfcl = "hf".equals(datasetFlags.value("dataset-name").orElse(null))
+        && (BfclDataset.isBfcl(datasetFlags.value("dataset-path").orElse(null))
+            || BfclDataset.isBfcl(datasetFlags.value("hf-name").orElse(null)));
     if (bfcl && !backend.equals("openai-chat")) {
       throw new IllegalArgumentException("BFCL dataset requires the 'openai-chat' backend "
           + "because its questions carry tools, which only chat requests send; got --backend "

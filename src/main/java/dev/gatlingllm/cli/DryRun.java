@@ -105,6 +105,6 @@ final class DryRun {
   }
 
   private static String title(BenchPlan plan, DatasetStats stats) {
-    return plan.datasetFlags().get("dataset-name") + ", " + stats.requests() + " requests";
+    return plan.datasetFlags().value("dataset-name").orElseThrow() + ", " + stats.requests() + " requests";
   }
 }

@@ -67,7 +67,7 @@ final class Probing {
     if (rate.isEmpty()) {
       return;
     }
-    String prefix = plan.datasetFlags().get("request-id-prefix") + "probe-";
+    String prefix = plan.datasetFlags().value("request-id-prefix").orElseThrow() + "probe-";
     new ProbeRequests(rate.getAsDouble(), bodies(plan, samples.requests()), prefix, runRequests)
         .start(run);
   }

@@ -2,13 +2,13 @@ package dev.gatlingllm.dataset;
 
 import dev.gatlingllm.flags.BenchFlags;
 import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.flags.GivenValues;
 import dev.gatlingllm.tool.Tool;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -55,12 +55,6 @@ final class DatasetFlags {
     return known != null && known.takenBy(dataset);
   }
 
-  /** Whether {@code flag} is a switch: present means true, or given {@code true}/{@code false}. */
-  static boolean isSwitch(String flag) {
-    Flag known = BY_NAME.get(flag);
-    return known != null && known.arity() == Flag.Arity.SWITCH;
-  }
-
   /** The datasets that accept {@code flag}, e.g. "random, random-mm or random-rerank datasets". */
   static String owners(String flag) {
     List<String> names = BY_NAME.get(flag).datasets().stream().sorted().toList();
@@ -72,46 +66,52 @@ final class DatasetFlags {
 
   /**
    * {@code vllm bench serve} words such as {@code "--dataset-name", "random",
-   * "--no-oversample"}, parsed by picocli with the table's arities: the values by flag name.
+   * "--no-oversample"}, parsed by picocli with the table's arities and each value converted by
+   * its flag's kind, as the drop-in converts it.
    *
-   * @throws IllegalArgumentException for an unknown flag, a missing value or a stray word
+   * @throws IllegalArgumentException for an unknown flag, a bad value, a missing value or a
+   *     stray word
    */
-  static Map<String, String> parse(String... args) {
+  static GivenValues parse(String... args) {
     CommandSpec spec = CommandSpec.create().name("dataset");
     // argparse's habits: the last of a repeated flag wins; "@" starts a value, not a file
     spec.parser().overwrittenOptionsAllowed(true).expandAtFiles(false)
         .unmatchedOptionsAllowedAsOptionParameters(false);
     for (Flag flag : BY_NAME.values()) {
       // a switch may be given true or false, as fromFlags reads it
-      spec.addOption(OptionSpec.builder(flag.option()).type(String.class)
+      spec.addOption(OptionSpec.builder(flag.option()).type(Object.class)
+          .converters(text -> convert(flag, text))
           .arity(flag.arity() == Flag.Arity.SWITCH ? "0..1" : "1").build());
     }
     ParseResult parsed;
     try {
-      parsed = new CommandLine(spec).parseArgs(Stream.of(args)
-          .map(a -> a.startsWith("--") ? "--" + normalize(a) : a).toArray(String[]::new));
+      parsed = new CommandLine(spec).parseArgs(
+          BenchFlags.normalized(List.of(args)).toArray(String[]::new));
     } catch (UnmatchedArgumentException e) {
       String word = e.getUnmatched().get(0);
       throw new IllegalArgumentException(word.startsWith("--")
           ? "Unknown dataset flag " + word.replaceFirst("=.*", "") + "; did you mean --"
-              + Tool.nearest(normalize(word.replaceFirst("=.*", "")), NAMES).orElseThrow() + "?"
+              + Tool.nearest(BenchFlags.normalize(word.replaceFirst("=.*", "")), NAMES)
+                  .orElseThrow() + "?"
           : "Expected a --flag, got '" + word + "'");
     } catch (ParameterException e) {
       throw new IllegalArgumentException(Tool.message(e));
     }
-    Map<String, String> flags = new LinkedHashMap<>();
+    GivenValues.Builder values = GivenValues.builder();
     for (OptionSpec option : parsed.matchedOptions()) {
-      flags.put(option.longestName().substring(2), option.getValue());
+      List<String> written = option.originalStringValues();
+      values.converted(option.longestName(), written.isEmpty() ? ""
+          : written.get(written.size() - 1), option.getValue());
     }
-    return flags;
+    return values.build();
   }
 
-  /** {@code --random_input_len}, {@code random-input-len}: the table's spelling, no dashes. */
-  static String normalize(String flag) {
-    String key = flag.trim();
-    while (key.startsWith("-")) {
-      key = key.substring(1);
+  /** picocli's converter of a value of {@code flag}, refusing as the drop-in refuses it. */
+  private static Object convert(Flag flag, String text) {
+    try {
+      return flag.kind().convert(text);
+    } catch (IllegalArgumentException e) {
+      throw new Tool.BadValue(e.getMessage());
     }
-    return BenchFlags.normalize(key);
   }
 }

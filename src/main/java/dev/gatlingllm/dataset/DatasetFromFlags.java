@@ -1,5 +1,8 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.flags.FlagValues;
+import dev.gatlingllm.flags.GivenValues;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,28 +26,32 @@ final class DatasetFromFlags {
    * Builds a dataset from vLLM flag values keyed by flag name ({@code "--random-input-len"},
    * {@code "random-input-len"} and {@code "random_input_len"} are the same key). Keys that
    * are not dataset flags (see {@link Datasets#FLAGS}) are ignored, so a caller can pass all its
-   * flags; boolean switches take {@code "true"}, {@code "false"} or an empty value.
+   * flags; boolean switches take {@code "true"}, {@code "false"} or an empty value. Each value
+   * is converted once, by its flag's kind, as the drop-in converts it.
    *
    * @throws IllegalArgumentException for a bad value, a flag of another dataset, or flags that
    *     conflict (such as {@code random} with a {@code --dataset-path})
    */
   static DatasetSpec build(Map<String, String> raw) {
-    Map<String, String> flags = new LinkedHashMap<>();
-    raw.forEach((k, v) -> {
-      String key = DatasetFlags.normalize(k);
-      if (DatasetFlags.known(key)) {
-        flags.put(key, v == null ? "" : v.trim());
-      }
-    });
+    return build(GivenValues.of(datasetFlags(raw)));
+  }
+
+  /**
+   * Builds a dataset from flag values converted already: those of {@link Datasets#fromArgs},
+   * or the drop-in's. Only the dataset flags among them are read.
+   *
+   * @throws IllegalArgumentException for a flag of another dataset, or flags that conflict
+   */
+  static DatasetSpec build(FlagValues flags) {
     String name = SpeedBenchFlags.datasetName(
-        flags.getOrDefault("dataset-name", Datasets.DEFAULT_NAME).trim());
+        flags.value("dataset-name").orElse(Datasets.DEFAULT_NAME).trim());
     if (!Datasets.NAMES.contains(name)) {
       throw new IllegalArgumentException("Unsupported --dataset-name '" + name
           + "'; supported: " + new TreeSet<>(Datasets.NAMES));
     }
     List<String> foreign = new ArrayList<>();
-    for (String key : flags.keySet()) {
-      if (!DatasetFlags.accepts(name, key)) {
+    for (String key : flags.names()) {
+      if (DatasetFlags.known(key) && !DatasetFlags.accepts(name, key)) {
         foreign.add("--" + key + " (" + DatasetFlags.owners(key) + ")");
       }
     }
@@ -52,7 +59,7 @@ final class DatasetFromFlags {
       throw new IllegalArgumentException("--dataset-name is " + name + " but these flags "
           + "belong to other datasets: " + String.join(", ", foreign));
     }
-    FlagValues f = new FlagValues(name, flags);
+    DatasetFlagValues f = new DatasetFlagValues(name, flags);
     String path = f.string("dataset-path");
     DatasetBuilder<?> spec;
     switch (name) {
@@ -240,11 +247,9 @@ final class DatasetFromFlags {
    * that cannot send the dataset before anything is loaded; check {@link DatasetContent#of}
    * on the samples too.
    */
-  static Optional<DatasetContent> declaredContent(Map<String, String> raw) {
-    Map<String, String> flags = new LinkedHashMap<>();
-    raw.forEach((k, v) -> flags.put(DatasetFlags.normalize(k), v == null ? "" : v.trim()));
+  static Optional<DatasetContent> declaredContent(FlagValues flags) {
     String name = SpeedBenchFlags.datasetName(
-        flags.getOrDefault("dataset-name", Datasets.DEFAULT_NAME).trim());
+        flags.value("dataset-name").orElse(Datasets.DEFAULT_NAME).trim());
     switch (name) {
       case "random-mm":
       case "custom_image":
@@ -254,12 +259,12 @@ final class DatasetFromFlags {
       case "random-rerank":
         return Optional.of(DatasetContent.RERANK);
       case "hf":
-        if (!flags.getOrDefault("hf-text-column", "").isEmpty()) {
+        if (!flags.value("hf-text-column").orElse("").isEmpty()) {
           // a column of text, whatever the dataset
           return Optional.of(DatasetContent.TEXT);
         }
-        String hfName = flags.getOrDefault("hf-name", "");
-        String path = flags.getOrDefault("dataset-path", "");
+        String hfName = flags.value("hf-name").orElse("");
+        String path = flags.value("dataset-path").orElse("");
         String id = !hfName.isEmpty() ? hfName : path;
         if (id.isEmpty() || (hfName.isEmpty() && Files.exists(Path.of(path)))) {
           return Optional.empty();
@@ -271,20 +276,20 @@ final class DatasetFromFlags {
   }
 
   /** vLLM's BFCL reader of {@code hf}, from the hub or a folder of its category files. */
-  private static BfclDataset bfcl(String path, FlagValues f) {
+  private static BfclDataset bfcl(String path, DatasetFlagValues f) {
     BfclDataset bfcl = new BfclDataset(path);
     bfcl = f.has("bfcl-categories") ? bfcl.categories(f.string("bfcl-categories")) : bfcl;
     return f.has("hf-output-len") ? bfcl.outputLen(f.integer("hf-output-len")) : bfcl;
   }
 
   /** A {@code --timed-trace-label-*} value, or its default. */
-  private static String label(FlagValues f, String which, String fallback) {
+  private static String label(DatasetFlagValues f, String which, String fallback) {
     String value = f.string("timed-trace-label-" + which);
     return value == null ? fallback : value;
   }
 
   /** The text settings random-mm shares with random. */
-  private static RandomDataset randomText(FlagValues f) {
+  private static RandomDataset randomText(DatasetFlagValues f) {
     RandomDataset random = Datasets.random();
     random = f.has("random-input-len") ? random.inputLen(f.integer("random-input-len")) : random;
     random = f.has("random-output-len") ? random.outputLen(f.integer("random-output-len"))
@@ -293,7 +298,8 @@ final class DatasetFromFlags {
     return f.has("random-prefix-len") ? random.prefixLen(f.integer("random-prefix-len")) : random;
   }
 
-  private static <B extends DatasetBuilder<B>> B common(DatasetBuilder<B> spec, FlagValues f) {
+  private static <B extends DatasetBuilder<B>> B common(DatasetBuilder<B> spec,
+      DatasetFlagValues f) {
     B out = spec.with(spec.common);
     if (f.has("num-prompts")) {
       int n = f.integer("num-prompts");
@@ -321,6 +327,18 @@ final class DatasetFromFlags {
     out = out.noOversample(f.bool("no-oversample")).disableShuffle(f.bool("disable-shuffle"));
     return f.has("request-id-prefix") ? out.requestIdPrefix(f.string("request-id-prefix"))
         : out;
+  }
+
+  /** The dataset flags of {@code raw}, by the table's name; the other keys left out. */
+  static Map<String, String> datasetFlags(Map<String, String> raw) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    raw.forEach((k, v) -> {
+      String key = BenchFlags.normalize(k);
+      if (DatasetFlags.known(key)) {
+        flags.put(key, v);
+      }
+    });
+    return flags;
   }
 
   private static void noPath(String name, String path) {

@@ -1,5 +1,7 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.flags.FlagValues;
+import dev.gatlingllm.flags.GivenValues;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -160,6 +162,16 @@ public final class Datasets {
   }
 
   /**
+   * Builds a dataset from flag values converted already (the drop-in's command line, as it
+   * parsed it): the dataset flags among them, as {@link #fromFlags(Map)} reads them.
+   *
+   * @throws IllegalArgumentException for a flag of another dataset, or flags that conflict
+   */
+  public static DatasetSpec fromFlags(FlagValues flags) {
+    return DatasetFromFlags.build(flags);
+  }
+
+  /**
    * What the requests of the dataset these flags name will carry, when the flags alone tell
    * (see {@link #fromFlags} for the keys); empty when only the data can tell: a local
    * {@code hf} file without {@code --hf-name}, a ShareGPT-style hub dataset (rows may hold an
@@ -168,6 +180,11 @@ public final class Datasets {
    * on the samples too.
    */
   public static Optional<DatasetContent> declaredContent(Map<String, String> raw) {
-    return DatasetFromFlags.declaredContent(raw);
+    return declaredContent(GivenValues.of(DatasetFromFlags.datasetFlags(raw)));
+  }
+
+  /** {@link #declaredContent(Map)} of flag values converted already. */
+  public static Optional<DatasetContent> declaredContent(FlagValues flags) {
+    return DatasetFromFlags.declaredContent(flags);
   }
 }

@@ -43,8 +43,15 @@ public final class BenchFlags {
   private BenchFlags() {}
 
   /**
-   * The table: one flag a line, tab-separated (name, arity, vLLM's default, group, meaning,
-   * support, note, vLLM version, datasets); {@code #} lines are comments.
+   * vLLM's defaults, each converted by its flag's kind as a given value is (a default that
+   * does not convert is a mistake of the table, found when it is read); a flag whose default
+   * is "not set" has none.
+   */
+  private static final Map<String, Object> DEFAULTS = defaults();
+
+  /**
+   * The table: one flag a line, tab-separated (name, arity, kind, vLLM's default, group,
+   * meaning, support, note, vLLM version, datasets); {@code #} lines are comments.
    */
   static List<Flag> read(String resource) {
     List<Flag> flags = new ArrayList<>();
@@ -57,20 +64,44 @@ public final class BenchFlags {
       for (String line : lines) {
         String[] c = line.split("\t", -1);
         // the last columns (the vLLM version, the datasets) may be left off when empty
-        if (c.length < 7 || c.length > 9) {
-          throw new IllegalStateException(resource + ": expected 9 tab-separated columns, got "
+        if (c.length < 8 || c.length > 10) {
+          throw new IllegalStateException(resource + ": expected 10 tab-separated columns, got "
               + c.length + " in: " + line);
         }
-        Set<String> datasets = c.length < 9 || c[8].isEmpty() ? Set.of()
-            : Set.copyOf(Arrays.asList(c[8].split(",")));
-        flags.add(new Flag(c[0], Flag.Arity.valueOf(c[1]), c[2], c[3], c[4],
-            Flag.Support.valueOf(c[5]), c[6].isEmpty() ? null : c[6], c.length >= 8 ? c[7] : "",
-            datasets));
+        Set<String> datasets = c.length < 10 || c[9].isEmpty() ? Set.of()
+            : Set.copyOf(Arrays.asList(c[9].split(",")));
+        flags.add(new Flag(c[0], Flag.Arity.valueOf(c[1]), Flag.Kind.ofColumn(c[2]), c[3], c[4],
+            c[5], Flag.Support.valueOf(c[6]), c[7].isEmpty() ? null : c[7],
+            c.length >= 9 ? c[8] : "", datasets));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + resource, e);
     }
     return List.copyOf(flags);
+  }
+
+  private static Map<String, Object> defaults() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Flag flag : ALL) {
+      if (flag.defaultText() != null && flag.arity() == ONE) {
+        out.put(flag.name(), flag.convert(flag.defaultText()));
+      }
+    }
+    return Map.copyOf(out);
+  }
+
+  /**
+   * vLLM's default of the flag {@code name}, converted by the flag's kind (an {@link Integer},
+   * a {@link Double}, a {@link String}); null when vLLM leaves it unset.
+   *
+   * @throws IllegalStateException for a name the table does not have
+   */
+  public static Object defaultOf(String name) {
+    Flag flag = BY_NAME.get(normalize(name));
+    if (flag == null) {
+      throw new IllegalStateException("not in the flag table: " + name);
+    }
+    return DEFAULTS.get(flag.name());
   }
 
   /**
@@ -87,9 +118,35 @@ public final class BenchFlags {
     return Optional.ofNullable(BY_NAME.get(normalize(word.substring(2))));
   }
 
-  /** A flag's name as the table spells it: {@code top_P} is {@code top-p}. */
+  /**
+   * A flag's name as the table spells it, without dashes: {@code top_P}, {@code --top-p} and
+   * {@code top-p} are {@code top-p}. The one rule by which every reader of flags (the
+   * drop-in's parsing, the datasets' {@code fromArgs} and {@code fromFlags}, the launcher)
+   * finds a flag in the table.
+   */
   public static String normalize(String name) {
-    return name.replace('_', '-').toLowerCase(Locale.ROOT);
+    String key = name.strip();
+    int start = 0;
+    while (start < key.length() && key.charAt(start) == '-') {
+      start++;
+    }
+    return key.substring(start).replace('_', '-').toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Command-line words with each {@code --flag} spelt as the table spells it ({@code --top_p}
+   * is {@code --top-p}, as argparse takes it); a value, and the value of
+   * {@code --flag=value}, stays as written.
+   */
+  public static List<String> normalized(List<String> words) {
+    return words.stream().map(word -> {
+      if (!word.startsWith("--")) {
+        return word;
+      }
+      int eq = word.indexOf('=');
+      String flag = eq > 0 ? word.substring(0, eq) : word;
+      return "--" + normalize(flag) + (eq > 0 ? word.substring(eq) : "");
+    }).toList();
   }
 
   /** Every flag's name, without dashes. */

@@ -1,5 +1,6 @@
 package dev.gatlingllm.flags;
 
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -8,6 +9,7 @@ import java.util.Set;
  *
  * @param name         the flag without its dashes, as vLLM spells it
  * @param arity        how many values it takes
+ * @param kind         what each value is, so that picocli converts it once, as it parses
  * @param defaultValue vLLM's default, as its {@code --help} shows it ({@code None} when unset)
  * @param group        the section of the help and README table
  * @param meaning      what it does here
@@ -22,7 +24,7 @@ import java.util.Set;
  *                     {@value #EVERY_DATASET} alone for a flag of every dataset; empty for a flag
  *                     that is no dataset's
  */
-public record Flag(String name, Arity arity, String defaultValue, String group, String meaning,
+public record Flag(String name, Arity arity, Kind kind, String defaultValue, String group, String meaning,
     Support support, String note, String since, Set<String> datasets) {
 
   /** The {@link #datasets()} entry of a flag that every dataset accepts. */
@@ -38,6 +40,88 @@ public record Flag(String name, Arity arity, String defaultValue, String group, 
     MANY
   }
 
+  /**
+   * What a flag's value is, as vLLM's argument parser types it. A value is converted by its
+   * kind once, when the command line is parsed, and read typed from then on.
+   */
+  public enum Kind {
+    /** a switch's: none given is on; {@code true} or {@code false} where a value may be given */
+    SWITCH("", "is a switch; give no value, 'true' or 'false', not '%s'"),
+    /** as given */
+    TEXT("text", null),
+    /** a whole number ({@code int} in vLLM) */
+    INT("int", "expects a whole number, got '%s'"),
+    /** a decimal number, or {@code inf}, as Python's {@code float} reads it */
+    NUMBER("number", "expects a number, got '%s'"),
+    /** a whole number, or {@code auto} (the plugin's own choice, {@link #AUTO}) */
+    INT_OR_AUTO("int-or-auto", "expects a whole number, got '%s'");
+
+    /** The value of an {@link #INT_OR_AUTO} flag given {@code auto}. */
+    public static final String AUTO = "auto";
+
+    private final String column;
+    private final String refusal;
+
+    Kind(String column, String refusal) {
+      this.column = column;
+      this.refusal = refusal;
+    }
+
+    /** The kind a cell of the table's kind column names. */
+    static Kind ofColumn(String cell) {
+      for (Kind kind : values()) {
+        if (kind.column.equals(cell)) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("unknown kind '" + cell + "'");
+    }
+
+    /**
+     * The value {@code text} stands for: a {@link String}, an {@link Integer}, a
+     * {@link Double} or a {@link Boolean}.
+     *
+     * @throws IllegalArgumentException whose message follows the flag's name, such as
+     *     "expects a whole number, got 'x'"
+     */
+    public Object convert(String text) {
+      String s = text.strip();
+      switch (this) {
+        case TEXT:
+          return text;
+        case SWITCH:
+          if (s.isEmpty() || s.equalsIgnoreCase("true")) {
+            return Boolean.TRUE;
+          }
+          if (s.equalsIgnoreCase("false")) {
+            return Boolean.FALSE;
+          }
+          break;
+        case NUMBER:
+          if (s.equalsIgnoreCase("inf") || s.equalsIgnoreCase("infinity")) {
+            return Double.POSITIVE_INFINITY;
+          }
+          // Python's float takes neither Java's 1d/1f suffixes nor NaN as a setting
+          if (!s.matches("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?")) {
+            break;
+          }
+          return Double.parseDouble(s);
+        case INT_OR_AUTO:
+          if (s.equals(AUTO)) {
+            return AUTO;
+          }
+          return INT.convert(text);
+        default:
+          try {
+            return Integer.parseInt(s);
+          } catch (NumberFormatException e) {
+            break;
+          }
+      }
+      throw new IllegalArgumentException(String.format(Locale.ROOT, refusal, text));
+    }
+  }
+
   /** How far a flag is honoured. */
   public enum Support {
     SUPPORTED,
@@ -48,6 +132,10 @@ public record Flag(String name, Arity arity, String defaultValue, String group, 
   }
 
   public Flag {
+    if ((arity == Arity.SWITCH) != (kind == Kind.SWITCH)) {
+      throw new IllegalArgumentException("--" + name + ": a switch, and only a switch, has no "
+          + "kind of value");
+    }
     if ((support == Support.SUPPORTED) != (note == null)) {
       throw new IllegalArgumentException("--" + name + ": a note is given exactly when the "
           + "flag is partly or not supported");
@@ -62,6 +150,29 @@ public record Flag(String name, Arity arity, String defaultValue, String group, 
   /** The flag as typed: {@code --name}. */
   public String option() {
     return "--" + name;
+  }
+
+  /**
+   * The value {@code text} stands for, by this flag's {@link #kind()}.
+   *
+   * @throws IllegalArgumentException naming the flag, such as "--port expects a whole number,
+   *     got 'x'"
+   */
+  public Object convert(String text) {
+    try {
+      return kind.convert(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option() + " " + e.getMessage(), e);
+    }
+  }
+
+  /** vLLM's default as a value, or null when its default is "not set" (or a switch's). */
+  public String defaultText() {
+    if (arity == Arity.SWITCH || defaultValue.startsWith("None")
+        || defaultValue.equals("required")) {
+      return null;
+    }
+    return defaultValue;
   }
 
   /** Whether some dataset reads this flag. */

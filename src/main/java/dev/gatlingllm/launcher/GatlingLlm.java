@@ -1,7 +1,7 @@
 package dev.gatlingllm.launcher;
 
-import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.flags.BenchFlags;
 import dev.gatlingllm.report.CompareCommand;
 import dev.gatlingllm.report.MergeCommand;
 import dev.gatlingllm.report.RecoverCommand;
@@ -87,7 +87,7 @@ public final class GatlingLlm implements Runnable {
     List<String> flags = new ArrayList<>(CommandLine.fromSystemProperties());
     flags.addAll(Arrays.asList(args).subList(2, args.length));
     List<String> words = new ArrayList<>(List.of(args[0], args[1]));
-    words.addAll(BenchArgs.normalized(flags));
+    words.addAll(BenchFlags.normalized(flags));
     return words.toArray(String[]::new);
   }
 

@@ -38,8 +38,8 @@ class ArchitectureTest {
   static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
       Map.entry("", Set.of("action", "arrival", "dataset", "options", "protocol", "scale",
           "sim", "tokenizer", "metrics", "report", "client", "selfcheck")),
-      Map.entry("launcher", Set.of("cli", "logging", "protocol", "report", "sim", "sweep",
-          "tool")),
+      Map.entry("launcher", Set.of("cli", "flags", "logging", "protocol", "report", "sim",
+          "sweep", "tool")),
       Map.entry("sweep", Set.of("cli", "http", "metrics", "protocol", "report", "selfcheck",
           "tool")),
       Map.entry("cli", Set.of("", "action", "arrival", "client", "dataset", "flags", "http",

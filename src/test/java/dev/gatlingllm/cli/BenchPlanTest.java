@@ -15,6 +15,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.flags.GivenValues;
 import dev.gatlingllm.metrics.Metric;
 import dev.gatlingllm.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
@@ -78,10 +79,12 @@ class BenchPlanTest {
     assertEquals(1, results.metricPercentiles().length);
     assertTrue(results.goodput().isEmpty());
     assertTrue(results.metadata().isEmpty());
-    String prefix = plan.datasetFlags().get("request-id-prefix");
+    String prefix = plan.datasetFlags().value("request-id-prefix").orElseThrow();
     assertTrue(prefix.matches("bench-[0-9a-f]{8}-"), prefix);
     assertEquals(Map.of("dataset-name", "random", "num-prompts", "1000", "seed", "0",
-        "request-id-prefix", prefix), plan.datasetFlags());
+        "request-id-prefix", prefix), plan.datasetFlags().texts());
+    // handed to the dataset as converted when parsed, not as words to parse again
+    assertEquals(Optional.of(1000), plan.datasetFlags().integer("num-prompts"));
     assertTrue(plan.ignoreEosForced(), "vLLM forces ignore_eos for random through completions");
     assertTrue(plan.temperatureWarning().startsWith("WARNING: vllm bench serve no longer sets "
         + "temperature==0 (greedy)"));
@@ -157,15 +160,15 @@ class BenchPlanTest {
   @Test
   void generalLengthsSetTheDatasetsOwnAsVllmMapsThem() {
     assertEquals("64", plan("--model m --input-len 64 --random-input-len 9").datasetFlags()
-        .get("random-input-len"), "--input-len wins");
+        .value("random-input-len").orElseThrow(), "--input-len wins");
     assertEquals("32", plan("--model m --output-len 32").datasetFlags()
-        .get("random-output-len"));
+        .value("random-output-len").orElseThrow());
     assertEquals("7", plan("--model m --dataset-name prefix_repetition --output-len 7")
-        .datasetFlags().get("prefix-repetition-output-len"));
+        .datasetFlags().value("prefix-repetition-output-len").orElseThrow());
     // sonnet has no general length in vLLM 0.29: the flags are accepted and change nothing
-    Map<String, String> sonnet = plan("--model m --dataset-name sonnet --dataset-path "
+    GivenValues sonnet = plan("--model m --dataset-name sonnet --dataset-path "
         + "datasets/sonnet/sonnet.txt --input-len 300 --output-len 20").datasetFlags();
-    assertFalse(sonnet.containsKey("sonnet-input-len") || sonnet.containsKey("random-input-len"));
+    assertFalse(sonnet.has("sonnet-input-len") || sonnet.has("random-input-len"));
   }
 
   @Test
@@ -254,9 +257,9 @@ class BenchPlanTest {
   void olderCommandLinesKeepTheirMeaning() {
     assertEquals("datasets/sharegpt/sharegpt_sample.json", plan("--model m --dataset-name "
         + "sharegpt --dataset datasets/sharegpt/sharegpt_sample.json").datasetFlags()
-        .get("dataset-path"), "older vLLM's --dataset");
+        .value("dataset-path").orElseThrow(), "older vLLM's --dataset");
     assertEquals("b.json", plan("--model m --dataset-name sharegpt --dataset a.json "
-        + "--dataset-path b.json").datasetFlags().get("dataset-path"));
+        + "--dataset-path b.json").datasetFlags().value("dataset-path").orElseThrow());
     for (String old : List.of("sglang", "lmdeploy", "scalellm", "llama.cpp")) {
       BenchPlan plan = plan("--model m --backend " + old);
       assertEquals("/v1/completions", plan.endpoint(), old);
@@ -266,10 +269,10 @@ class BenchPlanTest {
 
   @Test
   void theRequestIdPrefixIsNewForEachRunUnlessGiven() {
-    assertNotEquals(plan("--model m").datasetFlags().get("request-id-prefix"),
-        plan("--model m").datasetFlags().get("request-id-prefix"));
+    assertNotEquals(plan("--model m").datasetFlags().value("request-id-prefix").orElseThrow(),
+        plan("--model m").datasetFlags().value("request-id-prefix").orElseThrow());
     assertEquals("r-", plan("--model m --request-id-prefix r-").datasetFlags()
-        .get("request-id-prefix"));
+        .value("request-id-prefix").orElseThrow());
   }
 
   @ParameterizedTest
