@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.dataset.DatasetContent;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;
 import java.util.EnumSet;

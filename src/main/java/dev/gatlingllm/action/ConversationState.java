@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.dataset.Conversation;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
 import java.util.Collections;

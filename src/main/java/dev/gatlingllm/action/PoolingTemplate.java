@@ -2,7 +2,7 @@ package dev.gatlingllm.action;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

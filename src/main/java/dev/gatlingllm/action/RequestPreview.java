@@ -1,6 +1,6 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.commons.stats.OK$;
 import io.gatling.core.session.Session;
 import io.gatling.javaapi.core.ActionBuilder;

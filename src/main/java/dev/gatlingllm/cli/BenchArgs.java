@@ -1,7 +1,7 @@
 package dev.gatlingllm.cli;
 
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.Flag;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

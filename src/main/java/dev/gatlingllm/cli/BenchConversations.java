@@ -23,7 +23,7 @@ import java.util.Optional;
  * until their last turn. Synthetic turns come from the random dataset's flags, recorded ones
  * from a ShareGPT file. Immutable.
  */
-public final class BenchConversations {
+final class BenchConversations {
 
   /** The flags that only mean something with {@code --multi-turn}. */
   static final List<String> FLAGS = List.of("multi-turn-num-turns", "multi-turn-min-turns",

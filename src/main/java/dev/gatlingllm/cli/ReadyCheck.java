@@ -1,11 +1,11 @@
 package dev.gatlingllm.cli;
 
 import dev.gatlingllm.action.RequestPreview;
-import dev.gatlingllm.client.ClientConfig;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.LlmRequest;
-import dev.gatlingllm.client.Target;
-import dev.gatlingllm.client.WarmUpRequests;
+import dev.gatlingllm.internal.client.ClientConfig;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.LlmRequest;
+import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.client.WarmUpRequests;
 import io.gatling.netty.util.Transports;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

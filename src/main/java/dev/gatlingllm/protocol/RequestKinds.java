@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import java.util.LinkedHashSet;
 import java.util.Set;
 

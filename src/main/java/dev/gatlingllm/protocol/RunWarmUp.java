@@ -1,11 +1,11 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.LlmRequest;
-import dev.gatlingllm.client.WarmUpRequests;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.LlmRequest;
+import dev.gatlingllm.internal.client.WarmUpRequests;
 import dev.gatlingllm.report.RecordCodec;
-import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import java.io.ByteArrayOutputStream;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;

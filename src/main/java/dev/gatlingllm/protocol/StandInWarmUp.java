@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.client.Target;
+import dev.gatlingllm.internal.client.Target;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.List;

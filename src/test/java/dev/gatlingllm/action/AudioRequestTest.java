@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.testing.StrictServer;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.sim.RecordedRequest;

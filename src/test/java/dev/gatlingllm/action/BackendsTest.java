@@ -105,7 +105,7 @@ class BackendsTest {
       RequestTemplate t = template(name);
       assertEquals(b.defaultEndpoint(), t.path(), name);
       assertEquals(b.metrics(), t.taskType(), name);
-      assertEquals(b.streams(), t.taskType() == dev.gatlingllm.metrics.TaskType.GENERATION,
+      assertEquals(b.streams(), t.taskType() == dev.gatlingllm.internal.metrics.TaskType.GENERATION,
           name + ": only pooling answers are one body");
       assertTrue(b.endpointEndings().stream().anyMatch(b.defaultEndpoint()::endsWith), name);
       // the drop-in allows --num-warmups where the plugin's warm-up can send the request
