@@ -18,7 +18,7 @@ import java.util.function.Function;
  */
 public final class AudioRequestBuilder extends RequestBuilderBase<AudioRequestBuilder> {
 
-  private static final String TRANSCRIPTIONS = Backends.resolve("openai-audio").defaultEndpoint();
+  private static final String TRANSCRIPTIONS = AudioApi.INSTANCE.defaultPath();
 
   private SessionValue<byte[]> audio;
   private String fileName = "audio.wav";

@@ -97,7 +97,7 @@ final class AudioTemplate extends RequestTemplate {
 
   @Override
   String endpointType() {
-    return "openai-audio";
+    return AudioApi.INSTANCE.endpointType();
   }
 
   @Override

@@ -77,7 +77,8 @@ final class PoolingTemplate extends RequestTemplate {
       b.put("truncate_prompt_tokens", -1);
       return b;
     };
-    return new PoolingTemplate(name, path, "vllm-rerank", fn, promptTokens, requestId);
+    return new PoolingTemplate(name, path, RerankApi.INSTANCE.endpointType(), fn, promptTokens,
+        requestId);
   }
 
   private static Map<String, Object> openAi(String model, Object prompt) {
@@ -101,7 +102,7 @@ final class PoolingTemplate extends RequestTemplate {
     }
     Map<String, Object> b = new LinkedHashMap<>();
     b.put("model", model);
-    b.put("messages", List.of(GenerationTemplate.message("user", content)));
+    b.put("messages", List.of(ChatApi.message("user", content)));
     b.put("truncate_prompt_tokens", -1);
     return b;
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.metrics.RequestRecord;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -23,6 +24,10 @@ import org.junit.jupiter.api.Test;
  * are exact.
  */
 class ResponsesEventsTest {
+
+  /** The Responses API's reader, as its row of the backend table gives it. */
+  private static final ChunkReader RESPONSES =
+      Backends.resolve("openai-responses").api().reader();
 
   private static final String CREATED = "{\"type\":\"response.created\",\"sequence_number\":0,"
       + "\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\","
@@ -50,7 +55,7 @@ class ResponsesEventsTest {
   private static ChunkFields parse(String json) throws Exception {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     ChunkFields out = new ChunkFields();
-    ChunkParser.parse(bytes, bytes.length, out);
+    RESPONSES.read(bytes, bytes.length, out);
     return out;
   }
 
@@ -145,7 +150,8 @@ class ResponsesEventsTest {
     List<RequestRecord> records = new ArrayList<>();
     long start = 1_000_000_000L;
     Exchange exchange = new Exchange(new LlmRequest("resp", "/v1/responses",
-        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED), start,
+        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED, false, RESPONSES),
+        start,
         new ClientConfig(Target.parse("http://127.0.0.1:1"), Duration.ofSeconds(1),
             Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4)),
         (ex, record, reusable) -> records.add(record));
@@ -179,7 +185,8 @@ class ResponsesEventsTest {
     List<RequestRecord> records = new ArrayList<>();
     long start = 5_000L;
     Exchange exchange = new Exchange(new LlmRequest("resp", "/v1/responses",
-        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED), start,
+        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED, false, RESPONSES),
+        start,
         new ClientConfig(Target.parse("http://127.0.0.1:1"), Duration.ofSeconds(1),
             Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4)),
         (ex, record, reusable) -> records.add(record));
