@@ -104,6 +104,9 @@ final class ResponsesApi extends GenerationApi {
     /** {@code usage.input_tokens} / {@code usage.output_tokens}; -1 when absent. */
     private int inputTokens = -1;
     private int outputTokens = -1;
+    /** A top-level usage's chat counts ({@code prompt_tokens}, {@code completion_tokens}). */
+    private int promptTokens = -1;
+    private int completionTokens = -1;
 
     @Override
     public boolean read(String field, JsonParser p) throws IOException {
@@ -114,6 +117,7 @@ final class ResponsesApi extends GenerationApi {
         case "status" -> status = ChunkParser.textOrNull(p);
         case "output" -> readOutput(p);
         case "response" -> readResponse(p);
+        case "usage" -> readUsage(p, true);
         default -> {
           return false;
         }
@@ -132,6 +136,12 @@ final class ResponsesApi extends GenerationApi {
     /** Puts what was read into {@code out}, replacing what the chat reading found there. */
     @Override
     public void applyTo(ChunkFields out) {
+      if (promptTokens >= 0) {
+        out.promptTokens(promptTokens);
+      }
+      if (completionTokens >= 0) {
+        out.completionTokens(completionTokens);
+      }
       if (!found()) {
         return;
       }
@@ -175,14 +185,15 @@ final class ResponsesApi extends GenerationApi {
       }
       for (String field; (field = ChunkParser.nextMember(p)) != null; ) {
         switch (field) {
-          case "usage" -> readUsage(p);
+          case "usage" -> readUsage(p, false);
           case "error" -> responseError = ChunkParser.readError(p);
           default -> p.skipChildren();
         }
       }
     }
 
-    private void readUsage(JsonParser p) throws IOException {
+    /** The usage's counts; a chat count only from a top-level usage, as a chat body has it. */
+    private void readUsage(JsonParser p, boolean topLevel) throws IOException {
       if (!ChunkParser.opens(p, JsonToken.START_OBJECT)) {
         return;
       }
@@ -192,6 +203,12 @@ final class ResponsesApi extends GenerationApi {
           inputTokens = p.getIntValue();
         } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("output_tokens")) {
           outputTokens = p.getIntValue();
+        } else if (topLevel && v == JsonToken.VALUE_NUMBER_INT
+            && field.equals("prompt_tokens")) {
+          promptTokens = p.getIntValue();
+        } else if (topLevel && v == JsonToken.VALUE_NUMBER_INT
+            && field.equals("completion_tokens")) {
+          completionTokens = p.getIntValue();
         } else {
           p.skipChildren();
         }

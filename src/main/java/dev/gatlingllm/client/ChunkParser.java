@@ -44,8 +44,8 @@ public final class ChunkParser {
   }
 
   /**
-   * Jackson's path, with an API's own top-level members read by {@code api} (null: none) and
-   * applied once the body is read.
+   * Jackson's path, with an API's own top-level members read by {@code api} (null: none),
+   * which sees each member first, and applied once the body is read.
    */
   public static void parseWithJackson(byte[] bytes, int length, ChunkFields out,
       ChunkReader.Members api) throws IOException {
@@ -55,15 +55,14 @@ public final class ChunkParser {
         throw new IOException("expected a JSON object");
       }
       for (String field; (field = nextMember(p)) != null; ) {
+        if (api != null && api.read(field, p)) {
+          continue;
+        }
         switch (field) {
           case "choices" -> readChoices(p, out);
           case "usage" -> readUsage(p, out);
           case "error" -> out.error = readError(p);
-          default -> {
-            if (api == null || !api.read(field, p)) {
-              p.skipChildren();
-            }
-          }
+          default -> p.skipChildren();
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {

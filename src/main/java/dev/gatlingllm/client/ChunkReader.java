@@ -28,7 +28,10 @@ public interface ChunkReader {
    */
   interface Members {
 
-    /** Reads the value of a top-level member that is this API's; false leaves it skipped. */
+    /**
+     * Reads the value of a top-level member that is this API's, before the OpenAI chunk's
+     * reading sees it; false leaves the member to that reading.
+     */
     boolean read(String field, com.fasterxml.jackson.core.JsonParser p) throws IOException;
 
     /** Once the body is read: puts what the API's members said into {@code out}. */
