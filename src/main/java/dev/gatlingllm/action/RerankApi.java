@@ -1,11 +1,13 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.metrics.TaskType;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * vLLM's rerank API ({@code /v1/rerank}): a query and its documents ({@link PoolingTemplate}
- * writes the body), one JSON answer timed as a whole, the pooling metric set.
+ * vLLM's rerank API ({@code /v1/rerank}): a query and its documents, one JSON answer timed as
+ * a whole, the pooling metric set.
  */
 final class RerankApi extends Api {
 
@@ -20,5 +22,15 @@ final class RerankApi extends Api {
   RerankRequestBuilder request(RequestFlags flags) {
     return RerankRequestBuilder.rerank("rerank").fromDataset().endpoint(flags.endpoint())
         .requestId(BackendRequests.REQUEST_ID);
+  }
+
+  /** vLLM's rerank body: its backend sends neither ignore_eos nor extra body fields. */
+  Map<String, Object> body(String model, String query, List<String> documents) {
+    Map<String, Object> b = new LinkedHashMap<>();
+    b.put("model", model);
+    b.put("query", query);
+    b.put("documents", documents);
+    b.put("truncate_prompt_tokens", -1);
+    return b;
   }
 }
