@@ -83,17 +83,19 @@ abstract class GenerationApi extends Api {
   abstract ServerCompliance.Asked asked(Integer maxTokens, ExtraBudgets extra, boolean ignoreEos,
       String model);
 
-  /**
-   * The budget fields an extra body sets ({@code max_tokens}, {@code max_completion_tokens},
-   * {@code max_output_tokens}); null where unset. Read once per request builder.
-   */
-  record ExtraBudgets(Integer maxTokens, Integer maxCompletionTokens, Integer maxOutputTokens) {
+  /** The budget fields the extra body sets for this API, read once per request builder. */
+  final ExtraBudgets extraBudgets(Map<String, Object> extraBody) {
+    return new ExtraBudgets(ExtraBudgets.integer(extraBody.get("max_tokens")),
+        ExtraBudgets.integer(extraBody.get("max_completion_tokens")),
+        ExtraBudgets.integer(extraBody.get(maxTokensField)));
+  }
 
-    static ExtraBudgets of(Map<String, Object> extraBody) {
-      return new ExtraBudgets(integer(extraBody.get("max_tokens")),
-          integer(extraBody.get("max_completion_tokens")),
-          integer(extraBody.get("max_output_tokens")));
-    }
+  /**
+   * The budget fields an extra body sets: the OpenAI ones ({@code max_tokens},
+   * {@code max_completion_tokens}) and the API's own ({@link #maxTokensField()}); null where
+   * unset.
+   */
+  record ExtraBudgets(Integer maxTokens, Integer maxCompletionTokens, Integer own) {
 
     private static Integer integer(Object value) {
       return value instanceof Number n ? n.intValue() : null;

@@ -28,7 +28,7 @@ final class GenerationTemplate extends RequestTemplate {
     super(spec.name(), spec.path(), spec.promptTokens(), spec.requestId(), spec.saveTextAs());
     this.spec = spec;
     Map<String, Object> extra = spec.extraBody();
-    this.extraBudgets = GenerationApi.ExtraBudgets.of(extra);
+    this.extraBudgets = spec.api().extraBudgets(extra);
     this.extraIgnoreEos = extra.get("ignore_eos");
     this.extraModel = extra.get("model");
   }

@@ -81,7 +81,7 @@ final class ResponsesApi extends GenerationApi {
   @Override
   ServerCompliance.Asked asked(Integer maxTokens, ExtraBudgets extra, boolean ignoreEos,
       String model) {
-    Integer out = extra.maxOutputTokens() != null ? extra.maxOutputTokens() : maxTokens;
+    Integer out = extra.own() != null ? extra.own() : maxTokens;
     int max = out == null ? -1 : out;
     return new ServerCompliance.Asked(max, max, false, ignoreEos, model, false);
   }
