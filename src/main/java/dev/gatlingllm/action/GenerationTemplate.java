@@ -2,7 +2,6 @@ package dev.gatlingllm.action;
 
 import dev.gatlingllm.client.ChunkReader;
 import dev.gatlingllm.metrics.TaskType;
-import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
 import java.util.List;
