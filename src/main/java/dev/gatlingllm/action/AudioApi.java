@@ -19,6 +19,8 @@ final class AudioApi extends Api {
   private static final AtomicLong BOUNDARIES = new AtomicLong();
 
   static final AudioApi INSTANCE = new AudioApi();
+  /** Its other path, for translations into English. */
+  static final String TRANSLATIONS = "/v1/audio/translations";
 
   private AudioApi() {
     super("openai-audio", "/v1/audio/transcriptions", List.of("transcriptions", "translations"),
