@@ -59,6 +59,20 @@ class ResponsesEventsTest {
     return out;
   }
 
+  /**
+   * Each API reads its own stream: the OpenAI chunk reader (completions, chat) takes no
+   * Responses event for content, and the Responses reader still reads a chat-shaped error.
+   */
+  @Test
+  void theChatReaderDoesNotReadResponsesEvents() throws Exception {
+    byte[] bytes = delta(" one").getBytes(StandardCharsets.UTF_8);
+    ChunkFields chat = new ChunkFields();
+    ChunkReader.OPENAI.read(bytes, bytes.length, chat);
+    assertFalse(chat.hasChoices);
+    assertNull(chat.text);
+    assertEquals("overloaded", parse("{\"error\":{\"message\":\"overloaded\"}}").error);
+  }
+
   @Test
   void aTextDeltaIsAContentChunk() throws Exception {
     ChunkFields f = parse(delta(" one"));
