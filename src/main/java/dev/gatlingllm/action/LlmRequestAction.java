@@ -96,7 +96,7 @@ final class LlmRequestAction extends LlmAction {
       components.outputTokens().prepareForRunTimeCounting();
     }
     if (warmUp != null) {
-      components.warmUpOnce(spec.path(), warmUp,
+      components.warmUpOnce(spec.path(), warmUp, spec.reader(),
           (over, requests) -> Rehearsal.run(spec, over, gatlingClock, requests));
     }
   }
@@ -263,7 +263,7 @@ final class LlmRequestAction extends LlmAction {
     return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
-        spec.taskType() != TaskType.GENERATION)), body.asked());
+        spec.taskType() != TaskType.GENERATION, spec.reader())), body.asked());
   }
 
   /**

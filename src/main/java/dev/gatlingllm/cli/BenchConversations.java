@@ -1,5 +1,6 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.action.ConversationBuilder;
 import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.dataset.Conversations;
@@ -119,7 +120,7 @@ final class BenchConversations {
    *                     {@code --input-len}/{@code --output-len} mapped)
    * @throws IllegalArgumentException naming the flag that is wrong or does not apply
    */
-  static Optional<BenchConversations> of(BenchArgs args, String backend,
+  static Optional<BenchConversations> of(BenchArgs args, Backend backend,
       Map<String, String> datasetFlags) {
     if (!args.on("multi-turn")) {
       for (String flag : FLAGS) {
@@ -130,9 +131,10 @@ final class BenchConversations {
       }
       return Optional.empty();
     }
-    if (!backend.equals("openai-chat")) {
+    if (!backend.chatTemplate()) {
       throw new IllegalArgumentException("--multi-turn needs --backend openai-chat: every turn"
-          + " sends the conversation's history as chat messages; got --backend " + backend);
+          + " sends the conversation's history as chat messages; got --backend "
+          + backend.name());
     }
     String dataset = datasetFlags.get("dataset-name");
     if (dataset.equals("sharegpt")) {

@@ -106,14 +106,14 @@ public final class BenchPlan {
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.get("dataset-name"));
     checkMultimodalChat(args, backend, datasetFlags.get("dataset-name"));
-    BfclBackend.check(datasetFlags, backend.name());
+    BfclBackend.check(datasetFlags, backend);
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     DatasetSpec drawn = Datasets.fromFlags(datasetFlags);
     // the ids first: --max-model-len counts the tokens the server will see
     DatasetSpec sampled = args.on("prompt-token-ids") ? PromptTokenIds.of(drawn) : drawn;
     this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",
         () -> MaxModelLen.of(sampled, args.integer("max-model-len").orElseThrow()));
-    this.conversations = BenchConversations.of(args, backend.name(), datasetFlags);
+    this.conversations = BenchConversations.of(args, backend, datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
     Probing.rate(args, backend);
@@ -273,7 +273,7 @@ public final class BenchPlan {
           + dataset + ": it makes each prompt and its images or audio one chat message, for "
           + "the datasets with media (" + String.join(", ", MULTIMODAL_CHAT_DATASETS) + ")");
     }
-    if (!backend.name().equals("openai-chat")) {
+    if (!backend.chatTemplate()) {
       throw new IllegalArgumentException("--enable-multimodal-chat with --backend "
           + backend.name() + ": the multimodal chat message is a chat request's; use "
           + "--backend openai-chat");
@@ -295,7 +295,7 @@ public final class BenchPlan {
    */
   private static Map<String, Object> extraBody(BenchArgs args, Backend backend) {
     Map<String, Object> fields = new LinkedHashMap<>();
-    if (args.has("chat-template-kwargs") && backend.name().equals("openai-chat")) {
+    if (args.has("chat-template-kwargs") && backend.chatTemplate()) {
       fields.put("chat_template_kwargs", jsonObject(args, "chat-template-kwargs"));
     } else if (args.has("chat-template-kwargs")) {
       jsonObject(args, "chat-template-kwargs");
@@ -406,7 +406,7 @@ public final class BenchPlan {
       ignored.add("--goodput");
     }
     // no chat template is applied client-side here: only a chat server applies one
-    if (args.has("chat-template-kwargs") && !backend.name().equals("openai-chat")) {
+    if (args.has("chat-template-kwargs") && !backend.chatTemplate()) {
       ignored.add("--chat-template-kwargs");
     }
     return ignored;

@@ -64,7 +64,8 @@ final class ReadyCheck {
         attempts++;
         WarmUpRequests.Outcome out = WarmUpRequests.run(client, List.of(loop),
             i -> new LlmRequest("ready check", request.path(), headers(headers, request),
-                request.body(), -1, LlmRequest.NOT_SCHEDULED, request.pooling()), 1, 1,
+                request.body(), -1, LlmRequest.NOT_SCHEDULED, request.pooling(),
+                request.reader()), 1, 1,
             Duration.ofNanos(remaining));
         if (out.finished() && out.failed() == 0) {
           return new Outcome(true, attempts, null, elapsed(start));

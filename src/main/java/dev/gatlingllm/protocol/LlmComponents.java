@@ -2,6 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.WarmUp;
 import dev.gatlingllm.internal.metrics.RecordStore;
@@ -238,11 +239,12 @@ public final class LlmComponents implements ProtocolComponents {
    * user starts.
    *
    * @param body     the body of a warm-up request with the given {@code max_tokens}
+   * @param reader   how its answer is read (its API's)
    * @param rehearse  sends the given number of the warm-up's requests through the run's own
    *                  actions, on copies of them and of the given components (see
    *                  {@link #forRehearsal}), and waits for them
    */
-  public void warmUpOnce(String path, IntFunction<byte[]> body,
+  public void warmUpOnce(String path, IntFunction<byte[]> body, ChunkReader reader,
       ObjIntConsumer<LlmComponents> rehearse) {
     LlmProtocol protocol = setup.protocol();
     if (!warmedUp.compareAndSet(false, true)) {
@@ -250,14 +252,14 @@ public final class LlmComponents implements ProtocolComponents {
     }
     if (!protocol.warmUp().enabled()) {
       // no request may reach the server: the same warm-up, against a stand-in
-      StandInWarmUp.run(this, setup, path, body, rehearse);
+      StandInWarmUp.run(this, setup, path, body, reader, rehearse);
       RunWarmUp.collectBeforeTheRun();
       return;
     }
     List<EventLoop> loops = eventLoops();
     RunWarmUp.run(protocol, protocol.warmUp(), protocol.target().toString(), setup.client(),
         loops, path,
-        body, id -> RequestHeaders.withId(setup.baseHeaders(), id),
+        body, reader, id -> RequestHeaders.withId(setup.baseHeaders(), id),
         n -> rehearse.accept(this, n), 0);
     prepareWithoutRequests(setup);
     RunWarmUp.collectBeforeTheRun();

@@ -114,9 +114,9 @@ class AudioRequestTest {
 
   @Test
   void pythonsStrOfPayloadValues() {
-    assertEquals("True", AudioTemplate.python(true));
-    assertEquals("False", AudioTemplate.python(false));
-    assertEquals("None", AudioTemplate.python(null));
-    assertEquals("12", AudioTemplate.python(12));
+    assertEquals("True", AudioApi.python(true));
+    assertEquals("False", AudioApi.python(false));
+    assertEquals("None", AudioApi.python(null));
+    assertEquals("12", AudioApi.python(12));
   }
 }

@@ -18,10 +18,11 @@ import java.io.IOException;
  * holds {@code content} only); it is only flagged. Only the first choice is read, as the
  * reference client does.
  *
- * <p>Responses API bodies ({@code /v1/responses}: typed events, or the response object) are
- * read by the Jackson path only, their members through {@link ResponsesParts}.
+ * <p>An API whose body has members beyond these (the Responses API's typed events) reads them
+ * through {@link #parseWithJackson(byte[], int, ChunkFields, ChunkReader.Members)}; the
+ * helpers below walk a member at a time for it.
  */
-final class ChunkParser {
+public final class ChunkParser {
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -39,30 +40,37 @@ final class ChunkParser {
 
   /** The reference path: Jackson's streaming parser. */
   static void parseWithJackson(byte[] bytes, int length, ChunkFields out) throws IOException {
+    parseWithJackson(bytes, length, out, null);
+  }
+
+  /**
+   * Jackson's path, with an API's own top-level members read by {@code api} (null: none),
+   * which sees each member first, and applied once the body is read.
+   */
+  public static void parseWithJackson(byte[] bytes, int length, ChunkFields out,
+      ChunkReader.Members api) throws IOException {
     out.reset();
-    ResponsesParts responses = new ResponsesParts();
     try (JsonParser p = JSON.createParser(bytes, 0, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("expected a JSON object");
       }
       for (String field; (field = nextMember(p)) != null; ) {
+        if (api != null && api.read(field, p)) {
+          continue;
+        }
         switch (field) {
           case "choices" -> readChoices(p, out);
-          case "usage" -> readUsage(p, out, responses);
+          case "usage" -> readUsage(p, out);
           case "error" -> out.error = readError(p);
-          default -> {
-            if (!responses.read(field, p)) {
-              p.skipChildren();
-            }
-          }
+          default -> p.skipChildren();
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw new IOException("trailing content after the JSON object");
       }
     }
-    if (responses.found()) {
-      responses.applyTo(out);
+    if (api != null) {
+      api.applyTo(out);
     }
   }
 
@@ -109,9 +117,8 @@ final class ChunkParser {
     }
   }
 
-  /** Chat's counts into {@code out}, the Responses API's into {@code responses}. */
-  static void readUsage(JsonParser p, ChunkFields out, ResponsesParts responses)
-      throws IOException {
+  /** The chunk's token counts into {@code out}. */
+  private static void readUsage(JsonParser p, ChunkFields out) throws IOException {
     if (!opens(p, JsonToken.START_OBJECT)) {
       return;
     }
@@ -121,10 +128,6 @@ final class ChunkParser {
         out.completionTokens = p.getIntValue();
       } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("prompt_tokens")) {
         out.promptTokens = p.getIntValue();
-      } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("input_tokens")) {
-        responses.inputTokens = p.getIntValue();
-      } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("output_tokens")) {
-        responses.outputTokens = p.getIntValue();
       } else {
         p.skipChildren();
       }
@@ -132,7 +135,7 @@ final class ChunkParser {
   }
 
   /** An in-band error is either a string or an object with a {@code message}. */
-  static String readError(JsonParser p) throws IOException {
+  public static String readError(JsonParser p) throws IOException {
     JsonToken value = p.currentToken();
     if (value == JsonToken.VALUE_NULL) {
       return null;
@@ -152,7 +155,7 @@ final class ChunkParser {
     return message == null ? "error event" : message;
   }
 
-  static String textOrNull(JsonParser p) throws IOException {
+  public static String textOrNull(JsonParser p) throws IOException {
     if (p.currentToken() == JsonToken.VALUE_STRING) {
       return p.getText();
     }
@@ -164,7 +167,7 @@ final class ChunkParser {
    * Moves past the next member's name onto its value and returns the name; null (on the
    * object's end) when there is no member left.
    */
-  static String nextMember(JsonParser p) throws IOException {
+  public static String nextMember(JsonParser p) throws IOException {
     if (p.nextToken() != JsonToken.FIELD_NAME) {
       return null;
     }
@@ -174,7 +177,7 @@ final class ChunkParser {
   }
 
   /** Whether the current value starts with {@code start}; any other value is skipped. */
-  static boolean opens(JsonParser p, JsonToken start) throws IOException {
+  public static boolean opens(JsonParser p, JsonToken start) throws IOException {
     if (p.currentToken() == start) {
       return true;
     }

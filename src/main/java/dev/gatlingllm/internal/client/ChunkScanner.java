@@ -73,7 +73,7 @@ final class ChunkScanner {
           } else if (c.nameIs(ERROR)) {
             out.error = readError(c);
           } else if (c.nameIs(TYPE) || c.nameIs(OUTPUT)) {
-            throw GiveUp.INSTANCE; // a Responses API event or body (see ResponsesParts)
+            throw GiveUp.INSTANCE; // a Responses API event or body (read by action.ResponsesApi)
           } else {
             c.skipValue(1);
           }

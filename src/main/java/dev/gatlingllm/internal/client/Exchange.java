@@ -266,7 +266,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       return; // the end of the HTTP response closes the exchange
     }
     try {
-      ChunkParser.parse(data, length, fields);
+      request.reader().read(data, length, fields);
     } catch (Exception e) {
       fail("malformed JSON chunk: " + JsonErrors.describe(e));
       return;
@@ -384,7 +384,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       return;
     }
     try {
-      ChunkParser.parse(bytes, bytes.length, fields);
+      request.reader().read(bytes, bytes.length, fields);
     } catch (Exception e) {
       finish(false, "malformed JSON response: " + JsonErrors.describe(e), readNanos, true);
       return;

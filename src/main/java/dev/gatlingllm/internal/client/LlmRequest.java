@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param scheduledNanos when the arrival profile wanted it sent, or {@link #NOT_SCHEDULED}
  * @param pooling        the answer is one JSON body timed as a whole (embeddings, rerank),
  *                       as vLLM times pooling requests, instead of a stream of chunks
+ * @param reader         how the answer's chunks (or its whole body) are read: its API's
  */
 public record LlmRequest(
     String name,
@@ -21,7 +22,8 @@ public record LlmRequest(
     byte[] body,
     int promptTokens,
     long scheduledNanos,
-    boolean pooling) {
+    boolean pooling,
+    ChunkReader reader) {
 
   /** Marks a request that nothing paced: its scheduled time is its start. */
   public static final long NOT_SCHEDULED = Long.MIN_VALUE;
@@ -30,6 +32,12 @@ public record LlmRequest(
   public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
       long scheduledNanos) {
     this(name, path, headers, body, promptTokens, scheduledNanos, false);
+  }
+
+  /** A request whose answer is an OpenAI chunk stream or body (completions, chat, pooling). */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, ChunkReader.OPENAI);
   }
 
   /** Header values stay out: they carry the API key. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -23,6 +24,10 @@ import org.junit.jupiter.api.Test;
  * are exact.
  */
 class ResponsesEventsTest {
+
+  /** The Responses API's reader, as its row of the backend table gives it. */
+  private static final ChunkReader RESPONSES =
+      Backends.resolve("openai-responses").api().reader();
 
   private static final String CREATED = "{\"type\":\"response.created\",\"sequence_number\":0,"
       + "\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\","
@@ -50,8 +55,22 @@ class ResponsesEventsTest {
   private static ChunkFields parse(String json) throws Exception {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     ChunkFields out = new ChunkFields();
-    ChunkParser.parse(bytes, bytes.length, out);
+    RESPONSES.read(bytes, bytes.length, out);
     return out;
+  }
+
+  /**
+   * Each API reads its own stream: the OpenAI chunk reader (completions, chat) takes no
+   * Responses event for content, and the Responses reader still reads a chat-shaped error.
+   */
+  @Test
+  void theChatReaderDoesNotReadResponsesEvents() throws Exception {
+    byte[] bytes = delta(" one").getBytes(StandardCharsets.UTF_8);
+    ChunkFields chat = new ChunkFields();
+    ChunkReader.OPENAI.read(bytes, bytes.length, chat);
+    assertFalse(chat.hasChoices);
+    assertNull(chat.text);
+    assertEquals("overloaded", parse("{\"error\":{\"message\":\"overloaded\"}}").error);
   }
 
   @Test
@@ -145,7 +164,8 @@ class ResponsesEventsTest {
     List<RequestRecord> records = new ArrayList<>();
     long start = 1_000_000_000L;
     Exchange exchange = new Exchange(new LlmRequest("resp", "/v1/responses",
-        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED), start,
+        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED, false, RESPONSES),
+        start,
         new ClientConfig(Target.parse("http://127.0.0.1:1"), Duration.ofSeconds(1),
             Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4)),
         (ex, record, reusable) -> records.add(record));
@@ -179,7 +199,8 @@ class ResponsesEventsTest {
     List<RequestRecord> records = new ArrayList<>();
     long start = 5_000L;
     Exchange exchange = new Exchange(new LlmRequest("resp", "/v1/responses",
-        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED), start,
+        new DefaultHttpHeaders(), new byte[0], 7, LlmRequest.NOT_SCHEDULED, false, RESPONSES),
+        start,
         new ClientConfig(Target.parse("http://127.0.0.1:1"), Duration.ofSeconds(1),
             Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(4)),
         (ex, record, reusable) -> records.add(record));
