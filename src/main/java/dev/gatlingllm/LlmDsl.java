@@ -36,7 +36,7 @@ import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.RunResults;
 import dev.gatlingllm.protocol.ServerTokenizers;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.tokenizer.Tokenizer;

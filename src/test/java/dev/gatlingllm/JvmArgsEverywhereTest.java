@@ -3,7 +3,7 @@ package dev.gatlingllm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.selfcheck.JvmSettings;
+import dev.gatlingllm.internal.selfcheck.JvmSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.launcher.GatlingLlm;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import java.io.ByteArrayOutputStream;

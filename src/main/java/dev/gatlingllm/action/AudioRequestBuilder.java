@@ -18,7 +18,7 @@ import java.util.function.Function;
  */
 public final class AudioRequestBuilder extends RequestBuilderBase<AudioRequestBuilder> {
 
-  private static final String TRANSCRIPTIONS = Backends.resolve("openai-audio").defaultEndpoint();
+  private static final String TRANSCRIPTIONS = AudioApi.INSTANCE.defaultPath();
 
   private SessionValue<byte[]> audio;
   private String fileName = "audio.wav";
@@ -45,7 +45,7 @@ public final class AudioRequestBuilder extends RequestBuilderBase<AudioRequestBu
 
   /** {@code /v1/audio/translations}. */
   public AudioRequestBuilder translations() {
-    return copy(b -> b.path = "/v1/audio/translations");
+    return copy(b -> b.path = AudioApi.TRANSLATIONS);
   }
 
   /** The audio file's bytes (a WAV file unless {@link #file} says otherwise), e.g. "#{audio}". */

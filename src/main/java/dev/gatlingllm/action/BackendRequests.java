@@ -1,38 +1,21 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.dataset.PromptTokenIds;
 import dev.gatlingllm.dataset.RandomMultiModalDataset;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * The request each kind of backend sends, built with the DSL from the dataset's attributes and
- * the command line's flags, as vLLM's request function of the backend sends it: the request
- * factories of the {@link Backends} table.
+ * What the {@link Api}s' requests share, built with the DSL from the dataset's attributes and
+ * the command line's flags as vLLM's request functions build them: the generation fields,
+ * the dataset's request id and media.
  */
 final class BackendRequests {
 
   /** The dataset's ids, sent as {@code x-request-id} as vLLM does. */
-  private static final String REQUEST_ID = "#{request_id}";
+  static final String REQUEST_ID = "#{request_id}";
 
   private BackendRequests() {}
-
-  static LlmRequestBuilder completions(RequestFlags flags) {
-    LlmRequestBuilder r = LlmRequestBuilder.completions("completions").fromDataset();
-    if (flags.on("prompt-token-ids")) {
-      // the ids the dataset's tokenizer gave each prompt (PromptTokenIds), as vllm-bench sends
-      r = r.promptTokenIds("#{" + PromptTokenIds.FEEDER_KEY + "}");
-    }
-    return generation(r, flags, true);
-  }
-
-  static LlmRequestBuilder chat(RequestFlags flags) {
-    // vLLM sends the prompt as a text part of the user message, the media after it
-    return generation(LlmRequestBuilder.chat("chat").fromDataset()
-        .multiModal(BackendRequests::mediaParts), flags, false);
-  }
 
   /**
    * The chat request of a conversation's turns ({@code --multi-turn}): the flags' fields; the
@@ -43,11 +26,11 @@ final class BackendRequests {
     return generation(LlmRequestBuilder.chat("chat"), flags, false).copy(b -> b.requestId = null);
   }
 
-  static LlmRequestBuilder responses(RequestFlags flags) {
-    return generation(LlmRequestBuilder.responses("responses").fromDataset(), flags, false);
-  }
-
-  private static LlmRequestBuilder generation(LlmRequestBuilder base, RequestFlags flags,
+  /**
+   * The fields vLLM's generation requests take from the flags, on a request of any generation
+   * API ({@code completions}: with its logprobs and repetition penalty default).
+   */
+  static LlmRequestBuilder generation(LlmRequestBuilder base, RequestFlags flags,
       boolean completions) {
     LlmRequestBuilder r = base.endpoint(flags.endpoint()).requestId(REQUEST_ID);
     if (flags.on("ignore-eos")) {
@@ -92,41 +75,8 @@ final class BackendRequests {
     return flags.flagged(flag, () -> set.apply(r, v));
   }
 
-  static AudioRequestBuilder audio(RequestFlags flags) {
-    AudioRequestBuilder r = AudioRequestBuilder.of("audio").fromDataset()
-        .endpoint(flags.endpoint()).requestId(REQUEST_ID);
-    if (flags.on("ignore-eos")) {
-      r = r.ignoreEos(true);
-    }
-    // vLLM's greedy default goes in with the extra body, after the standard fields
-    r = r.extraBody("temperature", 0.0);
-    for (Map.Entry<String, Object> field : flags.extraBody().entrySet()) {
-      AudioRequestBuilder current = r;
-      r = flags.flagged("extra-body", () -> current.extraBody(field.getKey(), field.getValue()));
-    }
-    return r;
-  }
-
-  static EmbeddingsRequestBuilder embeddings(EmbeddingsVariant variant, RequestFlags flags) {
-    EmbeddingsRequestBuilder r = EmbeddingsRequestBuilder.embeddings("embeddings")
-        .variant(variant).fromDataset().multiModal(BackendRequests::mediaParts)
-        .endpoint(flags.endpoint()).requestId(REQUEST_ID);
-    // vLLM's embeddings requests carry ignore_eos when asked (and no sampling parameter)
-    r = flags.on("ignore-eos") ? r.extraBody("ignore_eos", true) : r;
-    for (Map.Entry<String, Object> field : flags.extraBody().entrySet()) {
-      EmbeddingsRequestBuilder current = r;
-      r = flags.flagged("extra-body", () -> current.extraBody(field.getKey(), field.getValue()));
-    }
-    return r;
-  }
-
-  static RerankRequestBuilder rerank(RequestFlags flags) {
-    return RerankRequestBuilder.rerank("rerank").fromDataset().endpoint(flags.endpoint())
-        .requestId(REQUEST_ID);
-  }
-
   /** The dataset's images or video; none for a text row. */
-  private static Object mediaParts(Session session) {
+  static Object mediaParts(Session session) {
     return session.contains(RandomMultiModalDataset.MM_CONTENT)
         ? session.get(RandomMultiModalDataset.MM_CONTENT) : List.of();
   }

@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.dataset.DatasetContent;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -25,8 +25,11 @@ import java.util.function.Function;
  * ActionBuilder request = b.request(flags);   // LlmDsl.embeddings(...).variant(OPENAI_CLIP)...
  * }</pre>
  *
- * <p>Adding a backend: one {@code add(...)} line here; when it sends a body no request builder
- * makes yet, its builder and {@link RequestTemplate} too (see docs/architecture.md).
+ * <p>Each row names the {@link Api} it sends (body out, stream in, capabilities); code elsewhere
+ * asks a backend for a capability ({@link Backend#chatTemplate()}, {@link Backend#pooling()},
+ * {@link Backend#takes}) and never compares its name. Adding a backend that sends an existing
+ * API: one {@code add(...)} line here. Adding an API: its {@link Api} class and its row here
+ * (and its factory in {@code LlmDsl} when users call it by name).
  */
 public final class Backends {
 
@@ -88,36 +91,58 @@ public final class Backends {
   }
 
   /**
-   * A backend that can be served.
+   * A backend that can be served: a vLLM backend name, the {@link Api} it sends, and what of
+   * the command line it takes.
    *
-   * @param name            vLLM's backend name
-   * @param defaultEndpoint the path its requests go to by default here (vLLM's own
-   *                        {@code --endpoint} default is {@code /v1/completions} whatever the
-   *                        backend, so its users pass {@code --endpoint} for the others)
-   * @param endpointEndings how a given {@code --endpoint} must end, as vLLM checks the URL
-   * @param streams         whether the answer streams (SSE) rather than being one JSON body
-   * @param metrics         vLLM's metric set: {@link TaskType#GENERATION}, or the reduced
-   *                        pooling set ({@link TaskType#EMBEDDING})
-   * @param takes           the parts of the command line its request sends
-   * @param ignores         the parts it accepts and does not send, as vLLM does; a part in
-   *                        neither set is refused
-   * @param accepts         the datasets it can send
-   * @param sends           what it sends, for the README
-   * @param request         builds its request (vLLM's request function)
+   * @param name    vLLM's backend name
+   * @param api     the API its requests speak: their body, how the answer is read, and the
+   *                capabilities the rest of the plugin asks about
+   * @param takes   the parts of the command line its request sends
+   * @param ignores the parts it accepts and does not send, as vLLM does; a part in neither
+   *                set is refused
+   * @param accepts the datasets it can send
+   * @param sends   what it sends, for the README
    */
-  public record Backend(String name, String defaultEndpoint, List<String> endpointEndings,
-      boolean streams, TaskType metrics, Set<Takes> takes, Set<Takes> ignores, Accepts accepts,
-      String sends, Function<RequestFlags, ActionBuilder> request) {
+  public record Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores,
+      Accepts accepts, String sends) {
 
     public Backend {
-      endpointEndings = List.copyOf(endpointEndings);
       takes = Set.copyOf(takes);
       ignores = Set.copyOf(ignores);
     }
 
+    /** The path its requests go to by default (see {@link Api#defaultPath()}). */
+    public String defaultEndpoint() {
+      return api.defaultPath();
+    }
+
+    /** How a given {@code --endpoint} must end, as vLLM checks the URL. */
+    public List<String> endpointEndings() {
+      return api.endpointEndings();
+    }
+
+    /** Whether the answer streams (SSE) rather than being one JSON body. */
+    public boolean streams() {
+      return api.streams();
+    }
+
+    /** vLLM's metric set: generation, or the reduced pooling set. */
+    public TaskType metrics() {
+      return api.metrics();
+    }
+
     /** Whether results use vLLM's reduced (pooling) metric set. */
     public boolean pooling() {
-      return metrics == TaskType.EMBEDDING;
+      return api.pooling();
+    }
+
+    /**
+     * Whether its requests are chat messages the server renders with its chat template:
+     * conversations ({@code --multi-turn}), BFCL's tools, the multimodal chat message and
+     * {@code --chat-template-kwargs} need it.
+     */
+    public boolean chatTemplate() {
+      return api.chatTemplate();
     }
 
     public boolean takes(Takes part) {
@@ -130,7 +155,7 @@ public final class Backends {
 
     /** The request every user sends, with the command line's part of it. */
     public ActionBuilder request(RequestFlags flags) {
-      return request.apply(flags);
+      return api.request(flags);
     }
   }
 
@@ -150,24 +175,19 @@ public final class Backends {
     // older vLLM releases sent the OpenAI completions request for sglang ... llama.cpp too;
     // current vLLM dropped them from its list, and pasted older command lines still name them
     for (String name : List.of("vllm", "openai", "sglang", "lmdeploy", "scalellm", "llama.cpp")) {
-      add(new Backend(name, "/v1/completions", List.of("completions"), true,
-          TaskType.GENERATION, completions, Set.of(), Accepts.TEXT, "streamed completions",
-          BackendRequests::completions));
+      add(new Backend(name, CompletionsApi.INSTANCE, completions, Set.of(), Accepts.TEXT,
+          "streamed completions"));
     }
-    add(new Backend("openai-chat", "/v1/chat/completions", List.of("chat/completions"), true,
-        TaskType.GENERATION, GENERATION, Set.of(),
+    add(new Backend("openai-chat", ChatApi.INSTANCE, GENERATION, Set.of(),
         new Accepts(EnumSet.of(DatasetContent.TEXT, DatasetContent.VISUAL), true,
             "text datasets, `random-mm`, image and video `hf` datasets", null, null, null),
         "streamed chat completions: the prompt as a text part, then the dataset's images or "
-            + "video as content parts", BackendRequests::chat));
+            + "video as content parts"));
     // vLLM's Rust client (vllm-bench): the Responses API, text only
-    add(new Backend("openai-responses", "/v1/responses", List.of("responses"), true,
-        TaskType.GENERATION, GENERATION, Set.of(), Accepts.TEXT,
-        "streamed Responses API: the prompt as `input`, timed from its "
-            + "`response.output_text.delta` events, usage from `response.completed`",
-        BackendRequests::responses));
-    add(new Backend("openai-audio", "/v1/audio/transcriptions",
-        List.of("transcriptions", "translations"), true, TaskType.GENERATION,
+    add(new Backend("openai-responses", ResponsesApi.INSTANCE, GENERATION, Set.of(),
+        Accepts.TEXT, "streamed Responses API: the prompt as `input`, timed from its "
+            + "`response.output_text.delta` events, usage from `response.completed`"));
+    add(new Backend("openai-audio", AudioApi.INSTANCE,
         EnumSet.of(Takes.IGNORE_EOS, Takes.EXTRA_BODY), Set.of(),
         new Accepts(EnumSet.of(DatasetContent.AUDIO), false, "ASR `hf` datasets only",
             DatasetContent.AUDIO, content -> "openai-audio uploads each request's audio clip, "
@@ -175,21 +195,18 @@ public final class Backends {
                 + "such as --dataset-name hf --dataset-path openslr/librispeech_asr",
             "the dataset's requests are audio clips, which only --backend openai-audio "
                 + "uploads"),
-        "streamed transcription: the dataset's audio clip uploaded as a form, `temperature` 0.0",
-        BackendRequests::audio));
-    embeddings(EmbeddingsVariant.OPENAI, "/v1/embeddings", "the prompt as `input`");
-    embeddings(EmbeddingsVariant.OPENAI_CHAT, "/v1/embeddings",
-        "the prompt and media as a chat message");
-    embeddings(EmbeddingsVariant.OPENAI_CLIP, "/v1/embeddings",
+        "streamed transcription: the dataset's audio clip uploaded as a form, `temperature` 0.0"));
+    embeddings(EmbeddingsVariant.OPENAI, "the prompt as `input`");
+    embeddings(EmbeddingsVariant.OPENAI_CHAT, "the prompt and media as a chat message");
+    embeddings(EmbeddingsVariant.OPENAI_CLIP,
         "a chat message, the text left empty when there is an image");
-    embeddings(EmbeddingsVariant.OPENAI_VLM2VEC, "/v1/embeddings",
+    embeddings(EmbeddingsVariant.OPENAI_VLM2VEC,
         "a chat message, media first, with VLM2Vec's instruction");
-    embeddings(EmbeddingsVariant.INFINITY, "/embeddings", "Infinity's body: the prompt as `input`");
-    embeddings(EmbeddingsVariant.INFINITY_CLIP, "/embeddings",
+    embeddings(EmbeddingsVariant.INFINITY, "Infinity's body: the prompt as `input`");
+    embeddings(EmbeddingsVariant.INFINITY_CLIP,
         "Infinity's body: the image alone when there is one");
-    embeddings(EmbeddingsVariant.VLLM_POOLING, "/pooling", "vLLM's `/pooling` body");
-    // vLLM's rerank request sends no flag-dependent field
-    add(new Backend("vllm-rerank", "/v1/rerank", List.of("rerank"), false, TaskType.EMBEDDING,
+    embeddings(EmbeddingsVariant.VLLM_POOLING, "vLLM's `/pooling` body");
+    add(new Backend("vllm-rerank", RerankApi.INSTANCE,
         Set.of(), EnumSet.of(Takes.SAMPLING, Takes.IGNORE_EOS),
         new Accepts(EnumSet.of(DatasetContent.RERANK), false, "`random-rerank` only",
             DatasetContent.RERANK, content -> "rerank requests are a query with its documents, "
@@ -197,7 +214,7 @@ public final class Backends {
                 + "--dataset-name random-rerank",
             "the dataset's requests are rerank queries with documents, which only --backend "
                 + "vllm-rerank sends"),
-        "the query and its documents" + POOLING_METRICS, BackendRequests::rerank));
+        "the query and its documents" + POOLING_METRICS));
     String ownProtocol = " speaks its own protocol, not the OpenAI API, and current vLLM's "
         + "bench serve no longer has it; run the server's OpenAI-compatible endpoint with "
         + "--backend openai or openai-chat";
@@ -207,14 +224,11 @@ public final class Backends {
   }
 
   /** An embeddings backend: its name is its body shape's ({@link EmbeddingsVariant}). */
-  private static void embeddings(EmbeddingsVariant variant, String path, String body) {
-    String ending = path.substring(path.lastIndexOf('/') + 1);
+  private static void embeddings(EmbeddingsVariant variant, String body) {
     // vLLM's embeddings requests carry ignore_eos when asked, and no sampling parameter
-    add(new Backend(variant.backend(), path, List.of(ending), false, TaskType.EMBEDDING,
+    add(new Backend(variant.backend(), EmbeddingsApi.of(variant),
         EnumSet.of(Takes.IGNORE_EOS, Takes.EXTRA_BODY), EnumSet.of(Takes.SAMPLING),
-        Accepts.TEXT_AND_VISUAL,
-        "embeddings, " + body + POOLING_METRICS,
-        flags -> BackendRequests.embeddings(variant, flags)));
+        Accepts.TEXT_AND_VISUAL, "embeddings, " + body + POOLING_METRICS));
   }
 
   private static void add(Backend backend) {

@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.dataset.Conversation;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +29,7 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
 
   static ConversationState begin(Conversation conversation, String systemPrompt, String model) {
     List<Map<String, Object>> history = systemPrompt == null ? List.of()
-        : List.of(GenerationTemplate.message("system", systemPrompt));
+        : List.of(ChatApi.message("system", systemPrompt));
     return new ConversationState(conversation, 0, history, 0, model, false, null);
   }
 
@@ -68,7 +68,7 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
   List<Map<String, Object>> messages() {
     List<Map<String, Object>> messages = new ArrayList<>(history.size() + 1);
     messages.addAll(history);
-    messages.add(GenerationTemplate.message("user", turn().prompt()));
+    messages.add(ChatApi.message("user", turn().prompt()));
     return messages;
   }
 
@@ -100,7 +100,7 @@ record ConversationState(Conversation conversation, int next, List<Map<String, O
     List<Map<String, Object>> longer = new ArrayList<>(history.size() + 2);
     longer.addAll(messages());
     String answer = record.generatedText() == null ? "" : record.generatedText();
-    longer.add(GenerationTemplate.message("assistant", answer));
+    longer.add(ChatApi.message("assistant", answer));
     int tokens = historyTokens < 0 || record.outputTokens() < 0 ? -1
         : historyTokens + turn().promptLen() + record.outputTokens();
     return new ConversationState(conversation, next + 1, Collections.unmodifiableList(longer),

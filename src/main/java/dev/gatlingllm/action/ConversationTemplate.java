@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import io.netty.handler.codec.http.HttpHeaders;

@@ -46,10 +46,9 @@ public enum EmbeddingsVariant {
   }
 
   /**
-   * The path requests go to unless {@code endpoint(...)} says otherwise: its backend's in the
-   * {@link Backends} table.
+   * The path requests go to unless {@code endpoint(...)} says otherwise: its API's.
    */
   public String defaultPath() {
-    return Backends.resolve(backend).defaultEndpoint();
+    return EmbeddingsApi.of(this).defaultPath();
   }
 }

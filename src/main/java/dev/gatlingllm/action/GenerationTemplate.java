@@ -1,16 +1,17 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.dataset.BfclDataset;
-import dev.gatlingllm.metrics.TaskType;
-import dev.gatlingllm.protocol.ServerCompliance;
+import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 
-/** Completions and chat requests, from an {@link LlmRequestBuilder}'s spec. */
+/**
+ * Generation requests (completions, chat, Responses), from an {@link LlmRequestBuilder}'s
+ * spec: its API gives what differs between them.
+ */
 final class GenerationTemplate extends RequestTemplate {
 
   /** What warm-up requests ask; their answers are thrown away. */
@@ -18,9 +19,7 @@ final class GenerationTemplate extends RequestTemplate {
 
   private final RequestSpec spec;
   /** Fields of the extra body that override what the compliance check compares; null: unset. */
-  private final Integer extraMaxTokens;
-  private final Integer extraMaxCompletionTokens;
-  private final Integer extraMaxOutputTokens;
+  private final GenerationApi.ExtraBudgets extraBudgets;
   private final Object extraIgnoreEos;
   private final Object extraModel;
 
@@ -28,15 +27,9 @@ final class GenerationTemplate extends RequestTemplate {
     super(spec.name(), spec.path(), spec.promptTokens(), spec.requestId(), spec.saveTextAs());
     this.spec = spec;
     Map<String, Object> extra = spec.extraBody();
-    this.extraMaxTokens = integer(extra.get("max_tokens"));
-    this.extraMaxCompletionTokens = integer(extra.get("max_completion_tokens"));
-    this.extraMaxOutputTokens = integer(extra.get("max_output_tokens"));
+    this.extraBudgets = spec.api().extraBudgets(extra);
     this.extraIgnoreEos = extra.get("ignore_eos");
     this.extraModel = extra.get("model");
-  }
-
-  private static Integer integer(Object value) {
-    return value instanceof Number n ? n.intValue() : null;
   }
 
   RequestSpec spec() {
@@ -45,7 +38,7 @@ final class GenerationTemplate extends RequestTemplate {
 
   @Override
   String endpointType() {
-    return spec.endpoint().endpointType;
+    return spec.api().endpointType();
   }
 
   @Override
@@ -56,26 +49,18 @@ final class GenerationTemplate extends RequestTemplate {
   @Override
   Body body(Session session, String model, String requestId) {
     String prompt = spec.prompt() == null ? null : spec.prompt().resolve(session);
-    List<Map<String, Object>> messages = null;
-    if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
-      messages = spec.messages() != null ? spec.messages().resolve(session) : null;
-    } else if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
-      messages = spec.messages() != null ? spec.messages().resolve(session)
-          : userTurn(prompt, spec.multiModal() == null ? null
-              : MultiModal.parts(spec.multiModal().resolve(session)));
-    }
+    List<Map<String, Object>> messages = spec.api().messages(spec, session, prompt);
     Integer maxTokens = spec.maxTokens() == null ? null : spec.maxTokens().resolve(session);
     if (maxTokens != null && maxTokens < 1) {
       throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
     }
     String requestModel = spec.model() != null ? spec.model().resolve(session) : model;
-    // a dataset's tools (BFCL) go with chat requests, as vLLM sends them
-    Object tools = spec.endpoint() != RequestSpec.Endpoint.CHAT ? null
-        : session.attributes().get(BfclDataset.TOOLS).getOrElse(() -> null);
+    Object tools = spec.api().tools(session);
     Object sentPrompt = spec.promptTokenIds() == null ? prompt
         : tokenIds(spec.promptTokenIds().resolve(session));
     return new Body(RequestBodies.build(spec, requestModel, sentPrompt, messages, maxTokens,
-        null, tools), Body.JSON, asked(maxTokens, requestModel));
+        null, tools), Body.JSON,
+        spec.api().asked(maxTokens, extraBudgets, ignoreEos(), model(requestModel)));
   }
 
   /** The prompt's token ids as the body sends them; a request without any fails. */
@@ -104,23 +89,6 @@ final class GenerationTemplate extends RequestTemplate {
     return ids;
   }
 
-  /** What the body asks of the server, the extra body's fields winning as they do in it. */
-  private ServerCompliance.Asked asked(Integer maxTokens, String requestModel) {
-    if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
-      Integer out = extraMaxOutputTokens != null ? extraMaxOutputTokens : maxTokens;
-      int max = out == null ? -1 : out;
-      return new ServerCompliance.Asked(max, max, false, ignoreEos(), model(requestModel), false);
-    }
-    boolean chat = spec.endpoint() == RequestSpec.Endpoint.CHAT;
-    Integer tokens = extraMaxTokens != null ? extraMaxTokens : chat ? null : maxTokens;
-    Integer completion = extraMaxCompletionTokens != null ? extraMaxCompletionTokens
-        : chat ? maxTokens : null;
-    int max = Math.max(tokens == null ? -1 : tokens, completion == null ? -1 : completion);
-    int min = tokens == null ? max : completion == null ? tokens : Math.min(tokens, completion);
-    return new ServerCompliance.Asked(max, min, completion != null && tokens == null,
-        ignoreEos(), model(requestModel), chat);
-  }
-
   private boolean ignoreEos() {
     return extraIgnoreEos != null ? Boolean.TRUE.equals(extraIgnoreEos)
         : Boolean.TRUE.equals(spec.ignoreEos());
@@ -131,36 +99,13 @@ final class GenerationTemplate extends RequestTemplate {
   }
 
   @Override
+  ChunkReader reader() {
+    return spec.api().reader();
+  }
+
+  @Override
   IntFunction<byte[]> warmUpBody(String model) {
     return maxTokens -> RequestBodies.build(spec, model, WARM_UP_PROMPT,
-        spec.endpoint() == RequestSpec.Endpoint.CHAT ? userTurn(WARM_UP_PROMPT, null) : null,
-        maxTokens);
-  }
-
-  /**
-   * The user turn (after the system prompt, if any). With multimodal parts the content is a
-   * list, the text part first and the media after it, as vLLM's chat backend builds it.
-   */
-  private List<Map<String, Object>> userTurn(String prompt, List<Map<String, Object>> media) {
-    List<Map<String, Object>> messages = new ArrayList<>(2);
-    if (spec.systemPrompt() != null) {
-      messages.add(message("system", spec.systemPrompt()));
-    }
-    if (media == null) {
-      messages.add(message("user", prompt));
-    } else {
-      List<Object> content = new ArrayList<>(1 + media.size());
-      content.add(MultiModal.textPart(prompt));
-      content.addAll(media);
-      messages.add(message("user", content));
-    }
-    return messages;
-  }
-
-  static Map<String, Object> message(String role, Object content) {
-    Map<String, Object> m = new LinkedHashMap<>(2);
-    m.put("role", role);
-    m.put("content", content);
-    return m;
+        spec.api().warmUpMessages(spec, WARM_UP_PROMPT), maxTokens);
   }
 }

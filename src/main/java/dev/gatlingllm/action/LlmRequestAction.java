@@ -1,17 +1,17 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.arrival.BoundedConcurrencyLimiter;
-import dev.gatlingllm.client.EncodedRequest;
-import dev.gatlingllm.client.LlmRequest;
+import dev.gatlingllm.internal.client.EncodedRequest;
+import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.dataset.MixedServingBoundaryDataset;
-import dev.gatlingllm.metrics.GoodputSlo;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.GoodputSlo;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.LlmProtocolKey;
 import dev.gatlingllm.protocol.RunPacing;
 import dev.gatlingllm.protocol.RunStop;
 import dev.gatlingllm.protocol.ServerCompliance;
-import dev.gatlingllm.selfcheck.SelfCheck;
+import dev.gatlingllm.internal.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
@@ -22,7 +22,7 @@ import io.gatling.core.stats.StatsEngine;
 import io.gatling.core.structure.ScenarioContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.function.IntFunction;
 import scala.Option;
@@ -96,7 +96,7 @@ final class LlmRequestAction extends LlmAction {
       components.outputTokens().prepareForRunTimeCounting();
     }
     if (warmUp != null) {
-      components.warmUpOnce(spec.path(), warmUp,
+      components.warmUpOnce(spec.path(), warmUp, spec.reader(),
           (over, requests) -> Rehearsal.run(spec, over, gatlingClock, requests));
     }
   }
@@ -263,7 +263,7 @@ final class LlmRequestAction extends LlmAction {
     return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
-        spec.taskType() != TaskType.GENERATION)), body.asked());
+        spec.taskType() != TaskType.GENERATION, spec.reader())), body.asked());
   }
 
   /**

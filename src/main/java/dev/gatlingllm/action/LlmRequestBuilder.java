@@ -1,6 +1,5 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.action.RequestSpec.Endpoint;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +28,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   /** The temperature sent when none is set: greedy decoding, as the reference tool did. */
   private static final double GREEDY = 0.0;
 
-  private final Endpoint endpoint;
+  private final GenerationApi api;
   private SessionValue<String> prompt;
   private SessionValue<List<Map<String, Object>>> messages;
   private String systemPrompt;
@@ -51,19 +50,19 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   private SessionValue<Object> multiModal;
   private SessionValue<Object> promptTokenIds;
 
-  LlmRequestBuilder(Endpoint endpoint, String name) {
-    super(name, endpoint.defaultPath());
-    this.endpoint = endpoint;
+  LlmRequestBuilder(GenerationApi api, String name) {
+    super(name, api.defaultPath());
+    this.api = api;
   }
 
   /** A completions request ({@code /v1/completions}). */
   public static LlmRequestBuilder completions(String name) {
-    return new LlmRequestBuilder(Endpoint.COMPLETIONS, name);
+    return new LlmRequestBuilder(CompletionsApi.INSTANCE, name);
   }
 
   /** A chat request ({@code /v1/chat/completions}). */
   public static LlmRequestBuilder chat(String name) {
-    return new LlmRequestBuilder(Endpoint.CHAT, name);
+    return new LlmRequestBuilder(ChatApi.INSTANCE, name);
   }
 
   /**
@@ -72,7 +71,22 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
    * {@code instructions}, the budget as {@code max_output_tokens}.
    */
   public static LlmRequestBuilder responses(String name) {
-    return new LlmRequestBuilder(Endpoint.RESPONSES, name);
+    return new LlmRequestBuilder(ResponsesApi.INSTANCE, name);
+  }
+
+  /**
+   * A request of a generation backend of the {@link Backends} table, e.g.
+   * {@code forBackend("openai-responses", name)}, the same as {@link #responses(String)}.
+   *
+   * @throws IllegalArgumentException when the name is no served backend, or one whose
+   *     requests are not generation requests (audio, embeddings, rerank have their builders)
+   */
+  public static LlmRequestBuilder forBackend(String backend, String name) {
+    if (Backends.resolve(backend).api() instanceof GenerationApi generation) {
+      return new LlmRequestBuilder(generation, name);
+    }
+    throw new IllegalArgumentException("--backend " + backend.trim() + " sends no completions, "
+        + "chat or Responses request");
   }
 
   /** Prompt text, or EL such as {@code "#{prompt}"}; for chat it is the user message. */
@@ -90,7 +104,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
    * Chat: a system message sent before the user prompt; Responses: the {@code instructions}.
    */
   public LlmRequestBuilder systemPrompt(String text) {
-    if (endpoint == Endpoint.COMPLETIONS) {
+    if (!api.takesMessages()) {
       throw new IllegalArgumentException("systemPrompt(...) is only for chat and Responses "
           + "requests");
     }
@@ -104,7 +118,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
    * {@code input}, replacing the prompt.
    */
   public LlmRequestBuilder messages(Function<Session, List<Map<String, Object>>> f) {
-    if (endpoint == Endpoint.COMPLETIONS) {
+    if (!api.takesMessages()) {
       throw new IllegalArgumentException("messages(...) is only for chat and Responses requests");
     }
     SessionValue<List<Map<String, Object>>> v = SessionValue.function("messages", f);
@@ -264,7 +278,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
 
   /** Completions only: log-probabilities of this many top tokens per token ({@code logprobs}). */
   public LlmRequestBuilder logprobs(int topTokens) {
-    if (endpoint != Endpoint.COMPLETIONS) {
+    if (!api.takesTokenPrompt()) {
       throw new IllegalArgumentException("logprobs(...) is only for completions requests");
     }
     requireAtLeast("logprobs", topTokens, 0);
@@ -314,7 +328,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
    * whose messages and lengths the turns give, so none may be set here.
    */
   RequestSpec conversationSpec() {
-    if (endpoint != Endpoint.CHAT) {
+    if (!api.chatTemplate()) {
       throw new IllegalArgumentException("conversation(...) takes a chat request, got the "
           + "completions request '" + name + "'");
     }
@@ -330,9 +344,9 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   RequestSpec spec() {
     if (prompt == null && messages == null) {
       throw new IllegalArgumentException("request '" + name + "': prompt(...) is required"
-          + (endpoint != Endpoint.COMPLETIONS ? " (or messages(...))" : ""));
+          + (api.takesMessages() ? " (or messages(...))" : ""));
     }
-    return new RequestSpec(endpoint, name, path, prompt, messages, systemPrompt, maxTokens,
+    return new RequestSpec(api, name, path, prompt, messages, systemPrompt, maxTokens,
         promptTokens, ignoreEos, temperature != null ? temperature
             : serverTemperature ? null : GREEDY, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
@@ -345,14 +359,14 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   }
 
   private void requireCompletions(String what) {
-    if (endpoint != Endpoint.COMPLETIONS) {
+    if (!api.takesTokenPrompt()) {
       throw new IllegalArgumentException(what + "(...) is only for completions requests: "
           + "chat and Responses requests send messages, which the server tokenizes");
     }
   }
 
   private void requireChat(String what) {
-    if (endpoint != Endpoint.CHAT) {
+    if (!api.chatTemplate()) {
       throw new IllegalArgumentException(what + "(...) is only for chat requests");
     }
   }

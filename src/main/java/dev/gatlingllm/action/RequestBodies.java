@@ -6,7 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds the JSON body of one request, in the field order the reference client sends. */
+/**
+ * Builds the JSON body of one generation request, in the field order the reference client
+ * sends: the fields every generation API shares here, its input and the budget's name from
+ * its {@link GenerationApi}.
+ */
 final class RequestBodies {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -30,20 +34,12 @@ final class RequestBodies {
    */
   static byte[] build(RequestSpec spec, String model, Object prompt,
       List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens, Object tools) {
+    GenerationApi api = spec.api();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("model", model);
-    if (spec.endpoint() == RequestSpec.Endpoint.RESPONSES) {
-      // the Responses API takes a string or a message list as input, the system prompt apart
-      body.put("input", messages != null ? messages : prompt);
-      putIfSet(body, "instructions", spec.systemPrompt());
-    } else if (spec.endpoint() == RequestSpec.Endpoint.CHAT) {
-      body.put("messages", messages);
-      putIfSet(body, "tools", tools);
-    } else {
-      body.put("prompt", prompt);
-    }
+    api.putInput(body, spec, prompt, messages, tools);
     if (maxTokens != null) {
-      body.put(spec.endpoint().maxTokensField, maxTokens);
+      body.put(api.maxTokensField(), maxTokens);
     }
     putIfSet(body, "min_tokens", minTokens);
     putIfSet(body, "logprobs", spec.logprobs());
@@ -57,8 +53,7 @@ final class RequestBodies {
     putIfSet(body, "repetition_penalty", spec.repetitionPenalty());
     putIfSet(body, "ignore_eos", spec.ignoreEos());
     body.put("stream", spec.stream());
-    // a Responses stream always ends with its usage (the completed event): no stream_options
-    if (spec.stream() && spec.endpoint() != RequestSpec.Endpoint.RESPONSES) {
+    if (spec.stream() && api.streamOptions()) {
       body.put("stream_options", Map.of("include_usage", true));
     }
     body.putAll(spec.extraBody());

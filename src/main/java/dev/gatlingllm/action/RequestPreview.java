@@ -1,6 +1,7 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.commons.stats.OK$;
 import io.gatling.core.session.Session;
 import io.gatling.javaapi.core.ActionBuilder;
@@ -23,10 +24,17 @@ import scala.runtime.BoxedUnit;
 public final class RequestPreview {
 
   /**
-   * One request: its path, body and content type, and whether its answer is one JSON body
-   * (pooling) rather than a stream.
+   * One request: its path, body and content type, whether its answer is one JSON body
+   * (pooling) rather than a stream, and how that answer is read.
    */
-  public record Rendered(String path, byte[] body, String contentType, boolean pooling) {}
+  public record Rendered(String path, byte[] body, String contentType, boolean pooling,
+      ChunkReader reader) {
+
+    /** A request whose answer is the OpenAI chunk. */
+    public Rendered(String path, byte[] body, String contentType, boolean pooling) {
+      this(path, body, contentType, pooling, ChunkReader.OPENAI);
+    }
+  }
 
   private RequestPreview() {}
 
@@ -45,7 +53,7 @@ public final class RequestPreview {
     try {
       RequestTemplate.Body body = template.body(session(attributes), model, null);
       return new Rendered(template.path(), body.bytes(), body.contentType(),
-          template.taskType() != TaskType.GENERATION);
+          template.taskType() != TaskType.GENERATION, template.reader());
     } catch (SessionValue.ResolutionException e) {
       throw new IllegalArgumentException("request '" + template.name() + "': "
           + e.getMessage(), e);

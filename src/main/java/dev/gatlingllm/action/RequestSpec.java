@@ -5,10 +5,11 @@ import java.util.Map;
 
 /**
  * The validated, immutable content of an {@link LlmRequestBuilder}: what the action needs to
- * build each request body. Sampling parameters left null are not sent.
+ * build each request body, and the API that body is for. Sampling parameters left null are not
+ * sent.
  */
 record RequestSpec(
-    Endpoint endpoint,
+    GenerationApi api,
     String name,
     String path,
     SessionValue<String> prompt,
@@ -32,27 +33,4 @@ record RequestSpec(
     Integer logprobs,
     SessionValue<Object> multiModal,
     SessionValue<Object> promptTokenIds) {
-
-  /** The OpenAI generation endpoints we speak. */
-  enum Endpoint {
-    COMPLETIONS("openai", "completions", "max_tokens"),
-    CHAT("openai-chat", "chat", "max_completion_tokens"),
-    /** The Responses API: {@code input}, {@code instructions}, typed events back. */
-    RESPONSES("openai-responses", "openai-responses", "max_output_tokens");
-
-    /** vLLM's backend of this endpoint, whose path is the default. */
-    final String backend;
-    final String endpointType;
-    final String maxTokensField;
-
-    Endpoint(String backend, String endpointType, String maxTokensField) {
-      this.backend = backend;
-      this.endpointType = endpointType;
-      this.maxTokensField = maxTokensField;
-    }
-
-    String defaultPath() {
-      return Backends.resolve(backend).defaultEndpoint();
-    }
-  }
 }

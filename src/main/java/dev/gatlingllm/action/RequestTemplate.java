@@ -1,16 +1,18 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.function.IntFunction;
 
 /**
- * What one kind of request (completions, chat, audio, embeddings, rerank) contributes to the
- * request action: its path, and the body built for one virtual user. Sending, pacing,
- * concurrency, timing and stats are the action's, the same for every kind.
+ * What one kind of request (completions, chat, Responses, audio, embeddings, rerank)
+ * contributes to the request action: its path, the body built for one virtual user, and how
+ * its answer is read. Sending, pacing, concurrency, timing and stats are the action's, the
+ * same for every kind.
  */
 abstract class RequestTemplate {
 
@@ -40,8 +42,8 @@ abstract class RequestTemplate {
   }
 
   /**
-   * The result file's {@code endpoint_type} for a run made of this kind only: {@code chat},
-   * {@code completions}, or the vLLM backend name of the other kinds.
+   * The result file's {@code endpoint_type} for a run made of this kind only: its
+   * {@link Api#endpointType()} ({@code completions}: the run's {@code --backend} name).
    */
   abstract String endpointType();
 
@@ -83,6 +85,11 @@ abstract class RequestTemplate {
   /** The 1-based conversation turn this user's request sends; 0 when it is no turn. */
   int turn(Session session) {
     return 0;
+  }
+
+  /** How this kind's answer is read: its API's (the OpenAI chunk unless it says otherwise). */
+  ChunkReader reader() {
+    return ChunkReader.OPENAI;
   }
 
   /** Headers of this user's request beyond the protocol's (none unless a kind adds some). */

@@ -20,7 +20,7 @@ public final class RerankRequestBuilder extends RequestBuilderBase<RerankRequest
 
   RerankRequestBuilder(String name) {
     // vLLM also serves /rerank
-    super(name, Backends.resolve("vllm-rerank").defaultEndpoint());
+    super(name, RerankApi.INSTANCE.defaultPath());
   }
 
   public static RerankRequestBuilder rerank(String name) {

@@ -8,4 +8,4 @@ package dev.gatlingllm.arrival;
  * @param rps         the integer requests-per-second level reached
  * @param offsetNanos when, relative to the start of the schedule (0 for the start rate)
  */
-public record RpsChangeEvent(int rps, long offsetNanos) {}
+record RpsChangeEvent(int rps, long offsetNanos) {}

@@ -1,6 +1,6 @@
 package dev.gatlingllm.arrival;
 
-import dev.gatlingllm.client.UrgentWork;
+import dev.gatlingllm.internal.client.UrgentWork;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.EventExecutor;

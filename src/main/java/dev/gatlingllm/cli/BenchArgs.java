@@ -1,9 +1,9 @@
 package dev.gatlingllm.cli;
 
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
-import dev.gatlingllm.flags.FlagValues;
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.Flag;
+import dev.gatlingllm.internal.flags.FlagValues;
+import dev.gatlingllm.internal.tool.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,12 @@
 package dev.gatlingllm.cli;
 
+import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.action.ConversationBuilder;
 import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.ShareGptConversations;
 import dev.gatlingllm.dataset.SyntheticConversations;
-import dev.gatlingllm.flags.FlagValues;
+import dev.gatlingllm.internal.flags.FlagValues;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.io.PrintStream;
@@ -24,7 +25,7 @@ import java.util.Optional;
  * until their last turn. Synthetic turns come from the random dataset's flags, recorded ones
  * from a ShareGPT file. Immutable.
  */
-public final class BenchConversations {
+final class BenchConversations {
 
   /** The flags that only mean something with {@code --multi-turn}. */
   static final List<String> FLAGS = List.of("multi-turn-num-turns", "multi-turn-min-turns",
@@ -120,7 +121,7 @@ public final class BenchConversations {
    *                     {@code --input-len}/{@code --output-len} mapped)
    * @throws IllegalArgumentException naming the flag that is wrong or does not apply
    */
-  static Optional<BenchConversations> of(BenchArgs args, String backend,
+  static Optional<BenchConversations> of(BenchArgs args, Backend backend,
       FlagValues datasetFlags) {
     if (!args.on("multi-turn")) {
       for (String flag : FLAGS) {
@@ -131,9 +132,10 @@ public final class BenchConversations {
       }
       return Optional.empty();
     }
-    if (!backend.equals("openai-chat")) {
+    if (!backend.chatTemplate()) {
       throw new IllegalArgumentException("--multi-turn needs --backend openai-chat: every turn"
-          + " sends the conversation's history as chat messages; got --backend " + backend);
+          + " sends the conversation's history as chat messages; got --backend "
+          + backend.name());
     }
     String dataset = datasetFlags.value("dataset-name").orElseThrow();
     if (dataset.equals("sharegpt")) {

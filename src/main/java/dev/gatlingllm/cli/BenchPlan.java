@@ -13,18 +13,18 @@ import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.arrival.RampUpStrategy;
-import dev.gatlingllm.client.Target;
+import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.dataset.PromptTokenIds;
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.GivenValues;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.GivenValues;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.ArrayList;
@@ -106,14 +106,14 @@ public final class BenchPlan {
     this.datasetFlags = datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.value("dataset-name").orElseThrow());
     checkMultimodalChat(args, backend, datasetFlags.value("dataset-name").orElseThrow());
-    BfclBackend.check(datasetFlags, backend.name());
+    BfclBackend.check(datasetFlags, backend);
     Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
     DatasetSpec drawn = Datasets.fromFlags(datasetFlags);
     // the ids first: --max-model-len counts the tokens the server will see
     DatasetSpec sampled = args.on("prompt-token-ids") ? PromptTokenIds.of(drawn) : drawn;
     this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",
         () -> MaxModelLen.of(sampled, args.integer("max-model-len").orElseThrow()));
-    this.conversations = BenchConversations.of(args, backend.name(), datasetFlags);
+    this.conversations = BenchConversations.of(args, backend, datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
     Probing.rate(args, backend);
@@ -274,7 +274,7 @@ public final class BenchPlan {
           + dataset + ": it makes each prompt and its images or audio one chat message, for "
           + "the datasets with media (" + String.join(", ", MULTIMODAL_CHAT_DATASETS) + ")");
     }
-    if (!backend.name().equals("openai-chat")) {
+    if (!backend.chatTemplate()) {
       throw new IllegalArgumentException("--enable-multimodal-chat with --backend "
           + backend.name() + ": the multimodal chat message is a chat request's; use "
           + "--backend openai-chat");
@@ -296,7 +296,7 @@ public final class BenchPlan {
    */
   private static Map<String, Object> extraBody(BenchArgs args, Backend backend) {
     Map<String, Object> fields = new LinkedHashMap<>();
-    if (args.has("chat-template-kwargs") && backend.name().equals("openai-chat")) {
+    if (args.has("chat-template-kwargs") && backend.chatTemplate()) {
       fields.put("chat_template_kwargs", jsonObject(args, "chat-template-kwargs"));
     } else if (args.has("chat-template-kwargs")) {
       jsonObject(args, "chat-template-kwargs");
@@ -407,7 +407,7 @@ public final class BenchPlan {
       ignored.add("--goodput");
     }
     // no chat template is applied client-side here: only a chat server applies one
-    if (args.has("chat-template-kwargs") && !backend.name().equals("openai-chat")) {
+    if (args.has("chat-template-kwargs") && !backend.chatTemplate()) {
       ignored.add("--chat-template-kwargs");
     }
     return ignored;

@@ -12,14 +12,14 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
-import dev.gatlingllm.logging.Refusal;
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.logging.Refusal;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.ServedModels;
 import dev.gatlingllm.report.DatasetStats;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.Simulation;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -310,8 +310,8 @@ public class BenchServe extends Simulation {
           + "to its token counts.");
       return tokenizer.realignedBy(server);
     } catch (RuntimeException e) {
-      if (dev.gatlingllm.http.AuxHttpException.untrustedCertificate(e)) {
-        console.println("/tokenize not asked: " + dev.gatlingllm.http.AuxHttp.UNTRUSTED
+      if (dev.gatlingllm.internal.http.AuxHttpException.untrustedCertificate(e)) {
+        console.println("/tokenize not asked: " + dev.gatlingllm.internal.http.AuxHttp.UNTRUSTED
             + ": give --insecure to accept it. " + Character.toUpperCase(dataset.charAt(0))
             + dataset.substring(1) + " prompts keep the lengths of tokenizer " + tokenizer.id()
             + ".");

@@ -1,7 +1,7 @@
 package dev.gatlingllm.cli;
 
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.Flag;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

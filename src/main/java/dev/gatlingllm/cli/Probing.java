@@ -6,7 +6,7 @@ import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.protocol.LlmComponents;
 import dev.gatlingllm.protocol.ProbeRequests;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.gatlingllm.cli;
 
 import dev.gatlingllm.action.RequestPreview;
-import dev.gatlingllm.http.AuxHttp;
-import dev.gatlingllm.http.AuxHttpException;
+import dev.gatlingllm.internal.http.AuxHttp;
+import dev.gatlingllm.internal.http.AuxHttpException;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.net.URI;

@@ -1,11 +1,11 @@
 package dev.gatlingllm.cli;
 
 import dev.gatlingllm.action.RequestPreview;
-import dev.gatlingllm.client.ClientConfig;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.LlmRequest;
-import dev.gatlingllm.client.Target;
-import dev.gatlingllm.client.WarmUpRequests;
+import dev.gatlingllm.internal.client.ClientConfig;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.LlmRequest;
+import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.client.WarmUpRequests;
 import io.gatling.netty.util.Transports;
 import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -64,7 +64,8 @@ final class ReadyCheck {
         attempts++;
         WarmUpRequests.Outcome out = WarmUpRequests.run(client, List.of(loop),
             i -> new LlmRequest("ready check", request.path(), headers(headers, request),
-                request.body(), -1, LlmRequest.NOT_SCHEDULED, request.pooling()), 1, 1,
+                request.body(), -1, LlmRequest.NOT_SCHEDULED, request.pooling(),
+                request.reader()), 1, 1,
             Duration.ofNanos(remaining));
         if (out.finished() && out.failed() == 0) {
           return new Outcome(true, attempts, null, elapsed(start));

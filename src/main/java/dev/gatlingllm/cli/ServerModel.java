@@ -2,8 +2,8 @@ package dev.gatlingllm.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.http.AuxHttp;
-import dev.gatlingllm.http.AuxHttpException;
+import dev.gatlingllm.internal.http.AuxHttp;
+import dev.gatlingllm.internal.http.AuxHttpException;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

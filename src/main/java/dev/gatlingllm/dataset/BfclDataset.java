@@ -2,7 +2,7 @@ package dev.gatlingllm.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatlingllm.hub.HubClient;
+import dev.gatlingllm.internal.hub.HubClient;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.dataset;
 
-import dev.gatlingllm.logging.UsersProblem;
+import dev.gatlingllm.internal.logging.UsersProblem;
 /**
  * The data behind a dataset cannot be used: a missing or malformed file, nothing left after
  * filtering, an unknown hub dataset. The message names the file or id and what is wrong.

@@ -2,8 +2,8 @@ package dev.gatlingllm.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatlingllm.flags.Flag;
-import dev.gatlingllm.flags.FlagValues;
+import dev.gatlingllm.internal.flags.Flag;
+import dev.gatlingllm.internal.flags.FlagValues;
 import java.util.List;
 import java.util.Map;
 

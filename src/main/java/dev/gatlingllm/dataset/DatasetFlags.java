@@ -1,9 +1,9 @@
 package dev.gatlingllm.dataset;
 
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
-import dev.gatlingllm.flags.GivenValues;
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.Flag;
+import dev.gatlingllm.internal.flags.GivenValues;
+import dev.gatlingllm.internal.tool.Tool;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

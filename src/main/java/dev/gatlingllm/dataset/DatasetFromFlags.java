@@ -1,8 +1,8 @@
 package dev.gatlingllm.dataset;
 
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.FlagValues;
-import dev.gatlingllm.flags.GivenValues;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.FlagValues;
+import dev.gatlingllm.internal.flags.GivenValues;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.dataset;
 
-import dev.gatlingllm.flags.FlagValues;
-import dev.gatlingllm.flags.GivenValues;
+import dev.gatlingllm.internal.flags.FlagValues;
+import dev.gatlingllm.internal.flags.GivenValues;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

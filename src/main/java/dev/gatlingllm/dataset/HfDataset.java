@@ -1,7 +1,7 @@
 package dev.gatlingllm.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatlingllm.hub.HubClient;
+import dev.gatlingllm.internal.hub.HubClient;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * <p>The random dataset's prompts are made as usual, then each warm one has its first tokens
  * replaced by the shared prefix and is brought back to its exact length.
  */
-public final class RandomCacheHit implements DatasetSpec {
+final class RandomCacheHit implements DatasetSpec {
 
   private final RandomDataset random;
   private final double fraction;

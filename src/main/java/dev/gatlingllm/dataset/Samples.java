@@ -1,6 +1,6 @@
 package dev.gatlingllm.dataset;
 
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.dataset;
 
-import dev.gatlingllm.http.AuxHttp;
-import dev.gatlingllm.http.AuxHttpException;
+import dev.gatlingllm.internal.http.AuxHttp;
+import dev.gatlingllm.internal.http.AuxHttpException;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.net.URI;

@@ -1,14 +1,14 @@
 package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.report.CompareCommand;
 import dev.gatlingllm.report.MergeCommand;
 import dev.gatlingllm.report.RecoverCommand;
 import dev.gatlingllm.sim.SimCommand;
 import dev.gatlingllm.sweep.SweepCommand;
-import dev.gatlingllm.tool.HelpOption;
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.tool.HelpOption;
+import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

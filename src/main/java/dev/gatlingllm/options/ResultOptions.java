@@ -1,10 +1,10 @@
 package dev.gatlingllm.options;
 
-import dev.gatlingllm.metrics.GoodputSlo;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.Percentiles;
-import dev.gatlingllm.metrics.SteadyStateOptions;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.GoodputSlo;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.Percentiles;
+import dev.gatlingllm.internal.metrics.SteadyStateOptions;
+import dev.gatlingllm.internal.metrics.TaskType;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;

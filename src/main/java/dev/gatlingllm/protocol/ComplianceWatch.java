@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.ServerCompliance.Asked;
 import dev.gatlingllm.protocol.ServerCompliance.Check;
 import java.util.LinkedHashMap;

@@ -2,16 +2,17 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.arrival.InjectionPlan;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.WarmUp;
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.WarmUp;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RunInfo;
-import dev.gatlingllm.scale.InjectorShare;
-import dev.gatlingllm.selfcheck.JvmCheck;
-import dev.gatlingllm.selfcheck.SelfCheck;
-import dev.gatlingllm.servermetrics.ServerMetricsScraper;
+import dev.gatlingllm.internal.scale.InjectorShare;
+import dev.gatlingllm.internal.selfcheck.JvmCheck;
+import dev.gatlingllm.internal.selfcheck.SelfCheck;
+import dev.gatlingllm.internal.servermetrics.ServerMetricsScraper;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.protocol.ProtocolComponents;
 import io.gatling.core.session.Session;
@@ -238,11 +239,12 @@ public final class LlmComponents implements ProtocolComponents {
    * user starts.
    *
    * @param body     the body of a warm-up request with the given {@code max_tokens}
+   * @param reader   how its answer is read (its API's)
    * @param rehearse  sends the given number of the warm-up's requests through the run's own
    *                  actions, on copies of them and of the given components (see
    *                  {@link #forRehearsal}), and waits for them
    */
-  public void warmUpOnce(String path, IntFunction<byte[]> body,
+  public void warmUpOnce(String path, IntFunction<byte[]> body, ChunkReader reader,
       ObjIntConsumer<LlmComponents> rehearse) {
     LlmProtocol protocol = setup.protocol();
     if (!warmedUp.compareAndSet(false, true)) {
@@ -250,14 +252,14 @@ public final class LlmComponents implements ProtocolComponents {
     }
     if (!protocol.warmUp().enabled()) {
       // no request may reach the server: the same warm-up, against a stand-in
-      StandInWarmUp.run(this, setup, path, body, rehearse);
+      StandInWarmUp.run(this, setup, path, body, reader, rehearse);
       RunWarmUp.collectBeforeTheRun();
       return;
     }
     List<EventLoop> loops = eventLoops();
     RunWarmUp.run(protocol, protocol.warmUp(), protocol.target().toString(), setup.client(),
         loops, path,
-        body, id -> RequestHeaders.withId(setup.baseHeaders(), id),
+        body, reader, id -> RequestHeaders.withId(setup.baseHeaders(), id),
         n -> rehearse.accept(this, n), 0);
     prepareWithoutRequests(setup);
     RunWarmUp.collectBeforeTheRun();

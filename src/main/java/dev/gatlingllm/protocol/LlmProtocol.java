@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.client.Target;
+import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.options.ResultOptions;
 import io.gatling.core.protocol.Protocol;

@@ -2,9 +2,9 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.InjectionPlan;
-import dev.gatlingllm.client.Target;
+import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.ProtocolBuilder;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;

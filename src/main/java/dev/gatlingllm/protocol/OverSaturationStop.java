@@ -1,10 +1,10 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.OverSaturation;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.RequestTimes;
+import dev.gatlingllm.internal.metrics.OverSaturation;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestTimes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Made only when the option is on.
  */
-public final class OverSaturationStop {
+final class OverSaturationStop {
 
   private static final Logger LOG = LoggerFactory.getLogger(OverSaturationStop.class);
   /** How often the test runs. */

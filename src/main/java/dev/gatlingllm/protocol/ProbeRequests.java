@@ -1,7 +1,7 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.client.LlmRequest;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.client.LlmRequest;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.scale.InjectorShare;
+import dev.gatlingllm.internal.scale.InjectorShare;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.concurrent.atomic.AtomicLong;

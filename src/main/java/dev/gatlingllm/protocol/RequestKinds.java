@@ -1,12 +1,12 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TaskType;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * The kinds of request a run sends ({@code completions}, {@code chat}, ...), registered by its
- * request actions while the simulation is built, and the one metric set they share.
+ * The kinds of request a run sends ({@code completions}, {@code openai-chat}, ...), registered
+ * by its request actions while the simulation is built, and the one metric set they share.
  */
 final class RequestKinds {
 

@@ -12,24 +12,25 @@ import java.util.Set;
  */
 final class ResultMetadata {
 
+  /** The completions API's request kind. */
+  private static final String COMPLETIONS = "completions";
+
   private ResultMetadata() {}
 
   /**
-   * @param endpointTypes the request kinds the run used ({@code completions}, {@code chat},
-   *                      or the vLLM backend name of the other kinds)
+   * @param endpointTypes the request kinds the run used ({@code completions}, or the vLLM
+   *                      backend name of the other kinds' APIs)
    * @param arrivalStart  the wall-clock start of the arrival schedule; null when no user was
    *                      paced
    * @param zone          the zone of the {@code rps_change_events} timestamps
    */
   static RunInfo of(LlmProtocol protocol, Set<String> endpointTypes, Instant arrivalStart,
       ZoneId zone) {
-    // One kind of request: its vLLM backend name; completions (and mixes) keep the label.
-    String only = endpointTypes.size() == 1 ? endpointTypes.iterator().next() : "completions";
-    String endpointType = switch (only) {
-      case "completions" -> protocol.backend();
-      case "chat" -> "openai-chat";
-      default -> only;
-    };
+    // One kind of request: the endpoint_type its API gives (action.Api#endpointType). The
+    // completions API is sent under several --backend names, so a completions run (and a mix
+    // of kinds) is labelled with the run's own --backend, as vLLM labels it.
+    String only = endpointTypes.size() == 1 ? endpointTypes.iterator().next() : COMPLETIONS;
+    String endpointType = only.equals(COMPLETIONS) ? protocol.backend() : only;
     RunInfo.Builder info = RunInfo.builder(protocol.model())
         .backend(protocol.backend())
         .endpointType(endpointType)

@@ -2,7 +2,7 @@ package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.report.RunInfo;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import java.time.Instant;
 import java.time.ZoneId;
 

@@ -1,10 +1,10 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.selfcheck.SelfCheck;
-import dev.gatlingllm.selfcheck.SelfCheckReport;
-import dev.gatlingllm.servermetrics.ServerMetricsScraper;
-import dev.gatlingllm.servermetrics.ServerSeries;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.selfcheck.SelfCheck;
+import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
+import dev.gatlingllm.internal.servermetrics.ServerMetricsScraper;
+import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import io.netty.channel.EventLoopGroup;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

@@ -5,7 +5,7 @@ import dev.gatlingllm.arrival.ConcurrencyLimiter;
 import dev.gatlingllm.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.PacedSends;
 import dev.gatlingllm.arrival.SlotPacer;
-import dev.gatlingllm.scale.InjectorShare;
+import dev.gatlingllm.internal.scale.InjectorShare;
 import java.util.Optional;
 
 /**

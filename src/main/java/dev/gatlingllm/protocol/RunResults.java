@@ -1,7 +1,7 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.OverSaturation;
-import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.OverSaturation;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.ReportOutcome;
@@ -9,8 +9,8 @@ import dev.gatlingllm.report.RunReporter;
 import dev.gatlingllm.report.ProbeReport;
 import dev.gatlingllm.report.RunInfo;
 import dev.gatlingllm.report.RunSettings;
-import dev.gatlingllm.selfcheck.SelfCheckReport;
-import dev.gatlingllm.servermetrics.ServerSeries;
+import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
+import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

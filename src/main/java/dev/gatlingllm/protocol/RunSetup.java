@@ -1,11 +1,11 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.client.ClientConfig;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.Target;
-import dev.gatlingllm.scale.InjectorRun;
-import dev.gatlingllm.scale.InjectorShare;
-import dev.gatlingllm.scale.ScaleOut;
+import dev.gatlingllm.internal.client.ClientConfig;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.scale.InjectorRun;
+import dev.gatlingllm.internal.scale.InjectorShare;
+import dev.gatlingllm.internal.scale.ScaleOut;
 import io.gatling.core.CoreComponents;
 import io.gatling.core.config.NettyConfiguration;
 import io.gatling.netty.util.Transports;

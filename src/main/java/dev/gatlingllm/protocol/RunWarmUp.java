@@ -1,11 +1,12 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.LlmRequest;
-import dev.gatlingllm.client.WarmUpRequests;
+import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.LlmRequest;
+import dev.gatlingllm.internal.client.WarmUpRequests;
 import dev.gatlingllm.report.RecordCodec;
-import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import java.io.ByteArrayOutputStream;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -34,19 +35,20 @@ final class RunWarmUp {
 
   /**
    * @param body     the body of a warm-up request with the given {@code max_tokens}
+   * @param reader   how its answers are read (the API's)
    * @param headers  fresh request headers carrying the given request id
    * @param requestNanos how long the run's requests take, to size the warm-up's concurrency
    *                 for a paced run, when the warm-up goes to a stand-in; 0 when it goes to
    *                 the run's server (the probe request's time is taken)
    */
   static void run(LlmProtocol protocol, WarmUpOptions options, String target, LlmClient client,
-      List<EventLoop> loops, String path, IntFunction<byte[]> body,
+      List<EventLoop> loops, String path, IntFunction<byte[]> body, ChunkReader reader,
       Function<String, HttpHeaders> headers, IntConsumer rehearse, long requestNanos) {
     // Each request builds its body and headers and encodes its record as a run's request
     // does, so that code is compiled before the run too, not only the response path.
     IntFunction<LlmRequest> request = i -> new LlmRequest("warm-up", path,
         headers.apply("warmup-" + i), body.apply(options.maxTokens()), -1,
-        LlmRequest.NOT_SCHEDULED);
+        LlmRequest.NOT_SCHEDULED, false, reader);
     WarmUpRequests.Outcome probe =
         WarmUpRequests.run(client, loops, request, 1, 1, MAX_WAIT);
     if (!probe.finished() || probe.failed() > 0) {

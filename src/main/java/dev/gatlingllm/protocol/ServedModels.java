@@ -2,8 +2,8 @@ package dev.gatlingllm.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.client.Target;
-import dev.gatlingllm.http.AuxHttp;
+import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.http.AuxHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.protocol.ServerCompliance.Check;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * warning with its fix for each check that failed. Written in the result JSON under
  * {@link #KEY}, printed after vLLM's summary, shown in the LLM report.
  */
-public final class ServerComplianceReport {
+final class ServerComplianceReport {
 
   /** Key of the result JSON. */
   public static final String KEY = "server_compliance";

@@ -1,6 +1,7 @@
 package dev.gatlingllm.protocol;
 
-import dev.gatlingllm.client.Target;
+import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.client.Target;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +50,7 @@ final class StandInWarmUp {
   static final String PROPERTY = "llm.standInWarmUp";
 
   static void run(LlmComponents run, RunSetup setup, String path, IntFunction<byte[]> body,
-      ObjIntConsumer<LlmComponents> rehearse) {
+      ChunkReader reader, ObjIntConsumer<LlmComponents> rehearse) {
     if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
       LOG.info("warm-up: none (-D{}=false): the run's first requests meet a cold client and "
           + "open their own connections", PROPERTY);
@@ -64,7 +65,7 @@ final class StandInWarmUp {
         LlmComponents over = run.overStandIn(local);
         RunWarmUp.run(setup.protocol(), WarmUpOptions.auto(),
             "an in-process stand-in (nothing sent to " + setup.protocol().target() + ")",
-            local.client(), local.eventLoops(), path, body,
+            local.client(), local.eventLoops(), path, body, reader,
             id -> RequestHeaders.withId(local.baseHeaders(), id),
             n -> rehearse.accept(over, n), ASSUMED_REQUEST_NANOS);
       } finally {

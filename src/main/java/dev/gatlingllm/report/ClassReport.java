@@ -1,10 +1,10 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.ClassFigures;
-import dev.gatlingllm.metrics.Distribution;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.PercentileValue;
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.ClassFigures;
+import dev.gatlingllm.internal.metrics.Distribution;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.PercentileValue;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

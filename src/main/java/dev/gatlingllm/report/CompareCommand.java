@@ -1,6 +1,6 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.tool.HelpOption;
+import dev.gatlingllm.internal.tool.HelpOption;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.BenchmarkMetrics;
-import dev.gatlingllm.metrics.Distribution;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.PercentileValue;
-import dev.gatlingllm.metrics.PyFormat;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.Distribution;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.PercentileValue;
+import dev.gatlingllm.internal.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.List;
 
@@ -79,11 +79,11 @@ final class ConsoleSummary {
    */
   static String analysis(RunAnalysis analysis, List<Metric> selected) {
     StringBuilder out = new StringBuilder(1024);
-    dev.gatlingllm.metrics.SteadyState s = analysis.steadyState();
+    dev.gatlingllm.internal.metrics.SteadyState s = analysis.steadyState();
     if (s != null) {
       out.append(PyFormat.center(" Steady-State Metrics ", 50, '=')).append('\n');
       out.append(PyFormat.left("Window:", 40)).append(' ').append(s.mode().equals(
-          dev.gatlingllm.metrics.SteadyState.CLOSED_LOOP)
+          dev.gatlingllm.internal.metrics.SteadyState.CLOSED_LOOP)
               ? "in flight >= " + s.thresholdAbs() + " of " + s.targetConcurrency()
               : "trimmed").append('\n');
       line(out, "Window start (s):", s.startSeconds());
@@ -105,9 +105,9 @@ final class ConsoleSummary {
       }
       out.append("=".repeat(50)).append('\n');
     }
-    dev.gatlingllm.metrics.OverSaturation.Result o = analysis.overSaturation();
+    dev.gatlingllm.internal.metrics.OverSaturation.Result o = analysis.overSaturation();
     if (o != null && o.detected()) {
-      dev.gatlingllm.metrics.OverSaturation.Evidence e = o.evidence();
+      dev.gatlingllm.internal.metrics.OverSaturation.Evidence e = o.evidence();
       out.append(String.format(java.util.Locale.ROOT, "Over-saturated since %.2f s: in flight "
           + "+%.1f/s, TTFT +%.0f ms/s, completions flat (%d then %d per half-window of %d "
           + "requests)\n", o.sinceSeconds(), e.inFlightSlope(), e.ttftSlopeMsPerS(),

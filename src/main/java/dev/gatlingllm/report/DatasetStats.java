@@ -204,6 +204,6 @@ public record DatasetStats(int requests, Tokens input, Tokens output,
   }
 
   private static String center(String text, char fill) {
-    return dev.gatlingllm.metrics.PyFormat.center(text, 50, fill);
+    return dev.gatlingllm.internal.metrics.PyFormat.center(text, 50, fill);
   }
 }

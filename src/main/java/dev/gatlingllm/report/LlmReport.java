@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.BenchmarkMetrics;
-import dev.gatlingllm.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.Writer;

@@ -1,11 +1,11 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.scale.InjectorFacts;
-import dev.gatlingllm.scale.InjectorShare;
-import dev.gatlingllm.scale.ScaleOut;
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.scale.InjectorFacts;
+import dev.gatlingllm.internal.scale.InjectorShare;
+import dev.gatlingllm.internal.scale.ScaleOut;
+import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

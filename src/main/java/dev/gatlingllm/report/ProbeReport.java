@@ -1,10 +1,10 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.Latencies;
-import dev.gatlingllm.metrics.LatencySamples;
-import dev.gatlingllm.metrics.PyFormat;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.Latencies;
+import dev.gatlingllm.internal.metrics.LatencySamples;
+import dev.gatlingllm.internal.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;

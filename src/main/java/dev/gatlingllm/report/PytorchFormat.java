@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

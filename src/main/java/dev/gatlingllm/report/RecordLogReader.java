@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

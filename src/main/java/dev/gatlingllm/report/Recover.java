@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
 import dev.gatlingllm.tokenizer.Tokenizer;
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

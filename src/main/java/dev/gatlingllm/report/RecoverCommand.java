@@ -1,6 +1,6 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.tool.HelpOption;
+import dev.gatlingllm.internal.tool.HelpOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

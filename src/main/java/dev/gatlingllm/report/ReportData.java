@@ -1,13 +1,13 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.GoodputSlo;
-import dev.gatlingllm.metrics.LatencySamples;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.MetricsCalculator;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.RequestTimes;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.GoodputSlo;
+import dev.gatlingllm.internal.metrics.LatencySamples;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.MetricsCalculator;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestTimes;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.ArrayList;
 import java.util.Arrays;

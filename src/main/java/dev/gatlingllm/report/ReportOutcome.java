@@ -1,6 +1,6 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
 import java.nio.file.Path;
 
 /**

@@ -1,16 +1,16 @@
 package dev.gatlingllm.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.gatlingllm.metrics.BenchmarkMetrics;
-import dev.gatlingllm.metrics.ClassFigures;
-import dev.gatlingllm.metrics.Distribution;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.PercentileValue;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.RequestTimes;
-import dev.gatlingllm.metrics.TaskType;
-import dev.gatlingllm.metrics.TurnFigures;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.ClassFigures;
+import dev.gatlingllm.internal.metrics.Distribution;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.PercentileValue;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestTimes;
+import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.PyFormat;
 
 /** vLLM's default result file name. */
 final class ResultFileName {

@@ -1,13 +1,13 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.BenchmarkMetrics;
-import dev.gatlingllm.metrics.Latencies;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.OverSaturation;
-import dev.gatlingllm.metrics.PercentileValue;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.SteadyState;
-import dev.gatlingllm.metrics.SteadyStateOptions;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.Latencies;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.OverSaturation;
+import dev.gatlingllm.internal.metrics.PercentileValue;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.SteadyState;
+import dev.gatlingllm.internal.metrics.SteadyStateOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

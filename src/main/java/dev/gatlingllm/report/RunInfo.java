@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.PyFormat;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.TaskType;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

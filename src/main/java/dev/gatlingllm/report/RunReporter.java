@@ -1,14 +1,14 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.BenchmarkMetrics;
-import dev.gatlingllm.metrics.ClassFigures;
-import dev.gatlingllm.metrics.MetricsCalculator;
-import dev.gatlingllm.metrics.OverSaturation;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RunDuration;
-import dev.gatlingllm.metrics.TaskType;
-import dev.gatlingllm.metrics.TurnFigures;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.ClassFigures;
+import dev.gatlingllm.internal.metrics.MetricsCalculator;
+import dev.gatlingllm.internal.metrics.OverSaturation;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RunDuration;
+import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.PrintStream;

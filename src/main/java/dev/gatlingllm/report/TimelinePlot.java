@@ -1,8 +1,8 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.RequestTimes;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * and keeps a long run's file small. Failed requests have no tokens and are left out, as
  * vLLM's plot shows them as empty.
  */
-public final class TimelinePlot {
+final class TimelinePlot {
 
   private static final Logger LOG = LoggerFactory.getLogger(TimelinePlot.class);
   /** vLLM's colours: TTFT, then the ITL classes from fastest to slowest. */

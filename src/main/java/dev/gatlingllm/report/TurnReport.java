@@ -1,9 +1,9 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.Distribution;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.PyFormat;
-import dev.gatlingllm.metrics.TurnFigures;
+import dev.gatlingllm.internal.metrics.Distribution;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.TurnFigures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

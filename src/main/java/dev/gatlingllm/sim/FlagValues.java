@@ -3,7 +3,7 @@ package dev.gatlingllm.sim;
 import dev.gatlingllm.sim.SimulatorConfig.ConnectionPolicy;
 import dev.gatlingllm.sim.SimulatorConfig.Dialect;
 import dev.gatlingllm.sim.SimulatorConfig.Transport;
-import dev.gatlingllm.tool.Tool.BadValue;
+import dev.gatlingllm.internal.tool.Tool.BadValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

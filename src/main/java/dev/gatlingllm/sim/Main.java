@@ -1,6 +1,6 @@
 package dev.gatlingllm.sim;
 
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.tool.Tool;
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;

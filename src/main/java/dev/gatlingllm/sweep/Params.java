@@ -19,7 +19,7 @@ import java.util.Set;
  * each), or an object whose keys name the combinations (kept as {@code _benchmark_name}), and
  * how a combination changes a command line.
  */
-public final class Params {
+final class Params {
 
   /** The key vLLM's sweep keeps a named combination's name under. */
   public static final String NAME_KEY = "_benchmark_name";
@@ -235,7 +235,7 @@ public final class Params {
   /** A parameter value as a command-line word and a folder-name part (Python's str()). */
   static String text(Object value) {
     if (value instanceof Double d) {
-      return dev.gatlingllm.metrics.PyFormat.repr(d);
+      return dev.gatlingllm.internal.metrics.PyFormat.repr(d);
     }
     if (value instanceof Boolean b) {
       return b ? "True" : "False";

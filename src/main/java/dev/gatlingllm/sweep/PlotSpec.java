@@ -20,7 +20,7 @@ import java.util.Map;
  * @param scaleX  the x axis' scale
  * @param scaleY  the y axis' scale
  */
-public record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy,
+record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy,
     List<String> colBy, List<String> curveBy, List<Filter> filters, List<Bin> bins,
     AxisScale scaleX, AxisScale scaleY) {
 

@@ -1,8 +1,8 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.metrics.Percentiles;
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.Percentiles;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import java.util.Map;
  * deviation, minimum, maximum, coefficient of variation and 95 % Student-t interval over the
  * runs. Written as {@value #FILE_NAME} beside the runs and printed as a table.
  */
-public final class RunStatistics {
+final class RunStatistics {
 
   public static final String FILE_NAME = "aggregate.json";
   static final double CONFIDENCE = 0.95;

@@ -12,7 +12,7 @@ import java.util.Map;
  * ({@code <=}, {@code <}, {@code >=}, {@code >}) and a target, checked against the mean of
  * the key over a point's runs.
  */
-public record SlaCriterion(String op, double target) {
+record SlaCriterion(String op, double target) {
 
   /** The operators in the order they are tried (two-character ones first). */
   static final List<String> OPERATORS = List.of("<=", ">=", "<", ">");

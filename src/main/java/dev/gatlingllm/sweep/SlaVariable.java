@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /** What an SLA search or a workload scan varies: a benchmark flag, estimated from a run. */
-public enum SlaVariable {
+enum SlaVariable {
   /** {@code --request-rate}; a run's estimate is its request throughput. */
   REQUEST_RATE,
   /** {@code --max-concurrency}; a run's estimate is throughput × mean E2EL (Little's law). */

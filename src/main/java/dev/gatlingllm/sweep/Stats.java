@@ -6,7 +6,7 @@ package dev.gatlingllm.sweep;
  * deviation (n − 1 in the denominator: the runs are a sample of the runs one could make); one
  * run has no spread and no interval.
  */
-public record Stats(int n, double mean, double std, double ciLow, double ciHigh, double min,
+record Stats(int n, double mean, double std, double ciLow, double ciHigh, double min,
     double max) {
 
   /** The statistics of {@code values} at the given two-sided confidence (0.95 for 95 %). */

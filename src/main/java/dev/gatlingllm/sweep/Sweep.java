@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.tool.Tool;
+import dev.gatlingllm.internal.tool.Tool;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;

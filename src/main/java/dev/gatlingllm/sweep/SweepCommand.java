@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.tool.HelpOption;
+import dev.gatlingllm.internal.tool.HelpOption;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -2,8 +2,8 @@ package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.metrics.PyFormat;
-import dev.gatlingllm.selfcheck.JvmSettings;
+import dev.gatlingllm.internal.metrics.PyFormat;
+import dev.gatlingllm.internal.selfcheck.JvmSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

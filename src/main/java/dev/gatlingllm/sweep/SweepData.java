@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** The run records of a sweep folder, as {@code plot} and {@code plot_pareto} read them. */
-public final class SweepData {
+final class SweepData {
 
   /** Record key: the point's folder, relative to the sweep folder (runs of one point share it). */
   public static final String POINT_KEY = "sweep_point";

@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.http.AuxHttp;
-import dev.gatlingllm.http.AuxHttpException;
+import dev.gatlingllm.internal.http.AuxHttp;
+import dev.gatlingllm.internal.http.AuxHttpException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.metrics.PyFormat;
+import dev.gatlingllm.internal.metrics.PyFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.tokenizer;
 
-import dev.gatlingllm.hub.HubClient;
-import dev.gatlingllm.hub.HubException;
+import dev.gatlingllm.internal.hub.HubClient;
+import dev.gatlingllm.internal.hub.HubException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

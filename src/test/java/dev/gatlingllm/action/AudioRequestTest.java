@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.testing.StrictServer;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.sim.RecordedRequest;
@@ -114,9 +114,9 @@ class AudioRequestTest {
 
   @Test
   void pythonsStrOfPayloadValues() {
-    assertEquals("True", AudioTemplate.python(true));
-    assertEquals("False", AudioTemplate.python(false));
-    assertEquals("None", AudioTemplate.python(null));
-    assertEquals("12", AudioTemplate.python(12));
+    assertEquals("True", AudioApi.python(true));
+    assertEquals("False", AudioApi.python(false));
+    assertEquals("None", AudioApi.python(null));
+    assertEquals("12", AudioApi.python(12));
   }
 }

@@ -86,7 +86,10 @@ class BackendsTest {
     assertInstanceOf(LlmRequestBuilder.class, request("vllm"));
     assertEquals(GenerationTemplate.class, template("vllm").getClass());
     assertEquals("completions", template("llama.cpp").endpointType());
-    assertEquals("chat", template("openai-chat").endpointType());
+    assertEquals("openai-chat", template("openai-chat").endpointType());
+    assertEquals("openai-responses", template("openai-responses").endpointType());
+    assertEquals("openai-audio", template("openai-audio").endpointType());
+    assertEquals("vllm-rerank", template("vllm-rerank").endpointType());
     assertInstanceOf(AudioRequestBuilder.class, request("openai-audio"));
     assertInstanceOf(RerankRequestBuilder.class, request("vllm-rerank"));
     assertInstanceOf(EmbeddingsRequestBuilder.class, request("infinity-embeddings-clip"));
@@ -105,7 +108,7 @@ class BackendsTest {
       RequestTemplate t = template(name);
       assertEquals(b.defaultEndpoint(), t.path(), name);
       assertEquals(b.metrics(), t.taskType(), name);
-      assertEquals(b.streams(), t.taskType() == dev.gatlingllm.metrics.TaskType.GENERATION,
+      assertEquals(b.streams(), t.taskType() == dev.gatlingllm.internal.metrics.TaskType.GENERATION,
           name + ": only pooling answers are one body");
       assertTrue(b.endpointEndings().stream().anyMatch(b.defaultEndpoint()::endsWith), name);
       // the drop-in allows --num-warmups where the plugin's warm-up can send the request
@@ -130,6 +133,38 @@ class BackendsTest {
 
   private static RequestTemplate template(String name) {
     return ((RequestBuilderBase<?>) request(name)).template();
+  }
+
+  /**
+   * The capabilities code outside the table asks instead of comparing names, against
+   * hand-written expectations: only chat requests are chat-template messages (multi-turn,
+   * BFCL, multimodal chat, chat-template-kwargs); only the Responses API reads its answer
+   * off the OpenAI chunk's fast path; only the pooling backends are one body.
+   */
+  @Test
+  void eachBackendsCapabilitiesAreItsApis() {
+    for (String name : Backends.servedNames()) {
+      Backends.Backend b = Backends.resolve(name);
+      assertEquals(name.equals("openai-chat"), b.chatTemplate(), name);
+      assertEquals(!name.equals("openai-responses"),
+          b.api().reader() == dev.gatlingllm.internal.client.ChunkReader.OPENAI, name);
+      assertEquals(POOLING.contains(name), b.pooling(), name);
+      assertEquals(!POOLING.contains(name), b.streams(), name);
+    }
+  }
+
+  @Test
+  void aGenerationBackendGivesItsRequestBuilderByName() {
+    assertEquals("/v1/responses",
+        LlmRequestBuilder.forBackend("openai-responses", "r").prompt("p").spec().path());
+    assertEquals("max_output_tokens",
+        LlmRequestBuilder.forBackend("openai-responses", "r").prompt("p").spec().api()
+            .maxTokensField());
+    assertEquals("/v1/completions",
+        LlmRequestBuilder.forBackend("sglang", "c").prompt("p").spec().path());
+    assertEquals("--backend vllm-rerank sends no completions, chat or Responses request",
+        assertThrows(IllegalArgumentException.class,
+            () -> LlmRequestBuilder.forBackend("vllm-rerank", "r")).getMessage());
   }
 
   @Test

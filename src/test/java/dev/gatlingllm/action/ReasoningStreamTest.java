@@ -4,7 +4,7 @@ import static dev.gatlingllm.LlmDsl.chat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.sim.SimTokens;

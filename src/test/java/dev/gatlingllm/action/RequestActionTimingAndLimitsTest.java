@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.client.CannedHttpServer;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.client.CannedHttpServer;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;

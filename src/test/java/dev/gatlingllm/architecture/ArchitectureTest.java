@@ -3,18 +3,25 @@ package dev.gatlingllm.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +82,16 @@ class ArchitectureTest {
         .importPackages(ROOT);
   }
 
-  /** The package of a class below {@code dev.gatlingllm}: its first segment, or "". */
+  /** The packages that hold no type a user names: they live under {@value #INTERNAL}. */
+  static final Set<String> INTERNAL_PACKAGES = Set.of("client", "flags", "http", "hub",
+      "logging", "metrics", "scale", "selfcheck", "servermetrics", "tool");
+
+  static final String INTERNAL = ROOT + ".internal";
+
+  /**
+   * The package of a class below {@code dev.gatlingllm}: its first segment (below
+   * {@code internal} for an internal one), or "".
+   */
   static String packageOf(JavaClass c) {
     String name = c.getPackageName();
     if (name.equals(ROOT)) {
@@ -85,6 +101,9 @@ class ArchitectureTest {
       return null;
     }
     String rest = name.substring(ROOT.length() + 1);
+    if (rest.startsWith("internal.")) {
+      rest = rest.substring("internal.".length());
+    }
     int dot = rest.indexOf('.');
     return dot < 0 ? rest : rest.substring(0, dot);
   }
@@ -118,7 +137,38 @@ class ArchitectureTest {
 
   @Test
   void noTwoPackagesUseEachOther() {
-    slices().matching(ROOT + ".(*)..").should().beFreeOfCycles().check(main);
+    // one slice per package of the table, internal ones under their own name
+    slices().assignedFrom(new SliceAssignment() {
+      @Override
+      public SliceIdentifier getIdentifierOf(JavaClass c) {
+        String p = packageOf(c);
+        return p == null || p.isEmpty() ? SliceIdentifier.ignore() : SliceIdentifier.of(p);
+      }
+
+      @Override
+      public String getDescription() {
+        return "the packages of docs/architecture.md's table";
+      }
+    }).should().beFreeOfCycles().check(main);
+  }
+
+  @Test
+  void theInternalPackagesAreExactlyThoseWithoutAUserType() {
+    Set<String> found = new TreeSet<>();
+    for (JavaClass c : main) {
+      if (c.getPackageName().startsWith(INTERNAL + ".")) {
+        found.add(packageOf(c));
+      }
+    }
+    assertEquals(new TreeSet<>(INTERNAL_PACKAGES), found);
+    // and none of them is also an API package
+    for (JavaClass c : main) {
+      String p = c.getPackageName();
+      if (!p.startsWith(INTERNAL) && p.startsWith(ROOT + ".")) {
+        String first = p.substring(ROOT.length() + 1).split("\\.")[0];
+        assertTrue(!INTERNAL_PACKAGES.contains(first), c.getName() + " is outside internal");
+      }
+    }
   }
 
   @Test
@@ -149,20 +199,48 @@ class ArchitectureTest {
   void theRunPathNeverNamesTheSimulator() {
     // the stand-in warm-up reaches it through protocol.StandInServer, which the run path owns
     noClasses().that().resideInAnyPackage(ROOT + ".protocol..", ROOT + ".action..",
-            ROOT + ".client..", ROOT + ".arrival..", ROOT + ".metrics..", ROOT + ".report..",
-            ROOT + ".dataset..", ROOT + ".tokenizer..", ROOT + ".selfcheck..",
-            ROOT + ".servermetrics..", ROOT + ".scale..")
+            INTERNAL + ".client..", ROOT + ".arrival..", INTERNAL + ".metrics..",
+            ROOT + ".report..", ROOT + ".dataset..", ROOT + ".tokenizer..",
+            INTERNAL + ".selfcheck..", INTERNAL + ".servermetrics..", INTERNAL + ".scale..")
         .should().dependOnClassesThat().resideInAPackage(ROOT + ".sim..")
         .check(main);
   }
 
   @Test
   void theSharedPackagesAtTheBottomUseNothingAbove() {
-    noClasses().that().resideInAnyPackage(ROOT + ".http..", ROOT + ".logging..",
-            ROOT + ".tool..", ROOT + ".metrics..")
+    noClasses().that().resideInAnyPackage(INTERNAL + ".http..", INTERNAL + ".logging..",
+            INTERNAL + ".tool..", INTERNAL + ".metrics..")
         .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".protocol..",
             ROOT + ".action..", ROOT + ".cli..", ROOT + ".sweep..", ROOT + ".launcher..",
             ROOT + ".report..", ROOT + ".dataset..", ROOT + ".sim..")
         .check(main);
+  }
+
+  @Test
+  void whatUsersWriteNeverImportsTheInternals() throws IOException {
+    // (prose may name an internal class, as docs/architecture.md does; code never imports one)
+    // the simulations users copy: the quick start's, the archetype's, the example project's,
+    // and every Java snippet of the README and docs/
+    List<Path> roots = List.of(Path.of("simulations"),
+        Path.of("archetype/src/main/resources/archetype-resources"), Path.of("examples"),
+        Path.of("docs"), Path.of("README.md"));
+    List<String> offending = new ArrayList<>();
+    int read = 0;
+    for (Path root : roots) {
+      try (Stream<Path> files = Files.walk(root)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".java")
+            || p.toString().endsWith(".md")).filter(p -> !p.toString().contains("/target/"))
+            .toList()) {
+          read++;
+          String text = Files.readString(f);
+          if (text.contains("import " + INTERNAL + ".")
+              || text.contains("import static " + INTERNAL + ".")) {
+            offending.add(f.toString());
+          }
+        }
+      }
+    }
+    assertTrue(read > 10, "read the users' files: " + read);
+    assertEquals(List.of(), offending, "users' code and snippets importing " + INTERNAL);
   }
 }

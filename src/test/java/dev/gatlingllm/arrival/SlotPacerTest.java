@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.client.UrgentWork;
+import dev.gatlingllm.internal.client.UrgentWork;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;

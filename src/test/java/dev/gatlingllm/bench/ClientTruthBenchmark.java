@@ -1,7 +1,7 @@
 package dev.gatlingllm.bench;
 
 import dev.gatlingllm.arrival.GammaCdf;
-import dev.gatlingllm.selfcheck.JvmSettings;
+import dev.gatlingllm.internal.selfcheck.JvmSettings;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.RecordCodec;
 import dev.gatlingllm.report.RecordLog;

@@ -1,8 +1,8 @@
 package dev.gatlingllm.bench;
 
-import dev.gatlingllm.metrics.MetricsCalculator;
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.MetricsCalculator;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;

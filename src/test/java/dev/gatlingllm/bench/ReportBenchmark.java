@@ -1,6 +1,6 @@
 package dev.gatlingllm.bench;
 
-import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Chromium;
 import dev.gatlingllm.report.ReportOutcome;

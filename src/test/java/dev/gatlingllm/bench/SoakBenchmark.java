@@ -1,10 +1,10 @@
 package dev.gatlingllm.bench;
 
-import dev.gatlingllm.client.ClientConfig;
-import dev.gatlingllm.client.LlmClient;
-import dev.gatlingllm.client.LlmRequest;
-import dev.gatlingllm.client.Target;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.client.ClientConfig;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.LlmRequest;
+import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.channel.EventLoop;

@@ -2,7 +2,7 @@ package dev.gatlingllm.bench;
 
 import dev.gatlingllm.bench.ClientTruthBenchmark.ClientRecord;
 import dev.gatlingllm.bench.ClientTruthBenchmark.Rung;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RecordLogReader;
 import java.io.IOException;

@@ -16,7 +16,11 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +60,43 @@ class BackendsOnTheSimulatorTest {
     };
   }
 
+  /**
+   * The path each backend's requests must go to, written out here from vLLM's defaults (not
+   * read from the table under test): a wrong path in an API fails this test even where the
+   * simulator would answer it.
+   */
+  private static final Map<String, String> PATHS = paths();
+  /** The backends timed as one JSON body with the pooling metric set. */
+  private static final Set<String> POOLING = Set.of("openai-embeddings",
+      "openai-embeddings-chat", "openai-embeddings-clip", "openai-embeddings-vlm2vec",
+      "infinity-embeddings", "infinity-embeddings-clip", "vllm-pooling", "vllm-rerank");
+
+  private static Map<String, String> paths() {
+    Map<String, String> p = new HashMap<>();
+    for (String completions : List.of("vllm", "openai", "sglang", "lmdeploy", "scalellm",
+        "llama.cpp")) {
+      p.put(completions, "/v1/completions");
+    }
+    p.put("openai-chat", "/v1/chat/completions");
+    p.put("openai-responses", "/v1/responses");
+    p.put("openai-audio", "/v1/audio/transcriptions");
+    for (String embeddings : List.of("openai-embeddings", "openai-embeddings-chat",
+        "openai-embeddings-clip", "openai-embeddings-vlm2vec")) {
+      p.put(embeddings, "/v1/embeddings");
+    }
+    p.put("infinity-embeddings", "/embeddings");
+    p.put("infinity-embeddings-clip", "/embeddings");
+    p.put("vllm-pooling", "/pooling");
+    p.put("vllm-rerank", "/v1/rerank");
+    return Map.copyOf(p);
+  }
+
+  @Test
+  void everyServedBackendHasAnExpectedPathHere() {
+    assertEquals(new TreeSet<>(PATHS.keySet()), new TreeSet<>(Backends.servedNames()),
+        "a backend added to the table needs its expected path written in PATHS");
+  }
+
   @Test
   void theSimulatorServesEveryServedBackendOnItsDefaultPath() {
     List<String> sent = new ArrayList<>();
@@ -68,8 +109,8 @@ class BackendsOnTheSimulatorTest {
         Samples samples = plan.dataset().sample(gpt2);
         plan.checkDataset(DatasetContent.of(samples));
         RequestPreview.Rendered test = TestRequest.of(plan, samples.requests().get(0));
-        assertEquals(backend.defaultEndpoint(), test.path(), name);
-        assertEquals(backend.pooling(), test.pooling(), name);
+        assertEquals(PATHS.get(name), test.path(), name);
+        assertEquals(POOLING.contains(name), test.pooling(), name);
         ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), new DefaultHttpHeaders(),
             test, Duration.ofSeconds(20), Duration.ofMillis(100), false,
             new PrintStream(OutputStream.nullOutputStream()));

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.Flag;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.flags.BenchFlags;
-import dev.gatlingllm.flags.Flag;
+import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.flags.Flag;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.metrics.SteadyStateOptions;
-import dev.gatlingllm.metrics.SteadyStateOptions.Trim;
+import dev.gatlingllm.internal.metrics.SteadyStateOptions;
+import dev.gatlingllm.internal.metrics.SteadyStateOptions.Trim;
 import dev.gatlingllm.options.ResultOptions;
 import org.junit.jupiter.api.Test;
 

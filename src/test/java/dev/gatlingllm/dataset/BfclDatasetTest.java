@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatlingllm.hub.HubClient;
-import dev.gatlingllm.hub.HubException;
+import dev.gatlingllm.internal.hub.HubClient;
+import dev.gatlingllm.internal.hub.HubException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.hub.FakeHub;
-import dev.gatlingllm.hub.FakeHub.Response;
-import dev.gatlingllm.hub.HubClient;
-import dev.gatlingllm.hub.HubException;
+import dev.gatlingllm.internal.hub.FakeHub;
+import dev.gatlingllm.internal.hub.FakeHub.Response;
+import dev.gatlingllm.internal.hub.HubClient;
+import dev.gatlingllm.internal.hub.HubException;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.nio.file.Files;

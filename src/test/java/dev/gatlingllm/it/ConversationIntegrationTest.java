@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.dataset.Conversation;
 import dev.gatlingllm.dataset.SyntheticConversations;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.report.Merge;
 import dev.gatlingllm.report.RecordLog;
 import dev.gatlingllm.report.RecordLogReader;
-import dev.gatlingllm.scale.InjectorFacts;
+import dev.gatlingllm.internal.scale.InjectorFacts;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.client.CannedHttpServer;
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.client.CannedHttpServer;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.it;
 
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmRun;
 import dev.gatlingllm.protocol.RunResults;
 import io.gatling.app.Gatling$;

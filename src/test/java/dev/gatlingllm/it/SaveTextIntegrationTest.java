@@ -3,7 +3,7 @@ package dev.gatlingllm.it;
 import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.ServerCompliance.Asked;
 import dev.gatlingllm.protocol.ServerCompliance.Check;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalTrace;
-import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.report.RunInfo;

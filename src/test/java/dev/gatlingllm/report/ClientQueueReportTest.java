@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.MetricFixtures;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.MetricFixtures;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.List;
 import java.util.OptionalLong;

@@ -1,9 +1,9 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.MetricFixtures;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.MetricFixtures;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.InputStream;

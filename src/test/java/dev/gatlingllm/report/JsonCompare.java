@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gatlingllm.metrics.MetricFixtures;
+import dev.gatlingllm.internal.metrics.MetricFixtures;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

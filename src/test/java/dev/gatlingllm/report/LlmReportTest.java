@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.scale.ClockOffset;
-import dev.gatlingllm.scale.InjectorFacts;
-import dev.gatlingllm.scale.InjectorShare;
+import dev.gatlingllm.internal.scale.ClockOffset;
+import dev.gatlingllm.internal.scale.InjectorFacts;
+import dev.gatlingllm.internal.scale.InjectorShare;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

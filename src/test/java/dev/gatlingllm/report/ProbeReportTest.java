@@ -3,7 +3,7 @@ package dev.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import org.junit.jupiter.api.Test;
 
 /** The client queue time travels in the record log, and logs written before it still read. */

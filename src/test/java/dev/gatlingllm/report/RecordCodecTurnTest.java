@@ -3,7 +3,7 @@ package dev.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.api.Test;
 

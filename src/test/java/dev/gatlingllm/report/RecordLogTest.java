@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalSchedule;
 import dev.gatlingllm.arrival.RampUpStrategy;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.TaskType;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -178,8 +178,8 @@ class RecordLogTest {
       assertEquals(o.steadyState(), back.options().steadyState());
       assertEquals(o.stopOnOverSaturation(), back.options().stopOnOverSaturation());
     }
-    assertEquals(new dev.gatlingllm.metrics.SteadyStateOptions(false, 0.95, null,
-        dev.gatlingllm.metrics.SteadyStateOptions.Trim.requests(10, 4)),
+    assertEquals(new dev.gatlingllm.internal.metrics.SteadyStateOptions(false, 0.95, null,
+        dev.gatlingllm.internal.metrics.SteadyStateOptions.Trim.requests(10, 4)),
         all.get(2).steadyState().withClosedLoop(false));
   }
 
@@ -211,7 +211,7 @@ class RecordLogTest {
     options.remove("steady_state");
     options.remove("stop_on_over_saturation");
     ResultOptions back = RunSettingsJson.read(json).options();
-    assertEquals(dev.gatlingllm.metrics.SteadyStateOptions.DEFAULTS, back.steadyState());
+    assertEquals(dev.gatlingllm.internal.metrics.SteadyStateOptions.DEFAULTS, back.steadyState());
     assertEquals(false, back.stopOnOverSaturation());
   }
 

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.metrics.MetricFixtures;
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.MetricFixtures;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

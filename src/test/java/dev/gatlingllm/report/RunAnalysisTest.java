@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.metrics.BenchmarkMetrics;
-import dev.gatlingllm.metrics.Metric;
-import dev.gatlingllm.metrics.MetricsCalculator;
-import dev.gatlingllm.metrics.OverSaturation;
-import dev.gatlingllm.metrics.RecordSource;
-import dev.gatlingllm.metrics.RequestRecord;
-import dev.gatlingllm.metrics.SteadyStateOptions;
+import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.Metric;
+import dev.gatlingllm.internal.metrics.MetricsCalculator;
+import dev.gatlingllm.internal.metrics.OverSaturation;
+import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.SteadyStateOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,7 +113,7 @@ class RunAnalysisTest {
           .usagePromptTokens(-1).outputTokens(2).httpStatus(200).success(true).build());
     }
     OverSaturation.Result o = OverSaturation.detect(RecordSource.of(r),
-        dev.gatlingllm.metrics.TaskType.GENERATION, 0L,
+        dev.gatlingllm.internal.metrics.TaskType.GENERATION, 0L,
         new OverSaturation.Options(5, 0.95, 0.2, 0.25, 1));
     assertEquals("Over-saturated since 0.90 s: in flight +5.0/s, TTFT +1000 ms/s, completions "
         + "flat (1 then 1 per half-window of 5 requests)\n",

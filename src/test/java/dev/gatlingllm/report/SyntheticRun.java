@@ -1,7 +1,7 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.metrics.RecordStore;
-import dev.gatlingllm.metrics.RequestRecord;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import java.nio.file.Path;
 import java.util.Random;
 

@@ -1,0 +1,67 @@
+package dev.gatlingllm.internal.client;
+
+/**
+ * What a {@link ChunkReader} found in one JSON body; reused from chunk to chunk, so reading a
+ * chunk allocates nothing here. The exchange reads the fields directly; a reader of another
+ * package (an API's own members) sets them through the public methods.
+ */
+public final class ChunkFields {
+  boolean hasChoices;
+  /** Answer text of the first choice; null when the chunk carried none. */
+  String text;
+  /** The first choice carried non-empty reasoning text ({@code reasoning_content}/{@code reasoning}). */
+  boolean reasoning;
+  String finishReason;
+  int completionTokens;
+  int promptTokens;
+  String error;
+
+  public void reset() {
+    hasChoices = false;
+    text = null;
+    reasoning = false;
+    finishReason = null;
+    completionTokens = -1;
+    promptTokens = -1;
+    error = null;
+  }
+
+  /** Whether the body was a content chunk: it counts for TTFT and ITL. */
+  public void hasChoices(boolean value) {
+    hasChoices = value;
+  }
+
+  /** The answer text it carried, replacing what was read; null for none. */
+  public void text(String value) {
+    text = value;
+  }
+
+  /** Whether it carried reasoning text (counted, not answer text). */
+  public void reasoning(boolean value) {
+    reasoning = value;
+  }
+
+  public void promptTokens(int value) {
+    promptTokens = value;
+  }
+
+  public void completionTokens(int value) {
+    completionTokens = value;
+  }
+
+  /** The in-band error it carried; null for none. */
+  public String error() {
+    return error;
+  }
+
+  /** Fails the request with this in-band error. */
+  public void error(String message) {
+    error = message;
+  }
+
+  public void appendText(String piece) {
+    if (piece != null) {
+      text = text == null ? piece : text + piece;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package dev.gatlingllm.internal.client;
+
+import io.netty.handler.codec.http.HttpHeaders;
+
+/**
+ * One request ready to send: everything session-dependent is already resolved.
+ *
+ * @param name           Gatling request name (goes into the record)
+ * @param path           endpoint path, e.g. {@code /v1/completions}
+ * @param headers        extra headers (authorization, request id, user headers)
+ * @param body           JSON body
+ * @param promptTokens   prompt length from the dataset, -1 when unknown
+ * @param scheduledNanos when the arrival profile wanted it sent, or {@link #NOT_SCHEDULED}
+ * @param pooling        the answer is one JSON body timed as a whole (embeddings, rerank),
+ *                       as vLLM times pooling requests, instead of a stream of chunks
+ * @param reader         how the answer's chunks (or its whole body) are read: its API's
+ */
+public record LlmRequest(
+    String name,
+    String path,
+    HttpHeaders headers,
+    byte[] body,
+    int promptTokens,
+    long scheduledNanos,
+    boolean pooling,
+    ChunkReader reader) {
+
+  /** Marks a request that nothing paced: its scheduled time is its start. */
+  public static final long NOT_SCHEDULED = Long.MIN_VALUE;
+
+  /** A generation request (streamed, or one JSON completion). */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, false);
+  }
+
+  /** A request whose answer is an OpenAI chunk stream or body (completions, chat, pooling). */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, ChunkReader.OPENAI);
+  }
+
+  /** Header values stay out: they carry the API key. */
+  @Override
+  public String toString() {
+    return "LlmRequest{" + name + " " + path + ", headers=" + headers.names()
+        + ", " + body.length + " bytes}";
+  }
+}
