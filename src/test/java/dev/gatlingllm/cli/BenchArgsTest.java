@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.flags.Flag;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -107,15 +108,39 @@ class BenchArgsTest {
   }
 
   @Test
-  void numbersAreCheckedWhenRead() {
-    assertEquals("--num-prompts expects a whole number, got 'ten'",
-        assertThrows(IllegalArgumentException.class,
-            () -> parse("--num-prompts ten").integer("num-prompts")).getMessage());
-    assertEquals("--burstiness expects a number, got 'high'",
-        assertThrows(IllegalArgumentException.class,
-            () -> parse("--burstiness high").decimal("burstiness")).getMessage());
+  void numbersAreRefusedAsTheyAreParsedNamingTheFlag() {
+    assertEquals("--num-prompts expects a whole number, got 'ten'", error("--num-prompts ten"));
+    assertEquals("--burstiness expects a number, got 'high'", error("--burstiness high"));
+    // refused though nothing on this line reads it: argparse types every value
+    assertEquals("--top-k expects a whole number, got '2.5'", error("--model m --top-k 2.5"));
+    // Python's float takes neither NaN as a setting nor Java's 1d
+    assertEquals("--temperature expects a number, got 'NaN'", error("--temperature NaN"));
+    assertEquals("--temperature expects a number, got '1d'", error("--temperature 1d"));
+    assertEquals("--num-warmups expects a whole number, got 'some'", error("--num-warmups some"));
     assertEquals(Double.POSITIVE_INFINITY,
         parse("--request-rate inf").decimal("request-rate").orElseThrow());
+  }
+
+  @Test
+  void valuesAreKeptAsConvertedAndDefaultsAreConvertedAlike() {
+    BenchArgs args = parse("--num-prompts 12 --request-rate 2.5 --num-warmups auto "
+        + "--ignore-eos --label 007");
+    assertEquals(Optional.of(12), args.converted("num-prompts"));
+    assertEquals(Optional.of(2.5), args.converted("request-rate"));
+    assertEquals(Optional.of("auto"), args.converted("num-warmups"));
+    assertEquals(Optional.of("007"), args.converted("label"), "a text flag stays as written");
+    assertTrue(args.on("ignore-eos"));
+    assertEquals(Optional.of("12"), args.value("num-prompts"), "and as written");
+    // vLLM's defaults, by the same converters
+    BenchArgs none = parse("--model m");
+    assertEquals(Optional.of(8000), none.integer("port"));
+    assertEquals(Optional.of(Double.POSITIVE_INFINITY), none.decimal("request-rate"));
+    assertEquals(Optional.of(1000.0), none.decimal("num-prompts"), "an int reads as a number");
+    assertEquals(Optional.empty(), none.integer("max-concurrency"), "None: no value");
+    assertFalse(none.on("ignore-eos"));
+    // reading a value as another kind than the table's is a mistake of the code
+    assertThrows(IllegalStateException.class, () -> args.integer("label"));
+    assertThrows(IllegalStateException.class, () -> args.integer("request-rate"));
   }
 
   @Test

@@ -254,4 +254,43 @@ class BenchFlagsTest {
     }
     assertTrue(help.contains("(default: 0; vLLM 0.29)"));
   }
+
+  /**
+   * The kind column as vLLM's parser types each flag ({@code type=int}, {@code type=float},
+   * none for strings), typed in from its {@code add_argument} calls, not from the table; and
+   * the table's rule that a switch, and only a switch, has no kind.
+   */
+  @Test
+  void eachValueHasTheKindVllmsParserGivesIt() {
+    Map<String, Flag.Kind> vllm = Map.ofEntries(Map.entry("port", Flag.Kind.INT),
+        Map.entry("max-concurrency", Flag.Kind.INT), Map.entry("num-prompts", Flag.Kind.INT),
+        Map.entry("seed", Flag.Kind.INT), Map.entry("top-k", Flag.Kind.INT),
+        Map.entry("logprobs", Flag.Kind.INT), Map.entry("random-input-len", Flag.Kind.INT),
+        Map.entry("request-rate", Flag.Kind.NUMBER), Map.entry("burstiness", Flag.Kind.NUMBER),
+        Map.entry("temperature", Flag.Kind.NUMBER), Map.entry("top-p", Flag.Kind.NUMBER),
+        Map.entry("asr-max-audio-len-sec", Flag.Kind.NUMBER),
+        Map.entry("model", Flag.Kind.TEXT), Map.entry("dataset-path", Flag.Kind.TEXT),
+        // a number or a JSON object; the plugin's "auto" beside vLLM's int
+        Map.entry("random-range-ratio", Flag.Kind.TEXT),
+        Map.entry("num-warmups", Flag.Kind.INT_OR_AUTO));
+    vllm.forEach((name, kind) ->
+        assertEquals(kind, BenchFlags.find("--" + name).orElseThrow().kind(), name));
+    for (Flag f : BenchFlags.ALL) {
+      assertEquals(f.arity() == Flag.Arity.SWITCH, f.kind() == Flag.Kind.SWITCH, f.name());
+    }
+    // every default converts (the table would not load otherwise), to the kind's type
+    assertEquals(Double.POSITIVE_INFINITY, BenchFlags.defaultOf("request-rate"));
+    assertEquals(8000, BenchFlags.defaultOf("port"));
+    assertEquals(null, BenchFlags.defaultOf("model"));
+  }
+
+  /** The one normaliser of flag names: the name's spelling changes, never a value. */
+  @Test
+  void aFlagIsSpeltTheTablesWayAndItsValueAsWritten() {
+    assertEquals("top-p", BenchFlags.normalize("--Top_P"));
+    assertEquals("top-p", BenchFlags.normalize("top_p"));
+    assertEquals(List.of("--top-p=A_b", "Some_Value", "--dataset-path", "Data/X_Y.json"),
+        BenchFlags.normalized(List.of("--top_P=A_b", "Some_Value", "--dataset_path",
+            "Data/X_Y.json")));
+  }
 }

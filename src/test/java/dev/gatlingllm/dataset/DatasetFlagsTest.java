@@ -105,7 +105,8 @@ class DatasetFlagsTest {
 
   /**
    * Every dataset built from its name alone (and a path where it needs one) runs all of its
-   * branch's reads; {@link FlagValues} fails on a flag the column does not give the dataset.
+   * branch's reads; {@link DatasetFlagValues} fails on a flag the column does not give the
+   * dataset.
    */
   @Test
   void theBuilderReadsOnlyFlagsTheColumnGivesTheDataset() {
@@ -132,5 +133,46 @@ class DatasetFlagsTest {
       }
     }
     assertEquals(List.of(), failures);
+  }
+
+  /**
+   * {@code fromArgs} spells a flag's name the table's way and leaves its value as written: a
+   * path with capitals and underscores was once lowercased with the name.
+   */
+  @Test
+  void aFlagsNameIsNormalizedNeverItsValue() {
+    HfDataset hf = (HfDataset) Datasets.fromArgs("--dataset-name", "hf",
+        "--Dataset_Path=Data/My_File.jsonl", "--request_id_prefix", "Run_A-");
+    assertEquals("Data/My_File.jsonl", hf.path());
+    assertEquals("Run_A-", hf.requestIdPrefix());
+  }
+
+  /**
+   * Values are converted by the table's kind as they are parsed (picocli for
+   * {@code fromArgs}, the same conversion for {@code fromFlags}), with the drop-in's words.
+   */
+  @Test
+  void aValueIsConvertedByItsKindAsItIsParsed() {
+    assertEquals("--num-prompts expects a whole number, got '1.5'", assertThrows(
+        IllegalArgumentException.class, () -> Datasets.fromArgs("--num-prompts", "1.5"))
+        .getMessage());
+    assertEquals("--num-prompts expects a whole number, got '1.5'", assertThrows(
+        IllegalArgumentException.class, () -> Datasets.fromFlags(Map.of("num_prompts", "1.5")))
+        .getMessage());
+    assertEquals("--timed-trace-sec-multiplier expects a number, got 'NaN'", assertThrows(
+        IllegalArgumentException.class, () -> Datasets.fromArgs("--dataset-name",
+            "timed_trace", "--timed-trace-sec-multiplier", "NaN")).getMessage());
+    assertEquals("--no-oversample is a switch; give no value, 'true' or 'false', not 'yes'",
+        assertThrows(IllegalArgumentException.class,
+            () -> Datasets.fromFlags(Map.of("no-oversample", "yes"))).getMessage());
+    assertEquals("--no-oversample is a switch; give no value, 'true' or 'false', not 'yes'",
+        assertThrows(IllegalArgumentException.class,
+            () -> Datasets.fromArgs("--no-oversample=yes")).getMessage());
+    // a switch given false is off; whitespace around a number is fine
+    RandomDataset off = (RandomDataset) Datasets.fromFlags(Map.of("no-oversample", "false",
+        "--num-prompts", " 7 "));
+    assertFalse(off.noOversample());
+    assertEquals(7, off.numPrompts());
+    assertTrue(((RandomDataset) Datasets.fromArgs("--no-oversample=true")).noOversample());
   }
 }
