@@ -184,11 +184,6 @@ public final class BenchArgs implements FlagValues {
     return given.keySet();
   }
 
-  /** The flags given, by name, with their values as written, in the order first given. */
-  public Map<String, List<String>> given() {
-    return given;
-  }
-
   /** The flag's value as written, or vLLM's default; empty when neither. */
   @Override
   public Optional<String> value(String name) {
