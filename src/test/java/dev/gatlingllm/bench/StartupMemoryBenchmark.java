@@ -38,7 +38,8 @@ import java.util.regex.Pattern;
  * {@code ./mvnw -B -q test-compile exec:java
  * -Dexec.mainClass=dev.gatlingllm.bench.StartupMemoryBenchmark}. Properties: {@code
  * startup.modes} (short,memory), {@code startup.runs} (5), {@code startup.rungs}
- * (64,256,1024), {@code startup.repeat} (runs per memory rung, 1), {@code startup.javaHome}
+ * (64,256,1024), {@code startup.repeat} (runs per memory rung, 1), {@code startup.prime}
+ * (first runs, reported apart: they make the launcher's class-data archive, 2), {@code startup.javaHome}
  * (the client's Java, default this JVM's), {@code startup.javaOpts} (added to the client's
  * {@code JAVA_OPTS}), {@code startup.home} (the distribution's folder). Writes {@code
  * target/startup/results.md}. Nothing here is a test: timings on a shared machine are
@@ -119,6 +120,16 @@ public final class StartupMemoryBenchmark {
     List<String> bench = List.of("bench", "serve", "--model", MODEL, "--base-url", baseUrl,
         "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", "16",
         "--num-prompts", "10", "--request-rate", "inf");
+    // bin/gatling-llm makes its class-data archive in its first runs (Java 17: the first
+    // lists the classes, the second dumps the archive; Java 19+: the first dumps it at exit):
+    // those are reported apart, as what a new install or a new Java pays once
+    List<Measure> first = new ArrayList<>();
+    for (int i = 0; i < Integer.getInteger("startup.prime", 2); i++) {
+      Measure m = measure(launcher, javaHome, javaOpts, bench, List.of(), "first-" + i);
+      System.out.printf(Locale.ROOT, "first run %d: %.2f s wall, %.2f s CPU, %.0f MB, exit %d%n",
+          i + 1, m.wallS(), m.cpuS(), m.peakMb(), m.status());
+      first.add(m);
+    }
     List<Measure> measures = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
       Measure m = measure(launcher, javaHome, javaOpts, bench, List.of(), "short-" + i);
@@ -140,6 +151,12 @@ public final class StartupMemoryBenchmark {
         median(measures, Measure::wallS) / VLLM_SHORT[0],
         median(measures, Measure::cpuS) / VLLM_SHORT[1],
         median(measures, Measure::peakMb) / VLLM_SHORT[2]));
+    for (int i = 0; i < first.size(); i++) {
+      Measure m = first.get(i);
+      md.append(String.format(Locale.ROOT, "First run %d (the class-data archive in the"
+          + " making, not in the medians): %.2f s wall, %.2f s CPU, %.0f MB%n%n", i + 1,
+          m.wallS(), m.cpuS(), m.peakMb()));
+    }
     md.append("Exit statuses: ").append(measures.stream().map(m -> "" + m.status()).toList())
         .append("\n\n");
   }
