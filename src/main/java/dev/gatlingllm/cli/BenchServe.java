@@ -187,9 +187,8 @@ public class BenchServe extends Simulation {
     printTraffic(profile);
     plan.conversations().ifPresent(c -> c.describe(out()));
     // --probe-request-rate: the run starts them and stops them when it writes its results
-    LlmRun.onNextRun(run -> Probing.start(plan, samples,
-        ScaleOut.current().share().sizeOf(total), run));
-    LlmProtocolBuilder paced = protocol.arrivals(profile);
+    LlmProtocolBuilder paced = protocol.arrivals(profile).onStart(run -> Probing.start(plan,
+        samples, ScaleOut.current().share().sizeOf(total), run));
     setUp(scenario("bench serve")
             .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())

@@ -7,7 +7,9 @@ import io.gatling.core.protocol.Protocol;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /**
@@ -37,14 +39,17 @@ public final class LlmProtocol implements Protocol {
   private final WarmUpOptions warmUp;
   private final URI serverMetrics;
   private final boolean insecureTls;
+  private final List<Consumer<LlmComponents>> onStart;
 
   LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls) {
+      WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
+      List<Consumer<LlmComponents>> onStart) {
     this.target = target;
+    this.onStart = List.copyOf(onStart);
     this.insecureTls = insecureTls;
     this.model = model;
     this.servedModelName = servedModelName;
@@ -64,6 +69,11 @@ public final class LlmProtocol implements Protocol {
     this.maxConcurrency = maxConcurrency;
     this.warmUp = warmUp;
     this.serverMetrics = serverMetrics;
+  }
+
+  /** What the run hands its components to as soon as they exist (the drop-in's probes). */
+  List<Consumer<LlmComponents>> onStart() {
+    return onStart;
   }
 
   /** The Prometheus endpoint scraped during the run, when there is one. */

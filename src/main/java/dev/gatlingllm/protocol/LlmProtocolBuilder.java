@@ -10,6 +10,7 @@ import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +60,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private ResultOptions results = ResultOptions.defaults();
   /** Set by {@link #stopOnServerNonCompliance()}, over whatever {@link #results} says. */
   private boolean stopOnServerNonCompliance;
+  private List<Consumer<LlmComponents>> onStart = List.of();
   private ToIntFunction<String> tokenCounter;
   private String tokenizerId;
   private ArrivalProfile arrivals;
@@ -325,6 +327,21 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
     return with(b -> b.serverMetrics = value);
   }
 
+  /**
+   * Hands the run's components to {@code starter} as soon as they exist, before the warm-up
+   * and the first send: for what a simulation adds to its run while it is built, such as the
+   * drop-in's probe requests ({@code --probe-request-rate}). An argument of the protocol, so
+   * it reaches this run and no other.
+   */
+  public LlmProtocolBuilder onStart(Consumer<LlmComponents> starter) {
+    Objects.requireNonNull(starter, "starter");
+    return with(b -> {
+      List<Consumer<LlmComponents>> all = new ArrayList<>(b.onStart);
+      all.add(starter);
+      b.onStart = List.copyOf(all);
+    });
+  }
+
   /** No scraping of the server's metrics. */
   public LlmProtocolBuilder noServerMetrics() {
     return with(b -> b.serverMetrics = "");
@@ -389,7 +406,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         countingId, counter, profile, cap, warmUp,
-        serverMetricsUri(target), insecureTls);
+        serverMetricsUri(target), insecureTls, onStart);
   }
 
 

@@ -20,8 +20,6 @@ public final class LlmRun {
   private static final AtomicReference<LlmComponents> CURRENT = new AtomicReference<>();
   /** Closed with the next run registered; see {@link #closeAfterRun}. */
   private static final List<AutoCloseable> TO_CLOSE = new ArrayList<>();
-  /** Given the next run registered; see {@link #onNextRun}. */
-  private static final List<Consumer<LlmComponents>> ON_NEXT_RUN = new ArrayList<>();
   private static final Map<LlmComponents, List<AutoCloseable>> CLOSED_WITH =
       Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -53,12 +51,7 @@ public final class LlmRun {
       CLOSED_WITH.put(components, new ArrayList<>(TO_CLOSE));
       TO_CLOSE.clear();
     }
-    List<Consumer<LlmComponents>> starters;
-    synchronized (ON_NEXT_RUN) {
-      starters = new ArrayList<>(ON_NEXT_RUN);
-      ON_NEXT_RUN.clear();
-    }
-    starters.forEach(s -> s.accept(components));
+    components.protocol().onStart().forEach(s -> s.accept(components));
     if (previous != null) {
       // The previous simulation in this JVM never called LlmDsl.writeResults(this).
       RunResults.writeForgotten(previous, false);
@@ -100,16 +93,7 @@ public final class LlmRun {
     }
   }
 
-  /**
-   * Hands the next run to start in this JVM to {@code starter} as soon as its components
-   * exist (before its warm-up and first send): for what a simulation adds to its run while it
-   * is built, such as the drop-in's probe requests.
-   */
-  public static void onNextRun(Consumer<LlmComponents> starter) {
-    synchronized (ON_NEXT_RUN) {
-      ON_NEXT_RUN.add(starter);
-    }
-  }
+
 
   /** Takes the current run if its results were never written, so they are written once. */
   static Optional<LlmComponents> takeUnreported() {

@@ -50,6 +50,8 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
    * simulation passes {@code Long.getLong(SEED_PROPERTY, 0)} to its {@code seed(...)} calls.
    */
   public static final String SEED_PROPERTY = "llm.seed";
+  /** Where bin/gatling-llm says its class-data archive is, when it has one. */
+  static final String CDS_ARCHIVE_ENV = "GATLING_LLM_CDS_ARCHIVE";
 
   ForkedRun {
     classpath = classpath != null ? classpath : currentClasspath();
@@ -60,6 +62,16 @@ record ForkedRun(String classpath, List<String> jvmArgs, Duration timeout, boole
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmArgs);
+    // bin/gatling-llm's class-data archive, read-only: the drop-in's runs load the same
+    // classes from the same class path, parsed once for all points, not once per point
+    String archive = simulation == null ? System.getenv(CDS_ARCHIVE_ENV) : null;
+    if (archive != null && Files.isRegularFile(Path.of(archive))) {
+      command.add("-XX:SharedArchiveFile=" + archive);
+      command.add("-Xlog:cds*=off");
+      if (Runtime.version().feature() >= 24) {
+        command.add("-Xlog:aot*=off");
+      }
+    }
     command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
     // Netty loads its native transport: Java 22+ warns in four lines without it, 17 accepts it
     command.add("--enable-native-access=ALL-UNNAMED");

@@ -1,5 +1,6 @@
 package dev.gatlingllm.sweep;
 
+import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.internal.metrics.Percentiles;
 import dev.gatlingllm.internal.metrics.PyFormat;
@@ -78,7 +79,8 @@ final class RunArgs {
   private List<String> withSweepMetrics(List<String> args) {
     BenchArgs parsed = BenchArgs.parse(args);
     String backend = parsed.value("backend").orElse("openai");
-    if (backend.contains("embed") || backend.contains("rerank")) {
+    // the table's capability, not the name: vllm-pooling is pooling too
+    if (Backends.lookup(backend).map(Backends.Backend::pooling).orElse(false)) {
       return args;
     }
     String metrics = parsed.value("percentile-metrics").orElse("ttft,tpot,itl");

@@ -306,9 +306,11 @@ class SweepRunnerTest {
     FakeServer server = new FakeServer(4, 0.1, 20);
     Sweep.serve(config(server).benchArgs(BENCH + " --percentile-metrics e2el")
         .benchParams(Params.parse("[{\"backend\": \"openai-embeddings\"}, "
-            + "{\"backend\": \"vllm-rerank\"}, {\"backend\": \"openai-chat\"}]"))
+            + "{\"backend\": \"vllm-rerank\"}, {\"backend\": \"vllm-pooling\"}, "
+            + "{\"backend\": \"openai-chat\"}]"))
         .build());
-    assertEquals(List.of("e2el", "e2el", "ttft,tpot,itl,e2el"), server.calls.stream()
+    // vllm-pooling has neither "embed" nor "rerank" in its name: the table's capability says
+    assertEquals(List.of("e2el", "e2el", "e2el", "ttft,tpot,itl,e2el"), server.calls.stream()
         .map(c -> BenchArgs.parse(c).value("percentile-metrics").orElseThrow()).toList());
   }
 
