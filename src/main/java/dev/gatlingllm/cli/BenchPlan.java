@@ -1,6 +1,14 @@
 package dev.gatlingllm.cli;
 
 import static dev.gatlingllm.LlmDsl.llm;
+import static dev.gatlingllm.cli.BenchChecks.checkBackendFlags;
+import static dev.gatlingllm.cli.BenchChecks.checkLora;
+import static dev.gatlingllm.cli.BenchChecks.checkMultimodalChat;
+import static dev.gatlingllm.cli.BenchChecks.checkOneRun;
+import static dev.gatlingllm.cli.BenchChecks.checkProfileFlags;
+import static dev.gatlingllm.cli.BenchChecks.checkSelfTimed;
+import static dev.gatlingllm.cli.BenchChecks.flagged;
+import static dev.gatlingllm.cli.BenchChecks.TIMED_TRACE;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -149,67 +157,11 @@ public final class BenchPlan {
     return new BenchPlan(args, lookup);
   }
 
-  /**
-   * One Gatling run is one benchmark run: {@code --num-runs} above 1 and the one-command sweep
-   * flags need the launcher, which forks a Gatling run per run.
-   */
-  private static void checkOneRun(BenchArgs args) {
-    if (numRuns(args) > 1) {
-      throw new IllegalArgumentException("--num-runs " + numRuns(args) + " runs the benchmark "
-          + "as that many Gatling runs, each in a JVM of its own, which one Gatling run cannot "
-          + "do: use `gatling-llm bench serve ... --num-runs " + numRuns(args) + "` (or "
-          + "dev.gatlingllm.sweep.Sweep.repeat from Java)");
-    }
-    sweepFlag(args).ifPresent(flag -> {
-      throw new IllegalArgumentException("--" + flag + " runs a sweep of Gatling runs, each "
-          + "in a JVM of its own, which one Gatling run cannot do: use `gatling-llm bench "
-          + "serve ... --" + flag + " ...` (or gatling-llm bench sweep serve)");
-    });
-    checkSweepOnly(args);
-  }
 
-  /**
-   * {@code vllm-bench}'s flags that act on its one-command sweeps alone: the prefix-cache
-   * reset before each point, the percentiles of the sweep's summary table.
-   */
-  public static final List<String> SWEEP_ONLY_FLAGS = List.of("reset-prefix-cache",
-      "sweep-summary-percentiles");
 
-  /**
-   * Refuses a {@link #SWEEP_ONLY_FLAGS} flag without a one-command sweep: it would do nothing.
-   */
-  public static void checkSweepOnly(BenchArgs args) {
-    if (sweepFlag(args).isPresent()) {
-      return;
-    }
-    SWEEP_ONLY_FLAGS.stream().filter(args::has).findFirst().ifPresent(flag -> {
-      throw new IllegalArgumentException("--" + flag + " acts on a one-command sweep's points:"
-          + " give --sweep-max-concurrency or --sweep-request-rate with it (`gatling-llm bench "
-          + "serve`)");
-    });
-  }
 
-  /** {@code vllm-bench}'s one-command sweep flags, which the launcher runs as a sweep. */
-  public static final List<String> SWEEP_FLAGS = List.of("sweep-max-concurrency",
-      "sweep-request-rate", "sweep-num-prompts-factor");
 
-  /** The first one-command sweep flag given, if any. */
-  public static Optional<String> sweepFlag(BenchArgs args) {
-    return SWEEP_FLAGS.stream().filter(args::has).findFirst();
-  }
 
-  /**
-   * {@code --num-runs}: how many times the benchmark is run (1 by default).
-   *
-   * @throws IllegalArgumentException for a value below 1
-   */
-  public static int numRuns(BenchArgs args) {
-    int n = args.integer("num-runs").orElse(1);
-    if (n < 1) {
-      throw new IllegalArgumentException("--num-runs must be at least 1, got " + n);
-    }
-    return n;
-  }
 
   /**
    * The console lines of vLLM for the model it found (empty with {@code --model}).
@@ -243,51 +195,10 @@ public final class BenchPlan {
         && !args.on("no-self-timed");
   }
 
-  /** vLLM's name of the one dataset that carries its own timestamps. */
-  static final String TIMED_TRACE = "timed_trace";
 
-  private static void checkSelfTimed(BenchArgs args, String datasetName) {
-    if (args.on("self-timed") && args.on("no-self-timed")) {
-      throw new IllegalArgumentException("--self-timed and --no-self-timed: give one of them");
-    }
-    if ((args.on("self-timed") || args.on("no-self-timed")) && !TIMED_TRACE.equals(datasetName)) {
-      throw new IllegalArgumentException("--self-timed/--no-self-timed is only supported with "
-          + "--dataset-name=timed_trace (the only dataset with timestamps), as in vLLM");
-    }
-  }
 
-  /** The datasets whose requests carry media that {@code --enable-multimodal-chat} puts in. */
-  static final List<String> MULTIMODAL_CHAT_DATASETS = List.of("custom_image", "custom_audio",
-      "random-mm");
 
-  /**
-   * vLLM's {@code --enable-multimodal-chat} makes each request one user chat message, its
-   * text part then its media parts: how {@code openai-chat} sends a media dataset's requests
-   * anyway, so it is accepted where that message is what goes out, refused elsewhere.
-   */
-  private static void checkMultimodalChat(BenchArgs args, Backend backend, String dataset) {
-    if (!args.on("enable-multimodal-chat")) {
-      return;
-    }
-    if (!MULTIMODAL_CHAT_DATASETS.contains(dataset)) {
-      throw new IllegalArgumentException("--enable-multimodal-chat with --dataset-name "
-          + dataset + ": it makes each prompt and its images or audio one chat message, for "
-          + "the datasets with media (" + String.join(", ", MULTIMODAL_CHAT_DATASETS) + ")");
-    }
-    if (!backend.chatTemplate()) {
-      throw new IllegalArgumentException("--enable-multimodal-chat with --backend "
-          + backend.name() + ": the multimodal chat message is a chat request's; use "
-          + "--backend openai-chat");
-    }
-  }
 
-  private static void checkLora(BenchArgs args) {
-    String assignment = args.value("lora-assignment").orElseThrow().strip();
-    if (!assignment.equals("random") && !assignment.equals("round-robin")) {
-      throw new IllegalArgumentException("--lora-assignment: invalid choice '" + assignment
-          + "' (choose from 'random', 'round-robin')");
-    }
-  }
 
   /**
    * The body fields every request gets: {@code --extra-body}, and with {@code openai-chat}
@@ -351,36 +262,6 @@ public final class BenchPlan {
     return path;
   }
 
-  /** Flags vLLM refuses, or cannot send, with this backend. */
-  private static void checkBackendFlags(BenchArgs args, Backend backend) {
-    if (args.has("logprobs") && !backend.takes(Takes.LOGPROBS)) {
-      throw new IllegalArgumentException("--logprobs is not supported with --backend "
-          + backend.name() + ": " + BenchFlags.find("--logprobs").orElseThrow().note());
-    }
-    List<String> sampling = Takes.SAMPLING.flags().stream().filter(args::has).toList();
-    if (!sampling.isEmpty() && !backend.takes(Takes.SAMPLING)
-        && !backend.ignores(Takes.SAMPLING)) {
-      throw new IllegalArgumentException("--" + String.join(", --", sampling) + " with --backend "
-          + backend.name() + ": sampling parameters are only supported by openai-compatible "
-          + "backends (completions and chat), as vLLM refuses them");
-    }
-    if (args.on("prompt-token-ids") && !backend.takes(Takes.PROMPT_TOKEN_IDS)) {
-      throw new IllegalArgumentException("--prompt-token-ids is not supported with --backend "
-          + backend.name() + ": only a completions request (--backend openai or vllm) takes "
-          + "its prompt as token ids; " + (backend.pooling() ? "pooling requests send text "
-          + "or media as their input" : "chat, Responses and audio requests send messages or "
-          + "a clip, which the server renders and tokenizes itself"));
-    }
-    if (args.on("prompt-token-ids") && args.on("skip-tokenizer-init")) {
-      throw new IllegalArgumentException("--prompt-token-ids with --skip-tokenizer-init: the "
-          + "token ids come from the model's tokenizer, which --skip-tokenizer-init does not "
-          + "load; give one of them");
-    }
-    if (args.has("lora-modules") && !backend.takes(Takes.MODEL_PER_REQUEST)) {
-      throw new IllegalArgumentException("--lora-modules is not supported with --backend "
-          + backend.name() + ": " + BenchFlags.find("--lora-modules").orElseThrow().note());
-    }
-  }
 
   /**
    * vLLM's dataset/backend rules, for a dataset whose content is known.
@@ -720,7 +601,7 @@ public final class BenchPlan {
 
     @Override
     public <T> T flagged(String flag, Supplier<T> call) {
-      return BenchPlan.flagged(flag, call);
+      return BenchChecks.flagged(flag, call);
     }
   }
 
@@ -857,29 +738,6 @@ public final class BenchPlan {
     return args.decimal("profile-duration").orElseThrow();
   }
 
-  /** vllm-bench's rules for the batch-threshold profiling flags. */
-  private static void checkProfileFlags(BenchArgs args) {
-    if (args.has("profile-batch-threshold") && !args.on("profile")) {
-      throw new IllegalArgumentException("--profile-batch-threshold requires --profile");
-    }
-    if (args.has("profile-batch-threshold")
-        && args.integer("profile-batch-threshold").orElseThrow() < 0) {
-      throw new IllegalArgumentException("--profile-batch-threshold must be >= 0 (requests "
-          + "running on the server), got " + args.integer("profile-batch-threshold")
-          .orElseThrow());
-    }
-    double seconds = args.decimal("profile-duration").orElseThrow();
-    if (!(seconds > 0) || Double.isInfinite(seconds)) {
-      throw new IllegalArgumentException("--profile-duration must be a positive number of "
-          + "seconds, got " + args.value("profile-duration").orElseThrow());
-    }
-    // vllm-bench lets its default through alone, as a pasted default-valued flag
-    double byDefault = (Double) BenchFlags.defaultOf("profile-duration");
-    if (seconds != byDefault && !args.has("profile-batch-threshold")) {
-      throw new IllegalArgumentException("--profile-duration requires "
-          + "--profile-batch-threshold: without it, --profile profiles the whole measured run");
-    }
-  }
 
   public boolean progressBar() {
     return !args.on("disable-tqdm");
@@ -901,42 +759,8 @@ public final class BenchPlan {
     return out;
   }
 
-  /** Runs a DSL call, naming the flag in its error message. */
-  private static <T> T flagged(String flag, Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(inFlagWords(flag, e.getMessage()), e);
-    }
-  }
 
-  /**
-   * A DSL method's refusal as the flag's: {@code "topP must be in (0, 1], got 1.5"} from
-   * {@code --top-p} reads {@code "--top-p must be in (0, 1], got 1.5"}; any other message
-   * is prefixed with the flag.
-   */
-  static String inFlagWords(String flag, String message) {
-    String dslName = camel(flag);
-    if (message != null && message.startsWith(dslName + " ")) {
-      return "--" + flag + message.substring(dslName.length());
-    }
-    return "--" + flag + ": " + message;
-  }
 
-  /** {@code top-p} → {@code topP}: the DSL method a flag maps to, by the naming rule. */
-  private static String camel(String flag) {
-    StringBuilder b = new StringBuilder(flag.length());
-    boolean upper = false;
-    for (char c : flag.toCharArray()) {
-      if (c == '-' || c == '_') {
-        upper = true;
-      } else {
-        b.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return b.toString();
-  }
 
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;

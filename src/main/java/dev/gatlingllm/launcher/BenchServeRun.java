@@ -2,6 +2,7 @@ package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.BenchFlagSpec;
+import dev.gatlingllm.cli.BenchChecks;
 import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
@@ -58,7 +59,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     int runs;
     try {
       args = BenchArgs.of(spec.commandLine().getParseResult());
-      runs = BenchPlan.numRuns(args);
+      runs = BenchChecks.numRuns(args);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -68,7 +69,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
       // --compare, --dry-run: nothing to send, so no Gatling run
       return OfflineModes.run(args, spec.commandLine().getOut(), results);
     }
-    if (runs > 1 || BenchPlan.sweepFlag(args).isPresent()) {
+    if (runs > 1 || BenchChecks.sweepFlag(args).isPresent()) {
       return RepeatedServe.run(args, runs, results);
     }
     return gatling(args, results);

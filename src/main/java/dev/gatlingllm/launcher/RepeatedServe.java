@@ -1,6 +1,7 @@
 package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.BenchChecks;
 import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.sweep.Sweep;
 import dev.gatlingllm.sweep.SweepConfig;
@@ -28,14 +29,14 @@ final class RepeatedServe {
    * @return 0, or 1 when a run failed (the runs before it stay, with their files)
    */
   static int run(BenchArgs args, int runs, Path results) {
-    BenchPlan.checkSweepOnly(args);
+    BenchChecks.checkSweepOnly(args);
     List<String> words = args.words().stream().filter(w -> !w.startsWith("--num-runs=")
-        && BenchPlan.SWEEP_FLAGS.stream().noneMatch(f -> w.startsWith("--" + f + "="))
-        && BenchPlan.SWEEP_ONLY_FLAGS.stream().noneMatch(f -> w.equals("--" + f)
+        && BenchChecks.SWEEP_FLAGS.stream().noneMatch(f -> w.startsWith("--" + f + "="))
+        && BenchChecks.SWEEP_ONLY_FLAGS.stream().noneMatch(f -> w.equals("--" + f)
             || w.startsWith("--" + f + "=")))
         .toList();
     Path dir = args.value("result-dir").map(Path::of).orElse(results);
-    boolean sweep = BenchPlan.sweepFlag(args).isPresent();
+    boolean sweep = BenchChecks.sweepFlag(args).isPresent();
     SweepConfig.Builder config = SweepConfig.builder().benchArgs(words).numRuns(runs)
         .outputDir(dir).showStdout(true).out(System.out);
     if (sweep) {

@@ -94,8 +94,8 @@ class BenchPlanTest {
 
   @Test
   void oneGatlingRunIsOneRunSoMoreRunsAreTheLaunchersJob() {
-    assertEquals(1, BenchPlan.numRuns(plan("--model m").args()));
-    assertEquals(1, BenchPlan.numRuns(plan("--model m --num-runs 1").args()));
+    assertEquals(1, BenchChecks.numRuns(plan("--model m").args()));
+    assertEquals(1, BenchChecks.numRuns(plan("--model m --num-runs 1").args()));
     assertEquals("--num-runs 3 runs the benchmark as that many Gatling runs, each in a JVM of "
         + "its own, which one Gatling run cannot do: use `gatling-llm bench serve ... "
         + "--num-runs 3` (or dev.gatlingllm.sweep.Sweep.repeat from Java)",

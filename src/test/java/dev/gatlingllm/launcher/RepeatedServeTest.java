@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.cli.BenchChecks;
 import dev.gatlingllm.cli.BenchPlan;
 import dev.gatlingllm.cli.CommandLine;
 import java.util.List;
@@ -40,7 +41,7 @@ class RepeatedServeTest {
     BenchArgs args = BenchArgs.parse(CommandLine.split("--model m --sweep-max-concurrency 1,2 "
         + "--sweep-summary-percentiles 95,99.9 --reset-prefix-cache"));
     assertEquals(List.of(95.0, 99.9), RepeatedServe.summaryPercentiles(args));
-    BenchPlan.checkSweepOnly(args);
+    BenchChecks.checkSweepOnly(args);
     assertEquals(List.of(), RepeatedServe.summaryPercentiles(BenchArgs.parse(List.of("--model",
         "m"))));
     assertEquals("--sweep-summary-percentiles takes comma-separated percentiles in [0, 100], "
@@ -49,7 +50,7 @@ class RepeatedServeTest {
                 "--model m --sweep-summary-percentiles p95")))).getMessage());
     assertEquals("--reset-prefix-cache acts on a one-command sweep's points: give "
         + "--sweep-max-concurrency or --sweep-request-rate with it (`gatling-llm bench serve`)",
-        assertThrows(IllegalArgumentException.class, () -> BenchPlan.checkSweepOnly(
+        assertThrows(IllegalArgumentException.class, () -> BenchChecks.checkSweepOnly(
             BenchArgs.parse(CommandLine.split("--model m --num-runs 2 --reset-prefix-cache"))))
             .getMessage());
   }
