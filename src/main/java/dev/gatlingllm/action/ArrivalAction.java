@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.protocol.LlmComponents;
-import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;

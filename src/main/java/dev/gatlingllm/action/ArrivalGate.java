@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.arrival.ArrivalClock;
-import dev.gatlingllm.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmComponents;
 import io.gatling.core.session.Session;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;

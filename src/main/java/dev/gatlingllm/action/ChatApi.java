@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.dataset.BfclDataset;
-import dev.gatlingllm.protocol.ServerCompliance;
+import dev.gatlingllm.internal.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.arrival.ConcurrencyLimiter;
-import dev.gatlingllm.protocol.LlmComponents;
-import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;

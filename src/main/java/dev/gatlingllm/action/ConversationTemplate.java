@@ -2,7 +2,7 @@ package dev.gatlingllm.action;
 
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
-import dev.gatlingllm.protocol.ServerCompliance;
+import dev.gatlingllm.internal.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.function.IntFunction;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import io.gatling.commons.stats.KO$;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.internal.metrics.TaskType;
-import dev.gatlingllm.protocol.ServerCompliance;
+import dev.gatlingllm.internal.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.util.List;
 import java.util.Map;

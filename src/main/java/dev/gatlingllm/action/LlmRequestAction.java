@@ -6,11 +6,11 @@ import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.dataset.MixedServingBoundaryDataset;
 import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.protocol.LlmComponents;
-import dev.gatlingllm.protocol.LlmProtocolKey;
-import dev.gatlingllm.protocol.RunPacing;
-import dev.gatlingllm.protocol.RunStop;
-import dev.gatlingllm.protocol.ServerCompliance;
+import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.RunPacing;
+import dev.gatlingllm.internal.protocol.RunStop;
+import dev.gatlingllm.internal.protocol.ServerCompliance;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
@@ -290,7 +290,7 @@ final class LlmRequestAction extends LlmAction {
    * One pseudo-request per request, OK when it completed within every SLO, so that goodput
    * can gate a build with Gatling's assertions ({@code details("x goodput")}), then passes the
    * user on. The output length follows the result file's rule ({@link
-   * dev.gatlingllm.protocol.OutputTokens}): when the server sent no usage the text is counted
+   * dev.gatlingllm.internal.protocol.OutputTokens}): when the server sent no usage the text is counted
    * on the counting thread, and the user goes on from there once its row is logged.
    */
   private void logGoodputThenContinue(Session session, RequestRecord record, long startMillis,

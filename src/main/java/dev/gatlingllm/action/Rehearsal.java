@@ -3,7 +3,7 @@ package dev.gatlingllm.action;
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.SampleRequest;
-import dev.gatlingllm.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmComponents;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.commons.util.Clock;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.gatlingllm.internal.client.ChunkFields;
 import dev.gatlingllm.internal.client.ChunkParser;
 import dev.gatlingllm.internal.client.ChunkReader;
-import dev.gatlingllm.protocol.ServerCompliance;
+import dev.gatlingllm.internal.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.io.IOException;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.cli;
 
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.RunResults;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 

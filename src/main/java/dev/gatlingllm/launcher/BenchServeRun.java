@@ -8,7 +8,7 @@ import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
 import dev.gatlingllm.cli.OfflineModes;
 import dev.gatlingllm.internal.logging.PluginLogging;
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.sim;
 
-import dev.gatlingllm.protocol.StandInServer;
+import dev.gatlingllm.internal.protocol.StandInServer;
 import java.time.Duration;
 
 /**

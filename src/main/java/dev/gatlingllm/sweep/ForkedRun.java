@@ -2,7 +2,7 @@ package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchArgs;
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.RunResults;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;

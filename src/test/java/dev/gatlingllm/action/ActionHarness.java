@@ -2,9 +2,9 @@ package dev.gatlingllm.action;
 
 import com.typesafe.scalalogging.Logger;
 import com.typesafe.scalalogging.Logger$;
-import dev.gatlingllm.protocol.LlmComponents;
-import dev.gatlingllm.protocol.LlmProtocol;
-import dev.gatlingllm.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import dev.gatlingllm.report.RecordLog;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;

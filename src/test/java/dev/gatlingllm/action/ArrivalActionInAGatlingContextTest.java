@@ -11,7 +11,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalTrace;
-import dev.gatlingllm.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;

@@ -13,7 +13,7 @@ import dev.gatlingllm.testing.StrictServer;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.protocol.ProtocolTestSupport;
 import dev.gatlingllm.sim.RecordedRequest;

@@ -11,7 +11,7 @@ import dev.gatlingllm.internal.client.CannedHttpServer;
 import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;

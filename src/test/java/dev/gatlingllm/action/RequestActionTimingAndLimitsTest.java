@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatlingllm.internal.client.CannedHttpServer;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import io.gatling.commons.stats.KO$;
 import io.gatling.core.action.Action;

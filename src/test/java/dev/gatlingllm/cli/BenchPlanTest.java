@@ -19,7 +19,7 @@ import dev.gatlingllm.internal.flags.GivenValues;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

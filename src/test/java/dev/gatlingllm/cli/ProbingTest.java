@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.dataset.SampleRequest;
-import dev.gatlingllm.protocol.ProbeRequests;
+import dev.gatlingllm.internal.protocol.ProbeRequests;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.function.IntFunction;

@@ -2,7 +2,7 @@ package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.RunResults;
 import io.gatling.app.Gatling$;
 import java.io.IOException;
 import java.nio.file.Files;
