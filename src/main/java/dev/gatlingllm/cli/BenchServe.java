@@ -17,7 +17,7 @@ import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.internal.protocol.LlmRun;
 import dev.gatlingllm.internal.protocol.ServedModels;
-import dev.gatlingllm.report.DatasetStats;
+import dev.gatlingllm.internal.report.DatasetStats;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.tokenizer.Tokenizer;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.report.HtmlPage;
-import dev.gatlingllm.report.LlmReport;
+import dev.gatlingllm.internal.report.HtmlPage;
+import dev.gatlingllm.internal.report.LlmReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

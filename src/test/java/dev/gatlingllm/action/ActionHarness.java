@@ -5,7 +5,7 @@ import com.typesafe.scalalogging.Logger$;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.internal.protocol.LlmProtocolKey;
-import dev.gatlingllm.report.RecordLog;
+import dev.gatlingllm.internal.report.RecordLog;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.commons.util.DefaultClock;

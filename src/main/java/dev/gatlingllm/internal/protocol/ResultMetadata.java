@@ -1,7 +1,7 @@
 package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.internal.report.RunInfo;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Set;

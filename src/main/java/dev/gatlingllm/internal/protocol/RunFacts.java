@@ -2,7 +2,7 @@ package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.arrival.ArrivalClock;
 import dev.gatlingllm.internal.scale.ScaleOut;
-import dev.gatlingllm.report.RunInfo;
+import dev.gatlingllm.internal.report.RunInfo;
 import java.time.Instant;
 import java.time.ZoneId;
 

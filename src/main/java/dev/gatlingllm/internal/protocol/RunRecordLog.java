@@ -1,8 +1,8 @@
 package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.report.RecordLog;
-import dev.gatlingllm.report.RunSettings;
+import dev.gatlingllm.internal.report.RecordLog;
+import dev.gatlingllm.internal.report.RunSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;

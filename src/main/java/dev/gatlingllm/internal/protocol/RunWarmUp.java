@@ -6,7 +6,7 @@ import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.client.WarmUpRequests;
 import dev.gatlingllm.internal.metrics.RecordStore;
-import dev.gatlingllm.report.RecordCodec;
+import dev.gatlingllm.internal.report.RecordCodec;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.ByteArrayOutputStream;
