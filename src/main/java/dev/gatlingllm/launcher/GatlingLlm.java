@@ -1,6 +1,6 @@
 package dev.gatlingllm.launcher;
 
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.report.CompareCommand;
 import dev.gatlingllm.internal.report.MergeCommand;

@@ -1,8 +1,8 @@
 package dev.gatlingllm.launcher;
 
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.BenchChecks;
-import dev.gatlingllm.cli.BenchPlan;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchChecks;
+import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.sweep.Sweep;
 import dev.gatlingllm.sweep.SweepConfig;
 import dev.gatlingllm.sweep.SweepFailure;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.protocol.RunResults;
 import java.io.File;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.action.Backends;
-import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchArgs;
 import dev.gatlingllm.internal.metrics.Percentiles;
 import dev.gatlingllm.internal.metrics.PyFormat;
 import java.io.PrintStream;

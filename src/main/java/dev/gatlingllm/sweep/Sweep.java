@@ -1,6 +1,6 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.PrintStream;
 import java.nio.file.Path;

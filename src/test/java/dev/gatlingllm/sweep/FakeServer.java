@@ -1,6 +1,6 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchArgs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

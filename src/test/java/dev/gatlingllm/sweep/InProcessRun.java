@@ -1,7 +1,7 @@
 package dev.gatlingllm.sweep;
 
 import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.protocol.RunResults;
 import io.gatling.app.Gatling$;
 import java.io.IOException;
