@@ -434,7 +434,7 @@ public final class LlmDsl {
    *
    * <p>The sweep is a tool around {@code bench serve}, which builds its simulation with this
    * DSL; so the DSL finds the sweep by name, as the JDK's {@link ToolProvider}
-   * {@code "gatling-llm-sweep"} ({@code dev.gatlingllm.sweep.SweepTool}), instead of depending
+   * {@code "gatling-llm-sweep"} ({@code dev.gatlingllm.internal.sweep.SweepTool}), instead of depending
    * on its package. {@code dev.gatlingllm.sweep.Sweep} is the typed Java API.
    *
    * @return the exit status: 0 when every run succeeded, 1 when some failed, 2 when the

@@ -6,7 +6,7 @@ import dev.gatlingllm.internal.report.CompareCommand;
 import dev.gatlingllm.internal.report.MergeCommand;
 import dev.gatlingllm.internal.report.RecoverCommand;
 import dev.gatlingllm.sim.SimCommand;
-import dev.gatlingllm.sweep.SweepCommand;
+import dev.gatlingllm.internal.sweep.SweepCommand;
 import dev.gatlingllm.internal.tool.HelpOption;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;

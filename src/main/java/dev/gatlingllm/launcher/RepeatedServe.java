@@ -5,7 +5,7 @@ import dev.gatlingllm.internal.cli.BenchChecks;
 import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.sweep.Sweep;
 import dev.gatlingllm.sweep.SweepConfig;
-import dev.gatlingllm.sweep.SweepFailure;
+import dev.gatlingllm.internal.sweep.SweepFailure;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -118,7 +118,7 @@ class LauncherIntegrationTest {
   void aDslSimulationRepeatedGetsItsSeedPerRunAndTheSameStatistics() throws Exception {
     Path out = dir.resolve("dsl");
     String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "sweep", "repeat",
-        "--simulation", "dev.gatlingllm.sweep.RepeatedSimulation", "--num-runs", "2",
+        "--simulation", "dev.gatlingllm.internal.sweep.RepeatedSimulation", "--num-runs", "2",
         "-o", out.toString(), "--jvm-args",
         String.join(" ", SweepConfig.DEFAULT_JVM_ARGS) + " -Dit.baseUrl=" + baseUrl});
     Path root = onlyFolder(out);
