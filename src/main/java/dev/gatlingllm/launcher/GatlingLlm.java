@@ -5,7 +5,7 @@ import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.report.CompareCommand;
 import dev.gatlingllm.internal.report.MergeCommand;
 import dev.gatlingllm.internal.report.RecoverCommand;
-import dev.gatlingllm.sim.SimCommand;
+import dev.gatlingllm.internal.sim.SimCommand;
 import dev.gatlingllm.internal.sweep.SweepCommand;
 import dev.gatlingllm.internal.tool.HelpOption;
 import dev.gatlingllm.internal.tool.Tool;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.Disturbance;

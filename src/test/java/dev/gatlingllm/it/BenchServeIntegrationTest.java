@@ -20,7 +20,7 @@ import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.sim.RecordedRequest;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.TeeOutputStream;

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.sim.RecordedRequest;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Off by default ({@code --chunk-log}); {@code GET /debug/chunk-log} returns the requests
  * finished since the last call, one line each: {@code <x-request-id> <received> <write>...}.
  */
-final class ChunkLog {
+public final class ChunkLog {
 
   private final ConcurrentLinkedQueue<String> finished = new ConcurrentLinkedQueue<>();
 

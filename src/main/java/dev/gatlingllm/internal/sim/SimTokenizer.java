@@ -1,5 +1,6 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +18,10 @@ import java.util.Set;
  * of its words is one token of it, so the output's count is the one {@code usage} reports.
  * Thread-safe.
  */
-final class SimTokenizer implements AutoCloseable {
+public final class SimTokenizer implements AutoCloseable {
 
   /** The word rule of {@link SimTokens}. */
-  static final SimTokenizer WORDS = new SimTokenizer(null);
+  public static final SimTokenizer WORDS = new SimTokenizer(null);
 
   /** Hub ids of the GPT-2 tokenizer that ships with the plugin: loaded without a download. */
   private static final Set<String> SHIPPED_GPT2 = Set.of(Tokenizer.GPT2_ID,
@@ -53,7 +54,7 @@ final class SimTokenizer implements AutoCloseable {
    *
    * @throws IllegalArgumentException when it cannot be loaded, or counts the output otherwise
    */
-  static SimTokenizer load(String pathOrModelId) {
+  public static SimTokenizer load(String pathOrModelId) {
     Tokenizer tokenizer;
     try {
       tokenizer = SHIPPED_GPT2.contains(pathOrModelId) && !Files.exists(Path.of(pathOrModelId))
@@ -76,7 +77,7 @@ final class SimTokenizer implements AutoCloseable {
   }
 
   /** Whether counting costs enough to be kept off the event loops (a real tokenizer). */
-  boolean costly() {
+  public boolean costly() {
     return tokenizer != null;
   }
 

@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import java.util.ArrayList;
 import java.util.List;

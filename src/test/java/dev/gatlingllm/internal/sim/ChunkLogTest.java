@@ -1,8 +1,11 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.sim.TestClient;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

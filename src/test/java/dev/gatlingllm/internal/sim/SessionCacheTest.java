@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,9 +1,9 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.internal.tool.Tool.BadValue;
 import dev.gatlingllm.sim.SimulatorConfig.ConnectionPolicy;
 import dev.gatlingllm.sim.SimulatorConfig.Dialect;
 import dev.gatlingllm.sim.SimulatorConfig.Transport;
-import dev.gatlingllm.internal.tool.Tool.BadValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

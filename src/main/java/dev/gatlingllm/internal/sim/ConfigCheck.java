@@ -1,6 +1,8 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig.ConnectionPolicy;
+import dev.gatlingllm.sim.SimulatorConfig;
 import java.time.Duration;
 
 /**
@@ -8,7 +10,7 @@ import java.time.Duration;
  * {@link Simulator#start}, for a configuration made with the record's constructor. Each
  * refusal names the value, what is allowed and what was given.
  */
-final class ConfigCheck {
+public final class ConfigCheck {
 
   private static final Duration MAX_DELAY = Duration.ofHours(1);
   private static final Duration MAX_PREFILL = Duration.ofSeconds(1);
@@ -21,7 +23,7 @@ final class ConfigCheck {
    *
    * @throws IllegalArgumentException naming the first bad value and what is allowed
    */
-  static void check(SimulatorConfig c) {
+  public static void check(SimulatorConfig c) {
     require(c.host() != null && !c.host().isBlank(),
         "host must be a non-blank host name or address, got '" + c.host() + "'");
     require(c.port() >= 0 && c.port() <= 65535,

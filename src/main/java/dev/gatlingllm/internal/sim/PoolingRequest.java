@@ -1,6 +1,7 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -1,5 +1,6 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Map;
  * texts ({@link ResponseText}, {@link ResponsesText}) as well. The connection handler only
  * follows the table ({@link ConnectionHandler}).
  */
-final class Routes {
+public final class Routes {
 
   private Routes() {}
 

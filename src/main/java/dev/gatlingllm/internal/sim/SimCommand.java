@@ -1,15 +1,17 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
-import dev.gatlingllm.sim.FlagValues.ConnectionWord;
-import dev.gatlingllm.sim.FlagValues.Decimal;
-import dev.gatlingllm.sim.FlagValues.DialectWord;
-import dev.gatlingllm.sim.FlagValues.Micros;
-import dev.gatlingllm.sim.FlagValues.Millis;
-import dev.gatlingllm.sim.FlagValues.TransportWord;
-import dev.gatlingllm.sim.FlagValues.Whole;
-import dev.gatlingllm.sim.FlagValues.WholeLong;
+import dev.gatlingllm.internal.sim.FlagValues.ConnectionWord;
+import dev.gatlingllm.internal.sim.FlagValues.Decimal;
+import dev.gatlingllm.internal.sim.FlagValues.DialectWord;
+import dev.gatlingllm.internal.sim.FlagValues.Micros;
+import dev.gatlingllm.internal.sim.FlagValues.Millis;
+import dev.gatlingllm.internal.sim.FlagValues.TransportWord;
+import dev.gatlingllm.internal.sim.FlagValues.Whole;
+import dev.gatlingllm.internal.sim.FlagValues.WholeLong;
 import dev.gatlingllm.internal.tool.HelpOption;
 import dev.gatlingllm.internal.tool.Tool;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.io.PrintWriter;
@@ -17,13 +19,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The simulator's command line ({@code gatling-llm sim}, {@code sim.Main}): picocli converts
@@ -51,7 +53,7 @@ public final class SimCommand implements Callable<Integer> {
   }
 
   /** A command that serves until {@code stop} is counted down, in a JVM shared with others. */
-  SimCommand(CountDownLatch stop) {
+  public SimCommand(CountDownLatch stop) {
     this.stop = stop;
     this.standalone = false;
   }

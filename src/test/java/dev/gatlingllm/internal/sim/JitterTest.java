@@ -1,10 +1,11 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.sim.SimulatorConfig;
 import java.util.HashSet;
 import java.util.LongSummaryStatistics;
 import java.util.Set;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * uniform factor in [1 - f, 1 + f], drawn from a stream fixed by the seed and the request's
  * number. No network and no clock: the delays are checked to the nanosecond.
  */
-class JitterTest {
+public class JitterTest {
 
   private static final long MS = 1_000_000L;
   private static final long TTFT = 60 * MS;

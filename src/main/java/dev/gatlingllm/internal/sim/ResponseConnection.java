@@ -1,5 +1,6 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;

@@ -1,5 +1,6 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.SimulatorConfig;
 import java.util.SplittableRandom;
 
 /**
@@ -7,7 +8,7 @@ import java.util.SplittableRandom;
  * own uniform factor in {@code [1 - jitter, 1 + jitter]}. The factors come from a random
  * stream fixed by the configured seed and the request's arrival number, so a run repeats.
  */
-final class Jitter {
+public final class Jitter {
 
   private static final Jitter NONE = new Jitter(0, null);
 
@@ -21,14 +22,14 @@ final class Jitter {
   }
 
   /** The jitter of request {@code number} (0-based arrival order) under {@code config}. */
-  static Jitter of(SimulatorConfig config, long number) {
+  public static Jitter of(SimulatorConfig config, long number) {
     return config.jitter() > 0
         ? new Jitter(config.jitter(), new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + number))
         : NONE;
   }
 
   /** {@code nanos} with the next jitter factor applied; 0 stays 0 and draws nothing. */
-  long apply(long nanos) {
+  public long apply(long nanos) {
     if (random == null || nanos == 0) {
       return nanos;
     }

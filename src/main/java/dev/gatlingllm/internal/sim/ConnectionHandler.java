@@ -1,5 +1,8 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.Fault;
+import dev.gatlingllm.sim.RecordedRequest;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFuture;
@@ -18,8 +21,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
-import java.io.IOException;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * A request whose prompt a real tokenizer counts is parsed on the counting thread, then goes
  * on here: milliseconds of counting on the event loop would delay every stream it serves.
  */
-final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
   /** Pipelined requests held per connection; a client sending more is cut off. */
@@ -75,7 +78,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   /** Responses begun on this connection, for {@link SimulatorConfig#keepAliveMax()}. */
   private int responses;
 
-  ConnectionHandler(SimulatorConfig config, ServerState state, TimerLateness lateness,
+  public ConnectionHandler(SimulatorConfig config, ServerState state, TimerLateness lateness,
       ChunkLog chunkLog, long startedEpochSeconds, Queue<RecordedRequest> recorded,
       SimTokenizer tokens, Executor counting) {
     this.recorded = recorded;

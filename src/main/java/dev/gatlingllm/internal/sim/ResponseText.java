@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.util.List;

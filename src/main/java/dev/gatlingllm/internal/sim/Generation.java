@@ -1,5 +1,7 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.Fault;
+import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFuture;
@@ -28,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * <p>All methods run on the connection's event loop, except that {@link #holdsSlot} is
  * owned by {@link ServerState}'s lock.
  */
-final class Generation {
+public final class Generation {
 
   private enum Step { CHUNK, FAULT, END, RESPOND }
 

@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.sim.Fault;
+import dev.gatlingllm.sim.SimulatorConfig;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,8 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import dev.gatlingllm.internal.protocol.StandInServer;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.sim.SimulatorConfig;
 import java.time.Duration;
 
 /**

@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 /**
  * The Responses API's texts ({@code /v1/responses}), shaped like vLLM's: a stream of typed

@@ -1,4 +1,6 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
+
+import dev.gatlingllm.sim.Fault;
 
 /**
  * The Prometheus text exposition of {@code GET /metrics}: the simulator's own counters,

@@ -1,5 +1,6 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
+import dev.gatlingllm.sim.Fault;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -12,7 +13,7 @@ import java.util.List;
  * the statistics. Connections live on different event loops, so one lock guards it all;
  * each request takes it only a handful of times, never per token.
  */
-final class ServerState {
+public final class ServerState {
 
   private final int slots;
   /** Insertion-ordered for FIFO admission, and O(1) removal when a queued client leaves. */
@@ -31,7 +32,7 @@ final class ServerState {
   /** Paths of the profiler calls received, in order. */
   private final List<String> profilerCalls = new ArrayList<>();
 
-  ServerState(int slots) {
+  public ServerState(int slots) {
     this.slots = slots;
   }
 
@@ -39,7 +40,7 @@ final class ServerState {
     profilerCalls.add(path);
   }
 
-  synchronized List<String> profilerCalls() {
+  public synchronized List<String> profilerCalls() {
     return List.copyOf(profilerCalls);
   }
 
@@ -117,14 +118,14 @@ final class ServerState {
    * Restarts the arrival numbering (so fault injection starts over), zeroes the counters
    * and sets the maxima to what is open right now.
    */
-  synchronized void reset() {
+  public synchronized void reset() {
     received = 0;
     maxInFlight = inFlight;
     maxRunning = running;
     Arrays.fill(faults, 0);
   }
 
-  synchronized Snapshot snapshot() {
+  public synchronized Snapshot snapshot() {
     return new Snapshot(received, inFlight, maxInFlight, running, maxRunning, waiting.size(),
         faults.clone(), Math.min(1.0, (double) kvTokens / KV_CACHE_TOKENS),
         prefixCache.queries(), prefixCache.hits());
@@ -135,13 +136,13 @@ final class ServerState {
    * reserved by running requests over this (a GPU of a few tens of GB holds about this much
    * for an 8B model).
    */
-  static final long KV_CACHE_TOKENS = 131_072;
+  public static final long KV_CACHE_TOKENS = 131_072;
 
   /** A consistent copy of the counters. */
-  record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
+  public record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
       int waiting, long[] faults, double kvCacheUsage, long prefixQueries, long prefixHits) {
 
-    long faults(Fault kind) {
+    public long faults(Fault kind) {
       return faults[kind.ordinal()];
     }
   }

@@ -1,4 +1,4 @@
-package dev.gatlingllm.sim;
+package dev.gatlingllm.internal.sim;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code /metrics} so a user can see whether the simulator keeps its own timing under the
  * load they put on it. Lock-free because it is updated on every chunk from every loop.
  */
-final class TimerLateness {
+public final class TimerLateness {
 
   private final LongAdder sumNanos = new LongAdder();
   private final LongAdder count = new LongAdder();
@@ -35,7 +35,7 @@ final class TimerLateness {
     return maxNanos.get();
   }
 
-  void reset() {
+  public void reset() {
     sumNanos.reset();
     count.reset();
     maxNanos.set(0);
