@@ -8,7 +8,7 @@ import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.action.RerankRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalTrace;
-import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.dataset.BurstGptDataset;
 import dev.gatlingllm.dataset.ShareGptConversations;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.ArrivalClock;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import io.gatling.core.session.Session;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.arrival.ConcurrencyLimiter;
+import dev.gatlingllm.internal.arrival.ConcurrencyLimiter;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import io.gatling.core.action.Action;

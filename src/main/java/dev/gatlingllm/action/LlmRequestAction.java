@@ -1,6 +1,6 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.arrival.BoundedConcurrencyLimiter;
+import dev.gatlingllm.internal.arrival.BoundedConcurrencyLimiter;
 import dev.gatlingllm.internal.client.EncodedRequest;
 import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.dataset.MixedServingBoundaryDataset;

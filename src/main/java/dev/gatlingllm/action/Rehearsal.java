@@ -1,6 +1,6 @@
 package dev.gatlingllm.action;
 
-import dev.gatlingllm.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.ArrivalClock;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.internal.protocol.LlmComponents;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.report.Merge;
 import dev.gatlingllm.internal.report.RecordLog;

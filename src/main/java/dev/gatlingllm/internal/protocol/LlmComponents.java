@@ -1,7 +1,7 @@
 package dev.gatlingllm.internal.protocol;
 
-import dev.gatlingllm.arrival.ArrivalClock;
-import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.WarmUp;

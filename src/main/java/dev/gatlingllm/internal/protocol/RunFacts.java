@@ -1,6 +1,6 @@
 package dev.gatlingllm.internal.protocol;
 
-import dev.gatlingllm.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.ArrivalClock;
 import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.internal.report.RunInfo;
 import java.time.Instant;

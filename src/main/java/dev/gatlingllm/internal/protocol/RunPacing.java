@@ -1,10 +1,10 @@
 package dev.gatlingllm.internal.protocol;
 
-import dev.gatlingllm.arrival.ArrivalClock;
-import dev.gatlingllm.arrival.ConcurrencyLimiter;
-import dev.gatlingllm.arrival.InjectionPlan;
-import dev.gatlingllm.arrival.PacedSends;
-import dev.gatlingllm.arrival.SlotPacer;
+import dev.gatlingllm.internal.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.ConcurrencyLimiter;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.PacedSends;
+import dev.gatlingllm.internal.arrival.SlotPacer;
 import dev.gatlingllm.internal.scale.InjectorShare;
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 /**
  * A point where a ramp's integer rate went up, as vLLM records it in {@code rps_change_events}:

@@ -1,4 +1,4 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import io.gatling.netty.util.Transports;
 import io.netty.channel.EventLoopGroup;

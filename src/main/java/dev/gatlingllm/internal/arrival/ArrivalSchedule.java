@@ -1,5 +1,8 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalTrace;
+import dev.gatlingllm.arrival.RampUpStrategy;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -41,7 +44,7 @@ public final class ArrivalSchedule {
     this.rpsChangeEvents = Collections.unmodifiableList(rpsChangeEvents);
   }
 
-  static ArrivalSchedule compute(ArrivalProfile profile) {
+  public static ArrivalSchedule compute(ArrivalProfile profile) {
     if (profile.replayTrace().isPresent()) {
       return replay(profile.replayTrace().get(), profile.numPrompts(), profile.replayTimeScale());
     }

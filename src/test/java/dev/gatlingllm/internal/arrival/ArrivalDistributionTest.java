@@ -1,7 +1,9 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.RampUpStrategy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

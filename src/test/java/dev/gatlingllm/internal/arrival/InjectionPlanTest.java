@@ -1,10 +1,14 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.ArrivalTrace;
+import dev.gatlingllm.arrival.GatlingInjectionTimes;
+import dev.gatlingllm.arrival.RampUpStrategy;
 import io.gatling.core.controller.inject.open.AtOnceOpenInjection;
 import io.gatling.core.controller.inject.open.NothingForOpenInjection;
 import io.gatling.core.controller.inject.open.RampOpenInjection;

@@ -1,13 +1,16 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.arrival.Fixtures;
+import dev.gatlingllm.arrival.RampUpStrategy;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;

@@ -1,10 +1,11 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.arrival.ArrivalProfile;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

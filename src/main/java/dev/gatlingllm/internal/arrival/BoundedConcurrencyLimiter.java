@@ -1,4 +1,4 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import dev.gatlingllm.internal.client.UrgentWork;
 import io.netty.channel.IoEventLoop;

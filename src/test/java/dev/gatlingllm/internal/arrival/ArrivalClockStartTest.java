@@ -1,4 +1,4 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.arrival.ArrivalProfile;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

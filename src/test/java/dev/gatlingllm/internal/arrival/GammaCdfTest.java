@@ -1,8 +1,9 @@
-package dev.gatlingllm.arrival;
+package dev.gatlingllm.internal.arrival;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.arrival.Fixtures;
 import org.junit.jupiter.api.Test;
 
 /** The test-side Gamma CDF and KS statistic agree with scipy (fixtures.json). */
