@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.DatasetException;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.PromptTokenIds;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.action.RequestPreview;
-import dev.gatlingllm.dataset.DatasetException;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.internal.flags.BenchFlags;

@@ -1,4 +1,4 @@
-package dev.gatlingllm.dataset;
+package dev.gatlingllm.internal.dataset;
 
 import dev.gatlingllm.internal.logging.UsersProblem;
 /**
