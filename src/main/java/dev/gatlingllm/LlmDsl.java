@@ -3,7 +3,7 @@ package dev.gatlingllm;
 import dev.gatlingllm.action.AudioRequestBuilder;
 import dev.gatlingllm.action.ConversationBuilder;
 import dev.gatlingllm.action.EmbeddingsRequestBuilder;
-import dev.gatlingllm.action.LlmActions;
+import dev.gatlingllm.internal.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.action.RerankRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;

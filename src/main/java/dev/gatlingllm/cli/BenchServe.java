@@ -7,7 +7,7 @@ import static io.gatling.javaapi.core.CoreDsl.listFeeder;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.DatasetContent;

@@ -1,7 +1,7 @@
 package dev.gatlingllm.internal.cli;
 
 import dev.gatlingllm.action.Backends.Backend;
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.internal.protocol.LlmComponents;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.internal.cli;
 
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.internal.http.AuxHttp;
 import dev.gatlingllm.internal.http.AuxHttpException;
 import java.io.PrintStream;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.internal.cli;
 
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.internal.client.ClientConfig;
 import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.LlmRequest;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.internal.cli;
 
-import dev.gatlingllm.action.LlmActions;
+import dev.gatlingllm.internal.action.LlmActions;
 import io.gatling.javaapi.core.ActionBuilder;
 
 /**

@@ -1,6 +1,6 @@
 package dev.gatlingllm.internal.cli;
 
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.dataset.SampleRequest;
 import java.util.HashMap;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.action.Backends;
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.sim.Simulator;
