@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
@@ -261,5 +262,87 @@ class ArchitectureTest {
     }
     assertTrue(read > 10, "read the users' files: " + read);
     assertEquals(List.of(), offending, "users' code and snippets importing " + INTERNAL);
+  }
+
+  /**
+   * The public API: every public top-level type outside {@value #INTERNAL}, relative to
+   * {@code dev.gatlingllm}. What a simulation, a command line or the docs name; a new public
+   * type outside internal is a promise to users, so it fails here until it is added on
+   * purpose (most new classes belong under internal).
+   */
+  static final Set<String> PUBLIC_API = Set.of(
+      "LlmDsl",
+      "action.AudioRequestBuilder",
+      "action.Backends",
+      "action.ConversationBuilder",
+      "action.EmbeddingsRequestBuilder",
+      "action.EmbeddingsVariant",
+      "action.LlmRequestBuilder",
+      "action.RequestBuilderBase",
+      "action.RequestFlags",
+      "action.RerankRequestBuilder",
+      "arrival.ArrivalProfile",
+      "arrival.ArrivalTrace",
+      "arrival.RampUpStrategy",
+      "cli.BenchServe",
+      "dataset.BfclDataset",
+      "dataset.BurstGptDataset",
+      "dataset.Conversation",
+      "dataset.Conversations",
+      "dataset.CustomDataset",
+      "dataset.CustomMediaDataset",
+      "dataset.DatasetBuilder",
+      "dataset.DatasetContent",
+      "dataset.DatasetSpec",
+      "dataset.Datasets",
+      "dataset.HfDataset",
+      "dataset.MaxModelLen",
+      "dataset.MixedServingBoundaryDataset",
+      "dataset.PrefixRepetitionDataset",
+      "dataset.PromptTokenIds",
+      "dataset.RandomDataset",
+      "dataset.RandomMultiModalDataset",
+      "dataset.RandomRerankDataset",
+      "dataset.SampleRequest",
+      "dataset.Samples",
+      "dataset.ShareGptConversations",
+      "dataset.ShareGptDataset",
+      "dataset.SonnetDataset",
+      "dataset.SpecBenchDataset",
+      "dataset.SpeedBenchDataset",
+      "dataset.SyntheticConversations",
+      "dataset.TimedTraceDataset",
+      "dataset.TxtSlicesDataset",
+      "launcher.GatlingLlm",
+      "options.ResultOptions",
+      "protocol.LlmProtocolBuilder",
+      "report.Compare",
+      "report.Merge",
+      "report.Recover",
+      "report.ReportOutcome",
+      "sim.Fault",
+      "sim.Main",
+      "sim.RecordedRequest",
+      "sim.Simulator",
+      "sim.SimulatorConfig",
+      "sweep.AxisScale",
+      "sweep.PlotSpec",
+      "sweep.SlaCriterion",
+      "sweep.SlaVariable",
+      "sweep.Sweep",
+      "sweep.SweepConfig",
+      "sweep.SweepOutcome",
+      "tokenizer.Tokenizer");
+
+  @Test
+  void thePublicTypesOutsideInternalAreTheApi() {
+    Set<String> found = new TreeSet<>();
+    for (JavaClass c : main) {
+      if (c.getName().startsWith(ROOT + ".") && !c.getPackageName().startsWith(INTERNAL)
+          && c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)) {
+        found.add(c.getName().substring(ROOT.length() + 1));
+      }
+    }
+    assertEquals(new TreeSet<>(PUBLIC_API), found, "public types outside " + INTERNAL);
   }
 }

@@ -285,7 +285,7 @@ class BenchServeIntegrationTest {
 
   @Test
   void withoutWarmUpsTheClientWarmsUpAgainstAStandInAndTheServerSeesOnlyTheRun() {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.internal.protocol");
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
@@ -316,7 +316,7 @@ class BenchServeIntegrationTest {
 
   @Test
   void theStandInWarmUpCanBeTurnedOffForVllmsColdFirstWave() {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.internal.protocol");
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
