@@ -35,7 +35,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
   static final int MAX_TOKENS_LIMIT = 1_000_000;
   /**
    * Parses and checks a request body like vLLM does, or like the dialect of {@code config}
-   * (see {@link SimulatorConfig#dialect}).
+   * (see {@link SimulatorConfig.Builder#dialect}).
    *
    * @throws ApiError 400 for a malformed request (500 for invalid JSON when the dialect says
    *     so), 404 for another model than the served one (unless any model is accepted)
