@@ -343,6 +343,20 @@ public final class RunResults {
     return failure != null ? RESULTS_FAILED_STATUS : status;
   }
 
+  /**
+   * For a harness that runs several simulations in one JVM and reads what each one prints:
+   * settles the run before, now: writes its results if its simulation did not (as the next
+   * run's start would), prints its pending summary and verdict, and drops the exit status it
+   * asked for (a harness reads each run's status through {@link #takeExitStatus()}). After
+   * this, whatever is printed belongs to the runs that start later.
+   */
+  public static void settlePreviousRun() {
+    LlmRun.takeUnreported().ifPresent(run -> writeForgotten(run, false));
+    printPendingSummary();
+    PENDING_STATUS.set(0);
+    RESULTS_FAILURE.set(null);
+  }
+
   /** Prints the summary of the previous run if it is still waiting for its turn. */
   static void printPendingSummary() {
     String pending = PENDING_SUMMARY.getAndSet(null);
