@@ -143,8 +143,8 @@ class RefusalConsoleTest {
   /**
    * The console without Gatling's own update notice ("Gatling 3.15.1 is available! (you're
    * using 3.16.0)"), which Gatling prints before the run whenever Maven Central's metadata names
-   * a release other than its own with a later date; what Central's metadata says is not the
-   * plugin's to test (it named 3.15.1 the latest when 3.16.0 came out).
+   * a release other than its own with a later date; what that metadata says is not the
+   * plugin's to test (where these tests ran for 3.16.0, it still named 3.15.1 the latest).
    */
   private static String withoutUpdateNotice(String console) {
     return console.lines()
