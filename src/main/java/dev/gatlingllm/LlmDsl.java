@@ -3,12 +3,12 @@ package dev.gatlingllm;
 import dev.gatlingllm.action.AudioRequestBuilder;
 import dev.gatlingllm.action.ConversationBuilder;
 import dev.gatlingllm.action.EmbeddingsRequestBuilder;
-import dev.gatlingllm.action.LlmActions;
+import dev.gatlingllm.internal.action.LlmActions;
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.action.RerankRequestBuilder;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.arrival.ArrivalTrace;
-import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.dataset.BurstGptDataset;
 import dev.gatlingllm.dataset.ShareGptConversations;
@@ -32,9 +32,9 @@ import dev.gatlingllm.dataset.TimedTraceDataset;
 import dev.gatlingllm.dataset.TxtSlicesDataset;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.protocol.LlmRun;
-import dev.gatlingllm.protocol.RunResults;
-import dev.gatlingllm.protocol.ServerTokenizers;
+import dev.gatlingllm.internal.protocol.LlmRun;
+import dev.gatlingllm.internal.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.ServerTokenizers;
 import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.sim.Simulator;
@@ -434,7 +434,7 @@ public final class LlmDsl {
    *
    * <p>The sweep is a tool around {@code bench serve}, which builds its simulation with this
    * DSL; so the DSL finds the sweep by name, as the JDK's {@link ToolProvider}
-   * {@code "gatling-llm-sweep"} ({@code dev.gatlingllm.sweep.SweepTool}), instead of depending
+   * {@code "gatling-llm-sweep"} ({@code dev.gatlingllm.internal.sweep.SweepTool}), instead of depending
    * on its package. {@code dev.gatlingllm.sweep.Sweep} is the typed Java API.
    *
    * @return the exit status: 0 when every run succeeded, 1 when some failed, 2 when the

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.internal.flags.BenchFlags;

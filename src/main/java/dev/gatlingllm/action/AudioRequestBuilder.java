@@ -1,5 +1,8 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.AudioApi;
+import dev.gatlingllm.internal.action.AudioTemplate;
+import dev.gatlingllm.internal.action.SessionValue;
 import io.gatling.javaapi.core.Session;
 import java.util.Map;
 import java.util.function.Function;
@@ -123,7 +126,7 @@ public final class AudioRequestBuilder extends RequestBuilderBase<AudioRequestBu
   }
 
   @Override
-  AudioTemplate template() {
+  public AudioTemplate template() {
     if (audio == null) {
       throw new IllegalArgumentException("request '" + name + "': audio(...) is required");
     }

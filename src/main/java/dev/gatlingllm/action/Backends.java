@@ -1,6 +1,13 @@
 package dev.gatlingllm.action;
 
 import dev.gatlingllm.dataset.DatasetContent;
+import dev.gatlingllm.internal.action.Api;
+import dev.gatlingllm.internal.action.AudioApi;
+import dev.gatlingllm.internal.action.ChatApi;
+import dev.gatlingllm.internal.action.CompletionsApi;
+import dev.gatlingllm.internal.action.EmbeddingsApi;
+import dev.gatlingllm.internal.action.RerankApi;
+import dev.gatlingllm.internal.action.ResponsesApi;
 import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;

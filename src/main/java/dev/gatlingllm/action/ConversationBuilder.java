@@ -6,6 +6,13 @@ import static io.gatling.javaapi.core.CoreDsl.pause;
 
 import dev.gatlingllm.dataset.Conversation;
 import dev.gatlingllm.dataset.Conversations;
+import dev.gatlingllm.internal.action.BackendRequests;
+import dev.gatlingllm.internal.action.ConversationSlots;
+import dev.gatlingllm.internal.action.ConversationState;
+import dev.gatlingllm.internal.action.ConversationTemplate;
+import dev.gatlingllm.internal.action.LlmActions;
+import dev.gatlingllm.internal.action.LlmRequestAction;
+import dev.gatlingllm.internal.action.RequestSpec;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;

@@ -1,5 +1,7 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.PoolingTemplate;
+import dev.gatlingllm.internal.action.SessionValue;
 import io.gatling.javaapi.core.Session;
 import java.util.Map;
 import java.util.Objects;
@@ -96,7 +98,7 @@ public final class EmbeddingsRequestBuilder
   }
 
   @Override
-  PoolingTemplate template() {
+  public PoolingTemplate template() {
     if (input == null && multiModal == null) {
       throw new IllegalArgumentException("request '" + name + "': input(...) or "
           + "multiModal(...) is required");

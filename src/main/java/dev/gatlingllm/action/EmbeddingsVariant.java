@@ -1,5 +1,7 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.EmbeddingsApi;
+
 /**
  * The body shapes of vLLM's pooling backends that embed, each named as {@code vllm bench
  * serve --backend} names it. They differ in how text and images go into the body; the rest

@@ -1,5 +1,12 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.ChatApi;
+import dev.gatlingllm.internal.action.CompletionsApi;
+import dev.gatlingllm.internal.action.GenerationApi;
+import dev.gatlingllm.internal.action.GenerationTemplate;
+import dev.gatlingllm.internal.action.RequestSpec;
+import dev.gatlingllm.internal.action.ResponsesApi;
+import dev.gatlingllm.internal.action.SessionValue;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +57,11 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   private SessionValue<Object> multiModal;
   private SessionValue<Object> promptTokenIds;
 
-  LlmRequestBuilder(GenerationApi api, String name) {
+  /**
+   * A request of the given generation API, for the backends' own use (under
+   * {@code dev.gatlingllm.internal}); a simulation starts from {@code LlmDsl}'s methods.
+   */
+  public LlmRequestBuilder(GenerationApi api, String name) {
     super(name, api.defaultPath());
     this.api = api;
   }
@@ -354,7 +365,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   }
 
   @Override
-  GenerationTemplate template() {
+  public GenerationTemplate template() {
     return new GenerationTemplate(spec());
   }
 

@@ -1,5 +1,9 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.LlmActions;
+import dev.gatlingllm.internal.action.LlmRequestAction;
+import dev.gatlingllm.internal.action.RequestTemplate;
+import dev.gatlingllm.internal.action.SessionValue;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -8,13 +12,14 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * What the DSL's request builders share: the request's name, the path, the dataset's prompt
+ * What the DSL's request builders share (public so that its methods are part of each builder's
+ * documented API; only this package extends it): the request's name, the path, the dataset's prompt
  * length and request id, immutable copies, and the bridge from the request's
  * {@link RequestTemplate} to the request action, the same for every kind.
  *
  * @param <B> the builder itself, which every call returns a new one of
  */
-abstract class RequestBuilderBase<B extends RequestBuilderBase<B>>
+public abstract class RequestBuilderBase<B extends RequestBuilderBase<B>>
     implements ActionBuilder, Cloneable {
 
   final String name;
@@ -73,11 +78,12 @@ abstract class RequestBuilderBase<B extends RequestBuilderBase<B>>
   }
 
   /**
-   * What the action sends, checked.
+   * What the action sends, checked. The plugin's own (its type lives under
+   * {@code dev.gatlingllm.internal}); a simulation passes the builder to {@code exec}.
    *
    * @throws IllegalArgumentException naming what the request still lacks
    */
-  abstract RequestTemplate template();
+  public abstract RequestTemplate template();
 
   @Override
   public final io.gatling.core.action.builder.ActionBuilder asScala() {

@@ -1,5 +1,8 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.PoolingTemplate;
+import dev.gatlingllm.internal.action.RerankApi;
+import dev.gatlingllm.internal.action.SessionValue;
 import io.gatling.javaapi.core.Session;
 import java.util.List;
 import java.util.function.Function;
@@ -68,7 +71,7 @@ public final class RerankRequestBuilder extends RequestBuilderBase<RerankRequest
   }
 
   @Override
-  PoolingTemplate template() {
+  public PoolingTemplate template() {
     if (query == null || documents == null) {
       throw new IllegalArgumentException("request '" + name + "': query(...) and "
           + "documents(...) are required (or fromDataset())");

@@ -1,5 +1,7 @@
 package dev.gatlingllm.arrival;
 
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.ConcurrencyLimiter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

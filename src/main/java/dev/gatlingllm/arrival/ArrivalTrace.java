@@ -174,7 +174,7 @@ public final class ArrivalTrace {
   }
 
   /** Distance of recorded arrival {@code i} from the first one, in nanoseconds. */
-  long offsetNanos(int i) {
+  public long offsetNanos(int i) {
     return timesNanos[i] - timesNanos[0];
   }
 

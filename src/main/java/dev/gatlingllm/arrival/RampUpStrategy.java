@@ -33,7 +33,7 @@ public enum RampUpStrategy {
   }
 
   /** Request {@code index}'s rate (req/s), computed the way vLLM does so integer crossings match. */
-  double rateAt(int startRps, int endRps, int index, int total) {
+  public double rateAt(int startRps, int endRps, int index, int total) {
     double progress = (double) index / Math.max(total - 1, 1);
     if (this == LINEAR) {
       return startRps + (endRps - startRps) * progress;

@@ -7,19 +7,32 @@ import static io.gatling.javaapi.core.CoreDsl.listFeeder;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.action.RequestPreview;
+import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.Conversations;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.Samples;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchFlagSpec;
+import dev.gatlingllm.internal.cli.BenchPlan;
+import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.cli.DryRun;
+import dev.gatlingllm.internal.cli.OfflineModes;
+import dev.gatlingllm.internal.cli.PlanTokenizer;
+import dev.gatlingllm.internal.cli.Probing;
+import dev.gatlingllm.internal.cli.Profiler;
+import dev.gatlingllm.internal.cli.ProgressLine;
+import dev.gatlingllm.internal.cli.ReadyCheck;
+import dev.gatlingllm.internal.cli.ReadyCheckFailure;
+import dev.gatlingllm.internal.cli.TestRequest;
 import dev.gatlingllm.internal.logging.Refusal;
 import dev.gatlingllm.internal.metrics.PyFormat;
-import dev.gatlingllm.protocol.LlmProtocolBuilder;
-import dev.gatlingllm.protocol.LlmRun;
-import dev.gatlingllm.protocol.ServedModels;
-import dev.gatlingllm.report.DatasetStats;
-import dev.gatlingllm.report.ReportOutcome;
+import dev.gatlingllm.internal.protocol.LlmRun;
+import dev.gatlingllm.internal.protocol.ServedModels;
+import dev.gatlingllm.internal.report.DatasetStats;
 import dev.gatlingllm.internal.scale.ScaleOut;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import dev.gatlingllm.report.ReportOutcome;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.Simulation;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -59,7 +72,6 @@ public class BenchServe extends Simulation {
   private static final String TOOL = "gatling-llm bench serve";
 
   /** Hub ids of the tokenizer that ships inside the plugin jar. */
-  private static final Set<String> SHIPPED_GPT2 = Set.of("gpt2", "openai-community/gpt2");
 
   private final BenchPlan plan;
   private final Tokenizer tokenizer;
@@ -124,7 +136,7 @@ public class BenchServe extends Simulation {
         ServedModels.refuseIfNotServed(plan.baseUrl(), plan.controlHeaders(System::getenv),
             plan.insecureTls(), plan.requestModelName());
       }
-      tokenizer = realigned(plan, loadTokenizerOrServer(plan, out()), out());
+      tokenizer = PlanTokenizer.realigned(plan, PlanTokenizer.loadTokenizerOrServer(plan, out()), out());
     } catch (RuntimeException e) {
       throw refuse(e);
     }
@@ -225,101 +237,6 @@ public class BenchServe extends Simulation {
       System.exit(0);
     }
     throw new IllegalStateException("--compare/--dry-run: done; nothing to run");
-  }
-
-  /**
-   * The run's tokenizer file, found as vLLM finds it: the shipped GPT-2 for its hub ids, else
-   * a local file or folder ({@code tokenizer.json} or tiktoken), else the hub's
-   * {@code tokenizer.json} or {@code tiktoken.model}. Nothing is sent to the server (a dry
-   * run uses it).
-   */
-  static Tokenizer loadTokenizer(BenchPlan plan) {
-    String id = plan.tokenizerId();
-    if (plan.skipTokenizer()) {
-      // --skip-tokenizer-init: nothing of the model is loaded; the datasets still need one
-      return Tokenizer.gpt2();
-    }
-    try {
-      // the hub's GPT-2 tokenizer ships in the plugin jar: no download, also offline
-      if (SHIPPED_GPT2.contains(id) && !Files.exists(Path.of(id))) {
-        return Tokenizer.gpt2();
-      }
-      return Tokenizer.resolve(id);
-    } catch (RuntimeException e) {
-      throw cannotLoad(plan, e);
-    }
-  }
-
-  /**
-   * {@link #loadTokenizer}, and when no tokenizer file can be had (offline and not cached, a
-   * 404 from the hub) but the server answers {@code /tokenize}, the server's tokenizer, said
-   * in one line on {@code console}.
-   */
-  static Tokenizer loadTokenizerOrServer(BenchPlan plan, PrintStream console) {
-    try {
-      return loadTokenizer(plan);
-    } catch (IllegalArgumentException e) {
-      String id = plan.tokenizerId();
-      // a local path that exists but is no tokenizer is the user's mistake, not a fallback
-      if (plan.skipTokenizer() || Files.exists(Path.of(id))) {
-        throw e;
-      }
-      try {
-        Tokenizer server = Tokenizer.fromServer(plan.baseUrl(), plan.requestModelName(),
-            plan.controlHeaders(System::getenv), plan.insecureTls());
-        console.println("Tokenizer '" + id + "' could not be loaded ("
-            + (e.getCause() != null ? e.getCause() : e).getMessage()
-            + "); counting tokens with the server's /tokenize instead.");
-        return server;
-      } catch (RuntimeException noServer) {
-        e.addSuppressed(noServer);
-        throw e;
-      }
-    }
-  }
-
-  private static IllegalArgumentException cannotLoad(BenchPlan plan, RuntimeException e) {
-    String id = plan.tokenizerId();
-    return new IllegalArgumentException("cannot load the tokenizer '" + id + "'"
-        + (plan.args().has("tokenizer") ? "" : " (vLLM's default: the --model)")
-        + ": " + e.getMessage() + ". Give --tokenizer a tokenizer.json, a tiktoken file, "
-        + "their folder (such as datasets/tokenizers/gpt2) or a Hugging Face model id", e);
-  }
-
-  /**
-   * vLLM 0.29's re-alignment: for random and prefix_repetition prompts, the tokenizer with
-   * the server's alongside when the server answers {@code /tokenize} and {@code /detokenize}
-   * (probed once, here, before sampling); either way one console line says which. Nothing is
-   * probed for other datasets, with {@code --skip-tokenizer-init}, when the tokenizer
-   * already is the server's, or with {@code --prompt-token-ids}: ids are not tokenized again,
-   * so the server counts exactly the ids sent, and text re-aligned to its counts would then
-   * be sent as the other tokenizer's ids, of another length.
-   */
-  static Tokenizer realigned(BenchPlan plan, Tokenizer tokenizer, PrintStream console) {
-    String dataset = plan.dataset().name();
-    if (plan.skipTokenizer() || plan.promptTokenIds() || tokenizer.isServer()
-        || plan.conversations().isPresent()
-        || !(dataset.equals("random") || dataset.equals("prefix_repetition"))) {
-      return tokenizer;
-    }
-    try {
-      Tokenizer server = Tokenizer.fromServer(plan.baseUrl(), plan.requestModelName(),
-          plan.controlHeaders(System::getenv), plan.insecureTls());
-      console.println("The server answers /tokenize: " + dataset + " prompts are re-aligned "
-          + "to its token counts.");
-      return tokenizer.realignedBy(server);
-    } catch (RuntimeException e) {
-      if (dev.gatlingllm.internal.http.AuxHttpException.untrustedCertificate(e)) {
-        console.println("/tokenize not asked: " + dev.gatlingllm.internal.http.AuxHttp.UNTRUSTED
-            + ": give --insecure to accept it. " + Character.toUpperCase(dataset.charAt(0))
-            + dataset.substring(1) + " prompts keep the lengths of tokenizer " + tokenizer.id()
-            + ".");
-        return tokenizer;
-      }
-      console.println("The server has no usable /tokenize (" + e.getMessage() + "): " + dataset
-          + " prompts keep the lengths of tokenizer " + tokenizer.id() + ".");
-      return tokenizer;
-    }
   }
 
   /** @return null when ready (or skipped), else why not */

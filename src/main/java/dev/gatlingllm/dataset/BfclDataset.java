@@ -2,6 +2,7 @@ package dev.gatlingllm.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.internal.hub.HubClient;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Files;

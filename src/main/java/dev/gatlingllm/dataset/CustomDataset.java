@@ -1,6 +1,7 @@
 package dev.gatlingllm.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Path;
 import java.util.ArrayList;

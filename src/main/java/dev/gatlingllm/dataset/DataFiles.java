@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.internal.dataset.DatasetException;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;

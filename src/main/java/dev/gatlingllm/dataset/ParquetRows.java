@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.internal.dataset.DatasetException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.internal.dataset.DatasetException;
 import java.util.ArrayList;
 import java.util.IntSummaryStatistics;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.internal.http.AuxHttp;
 import dev.gatlingllm.internal.http.AuxHttpException;
 import dev.gatlingllm.tokenizer.Tokenizer;

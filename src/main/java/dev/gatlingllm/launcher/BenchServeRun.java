@@ -1,14 +1,14 @@
 package dev.gatlingllm.launcher;
 
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.BenchFlagSpec;
-import dev.gatlingllm.cli.BenchChecks;
-import dev.gatlingllm.cli.BenchPlan;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchFlagSpec;
+import dev.gatlingllm.internal.cli.BenchChecks;
+import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.cli.OfflineModes;
+import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.cli.OfflineModes;
 import dev.gatlingllm.internal.logging.PluginLogging;
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,12 +1,12 @@
 package dev.gatlingllm.launcher;
 
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.flags.BenchFlags;
-import dev.gatlingllm.report.CompareCommand;
-import dev.gatlingllm.report.MergeCommand;
-import dev.gatlingllm.report.RecoverCommand;
-import dev.gatlingllm.sim.SimCommand;
-import dev.gatlingllm.sweep.SweepCommand;
+import dev.gatlingllm.internal.report.CompareCommand;
+import dev.gatlingllm.internal.report.MergeCommand;
+import dev.gatlingllm.internal.report.RecoverCommand;
+import dev.gatlingllm.internal.sim.SimCommand;
+import dev.gatlingllm.internal.sweep.SweepCommand;
 import dev.gatlingllm.internal.tool.HelpOption;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;

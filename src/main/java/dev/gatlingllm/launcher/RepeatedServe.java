@@ -1,11 +1,11 @@
 package dev.gatlingllm.launcher;
 
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.BenchChecks;
-import dev.gatlingllm.cli.BenchPlan;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchChecks;
+import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.sweep.Sweep;
 import dev.gatlingllm.sweep.SweepConfig;
-import dev.gatlingllm.sweep.SweepFailure;
+import dev.gatlingllm.internal.sweep.SweepFailure;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,10 +1,13 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.Target;
-import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.WarmUpOptions;
 import dev.gatlingllm.internal.scale.ScaleOut;
+import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.ProtocolBuilder;

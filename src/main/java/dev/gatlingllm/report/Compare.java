@@ -6,6 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.report.Comparability;
+import dev.gatlingllm.internal.report.CompareCommand;
+import dev.gatlingllm.internal.report.CompareTable;
+import dev.gatlingllm.internal.report.HtmlPage;
+import dev.gatlingllm.internal.report.LlmReport;
+import dev.gatlingllm.internal.report.ReportData;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,7 +70,7 @@ public final class Compare {
   }
 
   /** {@link #write}, with why the runs are not comparable (null when they were run alike). */
-  static Map.Entry<Path, String> writeWithWarning(List<Path> inputs, Path out)
+  public static Map.Entry<Path, String> writeWithWarning(List<Path> inputs, Path out)
       throws IOException {
     List<Map<String, Object>> runs = new ArrayList<>();
     for (Path input : inputs) {

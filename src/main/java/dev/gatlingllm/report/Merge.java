@@ -2,6 +2,13 @@ package dev.gatlingllm.report;
 
 import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.report.MergeCommand;
+import dev.gatlingllm.internal.report.RecordLog;
+import dev.gatlingllm.internal.report.RecordLogReader;
+import dev.gatlingllm.internal.report.ResultFileName;
+import dev.gatlingllm.internal.report.RunInfo;
+import dev.gatlingllm.internal.report.RunReporter;
+import dev.gatlingllm.internal.report.RunSettings;
 import dev.gatlingllm.internal.scale.InjectorFacts;
 import dev.gatlingllm.internal.scale.InjectorShare;
 import dev.gatlingllm.internal.scale.ScaleOut;

@@ -1,7 +1,13 @@
 package dev.gatlingllm.report;
 
-import dev.gatlingllm.tokenizer.Tokenizer;
+import dev.gatlingllm.internal.report.RecordLog;
+import dev.gatlingllm.internal.report.RecordLogReader;
+import dev.gatlingllm.internal.report.RecoverCommand;
+import dev.gatlingllm.internal.report.ResultFileName;
+import dev.gatlingllm.internal.report.RunReporter;
+import dev.gatlingllm.internal.report.RunSettings;
 import dev.gatlingllm.internal.tool.Tool;
+import dev.gatlingllm.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -159,7 +165,7 @@ public final class Recover {
     }
   }
 
-  static ToIntFunction<String> counter(String tokenizer) {
+  public static ToIntFunction<String> counter(String tokenizer) {
     Tokenizer loaded = Tokenizer.resolve(tokenizer);
     return loaded::count;
   }

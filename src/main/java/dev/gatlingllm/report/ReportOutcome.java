@@ -1,6 +1,7 @@
 package dev.gatlingllm.report;
 
 import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.report.RunReporter;
 import java.nio.file.Path;
 
 /**
@@ -25,12 +26,12 @@ public record ReportOutcome(BenchmarkMetrics metrics, Path resultFile, Path pyto
   }
 
   /** This outcome with the HTML report that was written. */
-  ReportOutcome withHtmlReport(Path report) {
+  public ReportOutcome withHtmlReport(Path report) {
     return new ReportOutcome(metrics, resultFile, pytorchFile, summary, error, report);
   }
 
   /** This outcome with a line added to its console summary (when it has one). */
-  ReportOutcome withSummaryLine(String line) {
+  public ReportOutcome withSummaryLine(String line) {
     return summary == null ? this
         : new ReportOutcome(metrics, resultFile, pytorchFile, summary + line + "\n", error,
             htmlReport);

@@ -9,7 +9,7 @@ import java.util.Set;
  * Kinds of failure the simulator can inject, and the rule that decides which requests get
  * which kind: it is fixed by the request's arrival number ({@link #planned}).
  */
-enum Fault {
+public enum Fault {
   /** HTTP 500 with vLLM's error JSON, answered at once; the request never runs. */
   HTTP_ERROR("error"),
   /** The connection is closed mid-stream after some content chunks, without a terminator. */

@@ -1,5 +1,6 @@
 package dev.gatlingllm.sim;
 
+import dev.gatlingllm.internal.sim.SimCommand;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;

@@ -1,5 +1,14 @@
 package dev.gatlingllm.sim;
 
+import dev.gatlingllm.internal.sim.ChunkLog;
+import dev.gatlingllm.internal.sim.ConfigCheck;
+import dev.gatlingllm.internal.sim.ConnectionHandler;
+import dev.gatlingllm.internal.sim.Generation;
+import dev.gatlingllm.internal.sim.Routes;
+import dev.gatlingllm.internal.sim.ServerState;
+import dev.gatlingllm.internal.sim.SimTokenizer;
+import dev.gatlingllm.internal.sim.SimTokens;
+import dev.gatlingllm.internal.sim.TimerLateness;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -9,10 +18,10 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;

@@ -1,5 +1,8 @@
 package dev.gatlingllm.sim;
 
+import dev.gatlingllm.internal.sim.ConfigCheck;
+import dev.gatlingllm.internal.sim.SimCommand;
+import dev.gatlingllm.internal.sim.SimTokens;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -282,12 +285,12 @@ public record SimulatorConfig(
   }
 
   /** Whether the output token with 0-based index {@code token} is merged into the next event. */
-  boolean mergesToken(int token) {
+  public boolean mergesToken(int token) {
     return Fault.hits(mergedTokenRate, token);
   }
 
   /** Whether the streamed chat request with arrival number {@code number} has no role chunk. */
-  boolean omitsRole(long number) {
+  public boolean omitsRole(long number) {
     return Fault.hits(missingRoleRate, number);
   }
 

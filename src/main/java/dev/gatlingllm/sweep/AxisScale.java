@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * {@code asinh}) and the {@code sqrt} its help names. A value is drawn at
  * {@link #forward}; its tick labels read {@link #inverse}.
  */
-enum AxisScale {
+public enum AxisScale {
   LINEAR,
   /** Base 10; nothing at or below 0. */
   LOG,

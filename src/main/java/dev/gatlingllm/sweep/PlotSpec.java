@@ -1,5 +1,6 @@
 package dev.gatlingllm.sweep;
 
+import dev.gatlingllm.internal.sweep.SweepData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +21,7 @@ import java.util.Map;
  * @param scaleX  the x axis' scale
  * @param scaleY  the y axis' scale
  */
-record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy,
+public record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy,
     List<String> colBy, List<String> curveBy, List<Filter> filters, List<Bin> bins,
     AxisScale scaleX, AxisScale scaleY) {
 
@@ -69,7 +70,7 @@ record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy
       return out;
     }
 
-    static Filter parse(String item) {
+    public static Filter parse(String item) {
       int best = -1;
       String op = null;
       for (String candidate : OPS) {
@@ -87,7 +88,7 @@ record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy
           item.substring(best + op.length()).strip());
     }
 
-    boolean keeps(Map<String, Object> record) {
+    public boolean keeps(Map<String, Object> record) {
       double actual = SweepData.number(record, key);
       double wanted = numberOf(value);
       boolean numeric = !Double.isNaN(actual) && !Double.isNaN(wanted);
@@ -139,7 +140,7 @@ record PlotSpec(String varX, String varY, List<String> figBy, List<String> rowBy
       return out;
     }
 
-    double apply(double v) {
+    public double apply(double v) {
       return Math.floor(v / width) * width;
     }
   }

@@ -1,6 +1,7 @@
 package dev.gatlingllm.sweep;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.gatlingllm.internal.sweep.Params;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.Map;
  * ({@code <=}, {@code <}, {@code >=}, {@code >}) and a target, checked against the mean of
  * the key over a point's runs.
  */
-record SlaCriterion(String op, double target) {
+public record SlaCriterion(String op, double target) {
 
   /** The operators in the order they are tried (two-character ones first). */
   static final List<String> OPERATORS = List.of("<=", ">=", "<", ">");
@@ -90,7 +91,7 @@ record SlaCriterion(String op, double target) {
   }
 
   /** The conditions of a set, joined by {@code -}: {@code p99_e2el_ms<=500.00-...}. */
-  static String format(Map<String, SlaCriterion> comb) {
+  public static String format(Map<String, SlaCriterion> comb) {
     List<String> parts = new ArrayList<>();
     comb.forEach((k, c) -> parts.add(c.format(k)));
     return String.join("-", parts);

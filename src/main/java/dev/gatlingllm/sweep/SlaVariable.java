@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /** What an SLA search or a workload scan varies: a benchmark flag, estimated from a run. */
-enum SlaVariable {
+public enum SlaVariable {
   /** {@code --request-rate}; a run's estimate is its request throughput. */
   REQUEST_RATE,
   /** {@code --max-concurrency}; a run's estimate is throughput × mean E2EL (Little's law). */
@@ -49,7 +49,7 @@ enum SlaVariable {
    * Refuses a benchmark combination that sets this variable: the search or scan ({@code mode})
    * sets it itself.
    */
-  void refuseIn(List<Map<String, Object>> benchParams, String mode) {
+  public void refuseIn(List<Map<String, Object>> benchParams, String mode) {
     for (Map<String, Object> bench : benchParams) {
       for (String k : bench.keySet()) {
         if (k.replace('-', '_').equals(key())) {
@@ -62,12 +62,12 @@ enum SlaVariable {
   }
 
   /** The mean of {@link #estimate} over the runs of one load. */
-  double meanEstimate(List<Map<String, Object>> runs) {
+  public double meanEstimate(List<Map<String, Object>> runs) {
     return mean(runs, this::estimate);
   }
 
   /** The mean of a result key over the runs of one load. */
-  static double meanOf(List<Map<String, Object>> runs, String key) {
+  public static double meanOf(List<Map<String, Object>> runs, String key) {
     return mean(runs, run -> number(run, key));
   }
 

@@ -1,6 +1,16 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.sweep.Pareto;
+import dev.gatlingllm.internal.sweep.Plot;
+import dev.gatlingllm.internal.sweep.PlotPareto;
+import dev.gatlingllm.internal.sweep.RepeatedRuns;
+import dev.gatlingllm.internal.sweep.RunStatistics;
+import dev.gatlingllm.internal.sweep.ServeSlaSweep;
+import dev.gatlingllm.internal.sweep.ServeSweep;
+import dev.gatlingllm.internal.sweep.ServeWorkloadSweep;
+import dev.gatlingllm.internal.sweep.StartupSweep;
+import dev.gatlingllm.internal.sweep.SweepCommand;
 import dev.gatlingllm.internal.tool.Tool;
 import java.io.PrintStream;
 import java.nio.file.Path;

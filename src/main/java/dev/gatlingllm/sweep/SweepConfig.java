@@ -1,9 +1,12 @@
 package dev.gatlingllm.sweep;
 
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.internal.selfcheck.JvmSettings;
+import dev.gatlingllm.internal.sweep.ForkedRun;
+import dev.gatlingllm.internal.sweep.Params;
+import dev.gatlingllm.internal.sweep.RunLauncher;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -175,7 +178,7 @@ public final class SweepConfig {
     return out;
   }
 
-  RunLauncher launcher() {
+  public RunLauncher launcher() {
     return launcher != null ? launcher
         : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out, simulation);
   }
@@ -387,7 +390,7 @@ public final class SweepConfig {
     }
 
     /** Replaces the forked Gatling runs (tests of the search logic). */
-    Builder launcher(RunLauncher value) {
+    public Builder launcher(RunLauncher value) {
       return with(b -> b.launcher = value);
     }
 

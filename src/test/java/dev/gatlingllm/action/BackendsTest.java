@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.action.GenerationTemplate;
+import dev.gatlingllm.internal.action.RequestTemplate;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;

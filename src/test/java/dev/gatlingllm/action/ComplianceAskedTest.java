@@ -2,7 +2,8 @@ package dev.gatlingllm.action;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gatlingllm.protocol.ServerCompliance.Asked;
+import dev.gatlingllm.internal.action.GenerationTemplate;
+import dev.gatlingllm.internal.protocol.ServerCompliance.Asked;
 import io.gatling.commons.stats.OK$;
 import io.gatling.core.session.Session;
 import io.netty.channel.EventLoopGroup;

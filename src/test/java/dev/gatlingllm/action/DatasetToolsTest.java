@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.dataset.BfclDataset;
+import dev.gatlingllm.internal.action.GenerationTemplate;
 import io.gatling.commons.stats.OK$;
 import io.gatling.core.session.Session;
 import java.util.List;

@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.LlmDsl;
-import dev.gatlingllm.dataset.DatasetException;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.PromptTokenIds;
+import dev.gatlingllm.internal.action.RequestPreview;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,12 +3,15 @@ package dev.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.testing.StrictServer;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.action.ActionHarness;
+import dev.gatlingllm.internal.action.GenerationTemplate;
+import dev.gatlingllm.internal.action.Rehearsal;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
+import dev.gatlingllm.testing.StrictServer;
 import io.gatling.commons.util.DefaultClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

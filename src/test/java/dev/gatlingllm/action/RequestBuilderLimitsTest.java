@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.action.KoMessages;
+import dev.gatlingllm.internal.action.RequestSpec;
+import dev.gatlingllm.internal.action.SessionValue;
 import io.gatling.commons.stats.OK$;
 import io.gatling.core.session.Session;
 import java.util.LinkedHashMap;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.internal.action.KoMessages;
+import dev.gatlingllm.internal.action.RequestBodies;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

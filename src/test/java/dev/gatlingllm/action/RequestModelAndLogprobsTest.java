@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.internal.action.RequestBodies;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.internal.action.GenerationTemplate;
+import dev.gatlingllm.internal.action.RequestPreview;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

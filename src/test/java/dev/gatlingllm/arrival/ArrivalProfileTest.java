@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.arrival.BoundedConcurrencyLimiter;
+import dev.gatlingllm.internal.arrival.ConcurrencyLimiter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

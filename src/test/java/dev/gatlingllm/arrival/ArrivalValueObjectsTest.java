@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.BoundedConcurrencyLimiter;
+import dev.gatlingllm.internal.arrival.ConcurrencyLimiter;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.junit.jupiter.api.Test;
 

@@ -10,11 +10,11 @@ import java.net.URL;
 import java.nio.file.Path;
 
 /** The arrival test resources (see src/test/resources/arrival/make_fixtures.py). */
-final class Fixtures {
+public final class Fixtures {
 
   private Fixtures() {}
 
-  static JsonNode json() {
+  public static JsonNode json() {
     try (InputStream in = Fixtures.class.getResourceAsStream("/arrival/fixtures.json")) {
       return new ObjectMapper().readTree(in);
     } catch (IOException e) {

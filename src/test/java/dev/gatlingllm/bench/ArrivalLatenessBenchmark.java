@@ -1,11 +1,11 @@
 package dev.gatlingllm.bench;
 
-import dev.gatlingllm.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.ArrivalClock;
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.arrival.GatlingInjectionTimes;
-import dev.gatlingllm.arrival.InjectionPlan;
-import dev.gatlingllm.arrival.SlotPacer;
+import dev.gatlingllm.internal.arrival.InjectionPlan;
+import dev.gatlingllm.internal.arrival.SlotPacer;
 import io.gatling.netty.util.Transports;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;

@@ -1,6 +1,6 @@
 package dev.gatlingllm.bench;
 
-import dev.gatlingllm.arrival.GammaCdf;
+import dev.gatlingllm.internal.arrival.GammaCdf;
 import dev.gatlingllm.internal.selfcheck.JvmSettings;
 import java.io.BufferedReader;
 import java.io.File;

@@ -13,7 +13,7 @@ import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.internal.protocol.LlmRun;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.Simulation;
 import java.io.IOException;

@@ -2,11 +2,11 @@ package dev.gatlingllm.bench;
 
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
-import dev.gatlingllm.report.Chromium;
+import dev.gatlingllm.internal.report.Chromium;
 import dev.gatlingllm.report.ReportOutcome;
-import dev.gatlingllm.report.RunInfo;
-import dev.gatlingllm.report.RunReporter;
-import dev.gatlingllm.report.SyntheticRun;
+import dev.gatlingllm.internal.report.RunInfo;
+import dev.gatlingllm.internal.report.RunReporter;
+import dev.gatlingllm.internal.report.SyntheticRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

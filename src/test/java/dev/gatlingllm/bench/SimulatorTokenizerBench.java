@@ -74,7 +74,7 @@ public final class SimulatorTokenizerBench {
     double[] words = new double[300];
     for (int i = 0; i < words.length; i++) {
       long t0 = System.nanoTime();
-      dev.gatlingllm.sim.SimTokens.countPromptTokens(prompt);
+      dev.gatlingllm.internal.sim.SimTokens.countPromptTokens(prompt);
       words[i] = (System.nanoTime() - t0) / 1e6;
     }
     Arrays.sort(words);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.internal.hub.HubClient;
 import dev.gatlingllm.internal.hub.HubException;
 import java.nio.file.Path;

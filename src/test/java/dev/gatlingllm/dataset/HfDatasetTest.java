@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.internal.hub.FakeHub;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.internal.hub.FakeHub.Response;
+import dev.gatlingllm.internal.hub.FakeHub;
 import dev.gatlingllm.internal.hub.HubClient;
 import dev.gatlingllm.internal.hub.HubException;
 import dev.gatlingllm.tokenizer.Tokenizer;

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.internal.hub.FakeHub;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.internal.hub.FakeHub.Response;
+import dev.gatlingllm.internal.hub.FakeHub;
 import dev.gatlingllm.internal.hub.HubClient;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.awt.image.BufferedImage;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.dataset.DatasetException;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import java.util.List;
 import org.junit.jupiter.api.Test;

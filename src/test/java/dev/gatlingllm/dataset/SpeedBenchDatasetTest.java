@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.LlmDsl;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

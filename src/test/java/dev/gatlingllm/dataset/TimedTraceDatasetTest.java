@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.arrival.ArrivalTrace;
+import dev.gatlingllm.internal.dataset.DatasetException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -111,7 +111,7 @@ class BackendsIntegrationTest {
     System.setOut(new PrintStream(console, true));
     try {
       doc = run("reasoning", StrictServer.builder().reasoningTokens(3), "openai-chat");
-      dev.gatlingllm.protocol.RunResultsAccess.printPendingSummary();
+      dev.gatlingllm.internal.protocol.RunResultsAccess.printPendingSummary();
     } finally {
       System.setOut(out);
     }
@@ -144,7 +144,7 @@ class BackendsIntegrationTest {
     System.setOut(new PrintStream(console, true));
     try {
       doc = run("responses", StrictServer.builder().tokensPerChunk(2), "openai-responses");
-      dev.gatlingllm.protocol.RunResultsAccess.printPendingSummary();
+      dev.gatlingllm.internal.protocol.RunResultsAccess.printPendingSummary();
     } finally {
       System.setOut(out);
     }

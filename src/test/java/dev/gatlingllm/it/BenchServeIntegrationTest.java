@@ -14,13 +14,13 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.BenchPlan;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.sim.RecordedRequest;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.TeeOutputStream;
@@ -285,7 +285,7 @@ class BenchServeIntegrationTest {
 
   @Test
   void withoutWarmUpsTheClientWarmsUpAgainstAStandInAndTheServerSeesOnlyTheRun() {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.internal.protocol");
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
@@ -316,7 +316,7 @@ class BenchServeIntegrationTest {
 
   @Test
   void theStandInWarmUpCanBeTurnedOffForVllmsColdFirstWave() {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.protocol");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gatlingllm.internal.protocol");
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);

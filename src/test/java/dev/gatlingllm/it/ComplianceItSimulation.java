@@ -9,7 +9,7 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import dev.gatlingllm.LlmDsl;
 import dev.gatlingllm.action.LlmRequestBuilder;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import io.gatling.javaapi.core.Simulation;
 
 /**

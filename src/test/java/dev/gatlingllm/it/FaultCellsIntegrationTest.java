@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.internal.client.CannedHttpServer;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.protocol.LlmRun;
+import dev.gatlingllm.internal.protocol.LlmRun;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.handler.ssl.SslContext;

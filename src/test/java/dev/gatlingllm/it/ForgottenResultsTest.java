@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.protocol.RunResults;
-import dev.gatlingllm.report.LlmReport;
-import dev.gatlingllm.report.RecordLog;
+import dev.gatlingllm.internal.protocol.RunResults;
+import dev.gatlingllm.internal.report.LlmReport;
+import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.IOException;

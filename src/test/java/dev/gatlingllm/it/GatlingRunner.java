@@ -2,8 +2,8 @@ package dev.gatlingllm.it;
 
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.protocol.LlmRun;
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.protocol.LlmRun;
+import dev.gatlingllm.internal.protocol.RunResults;
 import io.gatling.app.Gatling$;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.sim.Simulator;

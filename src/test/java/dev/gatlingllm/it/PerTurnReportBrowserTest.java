@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.report.LlmReport;
-import dev.gatlingllm.report.PageLayout;
+import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.report.LlmReport;
+import dev.gatlingllm.internal.report.PageLayout;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.io.ByteArrayOutputStream;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.cli.BenchServe;
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import java.net.ServerSocket;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.flags.Flag;
 import java.io.ByteArrayOutputStream;

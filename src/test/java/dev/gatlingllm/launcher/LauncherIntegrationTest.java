@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.cli.CommandLine;
-import dev.gatlingllm.protocol.RunResults;
+import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.sweep.SweepConfig;
@@ -118,7 +118,7 @@ class LauncherIntegrationTest {
   void aDslSimulationRepeatedGetsItsSeedPerRunAndTheSameStatistics() throws Exception {
     Path out = dir.resolve("dsl");
     String text = launchAgainstSimulator(baseUrl -> new String[] {"bench", "sweep", "repeat",
-        "--simulation", "dev.gatlingllm.sweep.RepeatedSimulation", "--num-runs", "2",
+        "--simulation", "dev.gatlingllm.internal.sweep.RepeatedSimulation", "--num-runs", "2",
         "-o", out.toString(), "--jvm-args",
         String.join(" ", SweepConfig.DEFAULT_JVM_ARGS) + " -Dit.baseUrl=" + baseUrl});
     Path root = onlyFolder(out);

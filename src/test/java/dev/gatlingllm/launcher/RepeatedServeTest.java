@@ -3,10 +3,10 @@ package dev.gatlingllm.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.gatlingllm.cli.BenchArgs;
-import dev.gatlingllm.cli.BenchChecks;
-import dev.gatlingllm.cli.BenchPlan;
-import dev.gatlingllm.cli.CommandLine;
+import dev.gatlingllm.internal.cli.BenchArgs;
+import dev.gatlingllm.internal.cli.BenchChecks;
+import dev.gatlingllm.internal.cli.BenchPlan;
+import dev.gatlingllm.internal.cli.CommandLine;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.protocol.LlmProtocol;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

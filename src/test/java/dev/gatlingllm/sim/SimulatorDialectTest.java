@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.sim.SimCommand;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

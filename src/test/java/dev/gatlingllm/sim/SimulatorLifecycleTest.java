@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.sim.Jitter;
+import dev.gatlingllm.internal.sim.JitterTest;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.TestClient.Response;
 import io.netty.channel.epoll.Epoll;
 import java.net.ConnectException;

@@ -3,6 +3,7 @@ package dev.gatlingllm.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.TestClient.Response;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.sim.SimCommand;
 import dev.gatlingllm.sim.TestClient.Response;
 import java.time.Duration;
 import java.util.ArrayList;

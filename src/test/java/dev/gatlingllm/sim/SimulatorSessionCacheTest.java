@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.sim.SimCommand;
 import dev.gatlingllm.sim.TestClient.Response;
 import java.time.Duration;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.TestClient.Event;
 import dev.gatlingllm.sim.TestClient.Response;
 import java.time.Duration;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gatlingllm.internal.sim.SimCommand;
+import dev.gatlingllm.internal.sim.SimTokens;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

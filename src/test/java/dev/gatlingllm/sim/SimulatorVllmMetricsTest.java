@@ -3,6 +3,8 @@ package dev.gatlingllm.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.sim.ServerState;
+import dev.gatlingllm.internal.sim.SimTokens;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;

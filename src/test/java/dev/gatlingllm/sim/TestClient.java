@@ -21,7 +21,7 @@ import java.util.Map;
  * A deliberately small HTTP/1.1 client over one raw socket, so tests control the
  * connection (reuse, pipelining, hanging up) and see every HTTP chunk with its arrival time.
  */
-final class TestClient implements AutoCloseable {
+public final class TestClient implements AutoCloseable {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -29,7 +29,7 @@ final class TestClient implements AutoCloseable {
   private final InputStream in;
   private final OutputStream out;
 
-  TestClient(int port) {
+  public TestClient(int port) {
     try {
       socket = new Socket();
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
@@ -46,7 +46,7 @@ final class TestClient implements AutoCloseable {
   record Chunk(long nanos, String text) {}
 
   /** One SSE event: its data payload and when the chunk carrying it arrived. */
-  record Event(long nanos, String data) {
+  public record Event(long nanos, String data) {
     JsonNode json() {
       try {
         return JSON.readTree(data);
@@ -60,10 +60,10 @@ final class TestClient implements AutoCloseable {
    * A response as read. {@code complete} is false when the connection ended before the
    * body did (the server hung up mid-stream).
    */
-  record Response(long startNanos, int status, Map<String, String> headers, List<Chunk> chunks,
+  public record Response(long startNanos, int status, Map<String, String> headers, List<Chunk> chunks,
       boolean complete) {
 
-    String body() {
+    public String body() {
       StringBuilder sb = new StringBuilder();
       chunks.forEach(c -> sb.append(c.text()));
       return sb.toString();
@@ -104,7 +104,7 @@ final class TestClient implements AutoCloseable {
     }
 
     /** Events whose JSON has a non-empty {@code choices}: the content chunks. */
-    List<Event> contentEvents() {
+    public List<Event> contentEvents() {
       return events().stream()
           .filter(e -> !e.data().equals("[DONE]"))
           .filter(e -> e.json().path("choices").size() > 0)
@@ -117,11 +117,11 @@ final class TestClient implements AutoCloseable {
     return exchange("POST", path, body, Map.of());
   }
 
-  Response get(String path) {
+  public Response get(String path) {
     return exchange("GET", path, null, Map.of());
   }
 
-  Response exchange(String method, String path, String body, Map<String, String> headers) {
+  public Response exchange(String method, String path, String body, Map<String, String> headers) {
     long start = System.nanoTime();
     write(method, path, body, headers);
     return read(start);

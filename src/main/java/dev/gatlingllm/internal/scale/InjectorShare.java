@@ -1,7 +1,7 @@
 package dev.gatlingllm.internal.scale;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -10,7 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.gatlingllm.internal.client.ScriptedHttpServer.Action;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.sim.SimTokens;
+import dev.gatlingllm.internal.sim.SimTokens;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.Disturbance;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalSchedule;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import java.util.ArrayList;
 import java.util.Arrays;

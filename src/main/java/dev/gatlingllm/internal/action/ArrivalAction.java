@@ -1,0 +1,41 @@
+package dev.gatlingllm.internal.action;
+
+import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.LlmProtocolKey;
+import io.gatling.commons.util.Clock;
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.gatling.core.stats.StatsEngine;
+import io.gatling.core.structure.ScenarioContext;
+
+/**
+ * Holds the virtual user until its arrival slot ({@code awaitArrival()}): the wait placed
+ * explicitly, for a scenario whose first request is not where the user should wait (see
+ * {@link ArrivalGate}). Users are injected a little ahead of their slots (Gatling's injector
+ * works in one-second ticks).
+ */
+final class ArrivalAction extends LlmAction {
+
+  private final LlmComponents components;
+  private final ArrivalGate gate;
+
+  ArrivalAction(ScenarioContext ctx, Action next) {
+    this(ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
+        ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
+    // actions are built last to first: the request's warm-up is done by now
+    components.awaitCommonStart();
+  }
+
+  /** The action over given components: the run's, or a rehearsal's (see {@link Rehearsal}). */
+  ArrivalAction(LlmComponents components, StatsEngine statsEngine, Clock gatlingClock,
+      Action next) {
+    super("awaitArrival", next, statsEngine, gatlingClock);
+    this.components = components;
+    this.gate = new ArrivalGate(components);
+  }
+
+  @Override
+  protected void run(Session session) {
+    gate.await(session, next::$bang);
+  }
+}

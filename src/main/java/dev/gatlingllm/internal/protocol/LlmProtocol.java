@@ -1,0 +1,179 @@
+package dev.gatlingllm.internal.protocol;
+
+import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.protocol.LlmProtocolBuilder;
+import io.gatling.core.protocol.Protocol;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
+
+/**
+ * The resolved settings of an {@link LlmProtocolBuilder}: where to send, which model, how to
+ * authenticate and how long to wait. Immutable; the API key never appears in
+ * {@link #toString()}.
+ */
+public final class LlmProtocol implements Protocol {
+
+  private final Target target;
+  private final String model;
+  private final String servedModelName;
+  private final String backend;
+  private final String apiKey;
+  private final Map<String, String> headers;
+  private final String requestIdPrefix;
+  private final Duration connectTimeout;
+  private final Duration firstTokenTimeout;
+  private final Duration idleTimeout;
+  private final Duration requestTimeout;
+  private final Duration keepAliveTimeout;
+  private final ResultOptions results;
+  private final String tokenizerId;
+  private final ToIntFunction<String> tokenCounter;
+  private final ArrivalProfile arrivals;
+  private final Integer maxConcurrency;
+  private final WarmUpOptions warmUp;
+  private final URI serverMetrics;
+  private final boolean insecureTls;
+  private final List<Consumer<LlmComponents>> onStart;
+
+  public LlmProtocol(Target target, String model, String servedModelName, String backend,
+      String apiKey, Map<String, String> headers, String requestIdPrefix,
+      Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
+      Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
+      ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
+      WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
+      List<Consumer<LlmComponents>> onStart) {
+    this.target = target;
+    this.onStart = List.copyOf(onStart);
+    this.insecureTls = insecureTls;
+    this.model = model;
+    this.servedModelName = servedModelName;
+    this.backend = backend;
+    this.apiKey = apiKey;
+    this.headers = Map.copyOf(headers);
+    this.requestIdPrefix = requestIdPrefix;
+    this.connectTimeout = connectTimeout;
+    this.firstTokenTimeout = firstTokenTimeout;
+    this.idleTimeout = idleTimeout;
+    this.requestTimeout = requestTimeout;
+    this.keepAliveTimeout = keepAliveTimeout;
+    this.results = results;
+    this.tokenizerId = tokenizerId;
+    this.tokenCounter = tokenCounter;
+    this.arrivals = arrivals;
+    this.maxConcurrency = maxConcurrency;
+    this.warmUp = warmUp;
+    this.serverMetrics = serverMetrics;
+  }
+
+  /** What the run hands its components to as soon as they exist (the drop-in's probes). */
+  List<Consumer<LlmComponents>> onStart() {
+    return onStart;
+  }
+
+  /** The Prometheus endpoint scraped during the run, when there is one. */
+  public Optional<URI> serverMetrics() {
+    return Optional.ofNullable(serverMetrics);
+  }
+
+  /** Warm-up requests before the run. */
+  public WarmUpOptions warmUp() {
+    return warmUp;
+  }
+
+  /** The arrival process, when one was configured. */
+  public Optional<ArrivalProfile> arrivals() {
+    return Optional.ofNullable(arrivals);
+  }
+
+  /** The cap on requests in flight, when there is one. */
+  public Optional<Integer> maxConcurrency() {
+    return Optional.ofNullable(maxConcurrency);
+  }
+
+  public ResultOptions results() {
+    return results;
+  }
+
+  /**
+   * The tokenizer named in the result file: the one that counts the output of responses
+   * without usage, so the configured counter's id, else {@code gpt2} (the shipped fallback).
+   */
+  public String tokenizerId() {
+    return tokenizerId != null ? tokenizerId : OutputTokens.FALLBACK_ID;
+  }
+
+  /** Token counter for responses without usage; null when none was configured. */
+  public ToIntFunction<String> tokenCounter() {
+    return tokenCounter;
+  }
+
+  public Target target() {
+    return target;
+  }
+
+  /** The model id (also used for the tokenizer and the result file). */
+  public String model() {
+    return model;
+  }
+
+  /** The name sent in the {@code model} field: the served model name when set, else the model. */
+  public String requestModelName() {
+    return servedModelName != null ? servedModelName : model;
+  }
+
+  public String backend() {
+    return backend;
+  }
+
+  public String apiKey() {
+    return apiKey;
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  public String requestIdPrefix() {
+    return requestIdPrefix;
+  }
+
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  public Duration firstTokenTimeout() {
+    return firstTokenTimeout;
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  public Duration requestTimeout() {
+    return requestTimeout;
+  }
+
+  public Duration keepAliveTimeout() {
+    return keepAliveTimeout;
+  }
+
+  /** Whether any TLS certificate is accepted ({@link LlmProtocolBuilder#insecureTls()}). */
+  public boolean insecureTls() {
+    return insecureTls;
+  }
+
+  @Override
+  public String toString() {
+    return "LlmProtocol{target=" + target + ", model=" + model
+        + (servedModelName != null ? ", servedModelName=" + servedModelName : "")
+        + ", backend=" + backend + ", apiKey=" + (apiKey != null ? "<set>" : "<none>")
+        + ", headers=" + headers.keySet() + "}";
+  }
+}

@@ -1,0 +1,354 @@
+package dev.gatlingllm.internal.protocol;
+
+import dev.gatlingllm.internal.metrics.OverSaturation;
+import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
+import dev.gatlingllm.internal.servermetrics.ServerSeries;
+import dev.gatlingllm.options.ResultOptions;
+import dev.gatlingllm.internal.report.ProbeReport;
+import dev.gatlingllm.internal.report.RecordLog;
+import dev.gatlingllm.report.ReportOutcome;
+import dev.gatlingllm.internal.report.RunInfo;
+import dev.gatlingllm.internal.report.RunReporter;
+import dev.gatlingllm.internal.report.RunSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the results of the run that just ended into its Gatling run folder. Called from
+ * {@code Simulation.after()}, where throwing would cost the HTML report: it never throws.
+ * When the results could not be written it fails the build later instead: once Gatling has
+ * written its report and the JVM exits, the exit status becomes {@value #RESULTS_FAILED_STATUS}
+ * (unless {@code -D}{@value #FAIL_ON_RESULT_ERROR_PROPERTY}{@code =false}).
+ */
+public final class RunResults {
+
+  /** System property naming the folder Gatling writes its run folders into. */
+  public static final String RESULTS_FOLDER_PROPERTY = "llm.resultsFolder";
+  /** Result JSON key of the client's measurement of its own distortion. */
+  public static final String SELF_CHECK_KEY = "client_self_check";
+  /** Result JSON key of the run's model checked against the server's {@code /v1/models}. */
+  public static final String MODEL_CHECK_KEY = "model_check";
+  /** System property: {@code false} keeps the exit status when the results were not written. */
+  public static final String FAIL_ON_RESULT_ERROR_PROPERTY = "llm.failOnResultError";
+  /** The JVM's exit status when the results were not written (Gatling uses 1 and 2). */
+  public static final int RESULTS_FAILED_STATUS = 3;
+  /** The JVM's exit status when no request succeeded (the results are written). */
+  public static final int NO_REQUEST_SUCCEEDED_STATUS = 4;
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunResults.class);
+  private static final AtomicReference<String> PENDING_SUMMARY = new AtomicReference<>();
+  private static final AtomicReference<String> RESULTS_FAILURE = new AtomicReference<>();
+  /** The exit status the last reported run asks for at exit; 0 when none. */
+  private static final AtomicInteger PENDING_STATUS = new AtomicInteger();
+  private static final AtomicBoolean EXIT_HOOK_INSTALLED = new AtomicBoolean();
+
+  private RunResults() {}
+
+  /**
+   * Reports the current run of {@code simulationClass}: vLLM summary on the console, result
+   * JSON in the run folder (or the configured result directory).
+   */
+  public static ReportOutcome write(Class<?> simulationClass) {
+    Optional<LlmComponents> current = LlmRun.current();
+    if (current.isEmpty()) {
+      LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
+      return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
+    }
+    Path runFolder = current.get().runFolder().orElse(null);
+    if (runFolder == null) {
+      LOG.warn("Gatling run folder of {} not found (set -D{}=<results folder>); "
+          + "writing results to the working directory", simulationClass.getSimpleName(),
+          RESULTS_FOLDER_PROPERTY);
+    }
+    return writeRun(current.get(), runFolder, true, true);
+  }
+
+  /**
+   * Writes the results of a run whose simulation did not call {@code LlmDsl.writeResults}
+   * (it need not):
+   * when the next run starts in this JVM, or at exit, into the run's own folder
+   * ({@link GatlingRunFolder}). A failure is logged; it does not change the exit status,
+   * since nobody asked for the file.
+   */
+  static void writeForgotten(LlmComponents run, boolean atExit) {
+    if (run.store().size() == 0) {
+      release(run);
+      return; // nothing was ever sent: nothing to lose
+    }
+    Path folder = run.runFolder().orElse(null);
+    if (folder == null) {
+      // Not a Gatling run this plugin can place (a harness, or results in an unknown folder):
+      // writing into the working directory would litter a project with files nobody asked for.
+      String warning = "the run's Gatling run folder was not found (set -D"
+          + RESULTS_FOLDER_PROPERTY + " or call writeResults(this) in after()): results not "
+          + "written";
+      if (atExit) {
+        System.err.println("gatling-llm: " + warning);
+      } else {
+        LOG.warn(warning);
+      }
+      release(run);
+      return;
+    }
+    // The normal way since simulations need no after(): said once, not as a warning.
+    String note = "the run is over: writing its results into " + folder;
+    if (atExit) {
+      // The logging framework may already be shut down by its own exit hook.
+      System.out.println("gatling-llm: " + note);
+      System.out.flush();
+    } else {
+      LOG.info(note);
+    }
+    // at exit this is the run of the JVM (a simulation without after()): its verdict is the
+    // JVM's exit status; a run written when the next one starts is a harness's, whose status
+    // is its own business
+    ReportOutcome outcome = writeRun(run, folder, false, atExit);
+    if (atExit && outcome.resultFile() != null) {
+      // the log's "Wrote the benchmark result" line is gone with the logging framework
+      System.out.println("gatling-llm: wrote the benchmark result to " + outcome.resultFile());
+      System.out.flush();
+    }
+  }
+
+  /** Closes what a run holds without reporting it. */
+  private static void release(LlmComponents run) {
+    run.probes().ifPresent(ProbeRequests::stop);
+    // its next check would read a closed store
+    run.measures().closeOverSaturationStop(-1);
+    run.client().close();
+    run.store().close();
+    run.recordLog().ifPresent(RecordLog::close);
+    LlmRun.clear(run);
+  }
+
+  /** Makes sure a run never reported by its simulation is written when the JVM exits. */
+  static void writeForgottenAtExit() {
+    installExitHook();
+  }
+
+  /**
+   * @param failBuild   a result that could not be written fails the build (exit status 3)
+   * @param setsStatus  the run's verdict is the JVM's exit status
+   */
+  private static ReportOutcome writeRun(LlmComponents run, Path runFolder, boolean failBuild,
+      boolean setsStatus) {
+    // the rule the goodput rows followed during the run
+    OutputTokens tokenCounter = run.outputTokens();
+    try {
+      ResultOptions options = run.protocol().results();
+      ResultOptions quiet = options.toBuilder().printSummary(false).build();
+      long start = run.benchmarkStartNanos();
+      SelfCheckReport selfCheck = run.measures().stopSelfCheck();
+      RunInfo info = run.runInfo();
+      if (selfCheck != null) {
+        // graded against the run's own TTFT and ITL; warnings only for grades worse than good
+        selfCheck = selfCheck.against(SelfCheckReport.RunFigures.of(run.store().snapshot()));
+        info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
+        selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
+      }
+      Map<String, Object> stopped = run.measures().closeOverSaturationStop(start);
+      if (stopped != null) {
+        info = info.toBuilder().extra(OverSaturation.STOP_EXTRA, stopped).build();
+      }
+      ProbeRequests.Outcome probes = run.probes().map(ProbeRequests::stop).orElse(null);
+      if (probes != null) {
+        info = info.toBuilder().extra(ProbeReport.KEY, ProbeReport.json(probes.ratePerSecond(),
+            probes.sent(), probes.unfinished(), probes.records(), options.metricPercentiles()))
+            .build();
+      }
+      ServerComplianceReport compliance = run.compliance().report(start);
+      info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
+      compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
+      Optional<ServedModels.Check> models = run.modelCheck();
+      if (models.isPresent()) {
+        info = info.toBuilder().extra(MODEL_CHECK_KEY, modelCheckJson(models.get())).build();
+      }
+      ServerSeries server = run.measures().stopServerMetrics();
+      if (server != null) {
+        info = info.toBuilder().extra(ServerSeries.KEY,
+            server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
+      }
+      // One source of truth: the log's end marker holds exactly what this report is made
+      // from, so Recover on the finished log writes this same JSON.
+      RunSettings settings = RunSettings.of(info, options, start);
+      run.recordLog().ifPresent(log -> log.finish(settings));
+      ReportOutcome outcome =
+          RunReporter.report(settings.withOptions(quiet), run.store(), runFolder, tokenCounter);
+      RunVerdict verdict = verdict(run, outcome, selfCheck, compliance, failBuild);
+      String report = options.printSummary() && outcome.summary() != null
+          ? outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
+              + compliance.consoleText()
+              + (outcome.htmlReport() == null ? ""
+                  : "LLM report: " + outcome.htmlReport().toAbsolutePath().toUri() + "\n")
+          : "";
+      printAtExit(report + verdict.line() + "\n");
+      if (setsStatus) {
+        PENDING_STATUS.set(verdict.exitStatus());
+      }
+      return outcome.ok() || !failBuild ? outcome : failBuildAtExit(outcome);
+    } catch (RuntimeException e) {
+      LOG.error("writing the results failed: {}", e.toString(), e);
+      ReportOutcome failed = new ReportOutcome(null, null, null, null, e.toString());
+      return failBuild ? failBuildAtExit(failed) : failed;
+    } finally {
+      tokenCounter.close();
+      run.recordLog().ifPresent(RecordLog::close);
+      run.client().close();
+      run.store().close();
+      LlmRun.clear(run);
+    }
+  }
+
+  /** The run's one verdict (see {@link RunVerdict}) from what was just reported. */
+  private static RunVerdict verdict(LlmComponents run, ReportOutcome outcome,
+      SelfCheckReport selfCheck, ServerComplianceReport compliance, boolean failBuild) {
+    long succeeded;
+    long total;
+    if (outcome.metrics() != null) {
+      succeeded = outcome.metrics().completed();
+      total = succeeded + outcome.metrics().failed();
+    } else {
+      // the metrics could not be computed: count the records themselves
+      RecordStore.Snapshot records = run.store().snapshot();
+      total = records.size();
+      long ok = 0;
+      for (int i = 0; i < total; i++) {
+        ok += records.record(i).success() ? 1 : 0;
+      }
+      succeeded = ok;
+    }
+    boolean written = outcome.ok() || !failBuild
+        || !Boolean.parseBoolean(System.getProperty(FAIL_ON_RESULT_ERROR_PROPERTY, "true"));
+    RunVerdict.Outcome result = !written ? RunVerdict.Outcome.RESULTS_NOT_WRITTEN
+        : succeeded == 0 ? RunVerdict.Outcome.NO_REQUEST_SUCCEEDED
+        : compliance.stoppedEarly() ? RunVerdict.Outcome.STOPPED_NONCOMPLIANT
+        : RunVerdict.Outcome.OK;
+    String model = run.modelCheck().map(ServedModels.Check::verdict).orElse("not checked");
+    return new RunVerdict(result, succeeded, total,
+        selfCheck == null ? "not measured" : selfCheckText(selfCheck), complianceText(compliance),
+        model, run.protocol().results().exitZero());
+  }
+
+  /** The grade, and for a grade worse than good, why (the amount against the figure, the cause). */
+  private static String selfCheckText(SelfCheckReport selfCheck) {
+    SelfCheckReport.Grade grade = selfCheck.grade();
+    return grade == SelfCheckReport.Grade.FAIR || grade == SelfCheckReport.Grade.DISTORTED
+        ? grade.label() + " (" + selfCheck.reason() + ")" : grade.label();
+  }
+
+  /** {@code ok}, or each failed check with its count, e.g. {@code output_over_max_tokens 5/5}. */
+  private static String complianceText(ServerComplianceReport compliance) {
+    List<String> failed = new ArrayList<>();
+    for (ServerCompliance.Check check : ServerCompliance.Check.values()) {
+      if (compliance.violations(check) > 0) {
+        failed.add(check.key + " " + compliance.violations(check) + "/"
+            + compliance.checked(check));
+      }
+    }
+    return failed.isEmpty() ? "ok" : String.join(", ", failed);
+  }
+
+  /** The result JSON's {@code model_check}: the model, whether it was listed, and why not. */
+  private static Map<String, Object> modelCheckJson(ServedModels.Check check) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("model", check.model());
+    json.put("listed", check.listed() == null || check.model() == null ? null : check.served());
+    json.put("models_listed", check.listed() == null ? null : List.copyOf(check.listed()));
+    json.put("not_checked_because", check.problem());
+    return json;
+  }
+
+  private static long firstSampleNanos(ServerSeries server) {
+    return server.samples().isEmpty() ? 0 : server.samples().get(0).nanos();
+  }
+
+  /**
+   * Gatling prints its own summary and the assertion results after {@code after()}, while it
+   * generates the HTML report; vLLM's summary is printed once all of that is done: at exit,
+   * or when the next run starts in the same JVM, whichever comes first.
+   */
+  private static void printAtExit(String summary) {
+    installExitHook();
+    printPendingSummary();
+    PENDING_SUMMARY.set(summary);
+  }
+
+  /**
+   * Throwing from {@code after()} would fail the build but lose Gatling's HTML report, and
+   * nothing of ours runs after the report: so the exit status is changed at exit, where the
+   * report is done. A shutdown hook cannot ask for a status, only halt with one.
+   */
+  private static ReportOutcome failBuildAtExit(ReportOutcome outcome) {
+    if (!Boolean.parseBoolean(System.getProperty(FAIL_ON_RESULT_ERROR_PROPERTY, "true"))) {
+      LOG.error("the benchmark result was not written ({}); -D{}=false keeps the build green",
+          outcome.error(), FAIL_ON_RESULT_ERROR_PROPERTY);
+      return outcome;
+    }
+    RESULTS_FAILURE.compareAndSet(null, outcome.error());
+    installExitHook();
+    LOG.error("the benchmark result was not written ({}): the JVM will exit with status {} "
+        + "once Gatling is done (-D{}=false to keep the exit status)", outcome.error(),
+        RESULTS_FAILED_STATUS, FAIL_ON_RESULT_ERROR_PROPERTY);
+    return outcome;
+  }
+
+  private static void installExitHook() {
+    if (EXIT_HOOK_INSTALLED.compareAndSet(false, true)) {
+      Runtime.getRuntime().addShutdownHook(new Thread(RunResults::atExit, "gatling-llm-exit"));
+    }
+  }
+
+  private static void atExit() {
+    LlmRun.takeUnreported()
+        .ifPresent(run -> writeForgotten(run, true));
+    printPendingSummary();
+    String failure = RESULTS_FAILURE.get();
+    if (failure != null) {
+      System.err.println("gatling-llm: the benchmark result was not written (" + failure
+          + "): exit status " + RESULTS_FAILED_STATUS);
+      System.err.flush();
+      System.out.flush();
+      Runtime.getRuntime().halt(RESULTS_FAILED_STATUS);
+    }
+    int status = PENDING_STATUS.get();
+    if (status != 0) {
+      System.err.flush();
+      System.out.flush();
+      // a shutdown hook cannot choose the status System.exit was given, only halt with its own
+      Runtime.getRuntime().halt(status);
+    }
+  }
+
+  /**
+   * For whoever ran Gatling in this JVM and goes on (the launcher, a test harness): prints the
+   * run's summary and verdict now, and hands over the exit status its verdict asks for, which
+   * the JVM's exit then no longer imposes.
+   *
+   * @return the verdict's exit status; 0 when it asks for none
+   */
+  public static int takeExitStatus() {
+    printPendingSummary();
+    String failure = RESULTS_FAILURE.getAndSet(null);
+    int status = PENDING_STATUS.getAndSet(0);
+    return failure != null ? RESULTS_FAILED_STATUS : status;
+  }
+
+  /** Prints the summary of the previous run if it is still waiting for its turn. */
+  static void printPendingSummary() {
+    String pending = PENDING_SUMMARY.getAndSet(null);
+    if (pending != null) {
+      System.out.print(pending);
+      System.out.flush();
+    }
+  }
+}

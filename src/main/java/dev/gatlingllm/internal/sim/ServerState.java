@@ -1,0 +1,149 @@
+package dev.gatlingllm.internal.sim;
+
+import dev.gatlingllm.sim.Fault;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Everything shared between connections: the admission of requests into at most
+ * {@code maxRunning} running slots with a FIFO queue for the rest, and the counters behind
+ * the statistics. Connections live on different event loops, so one lock guards it all;
+ * each request takes it only a handful of times, never per token.
+ */
+public final class ServerState {
+
+  private final int slots;
+  /** Insertion-ordered for FIFO admission, and O(1) removal when a queued client leaves. */
+  private final LinkedHashSet<Generation> waiting = new LinkedHashSet<>();
+  private long received;
+  private int inFlight;
+  private int maxInFlight;
+  private int running;
+  private int maxRunning;
+  private final long[] faults = new long[Fault.values().length];
+  private final PrefixCache prefixCache = new PrefixCache();
+  private final SessionCache sessionCache = new SessionCache();
+  /** Tokens reserved by running requests (prompt + max output), for the KV-cache gauge. */
+  private long kvTokens;
+
+  /** Paths of the profiler calls received, in order. */
+  private final List<String> profilerCalls = new ArrayList<>();
+
+  public ServerState(int slots) {
+    this.slots = slots;
+  }
+
+  synchronized void profilerCall(String path) {
+    profilerCalls.add(path);
+  }
+
+  public synchronized List<String> profilerCalls() {
+    return List.copyOf(profilerCalls);
+  }
+
+  /** A valid generation request arrived: returns its 0-based arrival number. */
+  synchronized long arrive() {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    return received++;
+  }
+
+  /** A request that never entered admission (answered with an injected error) is over. */
+  synchronized void depart() {
+    inFlight--;
+  }
+
+  /** Takes a running slot for {@code g} if one is free (true) or queues it (false). */
+  synchronized boolean submit(Generation g) {
+    if (running < slots) {
+      takeSlot(g);
+      return true;
+    }
+    waiting.add(g);
+    return false;
+  }
+
+  /**
+   * {@code g} is over, finished or abandoned, queued or running. Frees its slot and hands
+   * it to the oldest waiting request, which is returned (the caller must start it on its
+   * own event loop), or null.
+   */
+  synchronized Generation finish(Generation g) {
+    inFlight--;
+    if (!g.holdsSlot) {
+      waiting.remove(g);
+      return null;
+    }
+    g.holdsSlot = false;
+    kvTokens -= g.kvTokens();
+    running--;
+    Iterator<Generation> it = waiting.iterator();
+    if (!it.hasNext()) {
+      return null;
+    }
+    Generation next = it.next();
+    it.remove();
+    takeSlot(next);
+    return next;
+  }
+
+  private void takeSlot(Generation g) {
+    g.holdsSlot = true;
+    kvTokens += g.kvTokens();
+    running++;
+    maxRunning = Math.max(maxRunning, running);
+  }
+
+  /** The prefix cache sees a prompt that was admitted for generation. */
+  synchronized void lookUpPrefix(GenerationRequest request) {
+    prefixCache.lookup(request.promptText(), request.promptTokens());
+  }
+
+  /**
+   * The session cache sees a conversation's turn: returns its prompt tokens computed before
+   * (see {@link SessionCache}).
+   */
+  synchronized int lookUpSession(String session, GenerationRequest request) {
+    return sessionCache.cachedTokens(session, request);
+  }
+
+  synchronized void countFault(Fault kind) {
+    faults[kind.ordinal()]++;
+  }
+
+  /**
+   * Restarts the arrival numbering (so fault injection starts over), zeroes the counters
+   * and sets the maxima to what is open right now.
+   */
+  public synchronized void reset() {
+    received = 0;
+    maxInFlight = inFlight;
+    maxRunning = running;
+    Arrays.fill(faults, 0);
+  }
+
+  public synchronized Snapshot snapshot() {
+    return new Snapshot(received, inFlight, maxInFlight, running, maxRunning, waiting.size(),
+        faults.clone(), Math.min(1.0, (double) kvTokens / KV_CACHE_TOKENS),
+        prefixCache.queries(), prefixCache.hits());
+  }
+
+  /**
+   * The simulated KV cache's size in tokens: the usage gauge is the prompt and output tokens
+   * reserved by running requests over this (a GPU of a few tens of GB holds about this much
+   * for an 8B model).
+   */
+  public static final long KV_CACHE_TOKENS = 131_072;
+
+  /** A consistent copy of the counters. */
+  public record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
+      int waiting, long[] faults, double kvCacheUsage, long prefixQueries, long prefixHits) {
+
+    public long faults(Fault kind) {
+      return faults[kind.ordinal()];
+    }
+  }
+}
