@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -45,14 +46,25 @@ public final class CommandLine {
   }
 
   /**
-   * Whether this JVM was forked by Gatling's Maven (or Gradle) plugin, whose launcher is on
-   * the stack of the thread that builds the simulation.
+   * Whether this JVM was forked by Gatling's Maven (or Gradle) plugin, read from how the JVM
+   * was started ({@code sun.java.command}), see {@link #forkedBy(String)}.
    */
   public static boolean forkedByGatlingPlugin() {
-    // the JVM's own main class, as the java command was given it
-    return System.getProperty("sun.java.command", "")
-        .startsWith("io.gatling.plugin.util.ForkMain");
+    return forkedBy(System.getProperty("sun.java.command", ""));
   }
+
+  /**
+   * Whether a JVM started with {@code javaCommand} (its main class or jar, then its
+   * arguments) is one Gatling's plugin forked: the plugin starts {@code ForkMain} from a
+   * booter jar it writes ({@code java -jar .../gatlingbooter<n>.jar}), or by its class name.
+   */
+  static boolean forkedBy(String javaCommand) {
+    return FORK_MAIN.matcher(javaCommand.strip()).lookingAt();
+  }
+
+  /** The plugin's booter jar (its path may hold spaces) or its main class, then arguments. */
+  private static final Pattern FORK_MAIN = Pattern.compile(
+      "(io\\.gatling\\.plugin\\.util\\.ForkMain|(.*[/\\\\])?gatlingbooter\\d*\\.jar)(\\s|$)");
 
   /**
    * Undoes what Gatling's plugin does to a propagated system property: it puts each one on

@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -72,6 +73,18 @@ class CommandLineTest {
   @Test
   void notForkedInATest() {
     assertEquals(false, CommandLine.forkedByGatlingPlugin());
+  }
+
+  @Test
+  void theGatlingPluginsForkIsKnownByItsBooterJarOrMainClass() {
+    // as gatling-maven-plugin 4.21 starts it: java -jar <tmp>/gatlingbooter<n>.jar <args file>
+    assertTrue(CommandLine.forkedBy("/tmp/gatlingbooter8814473207045364216.jar /tmp/x.args"));
+    assertTrue(CommandLine.forkedBy("C:\\Documents and Settings\\u\\gatlingbooter1.jar x"));
+    assertTrue(CommandLine.forkedBy("io.gatling.plugin.util.ForkMain /tmp/x.args"));
+    assertFalse(CommandLine.forkedBy("dev.gatlingllm.launcher.GatlingLlm bench serve"));
+    assertFalse(CommandLine.forkedBy("/usr/share/maven/boot/plexus-classworlds.jar"));
+    assertFalse(CommandLine.forkedBy(""));
+    assertFalse(CommandLine.forkedBy("/tmp/gatlingbooter1.jar.bak"));
   }
 
   @Test

@@ -25,7 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The issue's case: a sweep over concurrency 1 / 4 / 16 whose concurrency-1 run had its
- * client starved on purpose (threads spinning on every core of the client's JVM while it ran).
+ * client starved on purpose: threads spinning on every core of the client's JVM while it ran,
+ * and the JVM stopped for full collections of a long linked list every 100 ms. The spinning
+ * alone starves a 2-core machine but not a many-core one (a CI machine read it as fair); the
+ * collections stop every thread on any machine, for as long as marking a list takes, which
+ * is serial work that more cores do not shorten.
  * That run's figures are the client's, and the sweep says so: flagged in its record, in the
  * console's table with the reason, and on the report's points. The other runs may be flagged
  * too on a loaded machine (their own self-check decides): only the starved one is asserted.
@@ -61,6 +65,26 @@ class SweepStarvedClientIntegrationTest {
         t.start();
         spinners.add(t);
       }
+      Thread stopper = new Thread(() -> {
+        Object[] list = null;
+        for (int i = 0; i < 3_000_000; i++) {
+          list = new Object[] {list};
+        }
+        while (!stop.get()) {
+          System.gc();
+          try {
+            Thread.sleep(100);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (list.length == 42) {
+          System.out.print("");
+        }
+      }, "starver-gc");
+      stopper.setDaemon(true);
+      stopper.start();
+      spinners.add(stopper);
       try {
         return inner.run(benchArgs, runDir);
       } finally {
