@@ -150,4 +150,23 @@ class SimulatorMessagesTest {
           body.get("error").get("message").asText());
     }
   }
+
+  /** An in-band fault mid-stream is the Messages API's {@code error} event, and no stop. */
+  @Test
+  void anInBandFaultIsAnErrorEvent() {
+    try (Simulator faulty = Simulator.start(StrictServer.builder().inBandErrorRate(1.0)
+        .ttft(Duration.ofMillis(1)).itl(Duration.ZERO).build());
+         TestClient c = new TestClient(faulty.port())) {
+      Response r = c.post("/v1/messages", "{\"model\":\"served-llm\",\"messages\":[{\"role\":"
+          + "\"user\",\"content\":\"x\"}],\"max_tokens\":4,\"stream\":true}");
+      assertEquals(200, r.status());
+      List<JsonNode> events = typedEvents(r.body());
+      JsonNode last = events.get(events.size() - 1);
+      assertEquals("error", last.get("type").asText());
+      assertEquals("internal_error", last.get("error").get("type").asText());
+      assertEquals("Simulated in-band error (fault injection)",
+          last.get("error").get("message").asText());
+      assertFalse(r.body().contains("message_stop"));
+    }
+  }
 }

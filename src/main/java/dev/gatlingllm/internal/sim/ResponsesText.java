@@ -72,11 +72,6 @@ final class ResponsesText implements TypedEvents {
   /** The whole non-streamed response object (its reasoning is not written). */
   @Override
   public String whole(String reasoning, String text, int inputTokens, int outputTokens) {
-    return whole(text, inputTokens, outputTokens);
-  }
-
-  /** The whole non-streamed response object. */
-  String whole(String text, int inputTokens, int outputTokens) {
     return response("completed", "[" + message(text) + "]", usage(inputTokens, outputTokens));
   }
 
