@@ -21,7 +21,7 @@ import java.util.Map;
  * AIPerf benchmarks as its {@code messages} endpoint type): the prompt as the user message, the
  * system prompt as the top-level {@code system} field (the API has no system role in its
  * messages), the budget as {@code max_tokens}, which the API requires, so a request without a
- * budget asks {@value #UNSET_BUDGET} tokens, as AIPerf does. No {@code stream_options}: the
+ * budget asks 1,024 tokens, as AIPerf does. No {@code stream_options}: the
  * stream always ends with the usage. Only the Messages API's own fields are sent: vLLM drops the
  * others (it has no {@code ignore_eos} there) and Anthropic's server refuses them.
  *

@@ -3,6 +3,7 @@ package dev.gatlingllm.internal.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.buffer.ByteBuf;
+import java.util.Set;
 
 /**
  * The parts of a {@code /v1/completions}, {@code /v1/chat/completions}, {@code /v1/responses}
@@ -179,10 +180,10 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
   }
 
   /** The roles vLLM's Messages API takes ({@code ctx} and {@code msg} it maps to user). */
-  private static final java.util.Set<String> MESSAGE_ROLES =
-      java.util.Set.of("user", "assistant", "system", "ctx", "msg");
+  private static final Set<String> MESSAGE_ROLES =
+      Set.of("user", "assistant", "system", "ctx", "msg");
   /** The content block types vLLM's Messages API takes. */
-  private static final java.util.Set<String> BLOCK_TYPES = java.util.Set.of("text", "image",
+  private static final Set<String> BLOCK_TYPES = Set.of("text", "image",
       "tool_use", "tool_result", "tool_reference", "thinking", "redacted_thinking");
 
   /**
