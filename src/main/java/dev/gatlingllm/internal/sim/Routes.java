@@ -8,11 +8,11 @@ import java.util.Map;
 /**
  * Every endpoint the simulator serves, in one table: its path, its method, and how it is
  * answered. An API is a row: a generation reads its body into a {@link GenerationRequest}
- * (whose shape, completion, chat or Responses, picks the answer's texts), a pooling request
- * into a {@link PoolingRequest} and the texts of its answer. Adding an API that answers like
- * one already served is a row here and the reader of its body; a new answer shape adds its
- * texts ({@link ResponseText}, {@link ResponsesText}) as well. The connection handler only
- * follows the table ({@link ConnectionHandler}).
+ * (whose shape, completion, chat, Responses or Messages, picks the answer's texts), a pooling
+ * request into a {@link PoolingRequest} and the texts of its answer. Adding an API that answers
+ * like one already served is a row here and the reader of its body; a new answer shape adds
+ * its texts ({@link ResponseText}, or {@link TypedEvents} such as {@link ResponsesText}) as
+ * well. The connection handler only follows the table ({@link ConnectionHandler}).
  */
 public final class Routes {
 
@@ -61,6 +61,8 @@ public final class Routes {
           new Generate((http, c, t) -> GenerationRequest.parse(true, http.content(), c, t))),
       post("/v1/responses",
           new Generate((http, c, t) -> GenerationRequest.parseResponses(http.content(), c, t))),
+      post("/v1/messages",
+          new Generate((http, c, t) -> GenerationRequest.parseMessages(http.content(), c, t))),
       post("/v1/audio/transcriptions", audio()),
       post("/v1/audio/translations", audio()),
       post("/v1/embeddings", embeddings()),
