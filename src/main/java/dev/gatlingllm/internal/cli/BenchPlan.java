@@ -529,6 +529,10 @@ public final class BenchPlan {
     if (warmUps != null) {
       p = warmUps == 0 ? p.noWarmUp() : p.warmUp(warmUps);
     }
+    for (String url : args.values("gpu-metrics-url")) {
+      LlmProtocolBuilder current = p;
+      p = flagged("gpu-metrics-url", () -> current.gpuMetrics(url));
+    }
     return p;
   }
 

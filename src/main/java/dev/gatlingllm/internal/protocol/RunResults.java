@@ -3,6 +3,7 @@ package dev.gatlingllm.internal.protocol;
 import dev.gatlingllm.internal.metrics.OverSaturation;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
+import dev.gatlingllm.internal.servermetrics.GpuSeries;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.internal.report.ProbeReport;
@@ -177,6 +178,16 @@ public final class RunResults {
       if (server != null) {
         info = info.toBuilder().extra(ServerSeries.KEY,
             server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
+      }
+      List<GpuSeries> gpus = run.measures().stopGpuMetrics();
+      if (gpus != null) {
+        Map<String, Object> energy = GpuSeries.toJson(gpus, start >= 0 ? start
+            : gpus.stream().flatMap(g -> g.samples().stream()).mapToLong(g -> g.nanos()).min()
+                .orElse(0));
+        info = info.toBuilder().extra(GpuSeries.KEY, energy).build();
+        if (energy.get("warnings") instanceof List<?> warnings) {
+          warnings.forEach(w -> LOG.warn("GPU metrics: {}", w));
+        }
       }
       // One source of truth: the log's end marker holds exactly what this report is made
       // from, so Recover on the finished log writes this same JSON.

@@ -360,6 +360,15 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       }
       case CHUNK_LOG -> send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8",
           chunkLog.drain(), connection);
+      case GPU_METRICS -> {
+        String gpus = state.gpuExposition();
+        if (gpus == null) {
+          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
+        } else {
+          send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", gpus,
+              connection);
+        }
+      }
       default -> throw new AssertionError(served);
     }
   }

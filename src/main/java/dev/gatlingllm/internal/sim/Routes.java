@@ -18,6 +18,9 @@ public final class Routes {
 
   private Routes() {}
 
+  /** Where the simulated GPUs' DCGM series are served (a DCGM exporter's own path is /metrics). */
+  public static final String GPU_METRICS_PATH = "/dcgm/metrics";
+
   /** Reads a request's body into what its answer needs; an {@link ApiError} is answered. */
   @FunctionalInterface
   interface Reader<T> {
@@ -48,7 +51,9 @@ public final class Routes {
     /** vLLM's server answers 200 when started with a profiler directory; it is counted here. */
     PROFILER,
     /** Only when the chunk log is on; 404 otherwise. */
-    CHUNK_LOG
+    CHUNK_LOG,
+    /** The simulated GPUs' energy and power as NVIDIA's DCGM exporter writes them; 404 with none. */
+    GPU_METRICS
   }
 
   /** A path's method and answer. */
@@ -79,7 +84,8 @@ public final class Routes {
       get("/metrics", Served.METRICS),
       post("/start_profile", Served.PROFILER),
       post("/stop_profile", Served.PROFILER),
-      get("/debug/chunk-log", Served.CHUNK_LOG));
+      get("/debug/chunk-log", Served.CHUNK_LOG),
+      get(GPU_METRICS_PATH, Served.GPU_METRICS));
 
   /** The endpoint at {@code path}; null when there is none (404). */
   static Endpoint find(String path) {
