@@ -529,6 +529,11 @@ public final class BenchPlan {
     if (warmUps != null) {
       p = warmUps == 0 ? p.noWarmUp() : p.warmUp(warmUps);
     }
+    if (args.has("otlp-endpoint")) {
+      LlmProtocolBuilder current = p;
+      p = flagged("otlp-endpoint",
+          () -> current.otlp(args.value("otlp-endpoint").orElseThrow()));
+    }
     return p;
   }
 
