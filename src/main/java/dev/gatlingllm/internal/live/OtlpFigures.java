@@ -356,20 +356,34 @@ final class OtlpFigures implements LiveFigures {
     }
   }
 
-  /** A failure's kind and first line, short: what a person needs to fix the endpoint. */
-  private static String cause(Throwable t) {
+  /**
+   * A failure in a few words, what a person needs to fix the endpoint: the first exception
+   * below the SDK's own wrapper (the JDK's {@code ConnectException} for a closed port, which
+   * often has no message) and, when it differs, its root cause.
+   */
+  static String cause(Throwable t) {
     if (t == null) {
       return "the export failed";
     }
-    Throwable root = t;
+    Throwable first = t;
+    while (first.getClass().getName().startsWith("io.opentelemetry") && first.getCause() != null
+        && first.getCause() != first) {
+      first = first.getCause();
+    }
+    Throwable root = first;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? "" : root.getMessage().lines().findFirst()
-        .orElse("");
+    String words = words(first);
+    return root == first ? words : words + ", " + words(root);
+  }
+
+  private static String words(Throwable t) {
+    String message = t.getMessage() == null ? "" : t.getMessage().lines().findFirst()
+        .orElse("").strip();
     if (message.length() > 200) {
       message = message.substring(0, 200) + "...";
     }
-    return root.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+    return t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
   }
 }

@@ -47,6 +47,8 @@ public record OtlpSettings(URI endpoint, Map<String, String> headers, Duration i
    */
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
   static final String METRICS_PATH = "/v1/metrics";
+  private static final String EXPECTED = "an http:// or https:// URL with a host is expected "
+      + "(OTLP over HTTP/protobuf, port 4318 by convention)";
 
   public OtlpSettings {
     Objects.requireNonNull(endpoint, "endpoint");
@@ -114,12 +116,13 @@ public record OtlpSettings(URI endpoint, Map<String, String> headers, Duration i
     try {
       uri = new URI(value.strip());
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(what + ": not a URL (" + e.getReason() + ")");
+      throw new IllegalArgumentException(what + ": " + EXPECTED + ", got a malformed one ("
+          + e.getReason() + ")");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-      throw new IllegalArgumentException(what + ": an http:// or https:// URL with a host is "
-          + "expected (OTLP over HTTP/protobuf, port 4318 by convention), got " + redacted(uri));
+      throw new IllegalArgumentException(what + ": " + EXPECTED + ", got "
+          + (uri.getHost() == null ? "no host" : redacted(uri)));
     }
     if (uri.getRawUserInfo() != null) {
       throw new IllegalArgumentException(what + ": credentials in the URL are not sent; put "
