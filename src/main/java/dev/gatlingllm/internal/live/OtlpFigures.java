@@ -20,7 +20,9 @@ import io.opentelemetry.sdk.metrics.export.MetricExporter;
 import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -104,9 +106,14 @@ final class OtlpFigures implements LiveFigures {
   private final LongAdder failed = new LongAdder();
   private final LongAdder outputTokens = new LongAdder();
   private final LongAdder inputTokens = new LongAdder();
-  /** Output tokens and time at the previous throughput reading: only the export thread. */
-  private long throughputTokens;
-  private long throughputNanos;
+  /**
+   * (time, output tokens so far) after each read of the queue, over the last window: the
+   * throughput is read over a window of fixed length, so the run's last export, made soon
+   * after the one before, does not divide a second's tokens by a fraction of one. Guarded by
+   * this.
+   */
+  private final ArrayDeque<long[]> tokenSamples = new ArrayDeque<>();
+  private final long throughputWindowNanos;
   private volatile DoubleSupplier loopLagMillis;
   private volatile String grade;
   private final AtomicBoolean warned = new AtomicBoolean();
@@ -175,9 +182,10 @@ final class OtlpFigures implements LiveFigures {
     meter.counterBuilder(PREFIX + "tokens.input").setUnit("{token}")
         .setDescription("Prompt tokens of completed requests (the result's total_input_tokens)")
         .buildWithCallback(m -> m.record(inputTokens.sum(), attributes));
-    throughputNanos = System.nanoTime();
+    throughputWindowNanos = Math.max(settings.interval().toNanos(), 2 * DRAIN_PERIOD.toNanos());
+    tokenSamples.add(new long[] {System.nanoTime(), 0});
     meter.gaugeBuilder(PREFIX + "output_throughput").setUnit("{token}/s")
-        .setDescription("Output tokens per second since the previous export")
+        .setDescription("Output tokens per second over the last export interval")
         .buildWithCallback(m -> m.record(throughput(), attributes));
     meter.gaugeBuilder(PREFIX + "selfcheck.loop_lag.p99").setUnit("s")
         .setDescription("Client self-check: 99th percentile of the event loops' lag so far")
@@ -188,7 +196,7 @@ final class OtlpFigures implements LiveFigures {
             m.record(ms / 1e3, attributes);
           }
         });
-    meter.gaugeBuilder(PREFIX + "selfcheck.grade").ofLongs().setUnit("1")
+    meter.gaugeBuilder(PREFIX + "selfcheck.grade").ofLongs()
         .setDescription("Client self-check's grade at the run's end: 1 for the grade named")
         .buildWithCallback(m -> {
           String g = grade;
@@ -230,14 +238,12 @@ final class OtlpFigures implements LiveFigures {
     loopLagMillis = p99Millis;
   }
 
-  private double throughput() {
-    long now = System.nanoTime();
-    long tokens = outputTokens.sum();
-    double seconds = (now - throughputNanos) / 1e9;
-    double perSecond = seconds <= 0 ? 0 : (tokens - throughputTokens) / seconds;
-    throughputTokens = tokens;
-    throughputNanos = now;
-    return perSecond;
+  /** Output tokens per second between the oldest sample of the window and the newest. */
+  private synchronized double throughput() {
+    long[] oldest = tokenSamples.peekFirst();
+    long[] newest = tokenSamples.peekLast();
+    double seconds = (newest[0] - oldest[0]) / 1e9;
+    return seconds <= 0 ? 0 : (newest[1] - oldest[1]) / seconds;
   }
 
   private void drainQuietly() {
@@ -275,6 +281,17 @@ final class OtlpFigures implements LiveFigures {
       }
       // counted last: a reader seeing it sees the request's latencies
       completed.increment();
+    }
+    long now = System.nanoTime();
+    tokenSamples.addLast(new long[] {now, outputTokens.sum()});
+    // keep one sample at or before the window's start
+    while (tokenSamples.size() > 2) {
+      Iterator<long[]> it = tokenSamples.iterator();
+      it.next();
+      if (now - it.next()[0] < throughputWindowNanos) {
+        break;
+      }
+      tokenSamples.removeFirst();
     }
   }
 
