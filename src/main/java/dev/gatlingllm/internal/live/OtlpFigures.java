@@ -210,7 +210,16 @@ final class OtlpFigures implements LiveFigures {
 
   static LiveFigures start(OtlpSettings settings, LiveFigures.RunLabels labels,
       ToIntFunction<String> countOutput) {
-    OtlpFigures figures = new OtlpFigures(settings, labels, countOutput);
+    OtlpFigures figures;
+    try {
+      figures = new OtlpFigures(settings, labels, countOutput);
+    } catch (RuntimeException | LinkageError e) {
+      // a class path without the SDK (a user's project that excluded it), or an SDK that
+      // refuses a setting: the run goes on without its live figures
+      LOG.warn("live figures: cannot start the OTLP export to {} ({}); the run goes on "
+          + "without it", settings.where(), cause(e));
+      return LiveFigures.NONE;
+    }
     // the headers' names only: their values may be tokens
     LOG.info("live figures: exporting over OTLP to {} every {} s{}", settings.where(),
         settings.interval().toMillis() / 1000.0, settings.headers().isEmpty() ? ""
