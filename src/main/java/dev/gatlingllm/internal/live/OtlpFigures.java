@@ -12,8 +12,10 @@ import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporterBuilder
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.MemoryMode;
 import io.opentelemetry.sdk.metrics.Aggregation;
+import io.opentelemetry.sdk.metrics.InstrumentSelector;
 import io.opentelemetry.sdk.metrics.InstrumentType;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.View;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.export.MetricExporter;
@@ -116,7 +118,9 @@ final class OtlpFigures implements LiveFigures {
   private final long throughputWindowNanos;
   private volatile DoubleSupplier loopLagMillis;
   private volatile String grade;
-  private final AtomicBoolean warned = new AtomicBoolean();
+  /** Whether a failed export was said; a failed read of a record is said apart. */
+  private final AtomicBoolean exportWarned = new AtomicBoolean();
+  private final AtomicBoolean readWarned = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private OtlpFigures(OtlpSettings settings, LiveFigures.RunLabels labels,
@@ -154,6 +158,10 @@ final class OtlpFigures implements LiveFigures {
             AttributeKey.stringKey("service.name"), "gatling-llm",
             AttributeKey.stringKey("service.instance.id"), labels.runId()))))
         .registerMetricReader(reader)
+        // the SDK's figures about itself (otel.sdk.metric_reader.collection.duration) are not
+        // the run's: a dashboard would list them beside the run's
+        .registerView(InstrumentSelector.builder().setMeterName("io.opentelemetry.sdk.metrics")
+            .build(), View.builder().setAggregation(Aggregation.drop()).build())
         .build();
     Meter meter = provider.get("dev.gatlingllm");
     this.ttft = meter.histogramBuilder(PREFIX + "ttft").setUnit("s")
@@ -260,7 +268,7 @@ final class OtlpFigures implements LiveFigures {
       drain();
     } catch (RuntimeException e) {
       // a figure lost is not worth a failed run, nor a line per second
-      if (warned.compareAndSet(false, true)) {
+      if (readWarned.compareAndSet(false, true)) {
         LOG.warn("live figures: could not read a finished request ({}); later ones are "
             + "exported, this is not said again", e.toString());
       }
@@ -348,7 +356,7 @@ final class OtlpFigures implements LiveFigures {
     public CompletableResultCode export(Collection<MetricData> metrics) {
       CompletableResultCode result = exporter.export(metrics);
       result.whenComplete(() -> {
-        if (!result.isSuccess() && warned.compareAndSet(false, true)) {
+        if (!result.isSuccess() && exportWarned.compareAndSet(false, true)) {
           LOG.warn("live figures: cannot export to {} ({}); the run goes on, later failures "
               + "are not said", settings.where(), cause(result.getFailureThrowable()));
         }

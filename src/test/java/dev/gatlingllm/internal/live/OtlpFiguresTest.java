@@ -124,6 +124,15 @@ class OtlpFiguresTest {
       assertEquals("good", OtlpReceiver.attribute(grade.getAttributesList(), "grade"));
 
       OtlpReceiver.Export last = receiver.exports().get(receiver.exports().size() - 1);
+      List<String> names = last.request().getResourceMetricsList().stream()
+          .flatMap(rm -> rm.getScopeMetricsList().stream())
+          .flatMap(sm -> sm.getMetricsList().stream()).map(m -> m.getName()).sorted().toList();
+      assertEquals(List.of("gatling_llm.e2el", "gatling_llm.itl",
+          "gatling_llm.output_throughput", "gatling_llm.requests.completed",
+          "gatling_llm.requests.failed", "gatling_llm.requests.in_flight",
+          "gatling_llm.requests.started", "gatling_llm.selfcheck.grade", "gatling_llm.tokens.input",
+          "gatling_llm.tokens.output", "gatling_llm.ttft"), names,
+          "the run's figures only, not the SDK's about itself (no loop lag: no self-check here)");
       assertEquals(List.of("Bearer " + SECRET), last.headers().get("Authorization"));
       assertEquals(List.of("acme"), last.headers().get("X-tenant"));
       assertTrue(log.stream().anyMatch(e -> e.getFormattedMessage().contains(
