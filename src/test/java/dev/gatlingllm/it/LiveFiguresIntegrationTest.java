@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.cli.BenchServe;
@@ -25,6 +28,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The drop-in's {@code --otlp-endpoint} against an OTLP receiver in the test (no collector
@@ -46,6 +50,28 @@ class LiveFiguresIntegrationTest {
   @TempDir
   Path results;
 
+  /** A drop-in run in this JVM, and the plugin's log lines during it. */
+  private record Logged(CapturedBench.Run run, List<String> log) {
+
+    long lines(String containing) {
+      return log.stream().filter(l -> l.contains(containing)).count();
+    }
+  }
+
+  private Logged bench(String args) throws Exception {
+    // logback's console appender keeps the console of the JVM's first run: read the events
+    Logger plugin = (Logger) LoggerFactory.getLogger("dev.gatlingllm");
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    plugin.addAppender(log);
+    try {
+      CapturedBench.Run run = CapturedBench.run(results.resolve("run"), COMMON + args);
+      return new Logged(run, log.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+    } finally {
+      plugin.detachAppender(log);
+    }
+  }
+
   private static Simulator server() {
     return Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(2)).build());
@@ -54,10 +80,9 @@ class LiveFiguresIntegrationTest {
   @Test
   void theCollectorReceivesTheResultsFiguresLabelledWithTheModel() throws Exception {
     try (OtlpReceiver receiver = new OtlpReceiver(); Simulator sim = server()) {
-      CapturedBench.Run run = CapturedBench.run(results.resolve("run"), COMMON
-          + "--num-prompts 24 --save-detailed --otlp-endpoint " + receiver.baseUrl()
-          + " --base-url " + sim.baseUrl());
-      JsonNode json = run.json();
+      Logged logged = bench("--num-prompts 24 --save-detailed --otlp-endpoint "
+          + receiver.baseUrl() + " --base-url " + sim.baseUrl());
+      JsonNode json = logged.run().json();
       int completed = json.get("completed").asInt();
       assertEquals(24, completed, "the run itself is unchanged");
       assertEquals(completed, number(receiver, "requests.completed"));
@@ -92,7 +117,9 @@ class LiveFiguresIntegrationTest {
           OtlpReceiver.attribute(grade.getAttributesList(), "grade"));
       assertTrue(receiver.lastNumber("gatling_llm.selfcheck.loop_lag.p99").isPresent(),
           "the self-check's lag, live");
-      assertFalse(run.console().contains("live figures: cannot export"), run.console());
+      assertEquals(1, logged.lines("live figures: exporting over OTLP to "
+          + receiver.baseUrl() + "/v1/metrics every 5.0 s"), logged.log().toString());
+      assertEquals(0, logged.lines("live figures: cannot"), logged.log().toString());
     }
   }
 
@@ -103,12 +130,13 @@ class LiveFiguresIntegrationTest {
       port = free.getLocalPort();
     }
     try (Simulator sim = server()) {
-      CapturedBench.Run run = CapturedBench.run(results.resolve("run"), COMMON
-          + "--num-prompts 12 --otlp-endpoint http://127.0.0.1:" + port
+      Logged logged = bench("--num-prompts 12 --otlp-endpoint http://127.0.0.1:" + port
           + " --base-url " + sim.baseUrl());
-      assertEquals(12, run.json().get("completed").asInt());
-      assertEquals(1, run.console().split("live figures: cannot export to http://127.0.0.1:"
-          + port + "/v1/metrics", -1).length - 1, run.console());
+      assertEquals(12, logged.run().json().get("completed").asInt());
+      assertEquals(1, logged.lines("live figures: cannot export to http://127.0.0.1:" + port
+          + "/v1/metrics"), logged.log().toString());
+      assertEquals(1, logged.lines("live figures:") - 1, "the start line, then only the "
+          + "warning: " + logged.log());
     }
   }
 
