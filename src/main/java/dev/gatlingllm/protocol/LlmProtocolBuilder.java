@@ -3,6 +3,7 @@ package dev.gatlingllm.protocol;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.live.OtlpSettings;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.internal.protocol.WarmUpOptions;
@@ -73,6 +74,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private String serverMetrics;
   /** NVIDIA DCGM exporters' endpoints scraped for the GPUs' energy; none by default. */
   private List<URI> gpuMetrics = List.of();
+  /** Null: no live figures; else the URL (or {@code env}) given to {@link #otlp(String)}. */
+  private String otlpEndpoint;
+  /** Null: {@code OTEL_METRIC_EXPORT_INTERVAL}, else {@link OtlpSettings#DEFAULT_INTERVAL}. */
+  private Duration otlpInterval;
 
   public LlmProtocolBuilder() {}
 
@@ -383,6 +388,36 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
     });
   }
 
+  /**
+   * Exports the run's live figures over OTLP (HTTP/protobuf) to an OpenTelemetry collector,
+   * Prometheus' OTLP receiver or any OTLP backend, every few seconds while it runs and once at
+   * its end: requests started, completed, failed and in flight, input and output tokens,
+   * output tokens per second, TTFT, ITL and E2EL histograms and the client self-check's loop
+   * lag, labelled with the model, the backend and the run (docs/live-figures.md). Off by
+   * default; an endpoint that cannot be reached is one warning, never a failed run.
+   *
+   * @param endpoint the collector's address ({@code http://127.0.0.1:4318}, to which
+   *                 {@code /v1/metrics} is appended unless the path already ends with it), or
+   *                 {@code env} for {@code OTEL_EXPORTER_OTLP_METRICS_ENDPOINT} /
+   *                 {@code OTEL_EXPORTER_OTLP_ENDPOINT}. Headers (an API key) come from
+   *                 {@code OTEL_EXPORTER_OTLP_HEADERS}, the interval from
+   *                 {@code OTEL_METRIC_EXPORT_INTERVAL} (else 5 s).
+   */
+  public LlmProtocolBuilder otlp(String endpoint) {
+    String value = requireText("otlp", endpoint).strip();
+    if (!value.equalsIgnoreCase(OtlpSettings.FROM_ENVIRONMENT)) {
+      OtlpSettings.resolve(value, null, name -> null); // a bad URL is refused here
+    }
+    return with(b -> b.otlpEndpoint = value);
+  }
+
+  /** {@link #otlp(String)}, exporting every {@code interval} (over the environment's). */
+  public LlmProtocolBuilder otlp(String endpoint, Duration interval) {
+    requirePositive("otlp interval", interval);
+    LlmProtocolBuilder b = otlp(endpoint);
+    return b.with(c -> c.otlpInterval = interval);
+  }
+
   /** No scraping of the server's metrics. */
   public LlmProtocolBuilder noServerMetrics() {
     return with(b -> b.serverMetrics = "");
@@ -447,7 +482,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         countingId, counter, profile, cap, warmUp,
-        serverMetricsUri(target), insecureTls, onStart, gpuMetrics);
+        serverMetricsUri(target), insecureTls, onStart, gpuMetrics,
+        otlpEndpoint == null ? null
+            : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment));
   }
 
 

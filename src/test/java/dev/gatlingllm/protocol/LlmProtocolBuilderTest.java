@@ -144,4 +144,36 @@ class LlmProtocolBuilderTest {
     assertThrows(IllegalArgumentException.class, () -> b.gpuMetrics("ftp://n/metrics"));
     assertThrows(IllegalArgumentException.class, () -> b.gpuMetrics(" "));
   }
+
+  @Test
+  void liveFiguresAreOffUntilOtlpIsCalledAndTakeTheEnvironmentAsDefaults() {
+    Map<String, String> env = Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318",
+        "OTEL_EXPORTER_OTLP_HEADERS", "Authorization=Bearer%20" + SECRET,
+        "OTEL_METRIC_EXPORT_INTERVAL", "2000");
+    assertTrue(base(env).protocol().otlp().isEmpty(), "a variable alone turns nothing on");
+
+    var fromEnv = base(env).otlp("env").protocol().otlp().orElseThrow();
+    assertEquals("http://collector:4318/v1/metrics", fromEnv.endpoint().toString());
+    assertEquals(Map.of("Authorization", "Bearer " + SECRET), fromEnv.headers());
+    assertEquals(Duration.ofSeconds(2), fromEnv.interval());
+    assertFalse(base(env).otlp("env").protocol().toString().contains(SECRET));
+
+    var given = base(env).otlp("http://127.0.0.1:4318", Duration.ofSeconds(1)).protocol()
+        .otlp().orElseThrow();
+    assertEquals("http://127.0.0.1:4318/v1/metrics", given.endpoint().toString());
+    assertEquals(Duration.ofSeconds(1), given.interval(), "the DSL's interval wins");
+  }
+
+  @Test
+  void aBadOtlpEndpointIsRefusedAtTheCall() {
+    LlmProtocolBuilder b = base(Map.of());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> b.otlp("localhost:4318"))
+        .getMessage().startsWith("otlp endpoint: an http:// or https:// URL"));
+    assertThrows(IllegalArgumentException.class, () -> b.otlp(" "));
+    assertThrows(IllegalArgumentException.class,
+        () -> b.otlp("http://127.0.0.1:4318", Duration.ZERO));
+    assertEquals("otlp endpoint env: neither OTEL_EXPORTER_OTLP_METRICS_ENDPOINT nor "
+        + "OTEL_EXPORTER_OTLP_ENDPOINT is set", assertThrows(IllegalArgumentException.class,
+            () -> b.otlp("env").protocol()).getMessage());
+  }
 }

@@ -533,6 +533,11 @@ public final class BenchPlan {
       LlmProtocolBuilder current = p;
       p = flagged("gpu-metrics-url", () -> current.gpuMetrics(url));
     }
+    if (args.has("otlp-endpoint")) {
+      LlmProtocolBuilder current = p;
+      p = flagged("otlp-endpoint",
+          () -> current.otlp(args.value("otlp-endpoint").orElseThrow()));
+    }
     return p;
   }
 

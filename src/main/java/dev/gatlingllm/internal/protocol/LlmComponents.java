@@ -5,7 +5,9 @@ import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.WarmUp;
+import dev.gatlingllm.internal.live.LiveFigures;
 import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.scale.InjectorShare;
 import dev.gatlingllm.internal.selfcheck.JvmCheck;
@@ -24,7 +26,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
@@ -138,12 +142,20 @@ public final class LlmComponents implements ProtocolComponents {
         ? RunStop.of(core.controller()) : null;
     Supplier<OverSaturationStop> stopping = protocol.results().stopOnOverSaturation()
         ? () -> OverSaturationStop.start(store, runStop) : null;
+    // started here, before the warm-up, off the event loops: the SDK's classes load now
+    LiveFigures live = protocol.otlp().map(settings -> LiveFigures.start(settings,
+        new LiveFigures.RunLabels(protocol.model(), protocol.backend(), runId(runFolder)),
+        setup.outputTokens())).orElse(LiveFigures.NONE);
     RunFacts facts = new RunFacts(setup, new RequestKinds(), pacing,
-        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, runStop, stopping)
-            .withGpuScraping(gpuScraping));
+        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, runStop, stopping,
+            live).withGpuScraping(gpuScraping));
     RecordLog log = RunRecordLog.open(runFolder, protocol.results(), facts);
-    if (log != null) {
-      store.mirrorTo(log::append);
+    Consumer<RequestRecord> mirror = log == null ? live::finished : r -> {
+      log.append(r);
+      live.finished(r);
+    };
+    if (log != null || live != LiveFigures.NONE) {
+      store.mirrorTo(mirror);
     }
     LlmComponents run = new LlmComponents(facts, store, runFolder, log, false);
     run.modelCheck = models;
@@ -157,6 +169,15 @@ public final class LlmComponents implements ProtocolComponents {
   }
 
   /**
+   * What names this run among others exporting to the same place: its Gatling run folder's
+   * name ({@code benchserve-20261129021512345}), which also finds its files; else a random id.
+   */
+  private static String runId(Path runFolder) {
+    return runFolder != null && runFolder.getFileName() != null
+        ? runFolder.getFileName().toString() : UUID.randomUUID().toString();
+  }
+
+  /**
    * A copy of these components for rehearsing the run's actions before the run (see
    * {@code action.Rehearsal}): the same client, event loops, pacer and headers, but its own
    * record store, arrival clock ({@code clock}, or none), concurrency limiter, self-check and
@@ -166,7 +187,8 @@ public final class LlmComponents implements ProtocolComponents {
   public LlmComponents forRehearsal(ArrivalClock clock) {
     RunFacts own = new RunFacts(setup, new RequestKinds(),
         facts.pacing().forRehearsal(clock, setup.protocol(), setup.share()),
-        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null, null, null));
+        new RunMeasures(setup.core().eventLoopGroup(), setup.client(), null, null, null,
+            LiveFigures.NONE));
     return new LlmComponents(own, new RecordStore(), runFolder, null, true);
   }
 
@@ -177,7 +199,8 @@ public final class LlmComponents implements ProtocolComponents {
    */
   LlmComponents overStandIn(RunSetup standIn) {
     return new LlmComponents(new RunFacts(standIn, new RequestKinds(), facts.pacing(),
-        new RunMeasures(standIn.core().eventLoopGroup(), standIn.client(), null, null, null)),
+        new RunMeasures(standIn.core().eventLoopGroup(), standIn.client(), null, null, null,
+            LiveFigures.NONE)),
         new RecordStore(), runFolder, null, true);
   }
 

@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.live.OtlpSettings;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import io.gatling.core.protocol.Protocol;
@@ -42,6 +43,7 @@ public final class LlmProtocol implements Protocol {
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
   private final List<URI> gpuMetrics;
+  private final OtlpSettings otlp;
 
   public LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
@@ -49,9 +51,10 @@ public final class LlmProtocol implements Protocol {
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
       WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
-      List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics) {
+      List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp) {
     this.target = target;
     this.gpuMetrics = List.copyOf(gpuMetrics);
+    this.otlp = otlp;
     this.onStart = List.copyOf(onStart);
     this.insecureTls = insecureTls;
     this.model = model;
@@ -77,6 +80,11 @@ public final class LlmProtocol implements Protocol {
   /** What the run hands its components to as soon as they exist (the drop-in's probes). */
   List<Consumer<LlmComponents>> onStart() {
     return onStart;
+  }
+
+  /** Where the run's live figures are exported over OTLP; empty when they are not. */
+  public Optional<OtlpSettings> otlp() {
+    return Optional.ofNullable(otlp);
   }
 
   /** The Prometheus endpoint scraped during the run, when there is one. */

@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.live.LiveFigures;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
 import dev.gatlingllm.internal.servermetrics.GpuMetricsScraper;
@@ -17,7 +18,8 @@ import java.util.function.Supplier;
  * What the run measures from its first send to its end: the self-check (the client's own
  * distortion), the server's metrics, when the first request went out, and, when asked, a
  * live stop ({@link RunStop}: over-saturation's test, {@link OverSaturationStop}, and the
- * server compliance watch's first finding, {@link ComplianceWatch}). Nothing runs until
+ * server compliance watch's first finding, {@link ComplianceWatch}), and the live figures'
+ * counts of requests sent and over ({@link LiveFigures}, when exported). Nothing runs until
  * {@link #start()}, which the request action calls at the first send, so the window is the
  * run's, not the warm-up's or an injector's lead; the results stop it.
  */
@@ -31,6 +33,8 @@ public final class RunMeasures {
   private final RunStop runStop;
   /** Starts the over-saturation stop; null when off (or for a rehearsal). */
   private final Supplier<OverSaturationStop> stopping;
+  /** The run's live figures; {@link LiveFigures#NONE} when not exported (or for a rehearsal). */
+  private final LiveFigures live;
   private final AtomicLong firstSendNanos = new AtomicLong(Long.MAX_VALUE);
   /** Null before {@link #start()}. */
   private volatile SelfCheck selfCheck;
@@ -44,8 +48,9 @@ public final class RunMeasures {
   private volatile OverSaturationStop overSaturationStop;
 
   RunMeasures(EventLoopGroup loops, LlmClient client, Supplier<ServerMetricsScraper> scraping,
-      RunStop runStop, Supplier<OverSaturationStop> stopping) {
+      RunStop runStop, Supplier<OverSaturationStop> stopping, LiveFigures live) {
     this.loops = loops;
+    this.live = live;
     this.runStop = runStop;
     this.client = client;
     this.scraping = scraping;
@@ -84,6 +89,7 @@ public final class RunMeasures {
       if (stopping != null) {
         overSaturationStop = stopping.get();
       }
+      live.loopLag(started::loopLagP99MillisSoFar);
       selfCheck = started;
     }
     return selfCheck;
@@ -130,7 +136,11 @@ public final class RunMeasures {
    */
   public RunStop.Ticket sending() {
     RunStop stop = runStop;
-    return stop == null ? null : stop.sending();
+    RunStop.Ticket ticket = stop == null ? null : stop.sending();
+    if (ticket != RunStop.STOPPED) {
+      live.sent();
+    }
+    return ticket;
   }
 
   /** Why a request is refused once the run was stopped from within; null while it runs. */
@@ -144,6 +154,7 @@ public final class RunMeasures {
    * stopped from within and its results are already written: it must not be recorded.
    */
   public boolean ended(RunStop.Ticket ticket) {
+    live.ended();
     RunStop stop = runStop;
     return ticket == null || stop == null || stop.ended(ticket);
   }
@@ -160,6 +171,14 @@ public final class RunMeasures {
     }
     OverSaturationStop watch = overSaturationStop;
     return watch == null ? null : watch.close(benchmarkStartNanos);
+  }
+
+  /**
+   * Exports the live figures one last time, with the self-check's grade (null: not graded),
+   * and stops them; bounded in time, never throws, idempotent.
+   */
+  void closeLiveFigures(String selfCheckGrade) {
+    live.close(selfCheckGrade);
   }
 
   /** Marks a send; the earliest one is the start of the benchmark duration. */

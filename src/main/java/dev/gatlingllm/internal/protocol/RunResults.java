@@ -126,6 +126,7 @@ public final class RunResults {
     run.probes().ifPresent(ProbeRequests::stop);
     // its next check would read a closed store
     run.measures().closeOverSaturationStop(-1);
+    run.measures().closeLiveFigures(null);
     run.client().close();
     run.store().close();
     run.recordLog().ifPresent(RecordLog::close);
@@ -157,6 +158,8 @@ public final class RunResults {
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
       }
+      // every request is in: the live figures' last export, with the self-check's grade
+      run.measures().closeLiveFigures(selfCheck == null ? null : selfCheck.grade().label());
       Map<String, Object> stopped = run.measures().closeOverSaturationStop(start);
       if (stopped != null) {
         info = info.toBuilder().extra(OverSaturation.STOP_EXTRA, stopped).build();
@@ -212,6 +215,7 @@ public final class RunResults {
       ReportOutcome failed = new ReportOutcome(null, null, null, null, e.toString());
       return failBuild ? failBuildAtExit(failed) : failed;
     } finally {
+      run.measures().closeLiveFigures(null); // when writing failed before it: no thread left
       tokenCounter.close();
       run.recordLog().ifPresent(RecordLog::close);
       run.client().close();

@@ -122,6 +122,16 @@ public final class SelfCheck {
   }
 
   /**
+   * The event loops' lag so far, its 99th percentile in ms (0 before the first probe): the
+   * self-check's one figure that means something while the run goes on, for the live figures.
+   * Reads a copy of the lag histogram (30 KB), so call it seldom (once per export), off the
+   * event loops.
+   */
+  public double loopLagP99MillisSoFar() {
+    return millis(loopLag.snapshot().percentileNanos(99));
+  }
+
+  /**
    * Stops the probes and the GC listener and returns the figures of the window from
    * {@link #start} to now. Idempotent: later calls return the same report. May wait (up to
    * 1 s, and only when a collection ended just before) for the JVM to deliver that

@@ -313,4 +313,27 @@ class SelfCheckTest {
   private static void shutdown(EventLoopGroup group) throws InterruptedException {
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
   }
+
+  /**
+   * The live figures read the loop lag while the run goes on: the same histogram as the
+   * report, so once the probes are stopped the live p99 is the report's, and before any probe
+   * it is 0.
+   */
+  @Test
+  void theLiveLoopLagIsTheReportsOnceStopped() throws Exception {
+    EventLoopGroup group = new DefaultEventLoopGroup(1);
+    try {
+      SelfCheck check = SelfCheck.start(group, Duration.ofHours(1));
+      assertEquals(0.0, check.loopLagP99MillisSoFar(), "no probe has run");
+      SelfCheck probed = SelfCheck.start(group, Duration.ofMillis(1));
+      group.next().submit(() -> sleep(30)).get(5, TimeUnit.SECONDS);
+      Thread.sleep(50);
+      SelfCheckReport report = probed.stop();
+      assertTrue(report.loopLag().samples() > 0, report.consoleText());
+      assertEquals(report.loopLag().p99Ms(), probed.loopLagP99MillisSoFar());
+      check.stop();
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
 }
