@@ -55,6 +55,12 @@ import java.util.function.Supplier;
  */
 public final class BenchPlan {
 
+  /**
+   * The {@code --tokenizer-mode} values honoured: the fast tokenizer of a {@code tokenizer.json}
+   * (vLLM's other modes need Python tokenizer code; the flag table says why).
+   */
+  static final List<String> TOKENIZER_MODES = List.of("auto");
+
   /** Session attribute holding the LoRA module of a request. */
   public static final String LORA_ATTRIBUTE = "lora_module";
 
@@ -79,7 +85,7 @@ public final class BenchPlan {
     this.args = args;
     this.backend = Backends.resolve(args.value("backend").orElseThrow());
     String mode = args.value("tokenizer-mode").orElseThrow();
-    if (!mode.equals("auto")) {
+    if (!TOKENIZER_MODES.contains(mode)) {
       throw new IllegalArgumentException("--tokenizer-mode " + mode + " is not supported: "
           + BenchFlags.find("--tokenizer-mode").orElseThrow().note());
     }
@@ -616,7 +622,7 @@ public final class BenchPlan {
       return List.of();
     }
     boolean roundRobin = args.value("lora-assignment").orElseThrow().strip()
-        .equals("round-robin");
+        .equals(BenchChecks.LORA_ASSIGNMENTS.get(1));
     Random random = new Random(args.integer("seed").orElseThrow());
     List<String> picks = new ArrayList<>(requests);
     for (int i = 0; i < requests; i++) {

@@ -152,7 +152,7 @@ class BenchFlagsTest {
   void theVersionIsInTheHelpAndTheReadmeTable() {
     String help = BenchFlagSpec.usage().replaceAll("\\s+", " ");
     assertTrue(help.contains("(default: 0; vLLM 0.29)"), help);
-    String row = BenchFlags.markdownTable().lines()
+    String row = FlagChoices.markdownTable().lines()
         .filter(l -> l.startsWith("| `--insecure`")).findFirst().orElseThrow();
     assertTrue(row.startsWith("| `--insecure` | `False` | 0.29 | no TLS certificate check"), row);
   }
