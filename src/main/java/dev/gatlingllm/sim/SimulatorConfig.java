@@ -120,6 +120,16 @@ import java.util.Set;
  *     client's tokenizer so that {@code usage.prompt_tokens} is the count the client makes. A
  *     real tokenizer counts off the event loops, on one thread of its own (a 1,024-token
  *     prompt takes milliseconds with GPT-2), so the streams in flight keep their timing
+ * @param promptTokensDetails whether {@code usage} carries
+ *     {@code prompt_tokens_details.cached_tokens}: the prompt tokens the simulated prefix
+ *     cache held (blocks of 64 characters seen before, as {@code vllm:prefix_cache_hits}
+ *     counts them), as vLLM's {@code --enable-prompt-tokens-details} makes it. Default off
+ * @param specDecodeTokens simulated speculative decoding: the tokens each draft proposes
+ *     (vLLM's {@code num_speculative_tokens}); above 0, {@code /metrics} shows vLLM's
+ *     {@code vllm:spec_decode_*} counters, moved by every generation. Default 0 (off)
+ * @param specDecodeAccepted the draft tokens accepted of each draft, from the first: every
+ *     verification step writes this plus one tokens. Between 0 and {@code specDecodeTokens};
+ *     default 0
  */
 public record SimulatorConfig(
     String host,
@@ -158,7 +168,10 @@ public record SimulatorConfig(
     boolean anyModel,
     boolean sessionCache,
     boolean invalidJsonAs500,
-    String tokenizer) {
+    String tokenizer,
+    boolean promptTokensDetails,
+    int specDecodeTokens,
+    int specDecodeAccepted) {
 
   /** Which Netty transport the server uses. */
   public enum Transport {
@@ -243,7 +256,10 @@ public record SimulatorConfig(
       false,                  // anyModel
       false,                  // sessionCache
       false,                  // invalidJsonAs500
-      null);                  // tokenizer
+      null,                   // tokenizer
+      false,                  // promptTokensDetails
+      0,                      // specDecodeTokens
+      0);                     // specDecodeAccepted
 
   /** A builder holding the defaults. */
   public static Builder builder() {
@@ -549,6 +565,29 @@ public record SimulatorConfig(
     /** See {@link SimulatorConfig#tokenizer()}; null for whitespace-separated words. */
     public Builder tokenizer(String pathOrModelId) {
       return with("tokenizer", pathOrModelId);
+    }
+
+    /** See {@link SimulatorConfig#promptTokensDetails()}. */
+    public Builder promptTokensDetails(boolean value) {
+      return with("promptTokensDetails", value);
+    }
+
+    /**
+     * Simulated speculative decoding: {@code tokens} proposed per draft, the first
+     * {@code accepted} of them accepted (see {@link SimulatorConfig#specDecodeTokens()}).
+     */
+    public Builder specDecode(int tokens, int accepted) {
+      return specDecodeTokens(tokens).specDecodeAccepted(accepted);
+    }
+
+    /** See {@link SimulatorConfig#specDecodeTokens()}. */
+    public Builder specDecodeTokens(int tokens) {
+      return with("specDecodeTokens", tokens);
+    }
+
+    /** See {@link SimulatorConfig#specDecodeAccepted()}. */
+    public Builder specDecodeAccepted(int accepted) {
+      return with("specDecodeAccepted", accepted);
     }
 
     /**

@@ -54,7 +54,10 @@ final class ExpectedConfig {
       Map.entry("cutLongPrompts", false),
       Map.entry("anyModel", false),
       Map.entry("sessionCache", false),
-      Map.entry("invalidJsonAs500", false));
+      Map.entry("invalidJsonAs500", false),
+      Map.entry("promptTokensDetails", false),
+      Map.entry("specDecodeTokens", 0),
+      Map.entry("specDecodeAccepted", 0));
   // tokenizer: null by default, which Map.ofEntries cannot hold; see config()
 
   /** The defaults with {@code overrides} (name, value, name, value, ...) set. */

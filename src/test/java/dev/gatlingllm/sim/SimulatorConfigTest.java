@@ -42,7 +42,7 @@ class SimulatorConfigTest {
         .usageInFinishChunk(true).mergedTokenRate(0.03).nullRoleContent(true)
         .missingRoleRate(0.07).ignoreMaxCompletionTokens(true).contextTokens(77)
         .cutLongPrompts(true).anyModel(true).sessionCache(true).invalidJsonAs500(true)
-        .tokenizer("gpt2").build();
+        .tokenizer("gpt2").promptTokensDetails(true).specDecode(4, 3).build();
     assertEquals(ExpectedConfig.config("host", "0.0.0.0", "port", 8000, "model", "m",
         "otherModels", List.of("n"), "ttft", Duration.ofMillis(7),
         "prefillPerToken", Duration.ofNanos(3000), "itl", Duration.ofMillis(2), "jitter", 0.5,
@@ -55,7 +55,8 @@ class SimulatorConfigTest {
         "usageInFinishChunk", true, "mergedTokenRate", 0.03, "nullRoleContent", true,
         "missingRoleRate", 0.07, "ignoreMaxCompletionTokens", true, "contextTokens", 77,
         "cutLongPrompts", true, "anyModel", true, "sessionCache", true,
-        "invalidJsonAs500", true, "tokenizer", "gpt2"), built);
+        "invalidJsonAs500", true, "tokenizer", "gpt2", "promptTokensDetails", true,
+        "specDecodeTokens", 4, "specDecodeAccepted", 3), built);
     assertEquals(built, built.toBuilder().build(), "toBuilder keeps every component");
     assertEquals(ExpectedConfig.config("connectionPolicy",
             SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE),
@@ -183,13 +184,15 @@ class SimulatorConfigTest {
         "--startup-delay-ms", "1.5", "--reasoning-tokens", "4", "--reasoning-field",
         "reasoning", "--session-cache", "--connection", "keep-alive", "--keep-alive-max", "5",
         "--context-tokens", "99", "--merged-token-rate", "0.2", "--missing-role-rate", "0.3",
-        "--chunk-log", "--transport", " EPOLL ");
+        "--chunk-log", "--transport", " EPOLL ", "--enable-prompt-tokens-details",
+        "--spec-decode-accepted", "2", "--spec-decode-tokens", "5");
     assertEquals(ExpectedConfig.config("model", "a", "otherModels", List.of("b"),
         "tokenizer", "gpt2", "startupDelay", Duration.ofNanos(1_500_000),
         "reasoningTokens", 4, "reasoningField", "reasoning", "sessionCache", true,
         "keepAliveMax", 5, "contextTokens", 99, "mergedTokenRate", 0.2,
         "missingRoleRate", 0.3, "chunkLog", true,
-        "transport", SimulatorConfig.Transport.EPOLL), c);
+        "transport", SimulatorConfig.Transport.EPOLL, "promptTokensDetails", true,
+        "specDecodeTokens", 5, "specDecodeAccepted", 2), c);
   }
 
   @Test
@@ -222,6 +225,8 @@ class SimulatorConfigTest {
     stated.put("--context-tokens", "1024");
     stated.put("--merged-token-rate", "0");
     stated.put("--missing-role-rate", "0");
+    stated.put("--spec-decode-tokens", "0");
+    stated.put("--spec-decode-accepted", "0");
     stated.forEach((flag, value) -> {
       assertEquals(ExpectedConfig.config(), SimCommand.parse(flag, value), flag);
       Matcher help = Pattern.compile(Pattern.quote(flag) + "=\\S+ (.*?) --").matcher(options);

@@ -39,6 +39,7 @@ public final class LlmProtocol implements Protocol {
   private final Integer maxConcurrency;
   private final WarmUpOptions warmUp;
   private final URI serverMetrics;
+  private final URI specDecodeMetrics;
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
 
@@ -47,7 +48,7 @@ public final class LlmProtocol implements Protocol {
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
+      WarmUpOptions warmUp, URI serverMetrics, URI specDecodeMetrics, boolean insecureTls,
       List<Consumer<LlmComponents>> onStart) {
     this.target = target;
     this.onStart = List.copyOf(onStart);
@@ -70,6 +71,7 @@ public final class LlmProtocol implements Protocol {
     this.maxConcurrency = maxConcurrency;
     this.warmUp = warmUp;
     this.serverMetrics = serverMetrics;
+    this.specDecodeMetrics = specDecodeMetrics;
   }
 
   /** What the run hands its components to as soon as they exist (the drop-in's probes). */
@@ -80,6 +82,14 @@ public final class LlmProtocol implements Protocol {
   /** The Prometheus endpoint scraped during the run, when there is one. */
   public Optional<URI> serverMetrics() {
     return Optional.ofNullable(serverMetrics);
+  }
+
+  /**
+   * The Prometheus endpoint whose speculative-decoding counters are read before and after the
+   * run (see {@code servermetrics.SpecDecodeCounters}), when there is one.
+   */
+  public Optional<URI> specDecodeMetrics() {
+    return Optional.ofNullable(specDecodeMetrics);
   }
 
   /** Warm-up requests before the run. */

@@ -75,6 +75,11 @@ public final class ConfigCheck {
     require(c.tokenizer() == null || !c.tokenizer().isBlank(), "tokenizer must be gpt2, a "
         + "tokenizer.json, its folder or a Hugging Face model id (null for words), got '"
         + c.tokenizer() + "'");
+    require(c.specDecodeTokens() >= 0 && c.specDecodeTokens() <= 64,
+        "specDecodeTokens must be between 0 (off) and 64, got " + c.specDecodeTokens());
+    require(c.specDecodeAccepted() >= 0 && c.specDecodeAccepted() <= c.specDecodeTokens(),
+        "specDecodeAccepted must be between 0 and specDecodeTokens (" + c.specDecodeTokens()
+            + "), got " + c.specDecodeAccepted());
   }
 
   private static void checkDelay(String name, Duration value, Duration max) {
