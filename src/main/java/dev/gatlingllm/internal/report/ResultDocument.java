@@ -63,6 +63,9 @@ final class ResultDocument {
     doc.put("failed", m.failed());
     doc.put("total_input_tokens", m.totalInput());
     boolean generation = m.taskType() == TaskType.GENERATION;
+    if (generation && opts.reportCachedTokens()) {
+      doc.put("total_cached_tokens", m.totalCached());
+    }
     if (generation) {
       doc.put("total_output_tokens", m.totalOutput());
     }
@@ -78,6 +81,7 @@ final class ResultDocument {
     if (generation) {
       doc.put("max_output_tokens_per_s", m.maxOutputTokensPerS());
       doc.put("max_concurrent_requests", m.maxConcurrentRequests());
+      doc.put("rtfx", m.rtfx());
     }
     if (!run.rpsChangeEvents().isEmpty()) {
       doc.put("rps_change_events", run.rpsChangeEvents());

@@ -88,6 +88,7 @@ class BenchFlagsTest {
    * parser give them (shared/ANCHORS.md, "vLLM bench serve, newest").
    */
   private static final List<String> ADDED = List.of("input-len", "output-len",
+      "report-cached-tokens",
       "probe-request-rate", "self-timed", "no-self-timed", "lora-assignment", "extra-body",
       "chat-template-kwargs", "skip-tokenizer-init", "insecure", "plot-timeline",
       "timeline-itl-thresholds", "plot-dataset-stats", "enable-multimodal-chat",
