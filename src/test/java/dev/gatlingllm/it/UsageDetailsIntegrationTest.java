@@ -121,8 +121,8 @@ class UsageDetailsIntegrationTest {
           + "--random-output-len 4 --num-prompts 3 --base-url " + sim.baseUrl());
       assertFalse(run.json().has("total_cached_tokens"), run.json().toString());
       assertFalse(run.console().contains("Total cached tokens"));
-      // no audio: vLLM writes rtfx 0 and prints no RTFx line
-      assertEquals(0.0, run.json().get("rtfx").asDouble());
+      // no audio: no rtfx key (newest vLLM writes 0.0) and no RTFx line (as vLLM)
+      assertFalse(run.json().has("rtfx"), run.json().toString());
       assertFalse(run.console().contains("RTFx"));
     }
   }
