@@ -69,6 +69,13 @@ class SpecDecodeIntegrationTest {
       assertEquals(1.0, perPos.get(0).asDouble(), 1e-9);
       assertEquals(20.0 / 30, perPos.get(1).asDouble(), 1e-9);
       assertEquals(0.0, perPos.get(2).asDouble(), 1e-9);
+      // where vLLM writes them: after the peak figures, before the distributions
+      List<String> keys = new java.util.ArrayList<>();
+      doc.fieldNames().forEachRemaining(keys::add);
+      assertEquals(keys.indexOf("max_concurrent_requests") + 1,
+          keys.indexOf("spec_decode_acceptance_rate"), keys.toString());
+      assertEquals(keys.indexOf("spec_decode_per_position_acceptance_rates") + 1,
+          keys.indexOf("mean_ttft_ms"), keys.toString());
     }
   }
 

@@ -12,7 +12,7 @@ import dev.gatlingllm.internal.selfcheck.JvmCheck;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
 import dev.gatlingllm.internal.servermetrics.ServerMetricsScraper;
 import dev.gatlingllm.internal.servermetrics.SpecDecodeCounters;
-import dev.gatlingllm.internal.servermetrics.SpecDecodeStats;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.RunInfo;
 import io.gatling.core.CoreComponents;
@@ -79,7 +79,7 @@ public final class LlmComponents implements ProtocolComponents {
   /** The run's model against the server's list, checked once in {@link #open}; null in copies. */
   private ServedModels.Check modelCheck;
   /** vLLM's speculative-decoding counters just before the run; empty when not read or none. */
-  private volatile Optional<SpecDecodeCounters> specDecodeBefore = Optional.empty();
+  private volatile Optional<SpecDecodeStats.Counts> specDecodeBefore = Optional.empty();
 
   private LlmComponents(RunFacts facts, RecordStore store, Path runFolder, RecordLog recordLog,
       boolean rehearsal) {
@@ -277,9 +277,15 @@ public final class LlmComponents implements ProtocolComponents {
    * drafts only (on the thread building the simulation, never on an event loop).
    */
   private void readSpecDecodeBefore() {
+    specDecodeBefore = readSpecDecode();
+  }
+
+  private Optional<SpecDecodeStats.Counts> readSpecDecode() {
     LlmProtocol protocol = setup.protocol();
-    specDecodeBefore = protocol.specDecodeMetrics().flatMap(uri ->
-        SpecDecodeCounters.fetch(uri, setup.headerMap(), protocol.insecureTls()));
+    return protocol.specDecodeMetrics().flatMap(uri ->
+            SpecDecodeCounters.fetch(uri, setup.headerMap(), protocol.insecureTls()))
+        .map(c -> new SpecDecodeStats.Counts(c.drafts(), c.draftTokens(), c.accepted(),
+            c.acceptedByPos()));
   }
 
   /**
@@ -290,9 +296,7 @@ public final class LlmComponents implements ProtocolComponents {
     if (specDecodeBefore.isEmpty()) {
       return Optional.empty();
     }
-    LlmProtocol protocol = setup.protocol();
-    return SpecDecodeStats.between(specDecodeBefore, protocol.specDecodeMetrics().flatMap(uri ->
-        SpecDecodeCounters.fetch(uri, setup.headerMap(), protocol.insecureTls())));
+    return SpecDecodeStats.between(specDecodeBefore, readSpecDecode());
   }
 
   public CoreComponents core() {

@@ -4,7 +4,7 @@ import dev.gatlingllm.internal.metrics.OverSaturation;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
-import dev.gatlingllm.internal.servermetrics.SpecDecodeStats;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.internal.report.ProbeReport;
 import dev.gatlingllm.internal.report.RecordLog;

@@ -11,6 +11,7 @@ import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,6 +90,13 @@ final class ResultDocument {
     }
     if (!run.rpsChangeEvents().isEmpty()) {
       doc.put("rps_change_events", run.rpsChangeEvents());
+    }
+    // the run's extras go last, but these where vLLM writes them (the later putAll keeps the
+    // place of a key already in the map)
+    for (String key : SpecDecodeStats.KEYS) {
+      if (run.extras().containsKey(key)) {
+        doc.put(key, run.extras().get(key));
+      }
     }
     List<Metric> selected = opts.percentileMetrics(m.taskType());
     for (Metric metric : Metric.values()) {

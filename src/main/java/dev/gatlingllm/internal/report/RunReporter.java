@@ -9,7 +9,7 @@ import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.metrics.RunDuration;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
-import dev.gatlingllm.internal.servermetrics.SpecDecodeStats;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Recover;
 import dev.gatlingllm.report.ReportOutcome;

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * vLLM's speculative-decoding counters at one moment, summed over engines: read from the
  * server's {@code /metrics} just before the run and just after it, so that their differences
- * ({@link SpecDecodeStats}) are this run's alone, as vLLM's {@code bench serve} reads them.
+ * ({@code metrics.SpecDecodeStats}) are this run's alone, as vLLM's {@code bench serve} reads
+ * them.
  * A server without speculative decoding (or without {@code /metrics}) has none.
  *
  * @param drafts        {@code vllm:spec_decode_num_drafts}: draft proposals verified

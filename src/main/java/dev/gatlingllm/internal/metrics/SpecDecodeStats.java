@@ -1,4 +1,4 @@
-package dev.gatlingllm.internal.servermetrics;
+package dev.gatlingllm.internal.metrics;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +10,8 @@ import java.util.TreeSet;
 
 /**
  * The speculative decoding of one run, from the differences of vLLM's counters read before
- * and after it ({@link SpecDecodeCounters}), as vLLM's {@code bench serve} reports it: the
+ * and after it ({@link Counts}, read by {@code servermetrics.SpecDecodeCounters}), as vLLM's
+ * {@code bench serve} reports it: the
  * acceptance rate in percent (accepted over proposed tokens), the acceptance length (1 plus
  * the accepted tokens per draft: the bonus token counts), and per draft position the share of
  * drafts whose token there was accepted.
@@ -30,9 +31,28 @@ public record SpecDecodeStats(long drafts, long draftTokens, long accepted,
   public static final String DRAFT_TOKENS_KEY = "spec_decode_draft_tokens";
   public static final String ACCEPTED_KEY = "spec_decode_accepted_tokens";
   public static final String PER_POSITION_KEY = "spec_decode_per_position_acceptance_rates";
+  /** Every key, in vLLM's order. */
+  public static final List<String> KEYS = List.of(RATE_KEY, LENGTH_KEY, DRAFTS_KEY,
+      DRAFT_TOKENS_KEY, ACCEPTED_KEY, PER_POSITION_KEY);
 
   public SpecDecodeStats {
     perPosition = List.copyOf(perPosition);
+  }
+
+  /**
+   * vLLM's counters at one moment, summed over engines.
+   *
+   * @param drafts        {@code vllm:spec_decode_num_drafts}
+   * @param draftTokens   {@code vllm:spec_decode_num_draft_tokens}
+   * @param accepted      {@code vllm:spec_decode_num_accepted_tokens}
+   * @param acceptedByPos {@code vllm:spec_decode_num_accepted_tokens_per_pos} by position
+   */
+  public record Counts(double drafts, double draftTokens, double accepted,
+      Map<Integer, Double> acceptedByPos) {
+
+    public Counts {
+      acceptedByPos = Map.copyOf(acceptedByPos);
+    }
   }
 
   /**
@@ -40,13 +60,13 @@ public record SpecDecodeStats(long drafts, long draftTokens, long accepted,
    * the run (a server without speculative decoding, or one the run did not reach), as vLLM
    * then prints no such section. A position seen only before the run counts no change there.
    */
-  public static Optional<SpecDecodeStats> between(Optional<SpecDecodeCounters> before,
-      Optional<SpecDecodeCounters> after) {
+  public static Optional<SpecDecodeStats> between(Optional<Counts> before,
+      Optional<Counts> after) {
     if (before.isEmpty() || after.isEmpty()) {
       return Optional.empty();
     }
-    SpecDecodeCounters b = before.get();
-    SpecDecodeCounters a = after.get();
+    Counts b = before.get();
+    Counts a = after.get();
     long drafts = Math.round(a.drafts() - b.drafts());
     long draftTokens = Math.round(a.draftTokens() - b.draftTokens());
     long accepted = Math.round(a.accepted() - b.accepted());

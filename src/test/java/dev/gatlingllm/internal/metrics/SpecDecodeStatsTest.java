@@ -1,4 +1,6 @@
-package dev.gatlingllm.internal.servermetrics;
+package dev.gatlingllm.internal.metrics;
+
+import dev.gatlingllm.internal.servermetrics.SpecDecodeCounters;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,9 +49,15 @@ class SpecDecodeStatsTest {
       vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="m",position="2"} 52.0
       """;
 
+  /** The counters of an exposition, as the run hands them over. */
+  private static Optional<SpecDecodeStats.Counts> counts(String exposition) {
+    return SpecDecodeCounters.of(exposition).map(c -> new SpecDecodeStats.Counts(c.drafts(),
+        c.draftTokens(), c.accepted(), c.acceptedByPos()));
+  }
+
   @Test
   void theCountersAreSummedOverEnginesAndSplitByPosition() {
-    SpecDecodeCounters c = SpecDecodeCounters.of(BEFORE).orElseThrow();
+    SpecDecodeStats.Counts c = counts(BEFORE).orElseThrow();
     assertEquals(120, c.drafts());
     assertEquals(360, c.draftTokens());
     assertEquals(180, c.accepted());
@@ -58,8 +66,8 @@ class SpecDecodeStatsTest {
 
   @Test
   void theRunsFiguresAreTheDifferences() {
-    SpecDecodeStats s = SpecDecodeStats.between(SpecDecodeCounters.of(BEFORE),
-        SpecDecodeCounters.of(AFTER)).orElseThrow();
+    SpecDecodeStats s = SpecDecodeStats.between(counts(BEFORE),
+        counts(AFTER)).orElseThrow();
     assertEquals(40, s.drafts());
     assertEquals(120, s.draftTokens());
     assertEquals(70, s.accepted());
@@ -75,8 +83,8 @@ class SpecDecodeStatsTest {
 
   @Test
   void theConsoleSectionIsVllms() {
-    SpecDecodeStats s = SpecDecodeStats.between(SpecDecodeCounters.of(BEFORE),
-        SpecDecodeCounters.of(AFTER)).orElseThrow();
+    SpecDecodeStats s = SpecDecodeStats.between(counts(BEFORE),
+        counts(AFTER)).orElseThrow();
     String text = SpecDecodeStats.console(s.toJson());
     assertEquals("---------------Speculative Decoding---------------\n"
         + "Acceptance rate (%):                     58.33     \n"
@@ -94,10 +102,10 @@ class SpecDecodeStatsTest {
 
   @Test
   void noFigureWithoutSpeculativeDecodingOrWithoutAProposal() {
-    assertTrue(SpecDecodeCounters.of("vllm:num_requests_running{model_name=\"m\"} 1\n").isEmpty());
-    assertTrue(SpecDecodeStats.between(Optional.empty(), SpecDecodeCounters.of(AFTER)).isEmpty());
+    assertTrue(counts("vllm:num_requests_running{model_name=\"m\"} 1\n").isEmpty());
+    assertTrue(SpecDecodeStats.between(Optional.empty(), counts(AFTER)).isEmpty());
     // a run that proposed nothing (the counters did not move): no figure, as vLLM prints none
-    assertTrue(SpecDecodeStats.between(SpecDecodeCounters.of(AFTER), SpecDecodeCounters.of(AFTER))
+    assertTrue(SpecDecodeStats.between(counts(AFTER), counts(AFTER))
         .isEmpty());
   }
 
