@@ -56,10 +56,11 @@ import java.util.function.Supplier;
 public final class BenchPlan {
 
   /**
-   * The {@code --tokenizer-mode} values honoured: the fast tokenizer of a {@code tokenizer.json}
-   * (vLLM's other modes need Python tokenizer code; the flag table says why).
+   * The {@code --tokenizer-mode} values honoured: the fast tokenizer of a {@code tokenizer.json},
+   * which newest vLLM calls {@code hf} (its other modes need Python tokenizer code; the flag
+   * table says why).
    */
-  static final List<String> TOKENIZER_MODES = List.of("auto");
+  static final List<String> TOKENIZER_MODES = List.of("auto", "hf");
 
   /** Session attribute holding the LoRA module of a request. */
   public static final String LORA_ATTRIBUTE = "lora_module";

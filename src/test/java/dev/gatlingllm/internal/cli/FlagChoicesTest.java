@@ -85,7 +85,11 @@ class FlagChoicesTest {
     for (String assignment : FlagChoices.values("lora-assignment")) {
       assertTrue(e.getMessage().contains("'" + assignment + "'"), e.getMessage());
     }
-    assertEquals("--tokenizer-mode={auto}", helpLine("tokenizer-mode").split(" ")[0]);
+    assertEquals("--tokenizer-mode={auto,hf}", helpLine("tokenizer-mode").split(" ")[0]);
+    for (String mode : FlagChoices.values("tokenizer-mode")) {
+      assertDoesNotThrow(() -> BenchPlan.of(BenchArgs.parse(List.of("--model", "m",
+          "--tokenizer-mode", mode))), mode);
+    }
   }
 
   @Test
