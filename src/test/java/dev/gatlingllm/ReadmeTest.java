@@ -8,7 +8,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.dataset.Datasets;
-import dev.gatlingllm.internal.flags.BenchFlags;
+import dev.gatlingllm.internal.cli.FlagChoices;
 import dev.gatlingllm.launcher.GatlingLlm;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import java.io.ByteArrayOutputStream;
@@ -87,9 +87,9 @@ class ReadmeTest {
   @Test
   void benchServeFlagTableIsTheOneInTheCode() throws IOException {
     String flags = section("docs/command-line.md", "## Flags");
-    assertTrue(flags.contains(BenchFlags.markdownTable()),
-        "docs/command-line.md's flag table differs from BenchFlags.markdownTable(); paste it again:\n"
-            + BenchFlags.markdownTable());
+    assertTrue(flags.contains(FlagChoices.markdownTable()),
+        "docs/command-line.md's flag table differs from FlagChoices.markdownTable(); paste it "
+            + "again:\n" + FlagChoices.markdownTable());
   }
 
   @Test

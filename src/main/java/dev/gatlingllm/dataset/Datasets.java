@@ -3,6 +3,9 @@ package dev.gatlingllm.dataset;
 import dev.gatlingllm.internal.flags.FlagValues;
 import dev.gatlingllm.internal.flags.GivenValues;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -24,11 +27,11 @@ import java.util.Set;
  */
 public final class Datasets {
 
-  /** The dataset names {@code --dataset-name} accepts. */
-  public static final Set<String> NAMES = Set.of("random", "sharegpt", "sonnet", "burstgpt",
-      "custom", "prefix_repetition", "hf", "random-mm", "random-rerank", "spec_bench",
-      "timed_trace", "speed_bench", "txt-slices", "custom_image", "custom_audio",
-      "mixed_serving_boundary");
+  /** The dataset names {@code --dataset-name} accepts, in the order its help lists them. */
+  public static final Set<String> NAMES = Collections.unmodifiableSet(new LinkedHashSet<>(
+      List.of("random", "sharegpt", "sonnet", "burstgpt", "custom", "prefix_repetition", "hf",
+          "random-mm", "random-rerank", "spec_bench", "timed_trace", "speed_bench", "txt-slices",
+          "custom_image", "custom_audio", "mixed_serving_boundary")));
 
   /**
    * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),

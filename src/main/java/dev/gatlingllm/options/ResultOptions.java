@@ -84,6 +84,14 @@ public final class ResultOptions {
     return values.detailed;
   }
 
+  /**
+   * Whether the summary and the result report {@code total_cached_tokens}, the prompt tokens
+   * the server's prefix cache held ({@code --report-cached-tokens}).
+   */
+  public boolean reportCachedTokens() {
+    return values.reportCachedTokens;
+  }
+
   /** Whether the result is appended as one more line to an existing file. */
   public boolean append() {
     return values.append;
@@ -189,6 +197,7 @@ public final class ResultOptions {
     private String resultFilename;
     private String label;
     private boolean detailed;
+    private boolean reportCachedTokens;
     private boolean append;
     /** The one value a copy does not share: {@link #with} changes it in place. */
     private LinkedHashMap<String, String> metadata = new LinkedHashMap<>();
@@ -251,6 +260,16 @@ public final class ResultOptions {
     /** The label (prefix) of the results; unset, the backend names the file and JSON has null. */
     public Builder label(String label) {
       return with(b -> b.label = label);
+    }
+
+    /**
+     * Report the prompt tokens the server's prefix cache held: {@code total_cached_tokens},
+     * the sum of {@code usage.prompt_tokens_details.cached_tokens} over the completed requests
+     * ({@code --report-cached-tokens}). A server reports them only when asked to (vLLM:
+     * {@code --enable-prompt-tokens-details}); without them the total is 0.
+     */
+    public Builder reportCachedTokens(boolean report) {
+      return with(b -> b.reportCachedTokens = report);
     }
 
     /** Include per-request arrays (vLLM's {@code --save-detailed}). */

@@ -482,7 +482,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         countingId, counter, profile, cap, warmUp,
-        serverMetricsUri(target), insecureTls, onStart, gpuMetrics,
+        serverMetricsUri(target), specDecodeMetricsUri(target), insecureTls, onStart, gpuMetrics,
         otlpEndpoint == null ? null
             : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment));
   }
@@ -492,8 +492,20 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
 
   private URI serverMetricsUri(Target target) {
-    String value = serverMetrics != null ? serverMetrics
-        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "";
+    return metricsUri(target, serverMetrics != null ? serverMetrics
+        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "");
+  }
+
+  /**
+   * Where the speculative-decoding counters are read before and after the run: the scraped
+   * endpoint, else {@code /metrics} whatever the backend (vLLM's benchmark reads them from
+   * there with every backend); none after {@link #noServerMetrics()}.
+   */
+  private URI specDecodeMetricsUri(Target target) {
+    return metricsUri(target, serverMetrics != null ? serverMetrics : "/metrics");
+  }
+
+  private static URI metricsUri(Target target, String value) {
     if (value.isEmpty()) {
       return null;
     }

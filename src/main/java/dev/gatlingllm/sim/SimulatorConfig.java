@@ -128,6 +128,16 @@ import java.util.Set;
  * @param gpuWattsPerRequest what each running request adds to each GPU's draw; default 25 W
  * @param gpuMaxWatts the most a simulated GPU draws, however many requests run; default 700 W
  *     (an H100 SXM's limit)
+ * @param promptTokensDetails whether {@code usage} carries
+ *     {@code prompt_tokens_details.cached_tokens}: the prompt tokens the simulated prefix
+ *     cache held (blocks of 64 characters seen before, as {@code vllm:prefix_cache_hits}
+ *     counts them), as vLLM's {@code --enable-prompt-tokens-details} makes it. Default off
+ * @param specDecodeTokens simulated speculative decoding: the tokens each draft proposes
+ *     (vLLM's {@code num_speculative_tokens}); above 0, {@code /metrics} shows vLLM's
+ *     {@code vllm:spec_decode_*} counters, moved by every generation. Default 0 (off)
+ * @param specDecodeAccepted the draft tokens accepted of each draft, from the first: every
+ *     verification step writes this plus one tokens. Between 0 and {@code specDecodeTokens};
+ *     default 0
  */
 public record SimulatorConfig(
     String host,
@@ -170,7 +180,10 @@ public record SimulatorConfig(
     int gpus,
     double gpuIdleWatts,
     double gpuWattsPerRequest,
-    double gpuMaxWatts) {
+    double gpuMaxWatts,
+    boolean promptTokensDetails,
+    int specDecodeTokens,
+    int specDecodeAccepted) {
 
   /** Which Netty transport the server uses. */
   public enum Transport {
@@ -259,7 +272,10 @@ public record SimulatorConfig(
       1,                      // gpus
       70,                     // gpuIdleWatts
       25,                     // gpuWattsPerRequest
-      700);                   // gpuMaxWatts
+      700,                    // gpuMaxWatts
+      false,                  // promptTokensDetails
+      0,                      // specDecodeTokens
+      0);                     // specDecodeAccepted
 
   /** A builder holding the defaults. */
   public static Builder builder() {
@@ -585,6 +601,29 @@ public record SimulatorConfig(
     /** See {@link SimulatorConfig#gpuMaxWatts()}. */
     public Builder gpuMaxWatts(double value) {
       return with("gpuMaxWatts", value);
+  }
+
+    /** See {@link SimulatorConfig#promptTokensDetails()}. */
+    public Builder promptTokensDetails(boolean value) {
+      return with("promptTokensDetails", value);
+    }
+
+    /**
+     * Simulated speculative decoding: {@code tokens} proposed per draft, the first
+     * {@code accepted} of them accepted (see {@link SimulatorConfig#specDecodeTokens()}).
+     */
+    public Builder specDecode(int tokens, int accepted) {
+      return specDecodeTokens(tokens).specDecodeAccepted(accepted);
+    }
+
+    /** See {@link SimulatorConfig#specDecodeTokens()}. */
+    public Builder specDecodeTokens(int tokens) {
+      return with("specDecodeTokens", tokens);
+    }
+
+    /** See {@link SimulatorConfig#specDecodeAccepted()}. */
+    public Builder specDecodeAccepted(int accepted) {
+      return with("specDecodeAccepted", accepted);
     }
 
     /**

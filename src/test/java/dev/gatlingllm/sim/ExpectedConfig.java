@@ -58,7 +58,10 @@ final class ExpectedConfig {
       Map.entry("gpus", 1),
       Map.entry("gpuIdleWatts", 70.0),
       Map.entry("gpuWattsPerRequest", 25.0),
-      Map.entry("gpuMaxWatts", 700.0));
+      Map.entry("gpuMaxWatts", 700.0),
+      Map.entry("promptTokensDetails", false),
+      Map.entry("specDecodeTokens", 0),
+      Map.entry("specDecodeAccepted", 0));
   // tokenizer: null by default, which Map.ofEntries cannot hold; see config()
 
   /** The defaults with {@code overrides} (name, value, name, value, ...) set. */

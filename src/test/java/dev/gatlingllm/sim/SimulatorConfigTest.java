@@ -43,7 +43,7 @@ class SimulatorConfigTest {
         .missingRoleRate(0.07).ignoreMaxCompletionTokens(true).contextTokens(77)
         .cutLongPrompts(true).anyModel(true).sessionCache(true).invalidJsonAs500(true)
         .tokenizer("gpt2").gpus(4).gpuIdleWatts(55.5).gpuWattsPerRequest(12.25)
-        .gpuMaxWatts(400).build();
+        .gpuMaxWatts(400).promptTokensDetails(true).specDecode(4, 3).build();
     assertEquals(ExpectedConfig.config("host", "0.0.0.0", "port", 8000, "model", "m",
         "otherModels", List.of("n"), "ttft", Duration.ofMillis(7),
         "prefillPerToken", Duration.ofNanos(3000), "itl", Duration.ofMillis(2), "jitter", 0.5,
@@ -57,7 +57,8 @@ class SimulatorConfigTest {
         "missingRoleRate", 0.07, "ignoreMaxCompletionTokens", true, "contextTokens", 77,
         "cutLongPrompts", true, "anyModel", true, "sessionCache", true,
         "invalidJsonAs500", true, "tokenizer", "gpt2", "gpus", 4, "gpuIdleWatts", 55.5,
-        "gpuWattsPerRequest", 12.25, "gpuMaxWatts", 400.0), built);
+        "gpuWattsPerRequest", 12.25, "gpuMaxWatts", 400.0, "promptTokensDetails", true,
+        "specDecodeTokens", 4, "specDecodeAccepted", 3), built);
     assertEquals(built, built.toBuilder().build(), "toBuilder keeps every component");
     assertEquals(ExpectedConfig.config("connectionPolicy",
             SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE),
@@ -190,14 +191,17 @@ class SimulatorConfigTest {
         "reasoning", "--session-cache", "--connection", "keep-alive", "--keep-alive-max", "5",
         "--context-tokens", "99", "--merged-token-rate", "0.2", "--missing-role-rate", "0.3",
         "--chunk-log", "--transport", " EPOLL ", "--gpus", "2", "--gpu-idle-watts", "60",
-        "--gpu-watts-per-request", "30.5", "--gpu-max-watts", "350");
+        "--gpu-watts-per-request", "30.5", "--gpu-max-watts", "350",
+        "--enable-prompt-tokens-details", "--spec-decode-accepted", "2",
+        "--spec-decode-tokens", "5");
     assertEquals(ExpectedConfig.config("model", "a", "otherModels", List.of("b"),
         "tokenizer", "gpt2", "startupDelay", Duration.ofNanos(1_500_000),
         "reasoningTokens", 4, "reasoningField", "reasoning", "sessionCache", true,
         "keepAliveMax", 5, "contextTokens", 99, "mergedTokenRate", 0.2,
         "missingRoleRate", 0.3, "chunkLog", true,
         "transport", SimulatorConfig.Transport.EPOLL, "gpus", 2, "gpuIdleWatts", 60.0,
-        "gpuWattsPerRequest", 30.5, "gpuMaxWatts", 350.0), c);
+        "gpuWattsPerRequest", 30.5, "gpuMaxWatts", 350.0, "promptTokensDetails", true,
+        "specDecodeTokens", 5, "specDecodeAccepted", 2), c);
   }
 
   @Test
@@ -234,6 +238,8 @@ class SimulatorConfigTest {
     stated.put("--gpu-idle-watts", "70");
     stated.put("--gpu-watts-per-request", "25");
     stated.put("--gpu-max-watts", "700");
+    stated.put("--spec-decode-tokens", "0");
+    stated.put("--spec-decode-accepted", "0");
     stated.forEach((flag, value) -> {
       assertEquals(ExpectedConfig.config(), SimCommand.parse(flag, value), flag);
       Matcher help = Pattern.compile(Pattern.quote(flag) + "=\\S+ (.*?) --").matcher(options);

@@ -78,7 +78,10 @@ public final class AudioApi extends Api {
     return value.toString();
   }
 
-  /** The multipart form: the file part, then the text fields. */
+  /**
+   * The multipart form: the file part, then the text fields; with the clip's length, for
+   * {@code rtfx}.
+   */
   RequestTemplate.Body form(byte[] audio, String fileName, String contentType,
       Map<String, String> fields) {
     String boundary = "gatling-llm-" + Long.toHexString(BOUNDARIES.incrementAndGet())
@@ -92,7 +95,7 @@ public final class AudioApi extends Api {
         + "\r\nContent-Disposition: form-data; name=\"" + k + "\"\r\n\r\n" + v + "\r\n"));
     write(out, "--" + boundary + "--\r\n");
     return new RequestTemplate.Body(out.toByteArray(), "multipart/form-data; boundary="
-        + boundary);
+        + boundary, null, WavLength.seconds(audio));
   }
 
   private static void write(ByteArrayOutputStream out, String text) {

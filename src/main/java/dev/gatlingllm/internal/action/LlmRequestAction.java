@@ -190,7 +190,10 @@ public final class LlmRequestAction extends LlmAction {
           return;
         }
         try {
-          complete(session, capped ? queued(record, arrivedNanos) : record, startMillis);
+          RequestRecord sent = capped ? queued(record, arrivedNanos) : record;
+          complete(session, request.audioSeconds() > 0
+              ? sent.toBuilder().inputAudioSeconds(request.audioSeconds()).build() : sent,
+              startMillis);
           // after it is stored and in Gatling's stats: a live stop it causes keeps it (a stop
           // at the first answer, before it, left Gatling a run with no request to report)
           components.compliance().record(request.asked(), record);
@@ -263,7 +266,8 @@ public final class LlmRequestAction extends LlmAction {
     return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
-        spec.taskType() != TaskType.GENERATION, spec.reader())), body.asked());
+        spec.taskType() != TaskType.GENERATION, spec.reader())), body.asked(),
+        body.audioSeconds());
   }
 
   /**
@@ -275,8 +279,12 @@ public final class LlmRequestAction extends LlmAction {
         .build();
   }
 
-  /** A request ready to write, and what it asks of the server (null: nothing checked). */
-  private record Prepared(EncodedRequest encoded, ServerCompliance.Asked asked) {}
+  /**
+   * A request ready to write, what it asks of the server (null: nothing checked) and the
+   * seconds of audio it sends (0 for none).
+   */
+  private record Prepared(EncodedRequest encoded, ServerCompliance.Asked asked,
+      double audioSeconds) {}
 
   private static final String REQUEST_ID = "x-request-id";
 

@@ -112,11 +112,16 @@ public abstract class RequestTemplate {
    * A request body, the value of its {@code Content-Type} header, and what it asks of the
    * server for the compliance check (null: nothing checked).
    */
-  public record Body(byte[] bytes, String contentType, ServerCompliance.Asked asked) {
+  public record Body(byte[] bytes, String contentType, ServerCompliance.Asked asked,
+      double audioSeconds) {
     static final String JSON = "application/json";
 
     Body(byte[] bytes, String contentType) {
       this(bytes, contentType, null);
+    }
+
+    Body(byte[] bytes, String contentType, ServerCompliance.Asked asked) {
+      this(bytes, contentType, asked, 0);
     }
   }
 }

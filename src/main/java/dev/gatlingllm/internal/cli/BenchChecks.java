@@ -17,6 +17,9 @@ import java.util.function.Supplier;
  */
 public final class BenchChecks {
 
+  /** How {@code --lora-assignment} may give the modules out, as vLLM's choices list them. */
+  static final List<String> LORA_ASSIGNMENTS = List.of("random", "round-robin");
+
   private BenchChecks() {}
 
   /**
@@ -121,9 +124,10 @@ public final class BenchChecks {
 
   static void checkLora(BenchArgs args) {
     String assignment = args.value("lora-assignment").orElseThrow().strip();
-    if (!assignment.equals("random") && !assignment.equals("round-robin")) {
+    if (!LORA_ASSIGNMENTS.contains(assignment)) {
       throw new IllegalArgumentException("--lora-assignment: invalid choice '" + assignment
-          + "' (choose from 'random', 'round-robin')");
+          + "' (choose from " + String.join(", ",
+              LORA_ASSIGNMENTS.stream().map(n -> "'" + n + "'").toList()) + ")");
     }
   }
 

@@ -199,9 +199,13 @@ public final class BenchFlagSpec {
     };
   }
 
-  /** The value's name in the help, as argparse writes it: {@code --top-p=TOP_P}. */
+  /**
+   * The value's name in the help, as argparse writes it: its choices ({@code --backend
+   * {vllm,openai,...}}, see {@link FlagChoices}), else its name ({@code --top-p=TOP_P}).
+   */
   private static String label(Flag flag) {
-    return flag.name().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+    return FlagChoices.label(flag)
+        .orElseGet(() -> flag.name().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
   }
 
   /** The table's meaning, default and refusal, as plain text (picocli wraps it). */

@@ -55,6 +55,13 @@ import java.util.function.Supplier;
  */
 public final class BenchPlan {
 
+  /**
+   * The {@code --tokenizer-mode} values honoured: the fast tokenizer of a {@code tokenizer.json},
+   * which newest vLLM calls {@code hf} (its other modes need Python tokenizer code; the flag
+   * table says why).
+   */
+  static final List<String> TOKENIZER_MODES = List.of("auto", "hf");
+
   /** Session attribute holding the LoRA module of a request. */
   public static final String LORA_ATTRIBUTE = "lora_module";
 
@@ -79,7 +86,7 @@ public final class BenchPlan {
     this.args = args;
     this.backend = Backends.resolve(args.value("backend").orElseThrow());
     String mode = args.value("tokenizer-mode").orElseThrow();
-    if (!mode.equals("auto")) {
+    if (!TOKENIZER_MODES.contains(mode)) {
       throw new IllegalArgumentException("--tokenizer-mode " + mode + " is not supported: "
           + BenchFlags.find("--tokenizer-mode").orElseThrow().note());
     }
@@ -299,6 +306,7 @@ public final class BenchPlan {
         .saveResult(args.on("save-result"))
         .append(args.on("append-result"))
         .detailed(args.on("save-detailed"))
+        .reportCachedTokens(args.on("report-cached-tokens"))
         .exitZero(args.on("exit-zero"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
@@ -625,7 +633,7 @@ public final class BenchPlan {
       return List.of();
     }
     boolean roundRobin = args.value("lora-assignment").orElseThrow().strip()
-        .equals("round-robin");
+        .equals(BenchChecks.LORA_ASSIGNMENTS.get(1));
     Random random = new Random(args.integer("seed").orElseThrow());
     List<String> picks = new ArrayList<>(requests);
     for (int i = 0; i < requests; i++) {

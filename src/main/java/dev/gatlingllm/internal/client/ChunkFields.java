@@ -14,6 +14,8 @@ public final class ChunkFields {
   String finishReason;
   int completionTokens;
   int promptTokens;
+  /** {@code usage.prompt_tokens_details.cached_tokens}; -1 when the chunk had none. */
+  int cachedTokens;
   String error;
 
   public void reset() {
@@ -23,6 +25,7 @@ public final class ChunkFields {
     finishReason = null;
     completionTokens = -1;
     promptTokens = -1;
+    cachedTokens = -1;
     error = null;
   }
 

@@ -128,6 +128,19 @@ public final class ChunkParser {
         out.completionTokens = p.getIntValue();
       } else if (v == JsonToken.VALUE_NUMBER_INT && field.equals("prompt_tokens")) {
         out.promptTokens = p.getIntValue();
+      } else if (v == JsonToken.START_OBJECT && field.equals("prompt_tokens_details")) {
+        readPromptDetails(p, out);
+      } else {
+        p.skipChildren();
+      }
+    }
+  }
+
+  /** {@code prompt_tokens_details}: the prompt tokens the server's prefix cache held. */
+  private static void readPromptDetails(JsonParser p, ChunkFields out) throws IOException {
+    for (String field; (field = nextMember(p)) != null; ) {
+      if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && field.equals("cached_tokens")) {
+        out.cachedTokens = p.getIntValue();
       } else {
         p.skipChildren();
       }

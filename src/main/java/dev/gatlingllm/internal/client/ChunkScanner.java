@@ -38,6 +38,8 @@ final class ChunkScanner {
   private static final byte[] REASONING = ascii("reasoning");
   private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
   private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+  private static final byte[] PROMPT_TOKENS_DETAILS = ascii("prompt_tokens_details");
+  private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
   /** Members only Responses API bodies have at the top: those go to the Jackson path. */
   private static final byte[] TYPE = ascii("type");
   private static final byte[] OUTPUT = ascii("output");
@@ -156,8 +158,27 @@ final class ChunkScanner {
             out.promptTokens = value;
           }
         }
+      } else if (c.nameIs(PROMPT_TOKENS_DETAILS) && c.peekValue() == '{') {
+        readPromptDetails(c, out);
       } else {
         c.skipValue(3);
+      }
+    } while (c.commaOr('}'));
+  }
+
+  private static void readPromptDetails(Cursor c, ChunkFields out) {
+    if (!c.enter('{', 3) || c.consumeIf('}')) {
+      return;
+    }
+    do {
+      c.member();
+      if (c.nameIs(CACHED_TOKENS)) {
+        int value = c.intOrMinValue();
+        if (value != Integer.MIN_VALUE) {
+          out.cachedTokens = value;
+        }
+      } else {
+        c.skipValue(4);
       }
     } while (c.commaOr('}'));
   }

@@ -84,6 +84,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
   private long lastReadNanos;
   private int completionTokens = -1;
   private int promptTokens = -1;
+  private int cachedTokens = -1;
   private boolean finished;
   private ScheduledFuture<?> firstTokenTimer;
   private ScheduledFuture<?> idleTimer;
@@ -436,6 +437,9 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     if (fields.promptTokens >= 0) {
       promptTokens = fields.promptTokens;
     }
+    if (fields.cachedTokens >= 0) {
+      cachedTokens = fields.cachedTokens;
+    }
   }
 
   private void fail(String error) {
@@ -461,6 +465,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
         .chunkMicros(Arrays.copyOf(chunkMicros, chunkCount))
         .promptTokens(request.promptTokens())
         .usagePromptTokens(promptTokens)
+        .cachedTokens(cachedTokens)
         .outputTokens(completionTokens)
         .httpStatus(status)
         .success(success)

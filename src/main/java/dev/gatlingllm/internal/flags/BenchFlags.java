@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -154,14 +155,19 @@ public final class BenchFlags {
     return BY_NAME.keySet();
   }
 
-  /** The README's table, generated from {@link #ALL}. */
-  public static String markdownTable() {
+  /**
+   * The README's table, generated from {@link #ALL}: each flag with its value, written as
+   * {@code valueLabel} names it (the values a choice flag takes, from the tables that parse
+   * them: {@code cli.FlagChoices}), else {@code V} (or {@code V…} for several).
+   */
+  public static String markdownTable(Function<Flag, Optional<String>> valueLabel) {
     List<String> rows = new ArrayList<>();
     rows.add("| flag | vLLM default | vLLM | here | refused, and why |");
     rows.add("|---|---|---|---|---|");
     for (Flag f : ALL) {
-      rows.add("| `" + f.option() + "`" + (f.arity() == ONE ? " V" : f.arity() == MANY
-          ? " V…" : "") + " | " + (f.defaultValue().isEmpty() ? "" : "`" + f.defaultValue()
+      String value = valueLabel.apply(f).map(l -> " `" + l + "`")
+          .orElse(f.arity() == ONE ? " V" : f.arity() == MANY ? " V…" : "");
+      rows.add("| `" + f.option() + "`" + value + " | " + (f.defaultValue().isEmpty() ? "" : "`" + f.defaultValue()
           + "`") + " | " + f.since() + " | "
           + (f.support() == REFUSED ? "**refused**" : f.meaning()) + " | "
           + (f.note() == null ? "" : f.note()) + " |");

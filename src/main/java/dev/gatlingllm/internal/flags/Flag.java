@@ -59,6 +59,9 @@ public record Flag(String name, Arity arity, Kind kind, String defaultValue, Str
     /** The value of an {@link #INT_OR_AUTO} flag given {@code auto}. */
     public static final String AUTO = "auto";
 
+    /** The word a {@link #NUMBER} takes for infinity (Python's {@code float("inf")}). */
+    public static final String INF = "inf";
+
     private final String column;
     private final String refusal;
 
@@ -98,7 +101,7 @@ public record Flag(String name, Arity arity, Kind kind, String defaultValue, Str
           }
           break;
         case NUMBER:
-          if (s.equalsIgnoreCase("inf") || s.equalsIgnoreCase("infinity")) {
+          if (s.equalsIgnoreCase(INF) || s.equalsIgnoreCase("infinity")) {
             return Double.POSITIVE_INFINITY;
           }
           // Python's float takes neither Java's 1d/1f suffixes nor NaN as a setting

@@ -26,11 +26,13 @@ public final class BenchmarkMetrics {
   private final int[] outputLens;
   /** Null unless a successful request streamed reasoning. */
   private final Distribution ttfc;
+  private final long totalCached;
+  private final double rtfx;
 
   BenchmarkMetrics(TaskType taskType, int completed, int failed, long totalInput, long totalOutput,
       double durationSeconds, Double requestGoodput, int goodCompleted, Latencies latencies,
       double maxOutputTokensPerS, int maxConcurrentRequests, int[] outputLens,
-      Distribution ttfc) {
+      Distribution ttfc, long totalCached, double inputAudioSeconds) {
     this.taskType = taskType;
     this.completed = completed;
     this.failed = failed;
@@ -47,6 +49,25 @@ public final class BenchmarkMetrics {
     this.maxConcurrentRequests = maxConcurrentRequests;
     this.outputLens = outputLens;
     this.ttfc = ttfc;
+    this.totalCached = totalCached;
+    this.rtfx = perSecond(inputAudioSeconds, durationSeconds);
+  }
+
+  /**
+   * Σ {@code usage.prompt_tokens_details.cached_tokens} of the completed requests: the prompt
+   * tokens the server's prefix cache held (vLLM's {@code total_cached_tokens}); 0 when the
+   * server reports none.
+   */
+  public long totalCached() {
+    return totalCached;
+  }
+
+  /**
+   * vLLM's RTFx, the inverse real-time factor: seconds of audio the completed requests sent
+   * per second of the run ({@code input_audio_duration / duration}); 0 without audio.
+   */
+  public double rtfx() {
+    return rtfx;
   }
 
   /**

@@ -20,9 +20,9 @@ public enum Metric {
   E2EL_INCLUDING_CLIENT_QUEUE("e2el_including_client_queue", "E2EL incl. Client Queue",
       "E2E Latency incl. Client Queue");
 
-  /** The names a {@code --percentile-metrics} list may hold, for messages. */
-  private static final String ALLOWED = "\"ttft\", \"tpot\", \"itl\", \"e2el\", "
-      + "\"client_queue_time\", \"e2el_including_client_queue\"";
+  /** The names a {@code --percentile-metrics} list may hold, for messages: every key, quoted. */
+  private static final String ALLOWED = String.join(", ",
+      keys().stream().map(k -> "\"" + k + "\"").toList());
 
   /**
    * The latencies of the server's answer, timed from the send: the four of vLLM's steady-state
@@ -38,6 +38,15 @@ public enum Metric {
     this.key = key;
     this.label = label;
     this.header = header;
+  }
+
+  /** Every key, in the order of the constants: what {@code --percentile-metrics} may list. */
+  public static List<String> keys() {
+    List<String> out = new ArrayList<>();
+    for (Metric m : values()) {
+      out.add(m.key);
+    }
+    return List.copyOf(out);
   }
 
   /** Lower-case name used in flags and JSON keys ({@code ttft} in {@code p99_ttft_ms}). */

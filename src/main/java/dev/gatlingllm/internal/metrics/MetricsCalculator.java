@@ -111,6 +111,8 @@ public final class MetricsCalculator {
     int good = 0;
     long totalInput = 0;
     long totalOutput = 0;
+    long totalCached = 0;
+    double audioSeconds = 0;
     boolean warnedNoCounter = false;
     for (int i = 0; i < n; i++) {
       RequestRecord r = src.record(i);
@@ -126,6 +128,8 @@ public final class MetricsCalculator {
       outputLens[i] = outLen;
       totalOutput += outLen;
       totalInput += RequestTimes.promptLen(r, TaskType.GENERATION);
+      totalCached += Math.max(0, r.cachedTokens());
+      audioSeconds += r.inputAudioSeconds();
       if (!goodput.isEmpty() && goodput.isGood(r, outLen)) {
         good++;
       }
@@ -141,7 +145,8 @@ public final class MetricsCalculator {
         goodput.isEmpty() ? null : BenchmarkMetrics.perSecond(good, dur), good,
         LatencySamples.of(src, successIdx, i -> outputLens[i]).figures(percentiles),
         peak[0], (int) peak[1], outputLens,
-        reasoning ? Stats.ofSeconds(ttfcs, ttfcCount, percentiles) : null);
+        reasoning ? Stats.ofSeconds(ttfcs, ttfcCount, percentiles) : null, totalCached,
+        audioSeconds);
   }
 
   /**
@@ -252,7 +257,7 @@ public final class MetricsCalculator {
         null, 0, new Latencies(empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles),
             Stats.ofSeconds(queues, completed, percentiles),
             Stats.ofSeconds(withQueue, completed, percentiles)),
-        0.0, 0, new int[n], null);
+        0.0, 0, new int[n], null, 0, 0.0);
   }
 
   /** Immutable builder: every call returns a new builder. */

@@ -45,6 +45,10 @@ import java.util.Objects;
  * @param requestClass     the class the dataset gave the request (vLLM's
  *                         {@code workload_class}, such as {@code long_decode}), by which the
  *                         result splits its figures; null when it has none
+ * @param cachedTokens     {@code usage.prompt_tokens_details.cached_tokens}: the prompt tokens
+ *                         the server's prefix cache held; -1 when absent
+ * @param inputAudioSeconds the length of the audio clip the request sent, in seconds (vLLM's
+ *                         {@code input_audio_duration}, behind {@code rtfx}); 0 for none
  */
 public record RequestRecord(
     String name,
@@ -66,7 +70,9 @@ public record RequestRecord(
     int reasoningChunks,
     int turn,
     long clientQueueNanos,
-    String requestClass) {
+    String requestClass,
+    int cachedTokens,
+    double inputAudioSeconds) {
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
@@ -132,13 +138,15 @@ public record RequestRecord(
         .outputTokens(outputTokens).httpStatus(httpStatus).success(success).error(error)
         .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
         .reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueueNanos)
-        .requestClass(requestClass);
+        .requestClass(requestClass).cachedTokens(cachedTokens)
+        .inputAudioSeconds(inputAudioSeconds);
   }
 
   /**
    * Names each value of a record where it is made. What is not set is what was not measured:
    * no content (TTFT, latency and TTFC -1, no chunk), token counts -1, no response head
-   * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue; the scheduled time
+   * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue, no
+   * cached tokens (-1), no audio (0); the scheduled time
    * and the end default to the start (nothing paced or queued it; over as it started).
    * Mutable, unlike the DSL's builders: the client makes one per request on the event loop,
    * where one object is all a record may cost beyond itself (no allocation per call).
@@ -169,6 +177,8 @@ public record RequestRecord(
     private int turn;
     private long clientQueueNanos;
     private String requestClass;
+    private int cachedTokens = -1;
+    private double inputAudioSeconds;
 
     private Builder(String name) {
       this.name = name;
@@ -288,11 +298,24 @@ public record RequestRecord(
       return this;
     }
 
+    /** {@code usage.prompt_tokens_details.cached_tokens}; -1 when absent. */
+    public Builder cachedTokens(int tokens) {
+      cachedTokens = tokens;
+      return this;
+    }
+
+    /** The length of the audio clip sent, in seconds; 0 for none. */
+    public Builder inputAudioSeconds(double seconds) {
+      inputAudioSeconds = seconds;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
-          ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass);
+          ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass, cachedTokens,
+          inputAudioSeconds);
     }
   }
 
@@ -300,6 +323,7 @@ public record RequestRecord(
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
-        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass);
+        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass,
+        cachedTokens, inputAudioSeconds);
   }
 }

@@ -14,6 +14,8 @@ import dev.gatlingllm.internal.selfcheck.JvmCheck;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
 import dev.gatlingllm.internal.servermetrics.GpuMetricsScraper;
 import dev.gatlingllm.internal.servermetrics.ServerMetricsScraper;
+import dev.gatlingllm.internal.servermetrics.SpecDecodeCounters;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.RunInfo;
 import io.gatling.core.CoreComponents;
@@ -81,6 +83,8 @@ public final class LlmComponents implements ProtocolComponents {
   private volatile ProbeRequests probes;
   /** The run's model against the server's list, checked once in {@link #open}; null in copies. */
   private ServedModels.Check modelCheck;
+  /** vLLM's speculative-decoding counters just before the run; empty when not read or none. */
+  private volatile Optional<SpecDecodeStats.Counts> specDecodeBefore = Optional.empty();
 
   private LlmComponents(RunFacts facts, RecordStore store, Path runFolder, RecordLog recordLog,
       boolean rehearsal) {
@@ -284,6 +288,7 @@ public final class LlmComponents implements ProtocolComponents {
       // no request may reach the server: the same warm-up, against a stand-in
       StandInWarmUp.run(this, setup, path, body, reader, rehearse);
       RunWarmUp.collectBeforeTheRun();
+      readSpecDecodeBefore();
       return;
     }
     List<EventLoop> loops = eventLoops();
@@ -293,6 +298,35 @@ public final class LlmComponents implements ProtocolComponents {
         n -> rehearse.accept(this, n), 0);
     prepareWithoutRequests(setup);
     RunWarmUp.collectBeforeTheRun();
+    readSpecDecodeBefore();
+  }
+
+  /**
+   * Reads the server's speculative-decoding counters once the warm-up is over and before the
+   * run's first request, as vLLM does, so that {@link #specDecodeStats()} counts this run's
+   * drafts only (on the thread building the simulation, never on an event loop).
+   */
+  private void readSpecDecodeBefore() {
+    specDecodeBefore = readSpecDecode();
+  }
+
+  private Optional<SpecDecodeStats.Counts> readSpecDecode() {
+    LlmProtocol protocol = setup.protocol();
+    return protocol.specDecodeMetrics().flatMap(uri ->
+            SpecDecodeCounters.fetch(uri, setup.headerMap(), protocol.insecureTls()))
+        .map(c -> new SpecDecodeStats.Counts(c.drafts(), c.draftTokens(), c.accepted(),
+            c.acceptedByPos()));
+  }
+
+  /**
+   * The run's speculative decoding: the counters read now, after the run, against those read
+   * before it; empty when the server has none (or they could not be read).
+   */
+  Optional<SpecDecodeStats> specDecodeStats() {
+    if (specDecodeBefore.isEmpty()) {
+      return Optional.empty();
+    }
+    return SpecDecodeStats.between(specDecodeBefore, readSpecDecode());
   }
 
   public CoreComponents core() {

@@ -40,6 +40,7 @@ public final class LlmProtocol implements Protocol {
   private final Integer maxConcurrency;
   private final WarmUpOptions warmUp;
   private final URI serverMetrics;
+  private final URI specDecodeMetrics;
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
   private final List<URI> gpuMetrics;
@@ -50,7 +51,7 @@ public final class LlmProtocol implements Protocol {
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
+      WarmUpOptions warmUp, URI serverMetrics, URI specDecodeMetrics, boolean insecureTls,
       List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp) {
     this.target = target;
     this.gpuMetrics = List.copyOf(gpuMetrics);
@@ -75,6 +76,7 @@ public final class LlmProtocol implements Protocol {
     this.maxConcurrency = maxConcurrency;
     this.warmUp = warmUp;
     this.serverMetrics = serverMetrics;
+    this.specDecodeMetrics = specDecodeMetrics;
   }
 
   /** What the run hands its components to as soon as they exist (the drop-in's probes). */
@@ -95,6 +97,14 @@ public final class LlmProtocol implements Protocol {
   /** The DCGM exporters scraped for the GPUs' energy during the run; empty when none. */
   public List<URI> gpuMetrics() {
     return gpuMetrics;
+  }
+
+  /**
+   * The Prometheus endpoint whose speculative-decoding counters are read before and after the
+   * run (see {@code servermetrics.SpecDecodeCounters}), when there is one.
+   */
+  public Optional<URI> specDecodeMetrics() {
+    return Optional.ofNullable(specDecodeMetrics);
   }
 
   /** Warm-up requests before the run. */

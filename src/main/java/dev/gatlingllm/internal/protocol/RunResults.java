@@ -5,6 +5,7 @@ import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
 import dev.gatlingllm.internal.servermetrics.GpuSeries;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.internal.report.ProbeReport;
 import dev.gatlingllm.internal.report.RecordLog;
@@ -176,6 +177,14 @@ public final class RunResults {
       Optional<ServedModels.Check> models = run.modelCheck();
       if (models.isPresent()) {
         info = info.toBuilder().extra(MODEL_CHECK_KEY, modelCheckJson(models.get())).build();
+      }
+      Optional<SpecDecodeStats> specDecode = run.specDecodeStats();
+      if (specDecode.isPresent()) {
+        RunInfo.Builder withSpec = info.toBuilder();
+        for (Map.Entry<String, Object> e : specDecode.get().toJson().entrySet()) {
+          withSpec = withSpec.extra(e.getKey(), e.getValue());
+        }
+        info = withSpec.build();
       }
       ServerSeries server = run.measures().stopServerMetrics();
       if (server != null) {

@@ -41,6 +41,9 @@ final class ConsoleSummary {
     }
     line(out, "Benchmark duration (s):", m.durationSeconds());
     line(out, "Total input tokens:", m.totalInput());
+    if (generation && opts.reportCachedTokens()) {
+      line(out, "Total cached tokens:", m.totalCached());
+    }
     if (generation) {
       line(out, "Total generated tokens:", m.totalOutput());
     }
@@ -53,6 +56,9 @@ final class ConsoleSummary {
       line(out, "Peak output token throughput (tok/s):", m.maxOutputTokensPerS());
       // vLLM prints this integer with the float format too: "5.00"
       line(out, "Peak concurrent requests:", (double) m.maxConcurrentRequests());
+      if (m.rtfx() > 0) {
+        line(out, "RTFx (Inverse Real-Time Factor):", m.rtfx());
+      }
     }
     line(out, "Total Token throughput (tok/s):", m.totalTokenThroughput());
     List<Metric> selected = opts.percentileMetrics(m.taskType());

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
  * field of the record is kept. Fields added later (the conversation turn, the client queue
  * time, the request class) are flagged and written last, so records written before them still read, with the
- * field's default (0), and the log's format version stays 1.
+ * field's default (0), and the log's format version stays 1. The flags byte being full, its
+ * last bit says that a second set of flags follows (a varint), for the fields added after
+ * those (the cached prompt tokens, the audio clip's length).
  */
 public final class RecordCodec {
 
@@ -21,6 +23,9 @@ public final class RecordCodec {
   private static final int HAS_TURN = 16;
   private static final int HAS_CLIENT_QUEUE = 32;
   private static final int HAS_CLASS = 64;
+  private static final int HAS_MORE_FLAGS = 128;
+  private static final int MORE_CACHED_TOKENS = 1;
+  private static final int MORE_AUDIO = 2;
 
   private RecordCodec() {}
 
@@ -49,7 +54,9 @@ public final class RecordCodec {
         | (r.generatedText() != null ? HAS_TEXT : 0) | (r.requestId() != null ? HAS_REQUEST_ID : 0)
         | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0)
         | (r.requestClass() != null ? HAS_CLASS : 0);
-    out.write(flags);
+    int more = (r.cachedTokens() >= 0 ? MORE_CACHED_TOKENS : 0)
+        | (r.inputAudioSeconds() != 0 ? MORE_AUDIO : 0);
+    out.write(flags | (more != 0 ? HAS_MORE_FLAGS : 0));
     if (r.error() != null) {
       writeString(out, r.error());
     }
@@ -67,6 +74,16 @@ public final class RecordCodec {
     }
     if (r.requestClass() != null) {
       writeString(out, r.requestClass());
+    }
+    if (more != 0) {
+      writeUnsigned(out, more);
+      if (r.cachedTokens() >= 0) {
+        writeUnsigned(out, r.cachedTokens());
+      }
+      if (r.inputAudioSeconds() != 0) {
+        // whole microseconds: a clip's length needs no more
+        writeSigned(out, Math.round(r.inputAudioSeconds() * 1e6));
+      }
     }
   }
 
@@ -103,6 +120,9 @@ public final class RecordCodec {
     long clientQueue = (flags & HAS_CLIENT_QUEUE) != 0 ? in.signed() : 0;
     // a few class names repeat over every record: one String each, not one per record
     String requestClass = (flags & HAS_CLASS) != 0 ? in.string().intern() : null;
+    int more = (flags & HAS_MORE_FLAGS) != 0 ? in.uint() : 0;
+    int cachedTokens = (more & MORE_CACHED_TOKENS) != 0 ? in.uint() : -1;
+    double audioSeconds = (more & MORE_AUDIO) != 0 ? in.signed() / 1e6 : 0;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -111,7 +131,8 @@ public final class RecordCodec {
         .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
         .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
         .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue)
-        .requestClass(requestClass).build();
+        .requestClass(requestClass).cachedTokens(cachedTokens).inputAudioSeconds(audioSeconds)
+        .build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

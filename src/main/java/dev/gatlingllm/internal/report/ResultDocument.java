@@ -11,6 +11,7 @@ import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +64,9 @@ final class ResultDocument {
     doc.put("failed", m.failed());
     doc.put("total_input_tokens", m.totalInput());
     boolean generation = m.taskType() == TaskType.GENERATION;
+    if (generation && opts.reportCachedTokens()) {
+      doc.put("total_cached_tokens", m.totalCached());
+    }
     if (generation) {
       doc.put("total_output_tokens", m.totalOutput());
     }
@@ -78,9 +82,21 @@ final class ResultDocument {
     if (generation) {
       doc.put("max_output_tokens_per_s", m.maxOutputTokensPerS());
       doc.put("max_concurrent_requests", m.maxConcurrentRequests());
+      // newest vLLM writes 0.0 in every result; written here when the run sent audio, so that
+      // a text run keeps the keys of the releases the golden files come from
+      if (m.rtfx() > 0) {
+        doc.put("rtfx", m.rtfx());
+      }
     }
     if (!run.rpsChangeEvents().isEmpty()) {
       doc.put("rps_change_events", run.rpsChangeEvents());
+    }
+    // the run's extras go last, but these where vLLM writes them (the later putAll keeps the
+    // place of a key already in the map)
+    for (String key : SpecDecodeStats.KEYS) {
+      if (run.extras().containsKey(key)) {
+        doc.put(key, run.extras().get(key));
+      }
     }
     List<Metric> selected = opts.percentileMetrics(m.taskType());
     for (Metric metric : Metric.values()) {

@@ -24,6 +24,9 @@ import java.util.function.Consumer;
  */
 public final class RunInfo {
 
+  /** The ramps {@code --ramp-up-strategy} names, as vLLM's choices list them. */
+  public static final List<String> RAMP_UP_STRATEGIES = List.of("linear", "exponential");
+
   private final String backend;
   private final String endpointType;
   private final TaskType taskType;
@@ -299,9 +302,10 @@ public final class RunInfo {
      * {@code --ramp-up-strategy/-start-rps/-end-rps}); excludes an explicit request rate.
      */
     public Builder rampUp(String strategy, double startRps, double endRps) {
-      if (!"linear".equals(strategy) && !"exponential".equals(strategy)) {
+      if (!RAMP_UP_STRATEGIES.contains(strategy)) {
         throw new IllegalArgumentException("Unknown ramp-up strategy '" + strategy
-            + "': allowed are \"linear\" and \"exponential\"");
+            + "': allowed are " + String.join(" and ",
+                RAMP_UP_STRATEGIES.stream().map(n -> "\"" + n + "\"").toList()));
       }
       if (startRps < 0 || endRps < 0) {
         throw new IllegalArgumentException("Ramp-up start and end RPS must be non-negative, got "

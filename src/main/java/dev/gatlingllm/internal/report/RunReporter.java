@@ -9,6 +9,7 @@ import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.metrics.RunDuration;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
+import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Recover;
 import dev.gatlingllm.report.ReportOutcome;
@@ -143,6 +144,7 @@ public final class RunReporter {
       }
       summary += ConsoleSummary.analysis(computed.analysis(),
           options.percentileMetrics(run.taskType()));
+      summary += SpecDecodeStats.console(run.extras());
       summary += ProbeReport.console(run.extras().get(ProbeReport.KEY));
       summary += EnergyReport.console(run.extras().get(EnergyReport.KEY));
       if (options.printSummary()) {

@@ -140,6 +140,7 @@ final class RunSettingsJson {
     m.put("stop_on_over_saturation", o.stopOnOverSaturation());
     m.put("plot_timeline", o.plotTimeline());
     m.put("timeline_itl_thresholds_ms", o.timelineThresholdsMs());
+    m.put("report_cached_tokens", o.reportCachedTokens());
     return m;
   }
 
@@ -190,7 +191,8 @@ final class RunSettingsJson {
         .printSummary((Boolean) m.get("print_summary"))
         .steadyState(steadyState((Map<String, Object>) m.get("steady_state")))
         .stopOnOverSaturation(Boolean.TRUE.equals(m.get("stop_on_over_saturation")))
-        .plotTimeline(Boolean.TRUE.equals(m.get("plot_timeline")));
+        .plotTimeline(Boolean.TRUE.equals(m.get("plot_timeline")))
+        .reportCachedTokens(Boolean.TRUE.equals(m.get("report_cached_tokens")));
     if (m.get("timeline_itl_thresholds_ms") != null) {
       b = b.timelineItlThresholds(((List<Number>) m.get("timeline_itl_thresholds_ms")).stream()
           .mapToDouble(Number::doubleValue).toArray());

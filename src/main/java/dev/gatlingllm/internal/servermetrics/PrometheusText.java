@@ -39,6 +39,43 @@ final class PrometheusText {
     return out;
   }
 
+  /**
+   * The samples named {@code name}, summed by the value of their label {@code label} (vLLM's
+   * {@code position} of {@code vllm:spec_decode_num_accepted_tokens_per_pos_total}); a
+   * sample without that label is left out.
+   */
+  public static Map<String, Double> byLabel(String text, String name, String label) {
+    Map<String, Double> out = new HashMap<>();
+    String key = label + "=\"";
+    for (String line : text.split("\n")) {
+      String l = line.strip();
+      if (!l.startsWith(name + "{")) {
+        continue;
+      }
+      int close = afterLabels(l, name.length() + 1, l.length());
+      if (close < 0) {
+        continue;
+      }
+      String labels = l.substring(name.length() + 1, close - 1);
+      int at = labels.startsWith(key) ? 0 : labels.indexOf("," + key) + 1;
+      if (at <= 0 && !labels.startsWith(key)) {
+        continue;
+      }
+      int from = at + key.length();
+      int end = labels.indexOf('"', from);
+      String[] rest = l.substring(close).strip().split("[ \t]+");
+      if (end < 0 || rest.length == 0) {
+        continue;
+      }
+      try {
+        out.merge(labels.substring(from, end), number(rest[0]), Double::sum);
+      } catch (NumberFormatException e) {
+        // a malformed sample is skipped, as parse does
+      }
+    }
+    return out;
+  }
+
   private static void line(String text, int from, int to, Map<String, Value> out) {
     int i = from;
     while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {

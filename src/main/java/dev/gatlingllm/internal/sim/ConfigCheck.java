@@ -84,6 +84,11 @@ public final class ConfigCheck {
     require(c.gpuMaxWatts() >= c.gpuIdleWatts() && Double.isFinite(c.gpuMaxWatts()),
         "gpuMaxWatts must be at least gpuIdleWatts (" + c.gpuIdleWatts() + "), got "
             + c.gpuMaxWatts());
+    require(c.specDecodeTokens() >= 0 && c.specDecodeTokens() <= 64,
+        "specDecodeTokens must be between 0 (off) and 64, got " + c.specDecodeTokens());
+    require(c.specDecodeAccepted() >= 0 && c.specDecodeAccepted() <= c.specDecodeTokens(),
+        "specDecodeAccepted must be between 0 and specDecodeTokens (" + c.specDecodeTokens()
+            + "), got " + c.specDecodeAccepted());
   }
 
   private static void checkDelay(String name, Duration value, Duration max) {

@@ -289,7 +289,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           "Simulated internal server error (fault injection)", connection);
       return;
     }
-    state.lookUpPrefix(request);
+    long prefixHit = state.lookUpPrefix(request);
     String requestId = http.headers().get("x-request-id");
     ChunkLog.Entry logEntry = chunkLog == null || !request.stream()
         ? null : new ChunkLog.Entry(requestId, receivedNanos);
@@ -298,6 +298,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (config.sessionCache()) {
       current.reusePrefix(state.lookUpSession(http.headers().get("x-session-id"), request));
     }
+    current.prefixHit(prefixHit);
     current.logTo(logEntry);
     current.begin();
   }
@@ -352,7 +353,8 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       case MODELS -> send(ctx, HttpResponseStatus.OK, json,
           ResponseText.models(config.models(), startedEpochSeconds), connection);
       case METRICS -> send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
-          MetricsText.render(config.model(), state.snapshot(), lateness), connection);
+          MetricsText.render(config.model(), state.snapshot(), lateness,
+              config.specDecodeTokens()), connection);
       case HEALTH -> send(ctx, HttpResponseStatus.OK, null, "", connection);
       case PROFILER -> {
         state.profilerCall(path);

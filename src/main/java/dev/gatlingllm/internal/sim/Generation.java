@@ -134,6 +134,16 @@ public final class Generation {
     return (long) request.promptTokens() + request.maxTokens();
   }
 
+  /**
+   * The prompt tokens vLLM's prefix cache held for this request ({@link PrefixCache}): written
+   * as {@code usage.prompt_tokens_details.cached_tokens} when the simulator reports them.
+   */
+  void prefixHit(long tokens) {
+    if (config.promptTokensDetails()) {
+      text.cachedTokens(tokens);
+    }
+  }
+
   /** Prompt tokens a cache already holds: their prefill is not paid (set before it begins). */
   void reusePrefix(int tokens) {
     cachedTokens = tokens;
@@ -283,6 +293,7 @@ public final class Generation {
   }
 
   private void endStream() {
+    state.decoded(request.maxTokens(), config);
     if (events != null) {
       // no [DONE]: the completed event, with the usage, ends a Responses stream
       write(events.closing(answerText(), request.promptTokens(), request.maxTokens()));
@@ -319,9 +330,11 @@ public final class Generation {
       respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, ResponseText.error(
           "Simulated in-band error (fault injection)", "InternalServerError", 500));
     } else if (events != null) {
+      state.decoded(request.maxTokens(), config);
       respond(HttpResponseStatus.OK, events.whole(reasoningText(), answerText(),
           request.promptTokens(), request.maxTokens()));
     } else {
+      state.decoded(request.maxTokens(), config);
       respond(HttpResponseStatus.OK, text.completion(
           SimTokens.text(request.maxTokens()), request.promptTokens(), request.maxTokens()));
     }

@@ -11,7 +11,13 @@ final class MetricsText {
 
   private MetricsText() {}
 
-  static String render(String model, ServerState.Snapshot s, TimerLateness lateness) {
+  /**
+   * The exposition; {@code specDecodeTokens} above 0 adds vLLM's speculative-decoding
+   * counters (with one {@code position} per drafted token), as a server started with a
+   * speculative config shows them from its start.
+   */
+  static String render(String model, ServerState.Snapshot s, TimerLateness lateness,
+      int specDecodeTokens) {
     StringBuilder sb = new StringBuilder(2048);
     family(sb, "gatling_llm_sim_requests_total", "counter",
         "Valid generation requests received since start or the last stats reset.", "",
@@ -55,6 +61,23 @@ final class MetricsText {
         s.prefixQueries());
     family(sb, "vllm:prefix_cache_hits_total", "counter",
         "Prefix cache hits, in terms of number of cached tokens.", label, s.prefixHits());
+    if (specDecodeTokens > 0) {
+      SpecDecoding.Counts spec = s.specDecoding();
+      family(sb, "vllm:spec_decode_num_drafts_total", "counter",
+          "Number of spec decoding drafts.", label, spec.drafts());
+      family(sb, "vllm:spec_decode_num_draft_tokens_total", "counter",
+          "Number of draft tokens.", label, spec.draftTokens());
+      family(sb, "vllm:spec_decode_num_accepted_tokens_total", "counter",
+          "Number of accepted tokens.", label, spec.accepted());
+      header(sb, "vllm:spec_decode_num_accepted_tokens_per_pos_total", "counter",
+          "Accepted tokens per draft position.");
+      for (int pos = 0; pos < specDecodeTokens; pos++) {
+        long value = pos < spec.acceptedByPos().length ? spec.acceptedByPos()[pos] : 0;
+        sb.append("vllm:spec_decode_num_accepted_tokens_per_pos_total{model_name=")
+            .append(ResponseText.quote(model)).append(",position=\"").append(pos).append("\"} ")
+            .append(value).append('\n');
+      }
+    }
     return sb.toString();
   }
 

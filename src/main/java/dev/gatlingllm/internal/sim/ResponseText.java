@@ -15,6 +15,11 @@ final class ResponseText {
   /** {@code {"id":..,"object":..,"created":..,"model":..,} shared by every object of a response. */
   private final String head;
   private final boolean chat;
+  /**
+   * {@code usage.prompt_tokens_details.cached_tokens}, written as vLLM writes it with
+   * {@code --enable-prompt-tokens-details}; -1 leaves the details out.
+   */
+  private long cachedTokens = -1;
 
   ResponseText(boolean chat, long number, long createdEpochSeconds, String model, boolean chunk) {
     this.chat = chat;
@@ -110,9 +115,16 @@ final class ResponseText {
     return head + "\"choices\":[" + choice + "]," + usage(promptTokens, completionTokens) + "}";
   }
 
-  private static String usage(int promptTokens, int completionTokens) {
+  /** The prompt tokens the prefix cache held, for the usage's details (see the field). */
+  void cachedTokens(long tokens) {
+    cachedTokens = tokens;
+  }
+
+  private String usage(int promptTokens, int completionTokens) {
     return "\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"total_tokens\":"
-        + ((long) promptTokens + completionTokens) + ",\"completion_tokens\":" + completionTokens + "}";
+        + ((long) promptTokens + completionTokens) + ",\"completion_tokens\":" + completionTokens
+        + (cachedTokens < 0 ? "" : ",\"prompt_tokens_details\":{\"cached_tokens\":"
+            + cachedTokens + "}") + "}";
   }
 
   /** vLLM's error object: {@code {"object":"error","message":..,"type":..,"param":null,"code":..}}. */

@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.sim;
 
 import dev.gatlingllm.sim.Fault;
+import dev.gatlingllm.sim.SimulatorConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -26,6 +27,7 @@ public final class ServerState {
   private final long[] faults = new long[Fault.values().length];
   private final PrefixCache prefixCache = new PrefixCache();
   private final SessionCache sessionCache = new SessionCache();
+  private final SpecDecoding specDecoding = new SpecDecoding();
   /** Tokens reserved by running requests (prompt + max output), for the KV-cache gauge. */
   private long kvTokens;
 
@@ -123,9 +125,20 @@ public final class ServerState {
     }
   }
 
-  /** The prefix cache sees a prompt that was admitted for generation. */
-  synchronized void lookUpPrefix(GenerationRequest request) {
-    prefixCache.lookup(request.promptText(), request.promptTokens());
+  /**
+   * The prefix cache sees a prompt that was admitted for generation: returns its prompt
+   * tokens the cache held.
+   */
+  synchronized long lookUpPrefix(GenerationRequest request) {
+    return prefixCache.lookup(request.promptText(), request.promptTokens());
+  }
+
+  /**
+   * A generation wrote its {@code outputTokens}: with speculative decoding simulated, its
+   * drafts count in vLLM's counters (see {@link SpecDecoding}).
+   */
+  synchronized void decoded(int outputTokens, SimulatorConfig config) {
+    specDecoding.count(outputTokens, config.specDecodeTokens(), config.specDecodeAccepted());
   }
 
   /**
@@ -154,7 +167,7 @@ public final class ServerState {
   public synchronized Snapshot snapshot() {
     return new Snapshot(received, inFlight, maxInFlight, running, maxRunning, waiting.size(),
         faults.clone(), Math.min(1.0, (double) kvTokens / KV_CACHE_TOKENS),
-        prefixCache.queries(), prefixCache.hits());
+        prefixCache.queries(), prefixCache.hits(), specDecoding.snapshot());
   }
 
   /**
@@ -166,7 +179,8 @@ public final class ServerState {
 
   /** A consistent copy of the counters. */
   public record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
-      int waiting, long[] faults, double kvCacheUsage, long prefixQueries, long prefixHits) {
+      int waiting, long[] faults, double kvCacheUsage, long prefixQueries, long prefixHits,
+      SpecDecoding.Counts specDecoding) {
 
     public long faults(Fault kind) {
       return faults[kind.ordinal()];

@@ -245,6 +245,27 @@ public final class SimCommand implements Callable<Integer> {
     builder = builder.sessionCache(value);
   }
 
+  @Option(names = "--enable-prompt-tokens-details", order = 21, description = "usage carries "
+      + "prompt_tokens_details.cached_tokens, the prompt tokens the prefix cache held, as "
+      + "vLLM's flag of that name makes it (default off)")
+  void promptTokensDetails(boolean value) {
+    builder = builder.promptTokensDetails(value);
+  }
+
+  @Option(names = "--spec-decode-tokens", order = 22, paramLabel = "K", converter = Whole.class,
+      description = "speculative decoding: K tokens proposed a draft, and /metrics shows "
+          + "vLLM's vllm:spec_decode_* counters (default 0: off)")
+  void specDecodeTokens(int value) {
+    builder = builder.specDecodeTokens(value);
+  }
+
+  @Option(names = "--spec-decode-accepted", order = 23, paramLabel = "A",
+      converter = Whole.class, description = "speculative decoding: the first A tokens of each "
+          + "draft are accepted, A + 1 tokens a step (default 0)")
+  void specDecodeAccepted(int value) {
+    builder = builder.specDecodeAccepted(value);
+  }
+
   // Faults, decided by arrival number.
 
   @Option(names = "--error-rate", order = 30, paramLabel = "F", converter = Decimal.class,

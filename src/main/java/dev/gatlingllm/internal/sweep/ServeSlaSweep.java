@@ -121,7 +121,8 @@ public final class ServeSlaSweep {
   }
 
   @Command(name = "serve_sla", usageHelpWidth = 100,
-      description = "the highest --sla-variable meeting --sla-params, per combination")
+      description = "the highest --sla-variable meeting --sla-params, per combination "
+          + "(vLLM's up to 0.29; its newest sweep replaced it with serve_workload, kept here)")
   static final class SubCommand extends SweepCommand.RunStep {
 
     @Option(names = "--sla-params", required = true, paramLabel = "FILE|JSON",

@@ -88,6 +88,7 @@ class BenchFlagsTest {
    * parser give them (shared/ANCHORS.md, "vLLM bench serve, newest").
    */
   private static final List<String> ADDED = List.of("input-len", "output-len",
+      "report-cached-tokens",
       "probe-request-rate", "self-timed", "no-self-timed", "lora-assignment", "extra-body",
       "chat-template-kwargs", "skip-tokenizer-init", "insecure", "plot-timeline",
       "timeline-itl-thresholds", "plot-dataset-stats", "enable-multimodal-chat",
@@ -152,7 +153,7 @@ class BenchFlagsTest {
   void theVersionIsInTheHelpAndTheReadmeTable() {
     String help = BenchFlagSpec.usage().replaceAll("\\s+", " ");
     assertTrue(help.contains("(default: 0; vLLM 0.29)"), help);
-    String row = BenchFlags.markdownTable().lines()
+    String row = FlagChoices.markdownTable().lines()
         .filter(l -> l.startsWith("| `--insecure`")).findFirst().orElseThrow();
     assertTrue(row.startsWith("| `--insecure` | `False` | 0.29 | no TLS certificate check"), row);
   }

@@ -276,8 +276,8 @@ class BenchPlanTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slow", "mistral", "custom"})
-  void tokenizerModesOtherThanAutoAreRefused(String mode) {
+  @ValueSource(strings = {"slow", "mistral", "custom", "deepseek_v32"})
+  void tokenizerModesOtherThanTheFastTokenizerAreRefused(String mode) {
     assertEquals("--tokenizer-mode " + mode + " is not supported: "
         + BenchFlags.find("--tokenizer-mode").orElseThrow().note(),
         error("--model m --tokenizer-mode " + mode));

@@ -28,7 +28,21 @@ class ChunkParserTest {
 
   private static String describe(ChunkFields f) {
     return f.hasChoices + "|" + f.text + "|" + f.reasoning + "|" + f.finishReason + "|"
-        + f.completionTokens + "|" + f.promptTokens + "|" + f.error;
+        + f.completionTokens + "|" + f.promptTokens + "|" + f.cachedTokens + "|" + f.error;
+  }
+
+  @Test
+  void theCachedPromptTokensAreReadFromTheUsageDetails() throws IOException {
+    ChunkFields f = parse("{\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
+        + "\"total_tokens\":316,\"completion_tokens\":16,"
+        + "\"prompt_tokens_details\":{\"audio_tokens\":null,\"cached_tokens\":256}}}");
+    assertEquals(256, f.cachedTokens);
+    assertEquals(300, f.promptTokens);
+    // vLLM without --enable-prompt-tokens-details: details null, nothing reported
+    ChunkFields none = parse("{\"choices\":[],\"usage\":{\"prompt_tokens\":3,"
+        + "\"completion_tokens\":1,\"prompt_tokens_details\":null}}");
+    assertEquals(-1, none.cachedTokens);
+    assertEquals(3, none.promptTokens);
   }
 
   @Test
