@@ -45,6 +45,17 @@ import java.util.Objects;
  * @param requestClass     the class the dataset gave the request (vLLM's
  *                         {@code workload_class}, such as {@code long_decode}), by which the
  *                         result splits its figures; null when it has none
+ * @param reasoningTokens  {@code usage.completion_tokens_details.reasoning_tokens} as the
+ *                         server reported it; -1 when it reported none (the result then
+ *                         counts the reasoning chunks, see {@link #reasoningTokenCount()})
+ * @param toolCallNanos    first chunk carrying a tool call ({@code delta.tool_calls}) minus
+ *                         start; -1 when the answer called no tool
+ * @param toolCalls        tool calls in the answer: distinct {@code tool_calls[].index} values
+ * @param toolCallsParsed  those of the tool calls whose arguments, their fragments joined,
+ *                         parse as one JSON value
+ * @param schemaCheck      whether the answer validated against the JSON schema the request
+ *                         asked for: {@link #SCHEMA_VALID}, {@link #SCHEMA_INVALID}, or
+ *                         {@link #SCHEMA_NOT_ASKED} (no schema asked, or the request failed)
  */
 public record RequestRecord(
     String name,
@@ -66,7 +77,19 @@ public record RequestRecord(
     int reasoningChunks,
     int turn,
     long clientQueueNanos,
-    String requestClass) {
+    String requestClass,
+    int reasoningTokens,
+    long toolCallNanos,
+    int toolCalls,
+    int toolCallsParsed,
+    int schemaCheck) {
+
+  /** {@link #schemaCheck()}: the request asked for no JSON schema, or it failed. */
+  public static final int SCHEMA_NOT_ASKED = -1;
+  /** {@link #schemaCheck()}: the answer did not validate against the schema asked for. */
+  public static final int SCHEMA_INVALID = 0;
+  /** {@link #schemaCheck()}: the answer validated against the schema asked for. */
+  public static final int SCHEMA_VALID = 1;
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
@@ -109,6 +132,20 @@ public record RequestRecord(
     return latencyNanos / 1_000_000.0;
   }
 
+  /**
+   * The reasoning tokens of the answer: the server's {@code reasoning_tokens} when it gave
+   * them, else one per reasoning chunk (a server streams a token per chunk unless it merges
+   * them, so this is a lower bound then).
+   */
+  public int reasoningTokenCount() {
+    return reasoningTokens >= 0 ? reasoningTokens : reasoningChunks;
+  }
+
+  /** Time to the first tool-call chunk; meaningful when {@code toolCallNanos >= 0}. */
+  public double toolCallMillis() {
+    return toolCallNanos / 1_000_000.0;
+  }
+
   /** Time spent between the scheduled arrival and the actual send (queueing, pacing). */
   public long waitNanos() {
     return startNanos - scheduledNanos;
@@ -132,13 +169,16 @@ public record RequestRecord(
         .outputTokens(outputTokens).httpStatus(httpStatus).success(success).error(error)
         .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
         .reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueueNanos)
-        .requestClass(requestClass);
+        .requestClass(requestClass).reasoningTokens(reasoningTokens)
+        .toolCallNanos(toolCallNanos).toolCalls(toolCalls).toolCallsParsed(toolCallsParsed)
+        .schemaCheck(schemaCheck);
   }
 
   /**
    * Names each value of a record where it is made. What is not set is what was not measured:
    * no content (TTFT, latency and TTFC -1, no chunk), token counts -1, no response head
-   * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue; the scheduled time
+   * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue, no
+   * reasoning count from the server, no tool call, no schema asked; the scheduled time
    * and the end default to the start (nothing paced or queued it; over as it started).
    * Mutable, unlike the DSL's builders: the client makes one per request on the event loop,
    * where one object is all a record may cost beyond itself (no allocation per call).
@@ -169,6 +209,11 @@ public record RequestRecord(
     private int turn;
     private long clientQueueNanos;
     private String requestClass;
+    private int reasoningTokens = -1;
+    private long toolCallNanos = -1;
+    private int toolCalls;
+    private int toolCallsParsed;
+    private int schemaCheck = SCHEMA_NOT_ASKED;
 
     private Builder(String name) {
       this.name = name;
@@ -288,11 +333,42 @@ public record RequestRecord(
       return this;
     }
 
+    /** {@code usage.completion_tokens_details.reasoning_tokens} reported by the server. */
+    public Builder reasoningTokens(int tokens) {
+      reasoningTokens = tokens;
+      return this;
+    }
+
+    /** First chunk carrying a tool call minus start. */
+    public Builder toolCallNanos(long nanos) {
+      toolCallNanos = nanos;
+      return this;
+    }
+
+    /** Tool calls in the answer. */
+    public Builder toolCalls(int calls) {
+      toolCalls = calls;
+      return this;
+    }
+
+    /** Tool calls whose arguments parse as JSON. */
+    public Builder toolCallsParsed(int calls) {
+      toolCallsParsed = calls;
+      return this;
+    }
+
+    /** {@link #SCHEMA_VALID}, {@link #SCHEMA_INVALID} or {@link #SCHEMA_NOT_ASKED}. */
+    public Builder schemaCheck(int verdict) {
+      schemaCheck = verdict;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
-          ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass);
+          ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass, reasoningTokens,
+          toolCallNanos, toolCalls, toolCallsParsed, schemaCheck);
     }
   }
 
@@ -300,6 +376,7 @@ public record RequestRecord(
   public RequestRecord withGeneratedText(String text) {
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
-        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass);
+        requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass,
+        reasoningTokens, toolCallNanos, toolCalls, toolCallsParsed, schemaCheck);
   }
 }

@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
  * (LEB128, zigzag for values that may be negative), times as differences from the start, and
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
  * field of the record is kept. Fields added later (the conversation turn, the client queue
- * time, the request class) are flagged and written last, so records written before them still read, with the
- * field's default (0), and the log's format version stays 1.
+ * time, the request class, what the answer said beyond its text: reasoning tokens, tool calls,
+ * the schema check) are flagged and written last, so records written before them still read,
+ * with the field's default, and the log's format version stays 1. The flags are a variable-
+ * length integer: one byte, as they always were, while no flag above 64 is set.
  */
 public final class RecordCodec {
 
@@ -21,6 +23,7 @@ public final class RecordCodec {
   private static final int HAS_TURN = 16;
   private static final int HAS_CLIENT_QUEUE = 32;
   private static final int HAS_CLASS = 64;
+  private static final int HAS_ANSWER_KINDS = 128;
 
   private RecordCodec() {}
 
@@ -48,8 +51,9 @@ public final class RecordCodec {
     int flags = (r.success() ? SUCCESS : 0) | (r.error() != null ? HAS_ERROR : 0)
         | (r.generatedText() != null ? HAS_TEXT : 0) | (r.requestId() != null ? HAS_REQUEST_ID : 0)
         | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0)
-        | (r.requestClass() != null ? HAS_CLASS : 0);
-    out.write(flags);
+        | (r.requestClass() != null ? HAS_CLASS : 0)
+        | (answerKinds(r) ? HAS_ANSWER_KINDS : 0);
+    writeUnsigned(out, flags);
     if (r.error() != null) {
       writeString(out, r.error());
     }
@@ -68,6 +72,19 @@ public final class RecordCodec {
     if (r.requestClass() != null) {
       writeString(out, r.requestClass());
     }
+    if (answerKinds(r)) {
+      writeSigned(out, r.reasoningTokens());
+      writeSigned(out, r.toolCallNanos());
+      writeUnsigned(out, r.toolCalls());
+      writeUnsigned(out, r.toolCallsParsed());
+      writeSigned(out, r.schemaCheck());
+    }
+  }
+
+  /** Whether the record holds any answer figure beyond the defaults of an older record. */
+  private static boolean answerKinds(RequestRecord r) {
+    return r.reasoningTokens() != -1 || r.toolCallNanos() != -1 || r.toolCalls() != 0
+        || r.toolCallsParsed() != 0 || r.schemaCheck() != RequestRecord.SCHEMA_NOT_ASKED;
   }
 
   /**
@@ -95,7 +112,7 @@ public final class RecordCodec {
     int outputTokens = in.intSigned();
     int httpStatus = in.uint();
     int reasoningChunks = in.uint();
-    int flags = in.next();
+    int flags = in.uint();
     String error = (flags & HAS_ERROR) != 0 ? in.string() : null;
     String text = (flags & HAS_TEXT) != 0 ? in.string() : null;
     String requestId = (flags & HAS_REQUEST_ID) != 0 ? in.string() : null;
@@ -103,6 +120,12 @@ public final class RecordCodec {
     long clientQueue = (flags & HAS_CLIENT_QUEUE) != 0 ? in.signed() : 0;
     // a few class names repeat over every record: one String each, not one per record
     String requestClass = (flags & HAS_CLASS) != 0 ? in.string().intern() : null;
+    boolean kinds = (flags & HAS_ANSWER_KINDS) != 0;
+    int reasoningTokens = kinds ? in.intSigned() : -1;
+    long toolCallNanos = kinds ? in.signed() : -1;
+    int toolCalls = kinds ? in.uint() : 0;
+    int toolCallsParsed = kinds ? in.uint() : 0;
+    int schemaCheck = kinds ? in.intSigned() : RequestRecord.SCHEMA_NOT_ASKED;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -111,7 +134,8 @@ public final class RecordCodec {
         .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
         .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
         .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue)
-        .requestClass(requestClass).build();
+        .requestClass(requestClass).reasoningTokens(reasoningTokens).toolCallNanos(toolCallNanos)
+        .toolCalls(toolCalls).toolCallsParsed(toolCallsParsed).schemaCheck(schemaCheck).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {
