@@ -23,7 +23,8 @@ class ChunkScannerTest {
   private static String describe(ChunkFields f) {
     return "choices=" + f.hasChoices + " text=" + quote(f.text) + " reasoning=" + f.reasoning
         + " finish=" + quote(f.finishReason) + " completion=" + f.completionTokens
-        + " prompt=" + f.promptTokens + " error=" + quote(f.error);
+        + " prompt=" + f.promptTokens + " error=" + quote(f.error)
+        + " reasoningTokens=" + f.reasoningTokens + " toolCall=" + f.toolCall;
   }
 
   private static String quote(String s) {
