@@ -54,7 +54,11 @@ final class ExpectedConfig {
       Map.entry("cutLongPrompts", false),
       Map.entry("anyModel", false),
       Map.entry("sessionCache", false),
-      Map.entry("invalidJsonAs500", false));
+      Map.entry("invalidJsonAs500", false),
+      Map.entry("toolCallAnswers", false),
+      Map.entry("malformedToolCallRate", 0.0),
+      Map.entry("autoToolChoice", true),
+      Map.entry("invalidStructuredRate", 0.0));
   // tokenizer: null by default, which Map.ofEntries cannot hold; see config()
 
   /** The defaults with {@code overrides} (name, value, name, value, ...) set. */

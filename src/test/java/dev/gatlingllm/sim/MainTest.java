@@ -57,6 +57,8 @@ class MainTest {
       "--reasoning-tokens=N",
       "--reasoning-field=NAME",
       "--session-cache",
+      "--tool-call-answers",
+      "--no-auto-tool-choice",
       "--error-rate=F",
       "--disconnect-rate=F",
       "--inband-error-rate=F",
@@ -68,6 +70,8 @@ class MainTest {
       "--context-tokens=N",
       "--merged-token-rate=F",
       "--missing-role-rate=F",
+      "--malformed-tool-call-rate=F",
+      "--invalid-structured-rate=F",
       "--chunk-log");
 
   @Test

@@ -22,9 +22,17 @@ import io.netty.buffer.ByteBuf;
  *                     empty when there is none (audio)
  * @param model        the model name the answer carries: the served one, or the request's
  *                     when {@link SimulatorConfig#anyModel()} accepts it; null for the served one
+ * @param shape        a chat answer's tool call or JSON schema ({@link AnswerShape#WORDS}: words)
  */
 record GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
-    int promptTokens, int maxTokens, String promptText, String model) {
+    int promptTokens, int maxTokens, String promptText, String model, AnswerShape shape) {
+
+  /** An answer of words. */
+  GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
+      int promptTokens, int maxTokens, String promptText, String model) {
+    this(chat, responses, stream, includeUsage, promptTokens, maxTokens, promptText, model,
+        AnswerShape.WORDS);
+  }
 
   /** A request without prompt text (nothing for the prefix cache to match). */
   GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
@@ -70,7 +78,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     JsonNode promptNode = root.get(chat ? "messages" : "prompt");
     String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
     return new GenerationRequest(chat, false, stream, includeUsage, prompt, maxTokens,
-        promptText, echoed);
+        promptText, echoed, chat ? AnswerShape.of(root, config) : AnswerShape.WORDS);
   }
 
   /**
