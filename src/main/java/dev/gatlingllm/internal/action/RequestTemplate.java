@@ -109,11 +109,17 @@ public abstract class RequestTemplate {
   }
 
   /**
-   * A request body, the value of its {@code Content-Type} header, and what it asks of the
-   * server for the compliance check (null: nothing checked).
+   * A request body, the value of its {@code Content-Type} header, what it asks of the
+   * server for the compliance check (null: nothing checked), and the JSON schema its answer
+   * is checked against (null: none asked).
    */
-  public record Body(byte[] bytes, String contentType, ServerCompliance.Asked asked) {
+  public record Body(byte[] bytes, String contentType, ServerCompliance.Asked asked,
+      dev.gatlingllm.internal.client.JsonSchema schema) {
     static final String JSON = "application/json";
+
+    Body(byte[] bytes, String contentType, ServerCompliance.Asked asked) {
+      this(bytes, contentType, asked, null);
+    }
 
     Body(byte[] bytes, String contentType) {
       this(bytes, contentType, null);
