@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.internal.protocol.RunResults;
+import dev.gatlingllm.internal.report.LlmReport;
+import dev.gatlingllm.internal.report.PageLayout;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.StrictServer;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +38,9 @@ class ToolsAndStructuredOutputIntegrationTest {
 
   @TempDir
   Path dir;
+
+  /** The last run's folder. */
+  private Path runFolder;
 
   private JsonNode run(SimulatorConfig.Builder sim, String... flags) throws Exception {
     Path results = dir.resolve("results");
@@ -58,9 +64,9 @@ class ToolsAndStructuredOutputIntegrationTest {
     }
     assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
     try (Stream<Path> folders = Files.list(results)) {
-      Path run = folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
+      runFolder = folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
           .findFirst().orElseThrow();
-      return JSON.readTree(run.resolve("result.json").toFile());
+      return JSON.readTree(runFolder.resolve("result.json").toFile());
     }
   }
 
@@ -122,5 +128,18 @@ class ToolsAndStructuredOutputIntegrationTest {
     assertEquals(r.get("mean_ttfc_ms").asDouble(), r.get("mean_ttfo_ms").asDouble());
     assertEquals(r.get("p99_ttfc_ms").asDouble(), r.get("p99_ttfo_ms").asDouble());
     assertTrue(r.get("mean_ttfo_ms").asDouble() > r.get("mean_ttft_ms").asDouble(), r.toString());
+
+    // the LLM report shows the counts among its headline figures, and lays out cleanly
+    Optional<Path> chromium = PageLayout.chromium();
+    if (chromium.isPresent()) {
+      Path page = runFolder.resolve(LlmReport.FILE_NAME);
+      try (PageLayout browser = PageLayout.start(chromium.get())) {
+        assertEquals("0.75", browser.text(page, "[data-key=structured_output_valid_rate]"));
+        assertEquals("24", browser.text(page, "[data-key=total_reasoning_tokens]"));
+        PageLayout.Findings f = browser.inspect(page, 800,
+            dir.resolve("structured-report.png"), null);
+        assertEquals(List.of(), f.problems(), "the report at 800 px");
+      }
+    }
   }
 }
