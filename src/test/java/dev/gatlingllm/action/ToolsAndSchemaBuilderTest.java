@@ -87,6 +87,8 @@ class ToolsAndSchemaBuilderTest {
         Map.of("json", Map.of("type", "array"))), null);
     assertTrue(vllm.schema().accepts("[]"));
     assertFalse(vllm.schema().accepts("{}"));
+    RequestTemplate.Body older = body(chat().extraBody("guided_json", SCHEMA), null);
+    assertTrue(older.schema().accepts("{\"n\": 2}"));
     assertNull(body(chat(), null).schema(), "a plain chat request asks nothing");
   }
 

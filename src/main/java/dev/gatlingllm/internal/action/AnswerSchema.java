@@ -6,8 +6,10 @@ import java.util.Map;
 /**
  * The JSON schema a chat request asks its answer to follow, wherever the request says it:
  * OpenAI's {@code response_format} ({@code json_schema.schema}, or {@code json_object}: any
- * object) or vLLM's {@code structured_outputs.json}. The extra body wins over the builder and
- * the dataset, as it does in the body itself.
+ * object), vLLM's {@code structured_outputs.json}, or the {@code guided_json} of vLLM before
+ * 0.12 (today's vLLM ignores that field, so its answers are checked against what was asked
+ * and not followed). The extra body wins over the builder and the dataset, as it does in the
+ * body itself.
  */
 final class AnswerSchema {
 
@@ -24,6 +26,9 @@ final class AnswerSchema {
     if (extra.get("structured_outputs") instanceof Map<?, ?> structured
         && structured.get("json") instanceof Map<?, ?> json) {
       return JsonSchema.of(json);
+    }
+    if (extra.get("guided_json") instanceof Map<?, ?> guided) {
+      return JsonSchema.of(guided);
     }
     return null;
   }
