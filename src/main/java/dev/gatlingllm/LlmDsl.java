@@ -12,6 +12,7 @@ import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.dataset.BurstGptDataset;
 import dev.gatlingllm.dataset.ShareGptConversations;
+import dev.gatlingllm.dataset.StructuredOutputDataset;
 import dev.gatlingllm.dataset.SyntheticConversations;
 import dev.gatlingllm.dataset.CustomDataset;
 import dev.gatlingllm.dataset.CustomMediaDataset;
@@ -278,6 +279,14 @@ public final class LlmDsl {
    */
   public static MixedServingBoundaryDataset mixedServingBoundary() {
     return Datasets.mixedServingBoundary();
+  }
+
+  /**
+   * Chat requests asking for JSON that follows a schema ({@code response_format}), from the
+   * shipped schemas; the result reports the share of answers valid against their schema.
+   */
+  public static StructuredOutputDataset structuredOutput() {
+    return Datasets.structuredOutput();
   }
 
   /** vLLM's {@code random-mm} dataset: random text plus random images. */

@@ -56,6 +56,9 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   private Integer logprobs;
   private SessionValue<Object> multiModal;
   private SessionValue<Object> promptTokenIds;
+  private SessionValue<Object> tools;
+  private Object toolChoice;
+  private Map<String, Object> responseFormat;
 
   /**
    * A request of the given generation API, for the backends' own use (under
@@ -335,6 +338,66 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   }
 
   /**
+   * Chat only: the OpenAI {@code tools} this request offers the model (each
+   * {@code {"type": "function", "function": {"name", "description", "parameters"}}}). A
+   * streamed answer that calls one is timed to its first tool-call chunk, and each call's
+   * arguments are checked to parse as JSON (docs/results.md). Without it, a dataset's tools
+   * (BFCL) are sent.
+   */
+  public LlmRequestBuilder tools(List<Map<String, Object>> tools) {
+    requireChatCompletions("tools");
+    if (tools == null || tools.isEmpty()) {
+      throw new IllegalArgumentException("tools must name at least one tool: vLLM refuses an "
+          + "empty list");
+    }
+    List<Map<String, Object>> copy = List.copyOf(tools);
+    return copy(b -> b.tools = session -> copy);
+  }
+
+  /** Chat only: the tools from the session, e.g. {@code "#{tools}"}. */
+  public LlmRequestBuilder tools(String el) {
+    requireChatCompletions("tools");
+    SessionValue<Object> v = SessionValue.el("tools", el, Object.class);
+    return copy(b -> b.tools = v);
+  }
+
+  /**
+   * Chat only: {@code tool_choice}: {@code "auto"} (the server's default with tools; vLLM
+   * needs {@code --enable-auto-tool-choice} for it), {@code "required"}, {@code "none"}, or
+   * the name of one of the tools, sent as the named-function form.
+   */
+  public LlmRequestBuilder toolChoice(String choice) {
+    requireChatCompletions("toolChoice");
+    if (choice == null || choice.isBlank()) {
+      throw new IllegalArgumentException("toolChoice must be auto, required, none or a "
+          + "function's name");
+    }
+    Object value = switch (choice) {
+      case "auto", "required", "none" -> choice;
+      default -> Map.of("type", "function", "function", Map.of("name", choice));
+    };
+    return copy(b -> b.toolChoice = value);
+  }
+
+  /**
+   * Chat only: structured output. Sends {@code response_format} {@code {"type":
+   * "json_schema", "json_schema": {"name": name, "schema": schema}}} and checks each answer
+   * against the schema (the subset of docs/results.md): the result's
+   * {@code structured_output_valid_rate}. vLLM's own form, {@code structured_outputs: {"json":
+   * schema}} given with {@code extraBody}, is checked too.
+   */
+  public LlmRequestBuilder jsonSchema(String name, Map<String, Object> schema) {
+    requireChatCompletions("jsonSchema");
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("jsonSchema needs a name (OpenAI's json_schema.name)");
+    }
+    dev.gatlingllm.internal.client.JsonSchema.of(schema); // a JSON object, or refused here
+    Map<String, Object> format = Map.of("type", "json_schema",
+        "json_schema", Map.of("name", name, "schema", schema));
+    return copy(b -> b.responseFormat = format);
+  }
+
+  /**
    * The spec of a conversation's turn request ({@link ConversationBuilder}): a chat request
    * whose messages and lengths the turns give, so none may be set here.
    */
@@ -361,7 +424,8 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
         promptTokens, ignoreEos, temperature != null ? temperature
             : serverTemperature ? null : GREEDY, topP, topK, minP, frequencyPenalty,
         presencePenalty, repetitionPenalty, Map.copyOf(extraBody), stream, saveTextAs,
-        requestId, model, logprobs, multiModal, promptTokenIds);
+        requestId, model, logprobs, multiModal, promptTokenIds, tools, toolChoice,
+        responseFormat);
   }
 
   @Override
@@ -373,6 +437,13 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
     if (!api.takesTokenPrompt()) {
       throw new IllegalArgumentException(what + "(...) is only for completions requests: "
           + "chat and Responses requests send messages, which the server tokenizes");
+    }
+  }
+
+  private void requireChatCompletions(String what) {
+    if (api != ChatApi.INSTANCE) {
+      throw new IllegalArgumentException(what + "(...) is only for chat requests "
+          + "(/v1/chat/completions)");
     }
   }
 

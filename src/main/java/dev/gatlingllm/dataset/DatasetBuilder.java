@@ -17,7 +17,8 @@ public abstract sealed class DatasetBuilder<SELF extends DatasetBuilder<SELF>>
     permits RandomDataset, ShareGptDataset, SonnetDataset, BurstGptDataset, CustomDataset,
         PrefixRepetitionDataset, HfDataset, RandomRerankDataset, RandomMultiModalDataset,
         SpecBenchDataset, TimedTraceDataset, SpeedBenchDataset,
-        TxtSlicesDataset, CustomMediaDataset, BfclDataset, MixedServingBoundaryDataset {
+        TxtSlicesDataset, CustomMediaDataset, BfclDataset, MixedServingBoundaryDataset,
+        StructuredOutputDataset {
 
   final Common common;
 

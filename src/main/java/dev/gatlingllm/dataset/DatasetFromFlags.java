@@ -122,6 +122,10 @@ final class DatasetFromFlags {
         noPath(name, path);
         spec = Datasets.mixedServingBoundary();
         break;
+      case "structured_output":
+        spec = path == null || path.isEmpty() ? Datasets.structuredOutput()
+            : Datasets.structuredOutput(path);
+        break;
       case "random-mm":
         noPath(name, path);
         RandomMultiModalDataset mm = Datasets.randomMultiModal().text(randomText(f));

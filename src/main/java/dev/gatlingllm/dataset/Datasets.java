@@ -31,7 +31,7 @@ public final class Datasets {
   public static final Set<String> NAMES = Collections.unmodifiableSet(new LinkedHashSet<>(
       List.of("random", "sharegpt", "sonnet", "burstgpt", "custom", "prefix_repetition", "hf",
           "random-mm", "random-rerank", "spec_bench", "timed_trace", "speed_bench", "txt-slices",
-          "custom_image", "custom_audio", "mixed_serving_boundary")));
+          "custom_image", "custom_audio", "mixed_serving_boundary", "structured_output")));
 
   /**
    * The datasets whose requests carry their own arrival times ({@link Samples#arrivalSeconds}),
@@ -81,6 +81,19 @@ public final class Datasets {
    */
   public static MixedServingBoundaryDataset mixedServingBoundary() {
     return new MixedServingBoundaryDataset();
+  }
+
+  /**
+   * Chat requests that ask for a JSON answer following a schema, from the shipped schemas
+   * ({@code structured_output}).
+   */
+  public static StructuredOutputDataset structuredOutput() {
+    return new StructuredOutputDataset(null);
+  }
+
+  /** The same, from a JSON Lines file of {@code {"name", "prompt", "schema"}} of your own. */
+  public static StructuredOutputDataset structuredOutput(String path) {
+    return new StructuredOutputDataset(java.util.Objects.requireNonNull(path, "path"));
   }
 
   /** Synthetic prompts sharing a few prefixes ({@code prefix_repetition}). */

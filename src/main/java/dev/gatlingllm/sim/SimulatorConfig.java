@@ -138,6 +138,23 @@ import java.util.Set;
  * @param specDecodeAccepted the draft tokens accepted of each draft, from the first: every
  *     verification step writes this plus one tokens. Between 0 and {@code specDecodeTokens};
  *     default 0
+ * @param toolCallAnswers whether a chat request with {@code tools} whose {@code tool_choice}
+ *     is {@code auto} (the default when tools are given) is answered with a tool call, as a
+ *     model that decides to call one; {@code required} and a named function are answered with
+ *     a tool call whatever this says (vLLM forces them), {@code none} never. The call names
+ *     the named function or the first tool, and its arguments, a JSON object that follows the
+ *     tool's {@code parameters}, stream in pieces over the answer's chunks. Default off
+ * @param malformedToolCallRate fraction of tool calls whose arguments are cut before their
+ *     last character, so that they are not JSON (decided by arrival number with the fault
+ *     rule); default 0
+ * @param autoToolChoice whether the simulated server was started with vLLM's
+ *     {@code --enable-auto-tool-choice --tool-call-parser}: without them vLLM refuses a
+ *     {@code tool_choice} of {@code auto}, given or implied by {@code tools}, with a 400.
+ *     Default on
+ * @param invalidStructuredRate fraction of answers to a JSON schema ({@code response_format}
+ *     of type {@code json_schema}, or {@code structured_outputs.json}) that are cut before
+ *     their last character and so do not validate (fault rule, by arrival number); the others
+ *     are a JSON value that follows the schema. Default 0
  */
 public record SimulatorConfig(
     String host,
@@ -183,7 +200,11 @@ public record SimulatorConfig(
     double gpuMaxWatts,
     boolean promptTokensDetails,
     int specDecodeTokens,
-    int specDecodeAccepted) {
+    int specDecodeAccepted,
+    boolean toolCallAnswers,
+    double malformedToolCallRate,
+    boolean autoToolChoice,
+    double invalidStructuredRate) {
 
   /** Which Netty transport the server uses. */
   public enum Transport {
@@ -275,7 +296,11 @@ public record SimulatorConfig(
       700,                    // gpuMaxWatts
       false,                  // promptTokensDetails
       0,                      // specDecodeTokens
-      0);                     // specDecodeAccepted
+      0,                      // specDecodeAccepted
+      false,                  // toolCallAnswers
+      0,                      // malformedToolCallRate
+      true,                   // autoToolChoice
+      0);                     // invalidStructuredRate
 
   /** A builder holding the defaults. */
   public static Builder builder() {
@@ -319,6 +344,16 @@ public record SimulatorConfig(
   /** Whether the output token with 0-based index {@code token} is merged into the next event. */
   public boolean mergesToken(int token) {
     return Fault.hits(mergedTokenRate, token);
+  }
+
+  /** Whether the tool call of the request with arrival number {@code number} is cut short. */
+  public boolean malformsToolCall(long number) {
+    return Fault.hits(malformedToolCallRate, number);
+  }
+
+  /** Whether the structured answer of the request with arrival number {@code number} is cut. */
+  public boolean breaksStructuredAnswer(long number) {
+    return Fault.hits(invalidStructuredRate, number);
   }
 
   /** Whether the streamed chat request with arrival number {@code number} has no role chunk. */
@@ -601,7 +636,7 @@ public record SimulatorConfig(
     /** See {@link SimulatorConfig#gpuMaxWatts()}. */
     public Builder gpuMaxWatts(double value) {
       return with("gpuMaxWatts", value);
-  }
+    }
 
     /** See {@link SimulatorConfig#promptTokensDetails()}. */
     public Builder promptTokensDetails(boolean value) {
@@ -624,6 +659,26 @@ public record SimulatorConfig(
     /** See {@link SimulatorConfig#specDecodeAccepted()}. */
     public Builder specDecodeAccepted(int accepted) {
       return with("specDecodeAccepted", accepted);
+    }
+
+    /** See {@link SimulatorConfig#toolCallAnswers()}. */
+    public Builder toolCallAnswers(boolean value) {
+      return with("toolCallAnswers", value);
+    }
+
+    /** See {@link SimulatorConfig#malformedToolCallRate()}. */
+    public Builder malformedToolCallRate(double value) {
+      return with("malformedToolCallRate", value);
+    }
+
+    /** See {@link SimulatorConfig#autoToolChoice()}. */
+    public Builder autoToolChoice(boolean value) {
+      return with("autoToolChoice", value);
+    }
+
+    /** See {@link SimulatorConfig#invalidStructuredRate()}. */
+    public Builder invalidStructuredRate(double value) {
+      return with("invalidStructuredRate", value);
     }
 
     /**

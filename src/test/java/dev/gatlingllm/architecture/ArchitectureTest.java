@@ -310,6 +310,7 @@ class ArchitectureTest {
       "dataset.SonnetDataset",
       "dataset.SpecBenchDataset",
       "dataset.SpeedBenchDataset",
+      "dataset.StructuredOutputDataset",
       "dataset.SyntheticConversations",
       "dataset.TimedTraceDataset",
       "dataset.TxtSlicesDataset",

@@ -38,6 +38,7 @@ class DatasetFlagsTest {
       Map.entry("sonnet", Set.of("sonnet-input-len", "sonnet-output-len", "sonnet-prefix-len")),
       Map.entry("burstgpt", Set.of()),
       Map.entry("mixed_serving_boundary", Set.of()),
+      Map.entry("structured_output", Set.of()),
       Map.entry("custom", Set.of("custom-output-len", "custom-skip-chat-template")),
       Map.entry("prefix_repetition", Set.of("prefix-repetition-prefix-len",
           "prefix-repetition-suffix-len", "prefix-repetition-num-prefixes",

@@ -62,7 +62,8 @@ class RefusalConsoleTest {
     assertEquals(List.of("gatling-llm bench serve: " + message + "; supported: [burstgpt, "
             + "custom, custom_audio, custom_image, hf, mixed_serving_boundary, prefix_repetition, "
             + "random, random-mm, "
-            + "random-rerank, sharegpt, sonnet, spec_bench, speed_bench, timed_trace, txt-slices] "
+            + "random-rerank, sharegpt, sonnet, spec_bench, speed_bench, structured_output, timed_trace, "
+            + "txt-slices] "
             + "(stack trace: " + LOG + ")"),
         linesWith(run.console(), message), "the message, once");
     assertNoStackTrace(run.console());

@@ -61,7 +61,11 @@ final class ExpectedConfig {
       Map.entry("gpuMaxWatts", 700.0),
       Map.entry("promptTokensDetails", false),
       Map.entry("specDecodeTokens", 0),
-      Map.entry("specDecodeAccepted", 0));
+      Map.entry("specDecodeAccepted", 0),
+      Map.entry("toolCallAnswers", false),
+      Map.entry("malformedToolCallRate", 0.0),
+      Map.entry("autoToolChoice", true),
+      Map.entry("invalidStructuredRate", 0.0));
   // tokenizer: null by default, which Map.ofEntries cannot hold; see config()
 
   /** The defaults with {@code overrides} (name, value, name, value, ...) set. */

@@ -27,11 +27,13 @@ public final class StrictServer {
 
   /**
    * What a run's requests sent to {@code sim} (recording on): every recorded request but the
-   * model check's {@code GET /v1/models}, which every run asks first.
+   * model check's {@code GET /v1/models}, which every run asks first, and the reads of its
+   * {@code /metrics} before and after the run (the speculative-decoding counters).
    */
   public static List<RecordedRequest> runRequests(Simulator sim) {
     return sim.recordedRequests().stream()
-        .filter(r -> !(r.method().equals("GET") && r.path().equals("/v1/models")))
+        .filter(r -> !(r.method().equals("GET") && (r.path().equals("/v1/models")
+            || r.path().equals("/metrics"))))
         .toList();
   }
 }

@@ -3,6 +3,7 @@ package dev.gatlingllm.internal.action;
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.dataset.BfclDataset;
+import dev.gatlingllm.dataset.StructuredOutputDataset;
 import dev.gatlingllm.internal.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
@@ -52,6 +53,16 @@ public final class ChatApi extends GenerationApi {
     if (tools != null) {
       body.put("tools", tools);
     }
+    if (spec.toolChoice() != null) {
+      body.put("tool_choice", spec.toolChoice());
+    }
+  }
+
+  /** The builder's JSON schema, else the dataset's ({@code response_format}); null for none. */
+  @Override
+  Object responseFormat(RequestSpec spec, Session session) {
+    return spec.responseFormat() != null ? spec.responseFormat()
+        : session.attributes().get(StructuredOutputDataset.RESPONSE_FORMAT).getOrElse(() -> null);
   }
 
   /** A dataset's tools (BFCL), sent with chat requests as vLLM sends them; null for none. */

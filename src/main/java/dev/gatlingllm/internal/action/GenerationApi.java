@@ -70,6 +70,14 @@ public abstract class GenerationApi extends Api {
     return null;
   }
 
+  /**
+   * The {@code response_format} this user's request sends (structured output); null for none
+   * (the default).
+   */
+  Object responseFormat(RequestSpec spec, Session session) {
+    return null;
+  }
+
   /** Whether a streamed body asks for the usage chunk with {@code stream_options}. */
   boolean streamOptions() {
     return true;

@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.action.LlmRequestBuilder;
 import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.client.JsonSchema;
 import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
@@ -23,6 +24,8 @@ public final class GenerationTemplate extends RequestTemplate {
   private final GenerationApi.ExtraBudgets extraBudgets;
   private final Object extraIgnoreEos;
   private final Object extraModel;
+  /** The schema an extra body's {@code response_format} or {@code structured_outputs} asks. */
+  private final JsonSchema extraSchema;
 
   public GenerationTemplate(RequestSpec spec) {
     super(spec.name(), spec.path(), spec.promptTokens(), spec.requestId(), spec.saveTextAs());
@@ -31,6 +34,7 @@ public final class GenerationTemplate extends RequestTemplate {
     this.extraBudgets = spec.api().extraBudgets(extra);
     this.extraIgnoreEos = extra.get("ignore_eos");
     this.extraModel = extra.get("model");
+    this.extraSchema = AnswerSchema.fromExtraBody(extra);
   }
 
   RequestSpec spec() {
@@ -56,12 +60,15 @@ public final class GenerationTemplate extends RequestTemplate {
       throw new SessionValue.ResolutionException("maxTokens must be >= 1, got " + maxTokens);
     }
     String requestModel = spec.model() != null ? spec.model().resolve(session) : model;
-    Object tools = spec.api().tools(session);
+    Object tools = spec.tools() != null ? spec.tools().resolve(session)
+        : spec.api().tools(session);
+    Object format = spec.api().responseFormat(spec, session);
     Object sentPrompt = spec.promptTokenIds() == null ? prompt
         : tokenIds(spec.promptTokenIds().resolve(session));
     return new Body(RequestBodies.build(spec, requestModel, sentPrompt, messages, maxTokens,
-        null, tools), Body.JSON,
-        spec.api().asked(maxTokens, extraBudgets, ignoreEos(), model(requestModel)));
+        null, tools, format), Body.JSON,
+        spec.api().asked(maxTokens, extraBudgets, ignoreEos(), model(requestModel)),
+        format == null && extraSchema == null ? null : AnswerSchema.of(format, extraSchema));
   }
 
   /** The prompt's token ids as the body sends them; a request without any fails. */

@@ -266,7 +266,7 @@ public final class LlmRequestAction extends LlmAction {
     return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
-        spec.taskType() != TaskType.GENERATION, spec.reader())), body.asked(),
+        spec.taskType() != TaskType.GENERATION, spec.reader(), body.schema())), body.asked(),
         body.audioSeconds());
   }
 

@@ -34,10 +34,18 @@ public final class RequestBodies {
    */
   public static byte[] build(RequestSpec spec, String model, Object prompt,
       List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens, Object tools) {
+    return build(spec, model, prompt, messages, maxTokens, minTokens, tools, null);
+  }
+
+  /** With {@code response_format} after the input when {@code responseFormat} is not null. */
+  public static byte[] build(RequestSpec spec, String model, Object prompt,
+      List<Map<String, Object>> messages, Integer maxTokens, Integer minTokens, Object tools,
+      Object responseFormat) {
     GenerationApi api = spec.api();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("model", model);
     api.putInput(body, spec, prompt, messages, tools);
+    putIfSet(body, "response_format", responseFormat);
     if (maxTokens != null) {
       body.put(api.maxTokensField(), maxTokens);
     }

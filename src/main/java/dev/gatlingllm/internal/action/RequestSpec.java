@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The validated, immutable content of an {@link LlmRequestBuilder}: what the action needs to
  * build each request body, and the API that body is for. Sampling parameters left null are not
- * sent.
+ * sent; so are {@code tools} (null: the dataset's, if any), {@code toolChoice} and
+ * {@code responseFormat} (null: the dataset's, if any).
  */
 public record RequestSpec(
     GenerationApi api,
@@ -33,5 +34,8 @@ public record RequestSpec(
     SessionValue<String> model,
     Integer logprobs,
     SessionValue<Object> multiModal,
-    SessionValue<Object> promptTokenIds) {
+    SessionValue<Object> promptTokenIds,
+    SessionValue<Object> tools,
+    Object toolChoice,
+    Map<String, Object> responseFormat) {
 }

@@ -109,11 +109,12 @@ public abstract class RequestTemplate {
   }
 
   /**
-   * A request body, the value of its {@code Content-Type} header, and what it asks of the
-   * server for the compliance check (null: nothing checked).
+   * A request body, the value of its {@code Content-Type} header, what it asks of the
+   * server for the compliance check (null: nothing checked), the seconds of audio it sends
+   * (0: none) and the JSON schema its answer is checked against (null: none asked).
    */
   public record Body(byte[] bytes, String contentType, ServerCompliance.Asked asked,
-      double audioSeconds) {
+      double audioSeconds, dev.gatlingllm.internal.client.JsonSchema schema) {
     static final String JSON = "application/json";
 
     Body(byte[] bytes, String contentType) {
@@ -121,7 +122,18 @@ public abstract class RequestTemplate {
     }
 
     Body(byte[] bytes, String contentType, ServerCompliance.Asked asked) {
-      this(bytes, contentType, asked, 0);
+      this(bytes, contentType, asked, 0, null);
+    }
+
+    /** A generation request's body: no audio, maybe a schema its answer must follow. */
+    Body(byte[] bytes, String contentType, ServerCompliance.Asked asked,
+        dev.gatlingllm.internal.client.JsonSchema schema) {
+      this(bytes, contentType, asked, 0, schema);
+    }
+
+    /** An audio request's body: the clip's length in seconds, no schema. */
+    Body(byte[] bytes, String contentType, ServerCompliance.Asked asked, double audioSeconds) {
+      this(bytes, contentType, asked, audioSeconds, null);
     }
   }
 }

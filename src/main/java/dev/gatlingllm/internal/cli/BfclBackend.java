@@ -4,7 +4,10 @@ import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.dataset.BfclDataset;
 import dev.gatlingllm.internal.flags.FlagValues;
 
-/** vLLM sends BFCL's tools with chat requests only, and refuses the dataset otherwise. */
+/**
+ * vLLM sends BFCL's tools with chat requests only, and refuses the dataset otherwise; the
+ * structured-output dataset's {@code response_format} is a chat field too.
+ */
 final class BfclBackend {
 
   private BfclBackend() {}
@@ -22,6 +25,12 @@ final class BfclBackend {
       throw new IllegalArgumentException("BFCL dataset requires the 'openai-chat' backend "
           + "because its questions carry tools, which only chat requests send; got --backend "
           + backend.name());
+    }
+    if ("structured_output".equals(datasetFlags.value("dataset-name").orElse(null))
+        && !backend.chatTemplate()) {
+      throw new IllegalArgumentException("structured_output dataset requires the 'openai-chat' "
+          + "backend because its requests ask for a JSON schema with response_format, which "
+          + "only chat requests send; got --backend " + backend.name());
     }
   }
 }

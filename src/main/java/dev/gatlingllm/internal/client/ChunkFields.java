@@ -17,6 +17,15 @@ public final class ChunkFields {
   /** {@code usage.prompt_tokens_details.cached_tokens}; -1 when the chunk had none. */
   int cachedTokens;
   String error;
+  /** {@code usage.completion_tokens_details.reasoning_tokens}; -1 when the chunk had none. */
+  int reasoningTokens;
+  /** The first choice carried at least one tool-call fragment. */
+  boolean toolCall;
+  /**
+   * The answer's tool calls so far: unlike the fields above it is not reset from chunk to
+   * chunk, since a call's arguments come in pieces over many chunks. Null until the first.
+   */
+  ToolCalls toolCalls;
 
   public void reset() {
     hasChoices = false;
@@ -27,6 +36,22 @@ public final class ChunkFields {
     promptTokens = -1;
     cachedTokens = -1;
     error = null;
+    reasoningTokens = -1;
+    toolCall = false;
+  }
+
+  /** One fragment of the tool call at {@code index} (see {@link ToolCalls#fragment}). */
+  public void toolCallFragment(int index, String name, String arguments) {
+    if (toolCalls == null) {
+      toolCalls = new ToolCalls();
+    }
+    toolCalls.fragment(index, name, arguments);
+    toolCall = true;
+  }
+
+  /** The server's count of reasoning tokens. */
+  public void reasoningTokens(int value) {
+    reasoningTokens = value;
   }
 
   /** Whether the body was a content chunk: it counts for TTFT and ITL. */

@@ -16,7 +16,8 @@ import java.io.IOException;
  * vLLM's newer name) first: such a chunk has choices, so it counts for TTFT and ITL as in the
  * reference client, but its text is not answer text (the reference's {@code generated_text}
  * holds {@code content} only); it is only flagged. Only the first choice is read, as the
- * reference client does.
+ * reference client does. A delta's {@code tool_calls} fragments go into the answer's
+ * {@link ToolCalls}, and {@code usage.completion_tokens_details.reasoning_tokens} is kept.
  *
  * <p>An API whose body has members beyond these (the Responses API's typed events) reads them
  * through {@link #parseWithJackson(byte[], int, ChunkFields, ChunkReader.Members)}; the
@@ -112,8 +113,47 @@ public final class ChunkParser {
           String thought = textOrNull(p);
           out.reasoning |= thought != null && !thought.isEmpty();
         }
+        case "tool_calls" -> readToolCalls(p, out);
         default -> p.skipChildren();
       }
+    }
+  }
+
+  /**
+   * A delta's (or a whole message's) {@code tool_calls}: each element's {@code index} (its
+   * position when it has none, as in a whole message), {@code function.name} and
+   * {@code function.arguments}, into the answer's {@link ToolCalls}.
+   */
+  private static void readToolCalls(JsonParser p, ChunkFields out) throws IOException {
+    if (!opens(p, JsonToken.START_ARRAY)) {
+      return;
+    }
+    int position = 0;
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        position++;
+        continue;
+      }
+      int index = position++;
+      String name = null;
+      String arguments = null;
+      for (String field; (field = nextMember(p)) != null; ) {
+        if (field.equals("index") && p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+          index = p.getIntValue();
+        } else if (field.equals("function") && opens(p, JsonToken.START_OBJECT)) {
+          for (String f; (f = nextMember(p)) != null; ) {
+            switch (f) {
+              case "name" -> name = textOrNull(p);
+              case "arguments" -> arguments = textOrNull(p);
+              default -> p.skipChildren();
+            }
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
+      out.toolCallFragment(index, name, arguments);
     }
   }
 
@@ -130,6 +170,14 @@ public final class ChunkParser {
         out.promptTokens = p.getIntValue();
       } else if (v == JsonToken.START_OBJECT && field.equals("prompt_tokens_details")) {
         readPromptDetails(p, out);
+      } else if (field.equals("completion_tokens_details") && opens(p, JsonToken.START_OBJECT)) {
+        for (String f; (f = nextMember(p)) != null; ) {
+          if (f.equals("reasoning_tokens") && p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+            out.reasoningTokens = p.getIntValue();
+          } else {
+            p.skipChildren();
+          }
+        }
       } else {
         p.skipChildren();
       }

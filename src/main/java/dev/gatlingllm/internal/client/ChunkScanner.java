@@ -40,6 +40,9 @@ final class ChunkScanner {
   private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
   private static final byte[] PROMPT_TOKENS_DETAILS = ascii("prompt_tokens_details");
   private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
+  /** Left to the Jackson path when they hold something: rare, and nested deeper. */
+  private static final byte[] TOOL_CALLS = ascii("tool_calls");
+  private static final byte[] COMPLETION_TOKENS_DETAILS = ascii("completion_tokens_details");
   /** Members only Responses API bodies have at the top: those go to the Jackson path. */
   private static final byte[] TYPE = ascii("type");
   private static final byte[] OUTPUT = ascii("output");
@@ -136,6 +139,8 @@ final class ChunkScanner {
       } else if (c.nameIs(REASONING_CONTENT) || c.nameIs(REASONING)) {
         String thought = c.stringOrNull(4);
         out.reasoning |= thought != null && !thought.isEmpty();
+      } else if (c.nameIs(TOOL_CALLS)) {
+        c.skipEmpty(4); // a tool-call fragment: the Jackson path reads it
       } else {
         c.skipValue(4);
       }
@@ -160,6 +165,8 @@ final class ChunkScanner {
         }
       } else if (c.nameIs(PROMPT_TOKENS_DETAILS) && c.peekValue() == '{') {
         readPromptDetails(c, out);
+      } else if (c.nameIs(COMPLETION_TOKENS_DETAILS)) {
+        c.skipEmpty(3); // the reasoning tokens: the Jackson path reads them
       } else {
         c.skipValue(3);
       }
@@ -442,6 +449,27 @@ final class ChunkScanner {
       pos = i;
       checkDelimiter();
       return (int) (negative ? -value : value);
+    }
+
+    /**
+     * Skips a value that holds nothing ({@code null}, {@code []} or <code>{}</code>), and gives
+     * up on any other: what it holds is for the Jackson path.
+     */
+    void skipEmpty(int depth) {
+      byte x = peekValue();
+      if (x == 'n') {
+        skipValue(depth);
+        return;
+      }
+      char close = x == '[' ? ']' : x == '{' ? '}' : 0;
+      if (close == 0) {
+        throw GiveUp.INSTANCE;
+      }
+      pos++;
+      if (!consumeIf(close)) {
+        throw GiveUp.INSTANCE;
+      }
+      checkDelimiter();
     }
 
     /** Skips one value of any kind, checking its syntax. */

@@ -81,6 +81,8 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
   private long lastChunkNanos = -1;
   private long firstAnswerNanos = -1;
   private int reasoningChunks;
+  private int reasoningTokens = -1;
+  private long firstToolCallNanos = -1;
   private long lastReadNanos;
   private int completionTokens = -1;
   private int promptTokens = -1;
@@ -417,6 +419,9 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     if (fields.reasoning) {
       reasoningChunks++;
     }
+    if (fields.toolCall && firstToolCallNanos < 0) {
+      firstToolCallNanos = nanos;
+    }
     if (fields.text != null) {
       text.append(fields.text);
       if (firstAnswerNanos < 0 && !fields.text.isEmpty()) {
@@ -439,6 +444,9 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     }
     if (fields.cachedTokens >= 0) {
       cachedTokens = fields.cachedTokens;
+    }
+    if (fields.reasoningTokens >= 0) {
+      reasoningTokens = fields.reasoningTokens;
     }
   }
 
@@ -472,7 +480,9 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
         .error(error)
         .generatedText(text.toString())
         .requestId(request.headers().get(REQUEST_ID))
-        .reasoningChunks(reasoningChunks);
+        .reasoningChunks(reasoningChunks)
+        .reasoningTokens(reasoningTokens);
+    answerKinds(record, success);
     if (request.scheduledNanos() != LlmRequest.NOT_SCHEDULED) {
       record.scheduledNanos(request.scheduledNanos());
     }
@@ -485,6 +495,25 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     // A fully read response leaves the connection clean whatever its status: reusing it
     // spares the next request a connect inside its TTFT.
     completion.done(this, record.build(), responseComplete && keepAlive);
+  }
+
+  /**
+   * The tool calls the answer made (their arguments parsed now that they are whole) and, when
+   * the request asked for a JSON schema, whether the answer of a successful request follows
+   * it. Small answers, read once, on the loop that read them.
+   */
+  private void answerKinds(RequestRecord.Builder record, boolean success) {
+    ToolCalls calls = fields.toolCalls;
+    if (calls != null) {
+      record.toolCalls(calls.count()).toolCallsParsed(calls.parsed());
+      if (firstToolCallNanos >= 0) {
+        record.toolCallNanos(firstToolCallNanos - startNanos);
+      }
+    }
+    if (success && request.schema() != null) {
+      record.schemaCheck(request.schema().accepts(text.toString())
+          ? RequestRecord.SCHEMA_VALID : RequestRecord.SCHEMA_INVALID);
+    }
   }
 
   private static boolean isDone(byte[] data, int length) {

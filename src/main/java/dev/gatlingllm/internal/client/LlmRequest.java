@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param pooling        the answer is one JSON body timed as a whole (embeddings, rerank),
  *                       as vLLM times pooling requests, instead of a stream of chunks
  * @param reader         how the answer's chunks (or its whole body) are read: its API's
+ * @param schema         the JSON schema the request asked the answer to follow (structured
+ *                       output), checked once the answer is whole; null when none was asked
  */
 public record LlmRequest(
     String name,
@@ -23,7 +25,8 @@ public record LlmRequest(
     int promptTokens,
     long scheduledNanos,
     boolean pooling,
-    ChunkReader reader) {
+    ChunkReader reader,
+    JsonSchema schema) {
 
   /** Marks a request that nothing paced: its scheduled time is its start. */
   public static final long NOT_SCHEDULED = Long.MIN_VALUE;
@@ -38,6 +41,12 @@ public record LlmRequest(
   public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
       long scheduledNanos, boolean pooling) {
     this(name, path, headers, body, promptTokens, scheduledNanos, pooling, ChunkReader.OPENAI);
+  }
+
+  /** A request that asks for no JSON schema. */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling, ChunkReader reader) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, reader, null);
   }
 
   /** Header values stay out: they carry the API key. */

@@ -28,11 +28,12 @@ public final class BenchmarkMetrics {
   private final Distribution ttfc;
   private final long totalCached;
   private final double rtfx;
+  private final AnswerFigures answers;
 
   BenchmarkMetrics(TaskType taskType, int completed, int failed, long totalInput, long totalOutput,
       double durationSeconds, Double requestGoodput, int goodCompleted, Latencies latencies,
       double maxOutputTokensPerS, int maxConcurrentRequests, int[] outputLens,
-      Distribution ttfc, long totalCached, double inputAudioSeconds) {
+      Distribution ttfc, long totalCached, double inputAudioSeconds, AnswerFigures answers) {
     this.taskType = taskType;
     this.completed = completed;
     this.failed = failed;
@@ -51,6 +52,7 @@ public final class BenchmarkMetrics {
     this.ttfc = ttfc;
     this.totalCached = totalCached;
     this.rtfx = perSecond(inputAudioSeconds, durationSeconds);
+    this.answers = answers;
   }
 
   /**
@@ -68,6 +70,11 @@ public final class BenchmarkMetrics {
    */
   public double rtfx() {
     return rtfx;
+  }
+
+  /** Reasoning tokens, tool calls and schema checks of the successful answers. */
+  public AnswerFigures answers() {
+    return answers;
   }
 
   /**
@@ -203,7 +210,8 @@ public final class BenchmarkMetrics {
       case "max_concurrent_requests":
         return OptionalDouble.of(maxConcurrentRequests);
       default:
-        return distributionValue(key);
+        OptionalDouble answer = answers.value(key);
+        return answer.isPresent() ? answer : distributionValue(key);
     }
   }
 
@@ -212,8 +220,14 @@ public final class BenchmarkMetrics {
       return OptionalDouble.empty();
     }
     String body = key.substring(0, key.length() - 3);
-    if (ttfc != null && body.endsWith("_" + TTFC_KEY)) {
-      return statistic(ttfc, body.substring(0, body.length() - TTFC_KEY.length() - 1));
+    for (String word : new String[] {TTFC_KEY, AnswerFigures.TTFO_KEY}) {
+      if (ttfc != null && body.endsWith("_" + word)) {
+        return statistic(ttfc, body.substring(0, body.length() - word.length() - 1));
+      }
+    }
+    String tool = "_" + AnswerFigures.TOOL_CALL_KEY;
+    if (answers.toolCallTime() != null && body.endsWith(tool)) {
+      return statistic(answers.toolCallTime(), body.substring(0, body.length() - tool.length()));
     }
     for (Metric m : Metric.values()) {
       String suffix = "_" + m.key();

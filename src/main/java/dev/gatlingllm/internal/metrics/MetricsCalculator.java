@@ -146,7 +146,7 @@ public final class MetricsCalculator {
         LatencySamples.of(src, successIdx, i -> outputLens[i]).figures(percentiles),
         peak[0], (int) peak[1], outputLens,
         reasoning ? Stats.ofSeconds(ttfcs, ttfcCount, percentiles) : null, totalCached,
-        audioSeconds);
+        audioSeconds, AnswerFigures.of(src, percentiles));
   }
 
   /**
@@ -257,7 +257,7 @@ public final class MetricsCalculator {
         null, 0, new Latencies(empty, empty, empty, Stats.ofSeconds(e2els, completed, percentiles),
             Stats.ofSeconds(queues, completed, percentiles),
             Stats.ofSeconds(withQueue, completed, percentiles)),
-        0.0, 0, new int[n], null, 0, 0.0);
+        0.0, 0, new int[n], null, 0, 0.0, AnswerFigures.NONE);
   }
 
   /** Immutable builder: every call returns a new builder. */

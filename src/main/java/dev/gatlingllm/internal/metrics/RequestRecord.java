@@ -49,6 +49,17 @@ import java.util.Objects;
  *                         the server's prefix cache held; -1 when absent
  * @param inputAudioSeconds the length of the audio clip the request sent, in seconds (vLLM's
  *                         {@code input_audio_duration}, behind {@code rtfx}); 0 for none
+ * @param reasoningTokens  {@code usage.completion_tokens_details.reasoning_tokens} as the
+ *                         server reported it; -1 when it reported none (the result then
+ *                         counts the reasoning chunks, see {@link #reasoningTokenCount()})
+ * @param toolCallNanos    first chunk carrying a tool call ({@code delta.tool_calls}) minus
+ *                         start; -1 when the answer called no tool
+ * @param toolCalls        tool calls in the answer: distinct {@code tool_calls[].index} values
+ * @param toolCallsParsed  those of the tool calls whose arguments, their fragments joined,
+ *                         parse as one JSON value
+ * @param schemaCheck      whether the answer validated against the JSON schema the request
+ *                         asked for: {@link #SCHEMA_VALID}, {@link #SCHEMA_INVALID}, or
+ *                         {@link #SCHEMA_NOT_ASKED} (no schema asked, or the request failed)
  */
 public record RequestRecord(
     String name,
@@ -72,7 +83,19 @@ public record RequestRecord(
     long clientQueueNanos,
     String requestClass,
     int cachedTokens,
-    double inputAudioSeconds) {
+    double inputAudioSeconds,
+    int reasoningTokens,
+    long toolCallNanos,
+    int toolCalls,
+    int toolCallsParsed,
+    int schemaCheck) {
+
+  /** {@link #schemaCheck()}: the request asked for no JSON schema, or it failed. */
+  public static final int SCHEMA_NOT_ASKED = -1;
+  /** {@link #schemaCheck()}: the answer did not validate against the schema asked for. */
+  public static final int SCHEMA_INVALID = 0;
+  /** {@link #schemaCheck()}: the answer validated against the schema asked for. */
+  public static final int SCHEMA_VALID = 1;
 
   public RequestRecord {
     Objects.requireNonNull(name, "name");
@@ -115,6 +138,20 @@ public record RequestRecord(
     return latencyNanos / 1_000_000.0;
   }
 
+  /**
+   * The reasoning tokens of the answer: the server's {@code reasoning_tokens} when it gave
+   * them, else one per reasoning chunk (a server streams a token per chunk unless it merges
+   * them, so this is a lower bound then).
+   */
+  public int reasoningTokenCount() {
+    return reasoningTokens >= 0 ? reasoningTokens : reasoningChunks;
+  }
+
+  /** Time to the first tool-call chunk; meaningful when {@code toolCallNanos >= 0}. */
+  public double toolCallMillis() {
+    return toolCallNanos / 1_000_000.0;
+  }
+
   /** Time spent between the scheduled arrival and the actual send (queueing, pacing). */
   public long waitNanos() {
     return startNanos - scheduledNanos;
@@ -139,14 +176,17 @@ public record RequestRecord(
         .generatedText(generatedText).requestId(requestId).ttfcNanos(ttfcNanos)
         .reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueueNanos)
         .requestClass(requestClass).cachedTokens(cachedTokens)
-        .inputAudioSeconds(inputAudioSeconds);
+        .inputAudioSeconds(inputAudioSeconds).reasoningTokens(reasoningTokens)
+        .toolCallNanos(toolCallNanos).toolCalls(toolCalls).toolCallsParsed(toolCallsParsed)
+        .schemaCheck(schemaCheck);
   }
 
   /**
    * Names each value of a record where it is made. What is not set is what was not measured:
    * no content (TTFT, latency and TTFC -1, no chunk), token counts -1, no response head
    * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue, no
-   * cached tokens (-1), no audio (0); the scheduled time
+   * cached tokens (-1), no audio (0), no reasoning count from the server, no tool call, no
+   * schema asked; the scheduled time
    * and the end default to the start (nothing paced or queued it; over as it started).
    * Mutable, unlike the DSL's builders: the client makes one per request on the event loop,
    * where one object is all a record may cost beyond itself (no allocation per call).
@@ -179,6 +219,11 @@ public record RequestRecord(
     private String requestClass;
     private int cachedTokens = -1;
     private double inputAudioSeconds;
+    private int reasoningTokens = -1;
+    private long toolCallNanos = -1;
+    private int toolCalls;
+    private int toolCallsParsed;
+    private int schemaCheck = SCHEMA_NOT_ASKED;
 
     private Builder(String name) {
       this.name = name;
@@ -310,12 +355,43 @@ public record RequestRecord(
       return this;
     }
 
+    /** {@code usage.completion_tokens_details.reasoning_tokens} reported by the server. */
+    public Builder reasoningTokens(int tokens) {
+      reasoningTokens = tokens;
+      return this;
+    }
+
+    /** First chunk carrying a tool call minus start. */
+    public Builder toolCallNanos(long nanos) {
+      toolCallNanos = nanos;
+      return this;
+    }
+
+    /** Tool calls in the answer. */
+    public Builder toolCalls(int calls) {
+      toolCalls = calls;
+      return this;
+    }
+
+    /** Tool calls whose arguments parse as JSON. */
+    public Builder toolCallsParsed(int calls) {
+      toolCallsParsed = calls;
+      return this;
+    }
+
+    /** {@link #SCHEMA_VALID}, {@link #SCHEMA_INVALID} or {@link #SCHEMA_NOT_ASKED}. */
+    public Builder schemaCheck(int verdict) {
+      schemaCheck = verdict;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
           ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass, cachedTokens,
-          inputAudioSeconds);
+          inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls, toolCallsParsed,
+          schemaCheck);
     }
   }
 
@@ -324,6 +400,7 @@ public record RequestRecord(
     return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
         requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass,
-        cachedTokens, inputAudioSeconds);
+        cachedTokens, inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls,
+        toolCallsParsed, schemaCheck);
   }
 }

@@ -71,9 +71,10 @@ final class ConsoleSummary {
     }
     // Reasoning runs only (not in vLLM's summary): when the answer itself began.
     m.ttfc().ifPresent(d -> {
-      out.append(PyFormat.center("Time to First Content Token", 50, '-')).append('\n');
+      out.append(PyFormat.center("Time to First Content Token (TTFO)", 50, '-')).append('\n');
       distribution(out, "TTFC", d);
     });
+    answers(out, m.answers());
     out.append("=".repeat(50)).append('\n');
     return out.toString();
   }
@@ -130,6 +131,33 @@ final class ConsoleSummary {
   }
 
   /** vLLM's lines of one distribution: mean, median, then each percentile. */
+  /**
+   * Reasoning tokens, tool calls and schema checks (not in vLLM's summary), each block only
+   * when some answer had it. TTFC is what AIPerf calls time to first output token (TTFO).
+   */
+  private static void answers(StringBuilder out, dev.gatlingllm.internal.metrics.AnswerFigures a) {
+    if (a.reasoningRequests() > 0) {
+      out.append(PyFormat.center("Reasoning", 50, '-')).append('\n');
+      line(out, "Requests that reasoned:", a.reasoningRequests());
+      line(out, a.reasoningFromServer() ? "Total reasoning tokens:"
+          : "Total reasoning tokens (some counted):", a.reasoningTokens());
+    }
+    if (a.toolCallRequests() > 0) {
+      out.append(PyFormat.center("Tool Calls", 50, '-')).append('\n');
+      line(out, "Requests that called a tool:", a.toolCallRequests());
+      line(out, "Tool calls:", a.toolCalls());
+      line(out, "Tool calls with JSON arguments (%):", 100 * a.toolCallParseRate());
+      if (a.toolCallTime() != null) {
+        distribution(out, "TTFTC", a.toolCallTime());
+      }
+    }
+    if (a.schemaChecked() > 0) {
+      out.append(PyFormat.center("Structured Output", 50, '-')).append('\n');
+      line(out, "Answers checked against a schema:", a.schemaChecked());
+      line(out, "Valid against their schema (%):", 100 * a.schemaValidRate());
+    }
+  }
+
   private static void distribution(StringBuilder out, String label, Distribution d) {
     line(out, "Mean " + label + " (ms):", d.mean());
     line(out, "Median " + label + " (ms):", d.median());

@@ -9,10 +9,12 @@ import java.nio.charset.StandardCharsets;
  * (LEB128, zigzag for values that may be negative), times as differences from the start, and
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
  * field of the record is kept. Fields added later (the conversation turn, the client queue
- * time, the request class) are flagged and written last, so records written before them still read, with the
- * field's default (0), and the log's format version stays 1. The flags byte being full, its
- * last bit says that a second set of flags follows (a varint), for the fields added after
- * those (the cached prompt tokens, the audio clip's length).
+ * time, the request class, what the answer said beyond its text: reasoning tokens, tool calls,
+ * the schema check; the cached prompt tokens; the audio clip's length) are flagged and written
+ * last, in the order of their flags, so records written before them still read, with the
+ * field's default, and the log's format version stays 1. The flags are a variable-length
+ * integer: one byte, as they always were, while no flag above 64 is set; a new field takes the
+ * next bit.
  */
 public final class RecordCodec {
 
@@ -23,9 +25,9 @@ public final class RecordCodec {
   private static final int HAS_TURN = 16;
   private static final int HAS_CLIENT_QUEUE = 32;
   private static final int HAS_CLASS = 64;
-  private static final int HAS_MORE_FLAGS = 128;
-  private static final int MORE_CACHED_TOKENS = 1;
-  private static final int MORE_AUDIO = 2;
+  private static final int HAS_ANSWER_KINDS = 1 << 7;
+  private static final int HAS_CACHED_TOKENS = 1 << 8;
+  private static final int HAS_AUDIO = 1 << 9;
 
   private RecordCodec() {}
 
@@ -53,10 +55,11 @@ public final class RecordCodec {
     int flags = (r.success() ? SUCCESS : 0) | (r.error() != null ? HAS_ERROR : 0)
         | (r.generatedText() != null ? HAS_TEXT : 0) | (r.requestId() != null ? HAS_REQUEST_ID : 0)
         | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0)
-        | (r.requestClass() != null ? HAS_CLASS : 0);
-    int more = (r.cachedTokens() >= 0 ? MORE_CACHED_TOKENS : 0)
-        | (r.inputAudioSeconds() != 0 ? MORE_AUDIO : 0);
-    out.write(flags | (more != 0 ? HAS_MORE_FLAGS : 0));
+        | (r.requestClass() != null ? HAS_CLASS : 0)
+        | (answerKinds(r) ? HAS_ANSWER_KINDS : 0)
+        | (r.cachedTokens() >= 0 ? HAS_CACHED_TOKENS : 0)
+        | (r.inputAudioSeconds() != 0 ? HAS_AUDIO : 0);
+    writeUnsigned(out, flags);
     if (r.error() != null) {
       writeString(out, r.error());
     }
@@ -75,16 +78,26 @@ public final class RecordCodec {
     if (r.requestClass() != null) {
       writeString(out, r.requestClass());
     }
-    if (more != 0) {
-      writeUnsigned(out, more);
-      if (r.cachedTokens() >= 0) {
-        writeUnsigned(out, r.cachedTokens());
-      }
-      if (r.inputAudioSeconds() != 0) {
-        // whole microseconds: a clip's length needs no more
-        writeSigned(out, Math.round(r.inputAudioSeconds() * 1e6));
-      }
+    if (answerKinds(r)) {
+      writeSigned(out, r.reasoningTokens());
+      writeSigned(out, r.toolCallNanos());
+      writeUnsigned(out, r.toolCalls());
+      writeUnsigned(out, r.toolCallsParsed());
+      writeSigned(out, r.schemaCheck());
     }
+    if (r.cachedTokens() >= 0) {
+      writeUnsigned(out, r.cachedTokens());
+    }
+    if (r.inputAudioSeconds() != 0) {
+      // whole microseconds: a clip's length needs no more
+      writeSigned(out, Math.round(r.inputAudioSeconds() * 1e6));
+    }
+  }
+
+  /** Whether the record holds any answer figure beyond the defaults of an older record. */
+  private static boolean answerKinds(RequestRecord r) {
+    return r.reasoningTokens() != -1 || r.toolCallNanos() != -1 || r.toolCalls() != 0
+        || r.toolCallsParsed() != 0 || r.schemaCheck() != RequestRecord.SCHEMA_NOT_ASKED;
   }
 
   /**
@@ -112,7 +125,7 @@ public final class RecordCodec {
     int outputTokens = in.intSigned();
     int httpStatus = in.uint();
     int reasoningChunks = in.uint();
-    int flags = in.next();
+    int flags = in.uint();
     String error = (flags & HAS_ERROR) != 0 ? in.string() : null;
     String text = (flags & HAS_TEXT) != 0 ? in.string() : null;
     String requestId = (flags & HAS_REQUEST_ID) != 0 ? in.string() : null;
@@ -120,9 +133,14 @@ public final class RecordCodec {
     long clientQueue = (flags & HAS_CLIENT_QUEUE) != 0 ? in.signed() : 0;
     // a few class names repeat over every record: one String each, not one per record
     String requestClass = (flags & HAS_CLASS) != 0 ? in.string().intern() : null;
-    int more = (flags & HAS_MORE_FLAGS) != 0 ? in.uint() : 0;
-    int cachedTokens = (more & MORE_CACHED_TOKENS) != 0 ? in.uint() : -1;
-    double audioSeconds = (more & MORE_AUDIO) != 0 ? in.signed() / 1e6 : 0;
+    boolean kinds = (flags & HAS_ANSWER_KINDS) != 0;
+    int reasoningTokens = kinds ? in.intSigned() : -1;
+    long toolCallNanos = kinds ? in.signed() : -1;
+    int toolCalls = kinds ? in.uint() : 0;
+    int toolCallsParsed = kinds ? in.uint() : 0;
+    int schemaCheck = kinds ? in.intSigned() : RequestRecord.SCHEMA_NOT_ASKED;
+    int cachedTokens = (flags & HAS_CACHED_TOKENS) != 0 ? in.uint() : -1;
+    double audioSeconds = (flags & HAS_AUDIO) != 0 ? in.signed() / 1e6 : 0;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -131,8 +149,9 @@ public final class RecordCodec {
         .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
         .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
         .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue)
-        .requestClass(requestClass).cachedTokens(cachedTokens).inputAudioSeconds(audioSeconds)
-        .build();
+        .requestClass(requestClass).reasoningTokens(reasoningTokens).toolCallNanos(toolCallNanos)
+        .toolCalls(toolCalls).toolCallsParsed(toolCallsParsed).schemaCheck(schemaCheck)
+        .cachedTokens(cachedTokens).inputAudioSeconds(audioSeconds).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.gatlingllm.internal.metrics.AnswerFigures;
 import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
 import dev.gatlingllm.internal.metrics.ClassFigures;
 import dev.gatlingllm.internal.metrics.Distribution;
@@ -26,7 +27,8 @@ final class ResultDocument {
 
   /** Keys that only appear in detailed mode. */
   static final List<String> DETAILED_KEYS = List.of("input_lens", "output_lens", "ttfts", "itls",
-      "latencies", "start_times", "generated_texts", "errors");
+      "latencies", "start_times", "generated_texts", "errors", "reasoning_tokens", "tool_calls",
+      "tool_calls_parsed", "schema_valid");
 
   private ResultDocument() {}
 
@@ -105,8 +107,13 @@ final class ResultDocument {
       }
       putDistribution(doc, metric.key(), m.distribution(metric));
     }
-    // Our addition for reasoning models, absent otherwise so that other runs keep vLLM's keys.
-    m.ttfc().ifPresent(d -> putDistribution(doc, BenchmarkMetrics.TTFC_KEY, d));
+    // Our addition for reasoning models, absent otherwise so that other runs keep vLLM's keys;
+    // the same figures again under AIPerf's name, time to first output token.
+    m.ttfc().ifPresent(d -> {
+      putDistribution(doc, BenchmarkMetrics.TTFC_KEY, d);
+      putDistribution(doc, AnswerFigures.TTFO_KEY, d);
+    });
+    putAnswers(doc, m.answers());
     analysis.putInto(doc);
     // Conversation runs only (vllm-bench's multi-turn mode): the figures of each turn index.
     if (generation) {
@@ -134,6 +141,31 @@ final class ResultDocument {
     out.put("std_" + key + "_ms", d.std());
     for (PercentileValue p : d.percentiles()) {
       out.put("p" + p.word() + "_" + key + "_ms", p.valueMs());
+    }
+  }
+
+  /**
+   * Reasoning tokens (AIPerf's {@code total_reasoning_tokens}), tool calls and schema checks,
+   * each only when some answer had it.
+   */
+  private static void putAnswers(Map<String, Object> doc, AnswerFigures a) {
+    if (a.reasoningRequests() > 0) {
+      doc.put("total_reasoning_tokens", a.reasoningTokens());
+      doc.put("reasoning_tokens_from_server", a.reasoningFromServer());
+    }
+    if (a.toolCallRequests() > 0) {
+      doc.put("tool_call_requests", a.toolCallRequests());
+      doc.put("total_tool_calls", a.toolCalls());
+      doc.put("total_tool_calls_parsed", a.toolCallsParsed());
+      doc.put("tool_call_parse_rate", a.toolCallParseRate());
+      if (a.toolCallTime() != null) {
+        putDistribution(doc, AnswerFigures.TOOL_CALL_KEY, a.toolCallTime());
+      }
+    }
+    if (a.schemaChecked() > 0) {
+      doc.put("structured_output_requests", a.schemaChecked());
+      doc.put("structured_output_valid", a.schemaValid());
+      doc.put("structured_output_valid_rate", a.schemaValidRate());
     }
   }
 
@@ -171,6 +203,25 @@ final class ResultDocument {
       }));
     }
     doc.put("errors", array(n, (g, i) -> g.writeString(error(rs.record(i)))));
+    AnswerFigures a = m.answers();
+    if (a.reasoningRequests() > 0) {
+      doc.put("reasoning_tokens", array(n, (g, i) -> g.writeNumber(
+          rs.record(i).success() ? rs.record(i).reasoningTokenCount() : 0)));
+    }
+    if (a.toolCallRequests() > 0) {
+      doc.put("tool_calls", array(n, (g, i) -> g.writeNumber(rs.record(i).toolCalls())));
+      doc.put("tool_calls_parsed", array(n, (g, i) -> g.writeNumber(rs.record(i).toolCallsParsed())));
+    }
+    if (a.schemaChecked() > 0) {
+      doc.put("schema_valid", array(n, (g, i) -> {
+        int check = rs.record(i).schemaCheck();
+        if (check == RequestRecord.SCHEMA_NOT_ASKED) {
+          g.writeNull();
+        } else {
+          g.writeBoolean(check == RequestRecord.SCHEMA_VALID);
+        }
+      }));
+    }
   }
 
   /** vLLM writes "" for successful requests; a failure always gets a non-empty reason. */

@@ -70,6 +70,8 @@ public final class ConfigCheck {
             + c.connectionPolicy());
     checkRate("mergedTokenRate", c.mergedTokenRate());
     checkRate("missingRoleRate", c.missingRoleRate());
+    checkRate("malformedToolCallRate", c.malformedToolCallRate());
+    checkRate("invalidStructuredRate", c.invalidStructuredRate());
     require(c.contextTokens() >= 1 && c.contextTokens() <= MAX_OUTPUT_TOKENS,
         "contextTokens must be in 1.." + MAX_OUTPUT_TOKENS + ", got " + c.contextTokens());
     require(c.tokenizer() == null || !c.tokenizer().isBlank(), "tokenizer must be gpt2, a "

@@ -52,6 +52,11 @@ public final class Generation {
   private final boolean disconnect;
   private final Jitter jitter;
   private final int chunks;
+  private final long number;
+  /** First chunk of the answer after the reasoning ones. */
+  private final int answerFrom;
+  /** A tool call's arguments or a structured answer, streamed in pieces; null for words. */
+  private final String shaped;
   /** Content chunks sent before an injected fault takes effect. */
   private final int faultPoint;
   /** Whether a streamed chat answer still owes its role chunk (sent with the first event). */
@@ -103,6 +108,15 @@ public final class Generation {
     this.jitter = Jitter.of(config, number);
     this.chunks = SimTokens.chunkCount(request.maxTokens(), config.tokensPerChunk());
     this.faultPoint = Math.max(1, chunks / 2);
+    this.number = number;
+    int k = config.tokensPerChunk();
+    this.answerFrom = request.chat()
+        ? Math.min(chunks, (config.reasoningTokens() + k - 1) / k) : 0;
+    AnswerShape shape = request.shape();
+    String value = shape.schema() == null ? null : AnswerShape.valueFor(shape.schema());
+    boolean cut = shape.toolCall() ? config.malformsToolCall(number)
+        : shape.structured() && config.breaksStructuredAnswer(number);
+    this.shaped = value == null ? null : cut ? value.substring(0, value.length() - 1) : value;
   }
 
   /** Records the write time of every content chunk into {@code entry} (null: none). */
@@ -211,7 +225,7 @@ public final class Generation {
     boolean thinking = request.chat() && from < config.reasoningTokens();
     boolean faulty = nextChunk == faultPoint && (stall || inBand || disconnect);
     int textFrom = heldFrom >= 0 ? heldFrom : from;
-    if (!last && !faulty && config.mergesToken(to - 1)
+    if (!last && !faulty && shaped == null && config.mergesToken(to - 1)
         && thinking == (request.chat() && to < config.reasoningTokens())) {
       // held back, as a token ending inside a UTF-8 character: it goes out with the next one
       heldFrom = textFrom;
@@ -229,10 +243,18 @@ public final class Generation {
       if (events != null) {
         String piece = SimTokens.range(textFrom, to);
         event = thinking ? events.reasoningDelta(piece) : events.delta(piece);
+      } else if (thinking) {
+        event = text.reasoningEvent(SimTokens.range(textFrom, to), config.reasoningField(),
+            finishHere);
+      } else if (shaped != null) {
+        // the call's arguments or the structured answer, a piece per chunk after the reasoning
+        String piece = AnswerShape.piece(shaped, j - answerFrom, chunks - answerFrom);
+        event = request.shape().toolCall()
+            ? text.toolCallEvent(number, request.shape().toolName(), piece, j == answerFrom,
+                finishHere)
+            : text.escapedContentEvent(piece, finishHere);
       } else {
-        event = thinking
-            ? text.reasoningEvent(SimTokens.range(textFrom, to), config.reasoningField(), finishHere)
-            : text.contentEvent(SimTokens.range(textFrom, to), finishHere);
+        event = text.contentEvent(SimTokens.range(textFrom, to), finishHere);
       }
       if (opening != null) {
         event = opening + event;
@@ -308,7 +330,8 @@ public final class Generation {
         logEntry.wrote(now); // a chunk with a choice: clients count it as they count content
       }
     } else if (request.includeUsage()) {
-      write(text.usageEvent(request.promptTokens(), request.maxTokens()));
+      write(text.usageEvent(request.promptTokens(), request.maxTokens(),
+          request.chat() ? Math.min(config.reasoningTokens(), request.maxTokens()) : 0));
     }
     write(ResponseText.DONE);
     complete(ctx.write(LastHttpContent.EMPTY_LAST_CONTENT));
@@ -332,6 +355,15 @@ public final class Generation {
     } else if (events != null) {
       state.decoded(request.maxTokens(), config);
       respond(HttpResponseStatus.OK, events.whole(reasoningText(), answerText(),
+          request.promptTokens(), request.maxTokens()));
+    } else if (shaped != null && request.shape().toolCall()) {
+      state.decoded(request.maxTokens(), config);
+      respond(HttpResponseStatus.OK, text.toolCallCompletion(number, request.shape().toolName(),
+          shaped, request.promptTokens(), request.maxTokens()));
+    } else if (shaped != null) {
+      state.decoded(request.maxTokens(), config);
+      String quoted = ResponseText.quote(shaped);
+      respond(HttpResponseStatus.OK, text.completion(quoted.substring(1, quoted.length() - 1),
           request.promptTokens(), request.maxTokens()));
     } else {
       state.decoded(request.maxTokens(), config);

@@ -25,15 +25,17 @@ import java.util.Set;
  *                     when {@link SimulatorConfig#anyModel()} accepts it; null for the served one
  * @param messages     true for the Anthropic Messages API ({@code /v1/messages}): typed events,
  *                     thinking blocks, usage always at the end
+ * @param shape        a chat answer's tool call or JSON schema ({@link AnswerShape#WORDS}: words)
  */
 record GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
-    int promptTokens, int maxTokens, String promptText, String model, boolean messages) {
+    int promptTokens, int maxTokens, String promptText, String model, boolean messages,
+    AnswerShape shape) {
 
-  /** A request of the OpenAI APIs (completions, chat, Responses). */
+  /** A request of the OpenAI APIs (completions, chat, Responses) answered with words. */
   GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
       int promptTokens, int maxTokens, String promptText, String model) {
     this(chat, responses, stream, includeUsage, promptTokens, maxTokens, promptText, model,
-        false);
+        false, AnswerShape.WORDS);
   }
 
   /** A request without prompt text (nothing for the prefix cache to match). */
@@ -80,7 +82,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     JsonNode promptNode = root.get(chat ? "messages" : "prompt");
     String promptText = promptNode.isTextual() ? promptNode.textValue() : promptNode.toString();
     return new GenerationRequest(chat, false, stream, includeUsage, prompt, maxTokens,
-        promptText, echoed);
+        promptText, echoed, false, chat ? AnswerShape.of(root, config) : AnswerShape.WORDS);
   }
 
   /**
@@ -176,7 +178,7 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     }
     boolean stream = bool(root, "stream");
     return new GenerationRequest(true, false, stream, true, prompt, maxTokens,
-        messages.toString(), echoed, true);
+        messages.toString(), echoed, true, AnswerShape.WORDS);
   }
 
   /** The roles vLLM's Messages API takes ({@code ctx} and {@code msg} it maps to user). */

@@ -42,6 +42,39 @@ final class ResponseText {
         + ",\"usage\":null}\n\n";
   }
 
+  /**
+   * One SSE chat event carrying a fragment of the tool call at index 0: the first names the
+   * call ({@code id}, {@code type}, {@code function.name}), the others carry only the next
+   * piece of its arguments, as vLLM streams a call; the last says {@code tool_calls} ended it.
+   */
+  String toolCallEvent(long number, String name, String argumentsPiece, boolean first,
+      boolean last) {
+    String call = first
+        ? "{\"index\":0,\"id\":\"chatcmpl-tool-" + number + "\",\"type\":\"function\","
+            + "\"function\":{\"name\":" + quote(name) + ",\"arguments\":" + quote(argumentsPiece)
+            + "}}"
+        : "{\"index\":0,\"function\":{\"arguments\":" + quote(argumentsPiece) + "}}";
+    return "data: " + head + "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[" + call
+        + "]},\"logprobs\":null,\"finish_reason\":" + (last ? "\"tool_calls\"" : "null")
+        + (last ? ",\"stop_reason\":null" : "") + "}]}\n\n";
+  }
+
+  /** A chat content event whose text may need JSON escaping (a structured answer's piece). */
+  String escapedContentEvent(String text, boolean last) {
+    String quoted = quote(text);
+    return contentEvent(quoted.substring(1, quoted.length() - 1), last);
+  }
+
+  /** The whole non-streamed chat answer that calls one tool. */
+  String toolCallCompletion(long number, String name, String arguments, int promptTokens,
+      int completionTokens) {
+    return head + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+        + "\"content\":null,\"tool_calls\":[{\"id\":\"chatcmpl-tool-" + number + "\","
+        + "\"type\":\"function\",\"function\":{\"name\":" + quote(name) + ",\"arguments\":"
+        + quote(arguments) + "}}]},\"logprobs\":null,\"finish_reason\":\"tool_calls\","
+        + "\"stop_reason\":null}]," + usage(promptTokens, completionTokens) + "}";
+  }
+
   /** One SSE chat event carrying reasoning text in {@code field} instead of content. */
   String reasoningEvent(String text, String field, boolean last) {
     String finish = last ? "\"length\"" : "null";
@@ -102,7 +135,20 @@ final class ResponseText {
 
   /** The final usage event sent when {@code stream_options.include_usage} is true. */
   String usageEvent(int promptTokens, int completionTokens) {
-    return "data: " + head + "\"choices\":[]," + usage(promptTokens, completionTokens) + "}\n\n";
+    return usageEvent(promptTokens, completionTokens, 0);
+  }
+
+  /**
+   * The final usage event; with {@code reasoningTokens > 0} it says how many of the
+   * completion tokens were reasoning ({@code completion_tokens_details.reasoning_tokens}).
+   */
+  String usageEvent(int promptTokens, int completionTokens, int reasoningTokens) {
+    String usage = usage(promptTokens, completionTokens);
+    if (reasoningTokens > 0) {
+      usage = usage.substring(0, usage.length() - 1)
+          + ",\"completion_tokens_details\":{\"reasoning_tokens\":" + reasoningTokens + "}}";
+    }
+    return "data: " + head + "\"choices\":[]," + usage + "}\n\n";
   }
 
   /** The whole non-streaming response body. */

@@ -237,6 +237,19 @@ public final class SimCommand implements Callable<Integer> {
     builder = builder.reasoningField(value);
   }
 
+  @Option(names = "--tool-call-answers", order = 24, description = "answer a chat request with "
+      + "tools and tool_choice auto (the default with tools) with a tool call, its arguments "
+      + "streamed in pieces; required and a named function are always answered so (default off)")
+  void toolCallAnswers(boolean value) {
+    builder = builder.toolCallAnswers(value);
+  }
+
+  @Option(names = "--no-auto-tool-choice", order = 25, description = "refuse tool_choice auto "
+      + "with 400, as vLLM does when started without --enable-auto-tool-choice")
+  void noAutoToolChoice(boolean value) {
+    builder = builder.autoToolChoice(!value);
+  }
+
   @Option(names = "--session-cache", order = 20, description = "a prefix cache per "
       + "conversation: a turn with X-Session-ID whose history is that session's previous turn "
       + "and its answer pays the prefill (--prefill-us-per-token) of its new tokens only, as "
@@ -313,6 +326,20 @@ public final class SimCommand implements Callable<Integer> {
           + "after its N-th response (default 0: no limit, no header)")
   void keepAliveMax(int value) {
     builder = builder.keepAliveMax(value);
+  }
+
+  @Option(names = "--malformed-tool-call-rate", order = 35, paramLabel = "F",
+      converter = Decimal.class, description = "fraction of tool calls whose arguments are cut "
+          + "before their last character: not JSON (default 0)")
+  void malformedToolCallRate(double value) {
+    builder = builder.malformedToolCallRate(value);
+  }
+
+  @Option(names = "--invalid-structured-rate", order = 36, paramLabel = "F",
+      converter = Decimal.class, description = "fraction of answers to a JSON schema cut before "
+          + "their last character: invalid (default 0)")
+  void invalidStructuredRate(double value) {
+    builder = builder.invalidStructuredRate(value);
   }
 
   @Option(names = "--dialect", order = 42, paramLabel = "vllm|llamacpp",

@@ -45,4 +45,20 @@ class BfclBackendTest {
           () -> BfclBackend.check(hub, Backends.resolve(name)), name);
     }
   }
+
+  /** The structured-output dataset's response_format is a chat field: openai-chat only. */
+  @Test
+  void theStructuredOutputDatasetNeedsTheChatBackendToo() {
+    GivenValues structured = GivenValues.of(Map.of("dataset-name", "structured_output"));
+    assertDoesNotThrow(() -> BfclBackend.check(structured, Backends.resolve("openai-chat")));
+    for (String name : Backends.servedNames()) {
+      if (name.equals("openai-chat")) {
+        continue;
+      }
+      assertEquals("structured_output dataset requires the 'openai-chat' backend because its "
+          + "requests ask for a JSON schema with response_format, which only chat requests "
+          + "send; got --backend " + name, assertThrows(IllegalArgumentException.class,
+              () -> BfclBackend.check(structured, Backends.resolve(name))).getMessage());
+    }
+  }
 }

@@ -23,7 +23,8 @@ class ChunkScannerTest {
   private static String describe(ChunkFields f) {
     return "choices=" + f.hasChoices + " text=" + quote(f.text) + " reasoning=" + f.reasoning
         + " finish=" + quote(f.finishReason) + " completion=" + f.completionTokens
-        + " prompt=" + f.promptTokens + " error=" + quote(f.error);
+        + " prompt=" + f.promptTokens + " error=" + quote(f.error)
+        + " reasoningTokens=" + f.reasoningTokens + " toolCall=" + f.toolCall;
   }
 
   private static String quote(String s) {
@@ -98,6 +99,35 @@ class ChunkScannerTest {
   void givesUpOnWhatItDoesNotHandle(String json) {
     byte[] bytes = utf8(json);
     assertEquals(null, scanner(bytes, bytes.length), json);
+  }
+
+  /**
+   * A tool-call fragment and the usage's reasoning count are for the Jackson path, which
+   * reads them; an empty or null one (some servers send {@code "tool_calls": []} on every
+   * chunk) stays on the fast path, read as Jackson reads it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
+          + "{\"arguments\":\"{\\\"a\\\":\"}}]}}]}",
+      "{\"choices\":[],\"usage\":{\"completion_tokens\":9,\"completion_tokens_details\":"
+          + "{\"reasoning_tokens\":4}}}"})
+  void leavesToolCallsAndReasoningCountsToJackson(String json) {
+    byte[] bytes = utf8(json);
+    assertEquals(null, scanner(bytes, bytes.length), json);
+    assertTrue(jackson(bytes, bytes.length).contains(json.contains("usage")
+        ? "reasoningTokens=4" : "toolCall=true"), jackson(bytes, bytes.length));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\",\"tool_calls\":[]}}]}",
+      "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\",\"tool_calls\":null}}]}",
+      "{\"choices\":[],\"usage\":{\"completion_tokens\":9,\"completion_tokens_details\":null}}",
+      "{\"choices\":[],\"usage\":{\"completion_tokens\":9,\"completion_tokens_details\":{}}}"})
+  void keepsEmptyToolCallsAndDetailsOnTheFastPath(String json) {
+    byte[] bytes = utf8(json);
+    assertEquals(jackson(bytes, bytes.length), scanner(bytes, bytes.length), json);
   }
 
   @Test

@@ -241,7 +241,7 @@ var LLM = (function () {
     verdict();
   }
 
-  var METRICS = [['ttft', 'TTFT', 'Time to first token'], ['tpot', 'TPOT', 'Time per output token (excl. 1st)'], ['itl', 'ITL', 'Inter-token latency'], ['e2el', 'E2EL', 'End-to-end latency'], ['ttfc', 'TTFC', 'Time to first content token'],
+  var METRICS = [['ttft', 'TTFT', 'Time to first token'], ['tpot', 'TPOT', 'Time per output token (excl. 1st)'], ['itl', 'ITL', 'Inter-token latency'], ['e2el', 'E2EL', 'End-to-end latency'], ['ttfc', 'TTFC (TTFO)', 'Time to first content token (AIPerf\'s time to first output token)'], ['ttftc', 'TTFTC', 'Time to first tool-call token'],
     ['client_queue_time', 'Client queue', 'Client queue time (wait for a max-concurrency permit)'], ['e2el_including_client_queue', 'E2EL + queue', 'End-to-end latency incl. client queue']];
   var COLORS = ['#2e6bd8', '#e07b12', '#14925d', '#b42318', '#7a4cc2', '#0e8a9e', '#a15c07', '#5b6473'];
 

@@ -7,7 +7,10 @@ LLM.run(function (d, app) {
     ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
     ['request_throughput', 'Request throughput (req/s)'], ['request_goodput', 'Request goodput (req/s)'],
     ['output_throughput', 'Output token throughput (tok/s)'], ['max_output_tokens_per_s', 'Peak output token throughput (tok/s)'],
-    ['max_concurrent_requests', 'Peak concurrent requests'], ['total_token_throughput', 'Total token throughput (tok/s)']];
+    ['max_concurrent_requests', 'Peak concurrent requests'], ['total_token_throughput', 'Total token throughput (tok/s)'],
+    ['total_reasoning_tokens', 'Total reasoning tokens'], ['tool_call_requests', 'Requests that called a tool'], ['total_tool_calls', 'Tool calls'],
+    ['tool_call_parse_rate', 'Tool calls with JSON arguments (share)'], ['structured_output_requests', 'Answers checked against their schema'],
+    ['structured_output_valid_rate', 'Answers valid against their schema (share)']];
   var SETTINGS = [['model_id', 'Model'], ['tokenizer_id', 'Tokenizer'], ['backend', 'Backend'], ['endpoint_type', 'Endpoint type'], ['label', 'Label'],
     ['num_prompts', 'Prompts'], ['request_rate', 'Request rate (req/s)'], ['burstiness', 'Burstiness (1 = Poisson)'],
     ['max_concurrency', 'Max concurrency (requests)'], ['ramp_up_strategy', 'Ramp-up strategy'], ['ramp_up_start_rps', 'Ramp-up start (req/s)'],
@@ -15,7 +18,7 @@ LLM.run(function (d, app) {
   var known = {};
   HEADLINE.forEach(function (h) { known[h[0]] = 1; });
   SETTINGS.forEach(function (k) { known[k[0]] = 1; });
-  ['client_self_check', 'server_metrics', 'gpu_energy', 'rps_change_events', 'arrival_replay'].forEach(function (k) { known[k] = 1; });
+  ['client_self_check', 'server_metrics', 'gpu_energy', 'rps_change_events', 'arrival_replay', 'reasoning_tokens_from_server', 'total_tool_calls_parsed', 'structured_output_valid'].forEach(function (k) { known[k] = 1; });
   known.server_compliance = 1;
 
   var total = (R.completed || 0) + (R.failed || 0);
