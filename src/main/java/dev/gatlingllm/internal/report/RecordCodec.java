@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
  * (LEB128, zigzag for values that may be negative), times as differences from the start, and
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
  * field of the record is kept. Fields added later (the conversation turn, the client queue
- * time, the request class) are flagged and written last, so records written before them still read, with the
- * field's default (0), and the log's format version stays 1.
+ * time, the request class, then behind a second set of flags the connection phases, the reuse
+ * of the connection and a cancel) are flagged and written last, so records written before them
+ * still read, with the field's default (0, or -1 for a phase: not measured), and the log's
+ * format version stays 1.
  */
 public final class RecordCodec {
 
@@ -21,6 +23,15 @@ public final class RecordCodec {
   private static final int HAS_TURN = 16;
   private static final int HAS_CLIENT_QUEUE = 32;
   private static final int HAS_CLASS = 64;
+  /**
+   * The flags byte is full: a second set of flags (a varint, so it can grow again) follows the
+   * request class, then the fields it announces.
+   */
+  private static final int HAS_MORE_FLAGS = 128;
+  /** More flags: the connection phases (DNS, connect, TLS, written, head) follow. */
+  private static final int HAS_PHASES = 1;
+  private static final int CONNECTION_REUSED = 2;
+  private static final int CANCELLED = 4;
 
   private RecordCodec() {}
 
@@ -49,7 +60,11 @@ public final class RecordCodec {
         | (r.generatedText() != null ? HAS_TEXT : 0) | (r.requestId() != null ? HAS_REQUEST_ID : 0)
         | (r.turn() != 0 ? HAS_TURN : 0) | (r.clientQueueNanos() != 0 ? HAS_CLIENT_QUEUE : 0)
         | (r.requestClass() != null ? HAS_CLASS : 0);
-    out.write(flags);
+    boolean phases = r.dnsNanos() != -1 || r.connectNanos() != -1 || r.tlsNanos() != -1
+        || r.writtenNanos() != -1 || r.headNanos() != -1;
+    int more = (phases ? HAS_PHASES : 0) | (r.connectionReused() ? CONNECTION_REUSED : 0)
+        | (r.cancelled() ? CANCELLED : 0);
+    out.write(flags | (more != 0 ? HAS_MORE_FLAGS : 0));
     if (r.error() != null) {
       writeString(out, r.error());
     }
@@ -67,6 +82,16 @@ public final class RecordCodec {
     }
     if (r.requestClass() != null) {
       writeString(out, r.requestClass());
+    }
+    if (more != 0) {
+      writeUnsigned(out, more);
+    }
+    if (phases) {
+      writeSigned(out, r.dnsNanos());
+      writeSigned(out, r.connectNanos());
+      writeSigned(out, r.tlsNanos());
+      writeSigned(out, r.writtenNanos());
+      writeSigned(out, r.headNanos());
     }
   }
 
@@ -103,6 +128,13 @@ public final class RecordCodec {
     long clientQueue = (flags & HAS_CLIENT_QUEUE) != 0 ? in.signed() : 0;
     // a few class names repeat over every record: one String each, not one per record
     String requestClass = (flags & HAS_CLASS) != 0 ? in.string().intern() : null;
+    long more = (flags & HAS_MORE_FLAGS) != 0 ? in.unsigned() : 0;
+    boolean phases = (more & HAS_PHASES) != 0;
+    long dns = phases ? in.signed() : -1;
+    long connect = phases ? in.signed() : -1;
+    long tls = phases ? in.signed() : -1;
+    long written = phases ? in.signed() : -1;
+    long head = phases ? in.signed() : -1;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -111,7 +143,9 @@ public final class RecordCodec {
         .usagePromptTokens(usagePromptTokens).outputTokens(outputTokens).httpStatus(httpStatus)
         .success((flags & SUCCESS) != 0).error(error).generatedText(text).requestId(requestId)
         .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue)
-        .requestClass(requestClass).build();
+        .requestClass(requestClass).connectionReused((more & CONNECTION_REUSED) != 0)
+        .dnsNanos(dns).connectNanos(connect).tlsNanos(tls).writtenNanos(written).headNanos(head)
+        .cancelled((more & CANCELLED) != 0).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {
