@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param pooling        the answer is one JSON body timed as a whole (embeddings, rerank),
  *                       as vLLM times pooling requests, instead of a stream of chunks
  * @param reader         how the answer's chunks (or its whole body) are read: its API's
+ * @param cancel         when the client closes the request's connection on purpose;
+ *                       {@link CancelAfter#NEVER} for a request that runs to its end
  */
 public record LlmRequest(
     String name,
@@ -23,7 +25,19 @@ public record LlmRequest(
     int promptTokens,
     long scheduledNanos,
     boolean pooling,
-    ChunkReader reader) {
+    ChunkReader reader,
+    CancelAfter cancel) {
+
+  public LlmRequest {
+    java.util.Objects.requireNonNull(cancel, "cancel");
+  }
+
+  /** A request that runs to its end. */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling, ChunkReader reader) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, reader,
+        CancelAfter.NEVER);
+  }
 
   /** Marks a request that nothing paced: its scheduled time is its start. */
   public static final long NOT_SCHEDULED = Long.MIN_VALUE;

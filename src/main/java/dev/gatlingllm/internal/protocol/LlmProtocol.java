@@ -41,6 +41,7 @@ public final class LlmProtocol implements Protocol {
   private final URI serverMetrics;
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
+  private final Cancellation cancellation;
 
   public LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
@@ -48,8 +49,9 @@ public final class LlmProtocol implements Protocol {
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
       WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
-      List<Consumer<LlmComponents>> onStart) {
+      List<Consumer<LlmComponents>> onStart, Cancellation cancellation) {
     this.target = target;
+    this.cancellation = cancellation;
     this.onStart = List.copyOf(onStart);
     this.insecureTls = insecureTls;
     this.model = model;
@@ -80,6 +82,11 @@ public final class LlmProtocol implements Protocol {
   /** The Prometheus endpoint scraped during the run, when there is one. */
   public Optional<URI> serverMetrics() {
     return Optional.ofNullable(serverMetrics);
+  }
+
+  /** Which requests the client cancels on purpose ({@code --cancel-fraction}); may be none. */
+  public Cancellation cancellation() {
+    return cancellation;
   }
 
   /** Warm-up requests before the run. */

@@ -173,6 +173,10 @@ public final class RunResults {
       if (models.isPresent()) {
         info = info.toBuilder().extra(MODEL_CHECK_KEY, modelCheckJson(models.get())).build();
       }
+      Cancellation cancellation = run.protocol().cancellation();
+      if (cancellation.cancels()) {
+        info = info.toBuilder().extra("cancellation", cancellationSettings(cancellation)).build();
+      }
       ServerSeries server = run.measures().stopServerMetrics();
       if (server != null) {
         info = info.toBuilder().extra(ServerSeries.KEY,
@@ -207,6 +211,16 @@ public final class RunResults {
       run.store().close();
       LlmRun.clear(run);
     }
+  }
+
+  /** The cancel settings as the result JSON's {@code cancellation} object starts. */
+  private static Map<String, Object> cancellationSettings(Cancellation c) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("fraction", c.fraction());
+    out.put("after_tokens", c.after().chunks() > 0 ? c.after().chunks() : null);
+    out.put("after_ms", c.after().millis() >= 0 ? c.after().millis() : null);
+    out.put("seed", c.seed());
+    return out;
   }
 
   /** The run's one verdict (see {@link RunVerdict}) from what was just reported. */

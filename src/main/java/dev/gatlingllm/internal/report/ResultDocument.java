@@ -2,11 +2,13 @@ package dev.gatlingllm.internal.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.Cancels;
 import dev.gatlingllm.internal.metrics.ClassFigures;
 import dev.gatlingllm.internal.metrics.Distribution;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.PercentileValue;
 import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestPhases;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.internal.metrics.TaskType;
@@ -61,6 +63,11 @@ final class ResultDocument {
     doc.put("duration", m.durationSeconds());
     doc.put("completed", m.completed());
     doc.put("failed", m.failed());
+    // ours: requests the client cancelled on purpose (--cancel-fraction), in neither count
+    Object cancelSettings = run.extras().get(PhaseReport.CANCEL_KEY);
+    if (cancelSettings != null || Cancels.count(requests) > 0) {
+      doc.put("cancelled", Cancels.count(requests));
+    }
     doc.put("total_input_tokens", m.totalInput());
     boolean generation = m.taskType() == TaskType.GENERATION;
     if (generation) {
@@ -105,6 +112,16 @@ final class ResultDocument {
       }
     }
     doc.putAll(run.extras());
+    if (cancelSettings instanceof Map<?, ?> settings) {
+      doc.put(PhaseReport.CANCEL_KEY, PhaseReport.cancellationJson(settings,
+          Cancels.of(requests, opts.metricPercentiles()), doc.get("server_metrics")));
+    }
+    if (opts.detailed()) {
+      RequestPhases phases = RequestPhases.of(requests, opts.metricPercentiles());
+      if (phases.measured()) {
+        doc.put(PhaseReport.PHASES_KEY, PhaseReport.json(phases));
+      }
+    }
     return doc;
   }
 
@@ -161,6 +178,9 @@ final class ResultDocument {
   static String error(RequestRecord r) {
     if (r.success()) {
       return "";
+    }
+    if (r.cancelled()) {
+      return "cancelled by the client";
     }
     if (r.error() != null && !r.error().isEmpty()) {
       return r.error();

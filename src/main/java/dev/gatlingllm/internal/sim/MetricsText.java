@@ -55,6 +55,14 @@ final class MetricsText {
         s.prefixQueries());
     family(sb, "vllm:prefix_cache_hits_total", "counter",
         "Prefix cache hits, in terms of number of cached tokens.", label, s.prefixHits());
+    // one sample per reason, as vLLM V1 writes it; "abort" counts clients that left
+    header(sb, "vllm:request_success_total", "counter",
+        "Count of successfully processed requests.");
+    for (ServerState.Finished reason : ServerState.Finished.values()) {
+      sb.append("vllm:request_success_total{finished_reason=\"").append(reason.label())
+          .append("\",model_name=").append(ResponseText.quote(model)).append("} ")
+          .append(s.finished(reason)).append('\n');
+    }
     return sb.toString();
   }
 
