@@ -89,7 +89,12 @@ public final class ServerMetricsScraper {
     }
   }
 
-  /** Stops (waiting for a scrape under way) and hands back what was scraped. */
+  /**
+   * Stops (waiting for a scrape under way), scrapes once more when the endpoint answered, and
+   * hands back what was scraped. The last scrape is the run's end: a counter's growth over the
+   * run (the aborts of the requests the client cancelled) is then all there, not only what
+   * the last periodic scrape, up to an interval earlier, had seen.
+   */
   public ServerSeries stop() {
     thread.shutdown();
     try {
@@ -98,6 +103,13 @@ public final class ServerMetricsScraper {
       Thread.currentThread().interrupt();
     }
     thread.shutdownNow();
+    boolean answered;
+    synchronized (this) {
+      answered = status.equals("ok") && !samples.isEmpty();
+    }
+    if (answered) {
+      scrape();
+    }
     synchronized (this) {
       return new ServerSeries(AuxHttp.redact(endpoint), interval.toNanos() / 1e9, samples,
           failed, status);
