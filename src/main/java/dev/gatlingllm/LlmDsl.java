@@ -143,6 +143,16 @@ public final class LlmDsl {
   }
 
   /**
+   * A streamed {@code /v1/messages} request (the Anthropic Messages API, which vLLM serves
+   * too; AIPerf's {@code messages} endpoint type): timed from its {@code text_delta} events,
+   * thinking blocks counted as reasoning, its token counts from the usage of
+   * {@code message_start} and {@code message_delta}.
+   */
+  public static LlmRequestBuilder messages(String name) {
+    return LlmRequestBuilder.forBackend("anthropic-messages", name);
+  }
+
+  /**
    * An embeddings request ({@code /v1/embeddings}): a pooling request with vLLM's reduced
    * metric set; {@code variant(...)} picks the body of another vLLM embeddings backend.
    */

@@ -6,6 +6,7 @@ import dev.gatlingllm.internal.action.AudioApi;
 import dev.gatlingllm.internal.action.ChatApi;
 import dev.gatlingllm.internal.action.CompletionsApi;
 import dev.gatlingllm.internal.action.EmbeddingsApi;
+import dev.gatlingllm.internal.action.MessagesApi;
 import dev.gatlingllm.internal.action.RerankApi;
 import dev.gatlingllm.internal.action.ResponsesApi;
 import dev.gatlingllm.internal.metrics.TaskType;
@@ -194,6 +195,14 @@ public final class Backends {
     add(new Backend("openai-responses", ResponsesApi.INSTANCE, GENERATION, Set.of(),
         Accepts.TEXT, "streamed Responses API: the prompt as `input`, timed from its "
             + "`response.output_text.delta` events, usage from `response.completed`"));
+    // vLLM serves /v1/messages and its bench has no backend for it; AIPerf calls it its
+    // `messages` endpoint type. vLLM's Messages API has no ignore_eos: accepted, not sent.
+    Set<Takes> messages = EnumSet.copyOf(GENERATION);
+    messages.remove(Takes.IGNORE_EOS);
+    add(new Backend("anthropic-messages", MessagesApi.INSTANCE, messages,
+        EnumSet.of(Takes.IGNORE_EOS), Accepts.TEXT, "streamed Anthropic Messages API: the "
+            + "prompt as the user message, timed from its `text_delta` events (thinking "
+            + "blocks counted as reasoning), usage from `message_start` and `message_delta`"));
     add(new Backend("openai-audio", AudioApi.INSTANCE,
         EnumSet.of(Takes.IGNORE_EOS, Takes.EXTRA_BODY), Set.of(),
         new Accepts(EnumSet.of(DatasetContent.AUDIO), false, "ASR `hf` datasets only",

@@ -75,6 +75,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private String serverMetrics;
   private double cancelFraction;
   private CancelAfter cancelAfter = CancelAfter.NEVER;
+  /** NVIDIA DCGM exporters' endpoints scraped for the GPUs' energy; none by default. */
+  private List<URI> gpuMetrics = List.of();
 
   public LlmProtocolBuilder() {}
 
@@ -335,6 +337,42 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   }
 
   /**
+   * Scrapes an NVIDIA DCGM exporter's Prometheus endpoint (its {@code /metrics}, port 9400 by
+   * default) over the benchmark window for the GPUs' energy
+   * ({@code DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION}) and power ({@code DCGM_FI_DEV_POWER_USAGE}):
+   * the result JSON's {@code gpu_energy} (joules per output token, output tokens per joule,
+   * average and peak watts per GPU), the summary and the LLM report. Call it once per
+   * exporter (one per node). {@code url} is a whole URL; without a path {@code /metrics} is
+   * scraped. No header of the run is sent to it. A scrape that fails is a warning in the
+   * results, never a failed run.
+   */
+  public LlmProtocolBuilder gpuMetrics(String url) {
+    URI uri = gpuMetricsUri(requireText("gpuMetrics", url).trim());
+    return with(b -> {
+      List<URI> all = new ArrayList<>(b.gpuMetrics);
+      all.add(uri);
+      b.gpuMetrics = List.copyOf(all);
+    });
+  }
+
+  /** {@code url} as scraped: http or https with a host; {@code /metrics} when it has no path. */
+  private static URI gpuMetricsUri(String url) {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException("gpuMetrics: not a URL: " + url);
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+      throw new IllegalArgumentException("gpuMetrics must be an http(s) URL with a host, such "
+          + "as http://gpu-node:9400/metrics (DCGM exporter's), got " + url);
+    }
+    return uri.getRawPath() == null || uri.getRawPath().isEmpty()
+        ? URI.create(url.replaceFirst("/*$", "") + "/metrics") : uri;
+  }
+
+  /**
    * Hands the run's components to {@code starter} as soon as they exist, before the warm-up
    * and the first send: for what a simulation adds to its run while it is built, such as the
    * drop-in's probe requests ({@code --probe-request-rate}). An argument of the protocol, so
@@ -456,7 +494,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         countingId, counter, profile, cap, warmUp,
-        serverMetricsUri(target), insecureTls, onStart, cancellation);
+        serverMetricsUri(target), insecureTls, onStart, gpuMetrics, cancellation);
   }
 
 

@@ -137,7 +137,7 @@ public final class Simulator implements AutoCloseable {
     // Open connections are closed explicitly on close(): the event loop's shutdown alone
     // did not reliably close them in time.
     ChannelGroup connections = new DefaultChannelGroup("gatling-llm-sim", GlobalEventExecutor.INSTANCE);
-    ServerState state = new ServerState(config.maxRunning());
+    ServerState state = ServerState.of(config);
     TimerLateness lateness = new TimerLateness();
     ChunkLog chunkLog = config.chunkLog() ? new ChunkLog() : null;
     Queue<RecordedRequest> recorded = config.recordRequests() ? new ConcurrentLinkedQueue<>() : null;

@@ -120,6 +120,14 @@ import java.util.Set;
  *     client's tokenizer so that {@code usage.prompt_tokens} is the count the client makes. A
  *     real tokenizer counts off the event loops, on one thread of its own (a 1,024-token
  *     prompt takes milliseconds with GPT-2), so the streams in flight keep their timing
+ * @param gpus simulated GPUs whose energy and power are served at {@code /dcgm/metrics} as
+ *     NVIDIA's DCGM exporter writes them ({@code DCGM_FI_DEV_POWER_USAGE} in watts,
+ *     {@code DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION} in millijoules), for
+ *     {@code --gpu-metrics-url}; 0 answers that path 404. Default 1
+ * @param gpuIdleWatts each simulated GPU's draw with no request running; default 70 W
+ * @param gpuWattsPerRequest what each running request adds to each GPU's draw; default 25 W
+ * @param gpuMaxWatts the most a simulated GPU draws, however many requests run; default 700 W
+ *     (an H100 SXM's limit)
  */
 public record SimulatorConfig(
     String host,
@@ -158,7 +166,11 @@ public record SimulatorConfig(
     boolean anyModel,
     boolean sessionCache,
     boolean invalidJsonAs500,
-    String tokenizer) {
+    String tokenizer,
+    int gpus,
+    double gpuIdleWatts,
+    double gpuWattsPerRequest,
+    double gpuMaxWatts) {
 
   /** Which Netty transport the server uses. */
   public enum Transport {
@@ -243,7 +255,11 @@ public record SimulatorConfig(
       false,                  // anyModel
       false,                  // sessionCache
       false,                  // invalidJsonAs500
-      null);                  // tokenizer
+      null,                   // tokenizer
+      1,                      // gpus
+      70,                     // gpuIdleWatts
+      25,                     // gpuWattsPerRequest
+      700);                   // gpuMaxWatts
 
   /** A builder holding the defaults. */
   public static Builder builder() {
@@ -549,6 +565,26 @@ public record SimulatorConfig(
     /** See {@link SimulatorConfig#tokenizer()}; null for whitespace-separated words. */
     public Builder tokenizer(String pathOrModelId) {
       return with("tokenizer", pathOrModelId);
+    }
+
+    /** See {@link SimulatorConfig#gpus()}; 0 for none. */
+    public Builder gpus(int value) {
+      return with("gpus", value);
+    }
+
+    /** See {@link SimulatorConfig#gpuIdleWatts()}. */
+    public Builder gpuIdleWatts(double value) {
+      return with("gpuIdleWatts", value);
+    }
+
+    /** See {@link SimulatorConfig#gpuWattsPerRequest()}. */
+    public Builder gpuWattsPerRequest(double value) {
+      return with("gpuWattsPerRequest", value);
+    }
+
+    /** See {@link SimulatorConfig#gpuMaxWatts()}. */
+    public Builder gpuMaxWatts(double value) {
+      return with("gpuMaxWatts", value);
     }
 
     /**

@@ -82,8 +82,9 @@ class RefusalConsoleTest {
     assertEquals(List.of("gatling-llm: " + message + " (stack trace: " + LOG + ")"),
         linesWith(run.console(), message));
     assertNoStackTrace(run.console());
+    // Gatling 3.16 hands over the constructor's own exception (3.15 its reflection wrapper)
     String log = Files.readString(project.resolve(LOG));
-    assertTrue(log.contains("Caused by: java.lang.IllegalArgumentException: " + message), log);
+    assertTrue(log.contains("java.lang.IllegalArgumentException: " + message), log);
     assertTrue(log.contains("\tat dev.gatlingllm.simulations.QuickStartSimulation.<init>"), log);
   }
 
@@ -136,7 +137,19 @@ class RefusalConsoleTest {
     Path results = Files.createDirectories(project.resolve("target/gatling"));
     ForkedGatling.Result result = ForkedGatling.run(simulation, results, properties, Map.of(),
         project.resolve("console.txt"), project, classpath);
-    return new Run(result.exitCode(), result.output());
+    return new Run(result.exitCode(), withoutUpdateNotice(result.output()));
+  }
+
+  /**
+   * The console without Gatling's own update notice ("Gatling 3.15.1 is available! (you're
+   * using 3.16.0)"), which Gatling prints before the run whenever Maven Central's metadata names
+   * a release other than its own with a later date; what that metadata says is not the
+   * plugin's to test (where these tests ran for 3.16.0, it still named 3.15.1 the latest).
+   */
+  private static String withoutUpdateNotice(String console) {
+    return console.lines()
+        .filter(line -> !line.matches("Gatling \\S+ is available! \\(you're using \\S+\\)"))
+        .map(line -> line + "\n").collect(java.util.stream.Collectors.joining());
   }
 
   private static List<String> linesWith(String console, String text) {

@@ -232,6 +232,25 @@ class ReportLayoutBrowserTest {
   }
 
   @Test
+  void theGpusEnergyHasItsSectionWithItsWarnings() throws IOException {
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(4)).gpus(2).build())) {
+      Path page = Path.of(bench(COMMON + "--backend openai --dataset-name random "
+          + "--random-input-len 16 --random-output-len 32 --num-prompts 120 --max-concurrency 8 "
+          + "--gpu-metrics-url " + sim.baseUrl() + "/dcgm/metrics --gpu-metrics-url "
+          + sim.baseUrl() + "/no-exporter --base-url " + sim.baseUrl())[0]);
+      check(page, "gpu-energy", 5);
+      String section = browser.text(page, "#gpu-energy").replaceAll("\\s+", " ");
+      assertTrue(section.startsWith("GPU energy"), section);
+      assertTrue(section.contains("Output tokens per joule (tok/J)"), section);
+      assertTrue(section.contains("/no-exporter: disabled: HTTP 404"), section);
+      assertTrue(section.contains("GPU 0 · sim") && section.contains("GPU 1 · sim"), section);
+      JsonNode energy = data(page).get("result").get("gpu_energy");
+      assertEquals(2, energy.get("gpu_count").asInt(), energy.toString());
+    }
+  }
+
+  @Test
   void aWarnedSelfCheckSaysByHowMuchAtTheTopAndWraps() throws IOException {
     try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(5)).build())) {

@@ -124,7 +124,7 @@ class GatlingLlmTest {
     }
     out.reset();
     assertEquals(0, run("--version"));
-    assertTrue(out().matches("gatling-llm \\d+\\.\\d+\\.\\d+\\S* \\(Gatling 3\\.15\\.\\d+, "
+    assertTrue(out().matches("gatling-llm \\d+\\.\\d+\\.\\d+\\S* \\(Gatling 3\\.16\\.\\d+, "
         + "Java .*\\)\n"), out());
   }
 

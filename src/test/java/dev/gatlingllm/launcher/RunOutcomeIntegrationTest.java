@@ -75,6 +75,8 @@ class RunOutcomeIntegrationTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
+    // a run of an earlier test class in this JVM prints its summary when the next run starts
+    RunResults.settlePreviousRun();
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();

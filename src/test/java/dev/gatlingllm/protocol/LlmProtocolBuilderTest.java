@@ -127,4 +127,21 @@ class LlmProtocolBuilderTest {
     assertTrue(b.noServerMetrics().protocol().serverMetrics().isEmpty());
     assertThrows(IllegalArgumentException.class, () -> b.serverMetrics("ftp://x/metrics"));
   }
+
+  @Test
+  void gpuMetricsAreTheExportersGivenEachWithMetricsWhenNoPathIsGiven() {
+    LlmProtocolBuilder b = base(Map.of()).baseUrl("http://gpu-box:8000");
+    assertTrue(b.protocol().gpuMetrics().isEmpty(), "none unless asked");
+    assertEquals(java.util.List.of(java.net.URI.create("http://node-a:9400/metrics"),
+            java.net.URI.create("https://node-b:9400/dcgm")),
+        b.gpuMetrics("http://node-a:9400").gpuMetrics("https://node-b:9400/dcgm").protocol()
+            .gpuMetrics(), "in the order given, a bare host gets /metrics");
+    assertTrue(b.gpuMetrics("http://n:9400/metrics").noServerMetrics().protocol()
+        .serverMetrics().isEmpty(), "no link to the server's own metrics");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> b.gpuMetrics("/metrics"));
+    assertTrue(e.getMessage().contains("http://gpu-node:9400/metrics"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> b.gpuMetrics("ftp://n/metrics"));
+    assertThrows(IllegalArgumentException.class, () -> b.gpuMetrics(" "));
+  }
 }

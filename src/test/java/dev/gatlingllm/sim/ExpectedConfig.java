@@ -54,7 +54,11 @@ final class ExpectedConfig {
       Map.entry("cutLongPrompts", false),
       Map.entry("anyModel", false),
       Map.entry("sessionCache", false),
-      Map.entry("invalidJsonAs500", false));
+      Map.entry("invalidJsonAs500", false),
+      Map.entry("gpus", 1),
+      Map.entry("gpuIdleWatts", 70.0),
+      Map.entry("gpuWattsPerRequest", 25.0),
+      Map.entry("gpuMaxWatts", 700.0));
   // tokenizer: null by default, which Map.ofEntries cannot hold; see config()
 
   /** The defaults with {@code overrides} (name, value, name, value, ...) set. */

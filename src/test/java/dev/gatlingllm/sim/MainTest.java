@@ -68,6 +68,10 @@ class MainTest {
       "--context-tokens=N",
       "--merged-token-rate=F",
       "--missing-role-rate=F",
+      "--gpus=N",
+      "--gpu-idle-watts=W",
+      "--gpu-watts-per-request=W",
+      "--gpu-max-watts=W",
       "--chunk-log");
 
   @Test

@@ -42,7 +42,8 @@ class SimulatorConfigTest {
         .usageInFinishChunk(true).mergedTokenRate(0.03).nullRoleContent(true)
         .missingRoleRate(0.07).ignoreMaxCompletionTokens(true).contextTokens(77)
         .cutLongPrompts(true).anyModel(true).sessionCache(true).invalidJsonAs500(true)
-        .tokenizer("gpt2").build();
+        .tokenizer("gpt2").gpus(4).gpuIdleWatts(55.5).gpuWattsPerRequest(12.25)
+        .gpuMaxWatts(400).build();
     assertEquals(ExpectedConfig.config("host", "0.0.0.0", "port", 8000, "model", "m",
         "otherModels", List.of("n"), "ttft", Duration.ofMillis(7),
         "prefillPerToken", Duration.ofNanos(3000), "itl", Duration.ofMillis(2), "jitter", 0.5,
@@ -55,7 +56,8 @@ class SimulatorConfigTest {
         "usageInFinishChunk", true, "mergedTokenRate", 0.03, "nullRoleContent", true,
         "missingRoleRate", 0.07, "ignoreMaxCompletionTokens", true, "contextTokens", 77,
         "cutLongPrompts", true, "anyModel", true, "sessionCache", true,
-        "invalidJsonAs500", true, "tokenizer", "gpt2"), built);
+        "invalidJsonAs500", true, "tokenizer", "gpt2", "gpus", 4, "gpuIdleWatts", 55.5,
+        "gpuWattsPerRequest", 12.25, "gpuMaxWatts", 400.0), built);
     assertEquals(built, built.toBuilder().build(), "toBuilder keeps every component");
     assertEquals(ExpectedConfig.config("connectionPolicy",
             SimulatorConfig.ConnectionPolicy.CONNECTION_CLOSE),
@@ -118,6 +120,10 @@ class SimulatorConfigTest {
     assertMessage(SimulatorConfig.builder().errorRate(-0.1), "errorRate must be a fraction in 0..1, got -0.1");
     assertMessage(SimulatorConfig.builder().stallRate(Double.NaN), "stallRate must be a fraction in 0..1, got NaN");
     assertMessage(SimulatorConfig.builder().ioThreads(0), "ioThreads must be in 1..64, got 0");
+    assertMessage(SimulatorConfig.builder().gpus(65), "gpus must be in 0..64 (0 = none), got 65");
+    assertMessage(SimulatorConfig.builder().gpuIdleWatts(-1), "gpuIdleWatts must be >= 0, got -1.0");
+    assertMessage(SimulatorConfig.builder().gpuWattsPerRequest(Double.NaN), "gpuWattsPerRequest must be >= 0, got NaN");
+    assertMessage(SimulatorConfig.builder().gpuMaxWatts(50), "gpuMaxWatts must be at least gpuIdleWatts (70.0), got 50.0");
   }
 
   private static void assertMessage(SimulatorConfig.Builder builder, String message) {
@@ -183,13 +189,15 @@ class SimulatorConfigTest {
         "--startup-delay-ms", "1.5", "--reasoning-tokens", "4", "--reasoning-field",
         "reasoning", "--session-cache", "--connection", "keep-alive", "--keep-alive-max", "5",
         "--context-tokens", "99", "--merged-token-rate", "0.2", "--missing-role-rate", "0.3",
-        "--chunk-log", "--transport", " EPOLL ");
+        "--chunk-log", "--transport", " EPOLL ", "--gpus", "2", "--gpu-idle-watts", "60",
+        "--gpu-watts-per-request", "30.5", "--gpu-max-watts", "350");
     assertEquals(ExpectedConfig.config("model", "a", "otherModels", List.of("b"),
         "tokenizer", "gpt2", "startupDelay", Duration.ofNanos(1_500_000),
         "reasoningTokens", 4, "reasoningField", "reasoning", "sessionCache", true,
         "keepAliveMax", 5, "contextTokens", 99, "mergedTokenRate", 0.2,
         "missingRoleRate", 0.3, "chunkLog", true,
-        "transport", SimulatorConfig.Transport.EPOLL), c);
+        "transport", SimulatorConfig.Transport.EPOLL, "gpus", 2, "gpuIdleWatts", 60.0,
+        "gpuWattsPerRequest", 30.5, "gpuMaxWatts", 350.0), c);
   }
 
   @Test
@@ -222,6 +230,10 @@ class SimulatorConfigTest {
     stated.put("--context-tokens", "1024");
     stated.put("--merged-token-rate", "0");
     stated.put("--missing-role-rate", "0");
+    stated.put("--gpus", "1");
+    stated.put("--gpu-idle-watts", "70");
+    stated.put("--gpu-watts-per-request", "25");
+    stated.put("--gpu-max-watts", "700");
     stated.forEach((flag, value) -> {
       assertEquals(ExpectedConfig.config(), SimCommand.parse(flag, value), flag);
       Matcher help = Pattern.compile(Pattern.quote(flag) + "=\\S+ (.*?) --").matcher(options);

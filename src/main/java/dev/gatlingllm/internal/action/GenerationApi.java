@@ -76,6 +76,13 @@ public abstract class GenerationApi extends Api {
   }
 
   /**
+   * Last changes to a body the shared fields are in, before the extra body is merged over it:
+   * none by default. An API that requires a field the builder may leave unset, or that has no
+   * place for some shared ones, adjusts them here.
+   */
+  void completeBody(Map<String, Object> body) {}
+
+  /**
    * What the body asks of the server, for the compliance check.
    *
    * @param maxTokens the builder's budget; null when none is sent

@@ -10,6 +10,7 @@ import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
 import io.gatling.core.actor.ActorRef;
 import io.gatling.core.controller.Controller;
+import io.gatling.core.controller.Controller$Command$StopLoadGenerator$Reason;
 import io.gatling.core.session.GroupBlock;
 import io.gatling.core.session.Session;
 import io.gatling.core.stats.StatsEngine;
@@ -155,7 +156,8 @@ public final class Rehearsal {
     public void start() {}
 
     @Override
-    public void stop(ActorRef<Controller.Command> controller, Option<Exception> exception) {}
+    public void stop(ActorRef<Controller.Command> controller,
+        Controller$Command$StopLoadGenerator$Reason reason) {}
 
     @Override
     public void logUserStart(String scenario) {}

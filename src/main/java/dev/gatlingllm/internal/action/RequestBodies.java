@@ -56,6 +56,7 @@ public final class RequestBodies {
     if (spec.stream() && api.streamOptions()) {
       body.put("stream_options", Map.of("include_usage", true));
     }
+    api.completeBody(body);
     body.putAll(spec.extraBody());
     try {
       return MAPPER.writeValueAsBytes(body);

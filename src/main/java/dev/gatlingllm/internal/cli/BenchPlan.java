@@ -537,6 +537,10 @@ public final class BenchPlan {
           ? p.cancelAfterTokens(args.integer("cancel-after-tokens").orElseThrow())
           : p.cancelAfter(Duration.ofMillis(args.integer("cancel-after-ms").orElseThrow()));
     }
+    for (String url : args.values("gpu-metrics-url")) {
+      LlmProtocolBuilder current = p;
+      p = flagged("gpu-metrics-url", () -> current.gpuMetrics(url));
+    }
     return p;
   }
 

@@ -82,7 +82,8 @@ public final class Probing {
       record.put(SampleRequest.OUTPUT_LEN, 1);
       record.put(BenchPlan.LORA_ATTRIBUTE, model);
       RequestPreview.Rendered r = RequestPreview.render(request, record, model);
-      return new ProbeRequests.Body(r.path(), r.body(), r.contentType(), prompt.promptLen());
+      return new ProbeRequests.Body(r.path(), r.body(), r.contentType(), prompt.promptLen(),
+          r.reader());
     };
   }
 }

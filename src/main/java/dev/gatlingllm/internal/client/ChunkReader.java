@@ -1,5 +1,6 @@
 package dev.gatlingllm.internal.client;
 
+import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 
 /**
@@ -7,6 +8,10 @@ import java.io.IOException;
  * few fields the measurements need. Each API of the backend table gives its own
  * ({@code action.Api#reader()}); completions, chat and the pooling APIs share {@link #OPENAI},
  * the allocation-free {@link ChunkScanner} with Jackson behind it.
+ *
+ * <p>It travels with every request of its API (the run's, the warm-up's, the ready check's),
+ * so it also adds the headers that API's server asks of every request
+ * ({@link #addRequestHeaders}): one place for them whichever route builds the request.
  */
 @FunctionalInterface
 public interface ChunkReader {
@@ -20,6 +25,13 @@ public interface ChunkReader {
    * @throws IOException when the body is not the JSON object expected (the message says why)
    */
   void read(byte[] json, int length, ChunkFields out) throws IOException;
+
+  /**
+   * Adds the headers this API's server asks of every request to {@code headers}, which hold
+   * the request's own (the protocol's key, the user's headers) when it is encoded; none for
+   * the OpenAI APIs. A header already there is the user's choice, and stays.
+   */
+  default void addRequestHeaders(HttpHeaders headers) {}
 
   /**
    * The members of an API's body beside the OpenAI chunk's, read on the Jackson path by

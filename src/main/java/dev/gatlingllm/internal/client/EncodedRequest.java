@@ -39,7 +39,8 @@ public final class EncodedRequest {
   /**
    * Encodes {@code request} for {@code target}: the client's default headers (host, JSON
    * content type, content length, accept, user agent), each replaced by the request's own
-   * header of that name (names ignore case).
+   * header of that name (names ignore case), then what its API adds
+   * ({@link ChunkReader#addRequestHeaders}).
    *
    * @throws IllegalArgumentException a header name or value that HTTP does not allow
    */
@@ -51,6 +52,7 @@ public final class EncodedRequest {
         .set(HttpHeaderNames.ACCEPT, "application/json, text/event-stream")
         .set(HttpHeaderNames.USER_AGENT, "gatling-llm")
         .setAll(request.headers());
+    request.reader().addRequestHeaders(headers);
     String uri = target.path(request.path());
     byte[] body = request.body();
     int size = METHOD.length + uri.length() + VERSION.length + 2 + body.length;

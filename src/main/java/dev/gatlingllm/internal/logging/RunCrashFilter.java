@@ -8,26 +8,38 @@ import ch.qos.logback.core.spi.FilterReply;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Marker;
 
 /**
- * Turns Gatling's "Run crashed" into one console line. When a simulation's constructor throws
- * (a refused flag, value, dataset or setup), Gatling 3.15 logs "Run crashed" with the stack
- * trace at ERROR, rethrows, and the launcher of {@code gatling:test} (the Maven plugin's
- * {@code ForkMain}) prints the stack again on standard error before exiting with 255: some
- * 50 lines around one message. This filter sees the logging call first: it appends the stack
- * trace to the log file, prints the {@link CrashReport} line, drops the event and, when
- * Gatling's main method owns the JVM (as in every forked run), exits there with the report's
- * status, before the launcher can print anything. In a JVM that runs Gatling in-process (a
- * test), the exception goes on to the caller.
+ * Turns Gatling's crash log into one console line. When a simulation's constructor throws (a
+ * refused flag, value, dataset or setup), Gatling logs it at ERROR with the stack trace,
+ * rethrows, and the launcher of {@code gatling:test} (the Maven plugin's {@code ForkMain})
+ * prints the stack again on standard error before exiting with 255: some 50 lines around one
+ * message. Gatling 3.16 logs a crash in the simulation's making, its hooks or its injection
+ * under the name of that stage ({@link #CRASH_MESSAGES}), any other under "Run crashed". This
+ * filter sees the logging call first: it appends the stack trace to the log file, prints the
+ * {@link CrashReport} line, drops the event and, when Gatling's main method owns the JVM (as
+ * in every forked run), exits there with the report's status, before the launcher can print
+ * anything. In a JVM that runs Gatling in-process (a test), the exception goes on to the
+ * caller.
  */
 final class RunCrashFilter extends TurboFilter {
 
   static final String GATLING_LOGGER = "io.gatling.app.Gatling$";
-  static final String CRASH_MESSAGE = "Run crashed";
+  /**
+   * What Gatling 3.16 logs a crash under: its stages' {@code GatlingLifecycleException}
+   * messages (the simulation's constructor, building the scenarios and protocols, injecting),
+   * then "Run crashed" for the rest. Not "Failed to load the configuration": Gatling's own
+   * configuration is not the plugin's to report. RunCrashFilterTest holds these to Gatling's.
+   */
+  static final Set<String> CRASH_MESSAGES = Set.of("Failed to create the Simulation instance",
+      "Failed to build the scenario(s)", "Simulation crashed during injection", "Run crashed");
+  /** A hook's message names the hook: "Failed to execute the 'before' hook". */
+  static final String HOOK_CRASH_PREFIX = "Failed to execute the '";
 
   private final Supplier<Path> logFile;
   private final Supplier<PrintStream> console;
@@ -69,7 +81,8 @@ final class RunCrashFilter extends TurboFilter {
   public FilterReply decide(Marker marker, Logger logger, Level level, String format,
       Object[] params, Throwable t) {
     // called for every logging call and level check: the cheapest test first
-    if (t == null || !CRASH_MESSAGE.equals(format) || !GATLING_LOGGER.equals(logger.getName())) {
+    if (t == null || format == null || !GATLING_LOGGER.equals(logger.getName())
+        || !(CRASH_MESSAGES.contains(format) || format.startsWith(HOOK_CRASH_PREFIX))) {
       return FilterReply.NEUTRAL;
     }
     CrashReport report = CrashReport.of(t);

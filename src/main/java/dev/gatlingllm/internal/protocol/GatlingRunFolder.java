@@ -26,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The run folder of the Gatling run in progress, exactly: Gatling 3.15 names it by its run id,
- * {@code <simulation id>-<start, yyyyMMddHHmmssSSS>} ({@code RunMessage.runId}), which its
- * stats engine holds. Neither the id nor the folder is public API, so the run id is read from
+ * The run folder of the Gatling run in progress, exactly: Gatling (3.15, 3.16) names it by its
+ * run id, {@code <simulation id>-<start, yyyyMMddHHmmssSSS>} ({@code RunMessage.runId}), which
+ * its stats engine holds. Neither the id nor the folder is public API, so the run id is read from
  * the stats engine's data writers; nothing is inferred from folder names or times, so runs
  * started together in one project each find their own folder.
  *

@@ -11,6 +11,7 @@ import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.scale.InjectorShare;
 import dev.gatlingllm.internal.selfcheck.JvmCheck;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
+import dev.gatlingllm.internal.servermetrics.GpuMetricsScraper;
 import dev.gatlingllm.internal.servermetrics.ServerMetricsScraper;
 import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.RunInfo;
@@ -126,6 +127,9 @@ public final class LlmComponents implements ProtocolComponents {
         .<Supplier<ServerMetricsScraper>>map(uri -> () -> ServerMetricsScraper.start(uri,
             setup.headerMap(), Duration.ofSeconds(1), protocol.insecureTls()))
         .orElse(null);
+    Supplier<GpuMetricsScraper> gpuScraping = protocol.gpuMetrics().isEmpty() ? null
+        : () -> GpuMetricsScraper.start(protocol.gpuMetrics(), Duration.ofSeconds(1),
+            protocol.insecureTls());
     if (protocol.results().stopOnOverSaturation() && setup.share().isSplit()) {
       // each injector sees only its share, would stop alone, and the merge keeps one account
       throw new IllegalArgumentException("stopOnOverSaturation (--stop-on-over-saturation) on "
@@ -139,7 +143,8 @@ public final class LlmComponents implements ProtocolComponents {
     Supplier<OverSaturationStop> stopping = protocol.results().stopOnOverSaturation()
         ? () -> OverSaturationStop.start(store, runStop) : null;
     RunFacts facts = new RunFacts(setup, new RequestKinds(), pacing,
-        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, runStop, stopping));
+        new RunMeasures(core.eventLoopGroup(), setup.client(), scraping, runStop, stopping)
+            .withGpuScraping(gpuScraping));
     RecordLog log = RunRecordLog.open(runFolder, protocol.results(), facts);
     if (log != null) {
       store.mirrorTo(log::append);
@@ -248,6 +253,8 @@ public final class LlmComponents implements ProtocolComponents {
     // The scraper's first scrapes would compile its HTTP and parsing code inside the run.
     protocol.serverMetrics().ifPresent(uri -> ServerMetricsScraper.warmUp(uri,
         setup.headerMap(), protocol.insecureTls(), SCRAPER_WARM_UP_SCRAPES));
+    GpuMetricsScraper.warmUp(protocol.gpuMetrics(), protocol.insecureTls(),
+        SCRAPER_WARM_UP_SCRAPES);
   }
 
   /**

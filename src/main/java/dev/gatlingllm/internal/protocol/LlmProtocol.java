@@ -42,6 +42,7 @@ public final class LlmProtocol implements Protocol {
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
   private final Cancellation cancellation;
+  private final List<URI> gpuMetrics;
 
   public LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
@@ -49,8 +50,10 @@ public final class LlmProtocol implements Protocol {
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
       WarmUpOptions warmUp, URI serverMetrics, boolean insecureTls,
-      List<Consumer<LlmComponents>> onStart, Cancellation cancellation) {
+      List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics,
+      Cancellation cancellation) {
     this.target = target;
+    this.gpuMetrics = List.copyOf(gpuMetrics);
     this.cancellation = cancellation;
     this.onStart = List.copyOf(onStart);
     this.insecureTls = insecureTls;
@@ -87,6 +90,11 @@ public final class LlmProtocol implements Protocol {
   /** Which requests the client cancels on purpose ({@code --cancel-fraction}); may be none. */
   public Cancellation cancellation() {
     return cancellation;
+  }
+
+  /** The DCGM exporters scraped for the GPUs' energy during the run; empty when none. */
+  public List<URI> gpuMetrics() {
+    return gpuMetrics;
   }
 
   /** Warm-up requests before the run. */

@@ -1,5 +1,6 @@
 package dev.gatlingllm.internal.protocol;
 
+import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.netty.channel.EventLoop;
@@ -32,12 +33,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProbeRequests {
 
-  /** One probe's request: path, body bytes, content type and prompt length. */
-  public record Body(String path, byte[] bytes, String contentType, int promptTokens) {
+  /**
+   * One probe's request: path, body bytes, content type, prompt length, and how its API's
+   * answer is read (a Responses or Messages stream is not the OpenAI chunk).
+   */
+  public record Body(String path, byte[] bytes, String contentType, int promptTokens,
+      ChunkReader reader) {
     public Body {
       Objects.requireNonNull(path, "path");
       Objects.requireNonNull(bytes, "bytes");
       Objects.requireNonNull(contentType, "contentType");
+      Objects.requireNonNull(reader, "reader");
+    }
+
+    /** A request of an OpenAI API (completions, chat). */
+    public Body(String path, byte[] bytes, String contentType, int promptTokens) {
+      this(path, bytes, contentType, promptTokens, ChunkReader.OPENAI);
     }
   }
 
@@ -125,7 +136,7 @@ public final class ProbeRequests {
       HttpHeaders headers = run.requestHeaders(idPrefix + k);
       headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
       request = new LlmRequest(NAME, body.path(), headers, body.bytes(), body.promptTokens(),
-          LlmRequest.NOT_SCHEDULED);
+          LlmRequest.NOT_SCHEDULED, false, body.reader());
     } catch (RuntimeException e) {
       if (warnedUnbuilt.compareAndSet(false, true)) {
         LOG.warn("a probe request could not be built: {}", e.toString(), e);

@@ -3,9 +3,12 @@ package dev.gatlingllm.internal.protocol;
 import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
+import dev.gatlingllm.internal.servermetrics.GpuMetricsScraper;
+import dev.gatlingllm.internal.servermetrics.GpuSeries;
 import dev.gatlingllm.internal.servermetrics.ServerMetricsScraper;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import io.netty.channel.EventLoopGroup;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -33,6 +36,10 @@ public final class RunMeasures {
   private volatile SelfCheck selfCheck;
   /** Null before {@link #start()}, or when the server's metrics are not scraped. */
   private volatile ServerMetricsScraper serverMetrics;
+  /** Starts scraping the GPUs' energy; null when off (or for a rehearsal). */
+  private Supplier<GpuMetricsScraper> gpuScraping;
+  /** Null before {@link #start()}, or when no GPU metrics are scraped. */
+  private volatile GpuMetricsScraper gpuMetrics;
   /** Null before {@link #start()}, or when the run is not stopped on over-saturation. */
   private volatile OverSaturationStop overSaturationStop;
 
@@ -43,6 +50,15 @@ public final class RunMeasures {
     this.client = client;
     this.scraping = scraping;
     this.stopping = stopping;
+  }
+
+  /**
+   * Also scrapes the GPUs' energy from the run's first send ({@code --gpu-metrics-url});
+   * called once, while the run is put together, before {@link #start()}.
+   */
+  RunMeasures withGpuScraping(Supplier<GpuMetricsScraper> scraping) {
+    this.gpuScraping = scraping;
+    return this;
   }
 
   /**
@@ -61,6 +77,9 @@ public final class RunMeasures {
       client.onResent(started::recordConnectionRetry);
       if (scraping != null) {
         serverMetrics = scraping.get();
+      }
+      if (gpuScraping != null) {
+        gpuMetrics = gpuScraping.get();
       }
       if (stopping != null) {
         overSaturationStop = stopping.get();
@@ -92,6 +111,15 @@ public final class RunMeasures {
   /** Stops scraping the server's metrics and gives the series; null when it never started. */
   ServerSeries stopServerMetrics() {
     ServerMetricsScraper scraper = serverMetrics;
+    return scraper == null ? null : scraper.stop();
+  }
+
+  /**
+   * Stops scraping the GPUs' energy (after one last scrape) and gives each endpoint's series;
+   * null when it never started.
+   */
+  List<GpuSeries> stopGpuMetrics() {
+    GpuMetricsScraper scraper = gpuMetrics;
     return scraper == null ? null : scraper.stop();
   }
 

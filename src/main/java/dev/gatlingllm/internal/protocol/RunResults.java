@@ -3,6 +3,7 @@ package dev.gatlingllm.internal.protocol;
 import dev.gatlingllm.internal.metrics.OverSaturation;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
+import dev.gatlingllm.internal.servermetrics.GpuSeries;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.internal.report.ProbeReport;
@@ -182,6 +183,16 @@ public final class RunResults {
         info = info.toBuilder().extra(ServerSeries.KEY,
             server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
       }
+      List<GpuSeries> gpus = run.measures().stopGpuMetrics();
+      if (gpus != null) {
+        Map<String, Object> energy = GpuSeries.toJson(gpus, start >= 0 ? start
+            : gpus.stream().flatMap(g -> g.samples().stream()).mapToLong(g -> g.nanos()).min()
+                .orElse(0));
+        info = info.toBuilder().extra(GpuSeries.KEY, energy).build();
+        if (energy.get("warnings") instanceof List<?> warnings) {
+          warnings.forEach(w -> LOG.warn("GPU metrics: {}", w));
+        }
+      }
       // One source of truth: the log's end marker holds exactly what this report is made
       // from, so Recover on the finished log writes this same JSON.
       RunSettings settings = RunSettings.of(info, options, start);
@@ -355,6 +366,20 @@ public final class RunResults {
     String failure = RESULTS_FAILURE.getAndSet(null);
     int status = PENDING_STATUS.getAndSet(0);
     return failure != null ? RESULTS_FAILED_STATUS : status;
+  }
+
+  /**
+   * For a harness that runs several simulations in one JVM and reads what each one prints:
+   * settles the run before, now: writes its results if its simulation did not (as the next
+   * run's start would), prints its pending summary and verdict, and drops the exit status it
+   * asked for (a harness reads each run's status through {@link #takeExitStatus()}). After
+   * this, whatever is printed belongs to the runs that start later.
+   */
+  public static void settlePreviousRun() {
+    LlmRun.takeUnreported().ifPresent(run -> writeForgotten(run, false));
+    printPendingSummary();
+    PENDING_STATUS.set(0);
+    RESULTS_FAILURE.set(null);
   }
 
   /** Prints the summary of the previous run if it is still waiting for its turn. */

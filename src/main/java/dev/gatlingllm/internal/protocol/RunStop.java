@@ -2,7 +2,8 @@ package dev.gatlingllm.internal.protocol;
 
 import io.gatling.core.actor.ActorRef;
 import io.gatling.core.controller.Controller;
-import java.lang.reflect.Constructor;
+import io.gatling.core.controller.Controller$Command$StopLoadGenerator;
+import io.gatling.core.controller.Controller$Command$StopLoadGenerator$Reason$Graceful$Forced;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -51,31 +52,18 @@ public final class RunStop {
     this.clock = clock;
   }
 
-  /** A stop that sends Gatling's {@code StopLoadGenerator} to the run's {@code controller}. */
-  static RunStop of(ActorRef<Controller.Command> controller) {
-    Constructor<?> stopCommand = stopCommand();
-    return new RunStop(message -> {
-      try {
-        controller.$bang((Controller.Command) stopCommand.newInstance(message, false));
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("Gatling's StopLoadGenerator could not be made", e);
-      }
-    }, System::nanoTime);
-  }
-
   /**
-   * Gatling's {@code Controller.Command.StopLoadGenerator(message, crash)}, what its {@code
-   * stopLoadGenerator} action sends: a Scala case class nested in a companion object, which
-   * javac cannot name, hence reflection, looked up once when the run opens.
+   * A stop that sends the run's {@code controller} what Gatling's {@code stopLoadGenerator}
+   * action sends: {@code StopLoadGenerator(Reason.Graceful.Forced(message))}, a forced but
+   * graceful end (Gatling 3.16; 3.15 took a message and a crash flag instead). The classes are
+   * Scala case classes nested in companion objects, which javac can name only by their binary
+   * names; naming them (rather than finding them by reflection) makes a change of Gatling's
+   * shape a compile error instead of a failure when a run stops.
    */
-  private static Constructor<?> stopCommand() {
-    try {
-      return Class.forName("io.gatling.core.controller.Controller$Command$StopLoadGenerator")
-          .getConstructor(String.class, boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("a live stop (--stop-on-...) needs Gatling's "
-          + "Controller.Command.StopLoadGenerator (Gatling 3.15): " + e, e);
-    }
+  static RunStop of(ActorRef<Controller.Command> controller) {
+    return new RunStop(message -> controller.$bang(new Controller$Command$StopLoadGenerator(
+        new Controller$Command$StopLoadGenerator$Reason$Graceful$Forced(message))),
+        System::nanoTime);
   }
 
   /** {@link System#nanoTime()}, or a test's clock. */

@@ -130,6 +130,8 @@ public final class RunReporter {
     }
     // the analysis took the over-saturation stop's account: over_saturation holds it
     run = RunAnalysis.withoutStop(run);
+    // the GPUs' energy per output token, once the tokens are counted
+    run = EnergyReport.withTokens(run, computed.metrics());
     String summary;
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
@@ -144,6 +146,7 @@ public final class RunReporter {
       summary += ConsoleSummary.analysis(computed.analysis(),
           options.percentileMetrics(run.taskType()));
       summary += ProbeReport.console(run.extras().get(ProbeReport.KEY));
+      summary += EnergyReport.console(run.extras().get(EnergyReport.KEY));
       if (options.printSummary()) {
         console.print(summary);
         console.flush();

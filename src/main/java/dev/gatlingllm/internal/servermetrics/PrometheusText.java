@@ -1,7 +1,11 @@
 package dev.gatlingllm.internal.servermetrics;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads the Prometheus text exposition format (version 0.0.4) as far as the report needs it:
@@ -100,6 +104,120 @@ final class PrometheusText {
     int from = at + key.length();
     int end = labels.indexOf('"', from);
     return end < 0 ? null : labels.substring(from, end);
+  }
+
+  /**
+   * One sample of a family with its labels, for exporters whose label sets are the point
+   * (a GPU per label set in DCGM's exposition, where a sum over GPUs would hide which one).
+   */
+  public record Series(String name, Map<String, String> labels, double value) {}
+
+  /**
+   * Every sample of the families in {@code names}, label by label, in the order of the text.
+   * Lines of other families are skipped before their labels are read.
+   */
+  public static List<Series> series(String text, Set<String> names) {
+    List<Series> out = new ArrayList<>();
+    int pos = 0;
+    int n = text.length();
+    while (pos < n) {
+      int end = text.indexOf('\n', pos);
+      if (end < 0) {
+        end = n;
+      }
+      Series s = seriesLine(text, pos, end, names);
+      if (s != null) {
+        out.add(s);
+      }
+      pos = end + 1;
+    }
+    return out;
+  }
+
+  private static Series seriesLine(String text, int from, int to, Set<String> names) {
+    int i = from;
+    while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+      i++;
+    }
+    if (i >= to || text.charAt(i) == '#') {
+      return null;
+    }
+    int nameStart = i;
+    while (i < to && text.charAt(i) != '{' && text.charAt(i) != ' ' && text.charAt(i) != '\t') {
+      i++;
+    }
+    String name = text.substring(nameStart, i);
+    if (!names.contains(name)) {
+      return null;
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (i < to && text.charAt(i) == '{') {
+      i = readLabels(text, i + 1, to, labels);
+      if (i < 0) {
+        return null;
+      }
+    }
+    while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+      i++;
+    }
+    int valueStart = i;
+    while (i < to && text.charAt(i) != ' ' && text.charAt(i) != '\t' && text.charAt(i) != '\r') {
+      i++;
+    }
+    try {
+      return new Series(name, Map.copyOf(labels), number(text.substring(valueStart, i)));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Reads {@code key="value"} pairs (comma-separated, spaces allowed around them, escapes
+   * {@code \\}, {@code \"} and {@code \n} undone) into {@code labels}; the index after the
+   * closing brace, or -1 when the set is malformed.
+   */
+  private static int readLabels(String text, int i, int to, Map<String, String> labels) {
+    while (i < to) {
+      char c = text.charAt(i);
+      if (c == '}') {
+        return i + 1;
+      }
+      if (c == ' ' || c == '\t' || c == ',') {
+        i++;
+        continue;
+      }
+      int keyStart = i;
+      while (i < to && text.charAt(i) != '=' && text.charAt(i) != '}') {
+        i++;
+      }
+      if (i >= to || text.charAt(i) != '=') {
+        return -1;
+      }
+      String key = text.substring(keyStart, i).trim();
+      i++;
+      while (i < to && text.charAt(i) == ' ') {
+        i++;
+      }
+      if (i >= to || text.charAt(i) != '"') {
+        return -1;
+      }
+      StringBuilder value = new StringBuilder();
+      for (i++; i < to && text.charAt(i) != '"'; i++) {
+        char v = text.charAt(i);
+        if (v == '\\' && i + 1 < to) {
+          char e = text.charAt(++i);
+          value.append(e == 'n' ? '\n' : e);
+        } else {
+          value.append(v);
+        }
+      }
+      if (i >= to) {
+        return -1;
+      }
+      labels.put(key, value.toString());
+      i++;
+    }
+    return -1;
   }
 
   /** The index after the closing brace of a label set, or -1 when it is not closed. */

@@ -75,6 +75,15 @@ public final class ConfigCheck {
     require(c.tokenizer() == null || !c.tokenizer().isBlank(), "tokenizer must be gpt2, a "
         + "tokenizer.json, its folder or a Hugging Face model id (null for words), got '"
         + c.tokenizer() + "'");
+    require(c.gpus() >= 0 && c.gpus() <= 64, "gpus must be in 0..64 (0 = none), got "
+        + c.gpus());
+    require(c.gpuIdleWatts() >= 0 && Double.isFinite(c.gpuIdleWatts()),
+        "gpuIdleWatts must be >= 0, got " + c.gpuIdleWatts());
+    require(c.gpuWattsPerRequest() >= 0 && Double.isFinite(c.gpuWattsPerRequest()),
+        "gpuWattsPerRequest must be >= 0, got " + c.gpuWattsPerRequest());
+    require(c.gpuMaxWatts() >= c.gpuIdleWatts() && Double.isFinite(c.gpuMaxWatts()),
+        "gpuMaxWatts must be at least gpuIdleWatts (" + c.gpuIdleWatts() + "), got "
+            + c.gpuMaxWatts());
   }
 
   private static void checkDelay(String name, Duration value, Duration max) {

@@ -219,7 +219,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       try {
         parsedRequest = parser.parse();
       } catch (ApiError e) {
-        sendError(ctx, e.status(), e.type(), e.param(), e.getMessage(), connection);
+        sendError(ctx, e, connection);
         return;
       }
       then.accept(parsedRequest);
@@ -264,7 +264,7 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         return;
       }
       if (result instanceof ApiError e) {
-        sendError(ctx, e.status(), e.type(), e.param(), e.getMessage(), connection);
+        sendError(ctx, e, connection);
       } else if (result instanceof RuntimeException e) {
         exceptionCaught(ctx, e);
       } else {
@@ -360,6 +360,15 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       }
       case CHUNK_LOG -> send(ctx, HttpResponseStatus.OK, "text/plain; charset=utf-8",
           chunkLog.drain(), connection);
+      case GPU_METRICS -> {
+        String gpus = state.gpuExposition();
+        if (gpus == null) {
+          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, connection);
+        } else {
+          send(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", gpus,
+              connection);
+        }
+      }
       default -> throw new AssertionError(served);
     }
   }
@@ -369,6 +378,13 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       ResponseConnection connection) {
     send(ctx, status, HttpHeaderValues.APPLICATION_JSON.toString(),
         "{\"detail\":" + ResponseText.quote(status.reasonPhrase()) + "}", connection);
+  }
+
+  /** A refused request, answered with the error's status and body. */
+  private void sendError(ChannelHandlerContext ctx, ApiError error,
+      ResponseConnection connection) {
+    send(ctx, error.status(), HttpHeaderValues.APPLICATION_JSON.toString(), error.body(),
+        connection);
   }
 
   private void sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String type,

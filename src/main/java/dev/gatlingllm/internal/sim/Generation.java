@@ -42,8 +42,8 @@ public final class Generation {
   /** Prompt tokens the session cache held: no prefill for them. */
   private int cachedTokens;
   private final ResponseText text;
-  /** The Responses API's texts; null for completions and chat. */
-  private final ResponsesText events;
+  /** The typed events of the Responses or Messages API; null for completions and chat. */
+  private final TypedEvents events;
   private final String requestId;
   private final ResponseConnection connection;
   private final Runnable onComplete;
@@ -91,11 +91,12 @@ public final class Generation {
     this.onComplete = onComplete;
     this.text = new ResponseText(request.chat(), number, System.currentTimeMillis() / 1000,
         request.model() != null ? request.model() : config.model(), request.stream());
+    String model = request.model() != null ? request.model() : config.model();
     this.events = request.responses() ? new ResponsesText(number,
-        System.currentTimeMillis() / 1000,
-        request.model() != null ? request.model() : config.model()) : null;
-    // a Responses stream's opening events go out where chat's role chunk does
-    this.roleChunk = request.responses() || request.chat() && !config.omitsRole(number);
+        System.currentTimeMillis() / 1000, model)
+        : request.messages() ? new MessagesText(number, model, request.promptTokens()) : null;
+    // a typed stream's opening events go out where chat's role chunk does
+    this.roleChunk = events != null || request.chat() && !config.omitsRole(number);
     this.stall = faults.contains(Fault.STALL);
     this.inBand = faults.contains(Fault.IN_BAND_ERROR);
     this.disconnect = faults.contains(Fault.DISCONNECT);
@@ -212,7 +213,7 @@ public final class Generation {
       heldFrom = -1;
       // llama.cpp's finish reason comes in a chunk of its own, with the usage
       boolean finishHere = last && !config.usageInFinishChunk();
-      // the opening first: a Responses stream numbers its events in order
+      // the opening first: a typed stream numbers its events, or opens its blocks, in order
       String opening = null;
       if (roleChunk) {
         roleChunk = false;
@@ -322,12 +323,17 @@ public final class Generation {
       respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, ResponseText.error(
           "Simulated in-band error (fault injection)", "InternalServerError", 500));
     } else if (events != null) {
-      respond(HttpResponseStatus.OK, events.whole(answerText(), request.promptTokens(),
-          request.maxTokens()));
+      respond(HttpResponseStatus.OK, events.whole(reasoningText(), answerText(),
+          request.promptTokens(), request.maxTokens()));
     } else {
       respond(HttpResponseStatus.OK, text.completion(
           SimTokens.text(request.maxTokens()), request.promptTokens(), request.maxTokens()));
     }
+  }
+
+  /** The reasoning's text, before the answer's; empty without reasoning tokens. */
+  private String reasoningText() {
+    return SimTokens.range(0, Math.min(config.reasoningTokens(), request.maxTokens()));
   }
 
   /** The answer's text, after the reasoning tokens. */

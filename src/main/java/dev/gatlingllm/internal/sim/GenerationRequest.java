@@ -3,10 +3,11 @@ package dev.gatlingllm.internal.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gatlingllm.sim.SimulatorConfig;
 import io.netty.buffer.ByteBuf;
+import java.util.Set;
 
 /**
- * The parts of a {@code /v1/completions}, {@code /v1/chat/completions} or
- * {@code /v1/responses} body the simulator acts on. Sampling parameters
+ * The parts of a {@code /v1/completions}, {@code /v1/chat/completions}, {@code /v1/responses}
+ * or {@code /v1/messages} body the simulator acts on. Sampling parameters
  * ({@code temperature}, {@code ignore_eos}, ...) and any other field a client's extra body
  * may carry are accepted and ignored, as vLLM accepts unknown fields: the output is always
  * {@code maxTokens} tokens long. {@code min_tokens} is checked as vLLM checks it, and
@@ -22,9 +23,18 @@ import io.netty.buffer.ByteBuf;
  *                     empty when there is none (audio)
  * @param model        the model name the answer carries: the served one, or the request's
  *                     when {@link SimulatorConfig#anyModel()} accepts it; null for the served one
+ * @param messages     true for the Anthropic Messages API ({@code /v1/messages}): typed events,
+ *                     thinking blocks, usage always at the end
  */
 record GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
-    int promptTokens, int maxTokens, String promptText, String model) {
+    int promptTokens, int maxTokens, String promptText, String model, boolean messages) {
+
+  /** A request of the OpenAI APIs (completions, chat, Responses). */
+  GenerationRequest(boolean chat, boolean responses, boolean stream, boolean includeUsage,
+      int promptTokens, int maxTokens, String promptText, String model) {
+    this(chat, responses, stream, includeUsage, promptTokens, maxTokens, promptText, model,
+        false);
+  }
 
   /** A request without prompt text (nothing for the prefix cache to match). */
   GenerationRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens,
@@ -111,6 +121,101 @@ record GenerationRequest(boolean chat, boolean responses, boolean stream, boolea
     int maxTokens = outputTokens(root, "max_output_tokens", config);
     String promptText = input.isTextual() ? input.textValue() : input.toString();
     return new GenerationRequest(true, true, stream, true, prompt, maxTokens, promptText, echoed);
+  }
+
+  /**
+   * An Anthropic Messages API body ({@code /v1/messages}), checked as vLLM's server checks it:
+   * {@code model}, {@code messages} (a list of {@code {role, content}} objects, the role
+   * {@code user}, {@code assistant} or {@code system}, the content a string or a list of
+   * typed blocks) and a positive {@code max_tokens} are required; {@code system} is a string
+   * or a list of blocks. vLLM refuses a malformed body with its 400 (its OpenAI error body, as
+   * its request validation answers every route), and a model it does not serve with a 404 in
+   * the Messages API's own error shape. Its stream always ends with the usage.
+   */
+  static GenerationRequest parseMessages(ByteBuf body, SimulatorConfig config,
+      SimTokenizer tokens) throws ApiError {
+    JsonNode root = root(body, config);
+    JsonNode requested = root.get("model");
+    if (requested == null || requested.isNull()) {
+      throw ApiError.badRequest("model: Field required");
+    }
+    String echoed;
+    try {
+      echoed = model(root, config);
+    } catch (ApiError e) {
+      // the unknown model is the handler's answer; a malformed one, the request validation's
+      throw e.status().code() == 404 ? e.inMessagesShape() : e;
+    }
+    JsonNode messages = root.get("messages");
+    if (messages == null || messages.isNull()) {
+      throw ApiError.badRequest("messages: Field required");
+    }
+    if (!messages.isArray()) {
+      throw ApiError.badRequest("messages: Input should be a valid list, got " + show(messages));
+    }
+    int prompt = 0;
+    for (JsonNode message : messages) {
+      String role = message.path("role").asText("");
+      if (!message.isObject() || !MESSAGE_ROLES.contains(role)) {
+        throw ApiError.badRequest("messages: each message is an object whose role is 'user', "
+            + "'assistant' or 'system', got " + show(message));
+      }
+      prompt += blockTokens(message.get("content"), "messages.content", false, tokens);
+    }
+    prompt += blockTokens(root.get("system"), "system", true, tokens);
+    if (!present(root, "max_tokens")) {
+      throw ApiError.badRequest("max_tokens: Field required");
+    }
+    JsonNode max = root.get("max_tokens");
+    if (max.isIntegralNumber() && max.canConvertToLong() && max.longValue() <= 0) {
+      throw ApiError.badRequest("max_tokens: Value error, max_tokens must be positive");
+    }
+    int maxTokens = maxTokens(max, "max_tokens");
+    if (config.cutLongPrompts()) {
+      prompt = Math.min(prompt, config.contextTokens());
+    }
+    boolean stream = bool(root, "stream");
+    return new GenerationRequest(true, false, stream, true, prompt, maxTokens,
+        messages.toString(), echoed, true);
+  }
+
+  /** The roles vLLM's Messages API takes ({@code ctx} and {@code msg} it maps to user). */
+  private static final Set<String> MESSAGE_ROLES =
+      Set.of("user", "assistant", "system", "ctx", "msg");
+  /** The content block types vLLM's Messages API takes. */
+  private static final Set<String> BLOCK_TYPES = Set.of("text", "image",
+      "tool_use", "tool_result", "tool_reference", "thinking", "redacted_thinking");
+
+  /**
+   * The tokens of a Messages API content (a string, or a list of typed blocks whose text
+   * blocks count); {@code optional} lets it be absent.
+   */
+  private static int blockTokens(JsonNode content, String field, boolean optional,
+      SimTokenizer tokens) throws ApiError {
+    if (content == null || content.isNull()) {
+      if (optional) {
+        return 0;
+      }
+      throw ApiError.badRequest(field + ": Field required");
+    }
+    if (content.isTextual()) {
+      return tokens.count(content.textValue());
+    }
+    if (!content.isArray()) {
+      throw ApiError.badRequest(field + ": Input should be a string or a list of content "
+          + "blocks, got " + show(content));
+    }
+    int total = 0;
+    for (JsonNode block : content) {
+      if (!block.isObject() || !BLOCK_TYPES.contains(block.path("type").asText(""))) {
+        throw ApiError.badRequest(field + ": each block is an object of a known type "
+            + BLOCK_TYPES.stream().sorted().toList() + ", got " + show(block));
+      }
+      if (block.path("type").asText().equals("text") && block.path("text").isTextual()) {
+        total += tokens.count(block.get("text").textValue());
+      }
+    }
+    return total;
   }
 
   private static JsonNode root(ByteBuf body, SimulatorConfig config) throws ApiError {

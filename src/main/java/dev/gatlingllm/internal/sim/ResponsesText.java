@@ -8,7 +8,7 @@ package dev.gatlingllm.internal.sim;
  * {@code response.completed} and its usage, with no {@code [DONE]}; or one response object.
  * One instance per request: it numbers the events.
  */
-final class ResponsesText {
+final class ResponsesText implements TypedEvents {
 
   private final String id;
   private final String messageId;
@@ -24,7 +24,8 @@ final class ResponsesText {
   }
 
   /** The events before the first delta: created, in progress, the message item and part. */
-  String opening() {
+  @Override
+  public String opening() {
     return event("response.created", "\"response\":" + response("in_progress", "[]", "null"))
         + event("response.in_progress", "\"response\":" + response("in_progress", "[]", "null"))
         + event("response.output_item.added", "\"output_index\":0,\"item\":{\"id\":\""
@@ -36,19 +37,22 @@ final class ResponsesText {
   }
 
   /** One text delta (token texts are plain words that need no escaping). */
-  String delta(String text) {
+  @Override
+  public String delta(String text) {
     return event("response.output_text.delta", "\"item_id\":\"" + messageId
         + "\",\"output_index\":0,\"content_index\":0,\"delta\":\"" + text + "\",\"logprobs\":[]");
   }
 
   /** One reasoning delta. */
-  String reasoningDelta(String text) {
+  @Override
+  public String reasoningDelta(String text) {
     return event("response.reasoning_text.delta", "\"item_id\":\"rs_" + messageId
         + "\",\"output_index\":0,\"content_index\":0,\"delta\":\"" + text + "\"");
   }
 
   /** The closing events: the text done, the part and item done, then completed with usage. */
-  String closing(String text, int inputTokens, int outputTokens) {
+  @Override
+  public String closing(String text, int inputTokens, int outputTokens) {
     return event("response.output_text.done", "\"item_id\":\"" + messageId
             + "\",\"output_index\":0,\"content_index\":0,\"text\":\"" + text + "\",\"logprobs\":[]")
         + event("response.content_part.done", "\"item_id\":\"" + messageId
@@ -59,13 +63,15 @@ final class ResponsesText {
   }
 
   /** The in-band failure vLLM streams once the stream started: an {@code error} event. */
-  String errorEvent() {
+  @Override
+  public String errorEvent() {
     return event("error", "\"code\":\"InternalServerError\",\"message\":"
         + "\"Simulated in-band error (fault injection)\",\"param\":null");
   }
 
-  /** The whole non-streamed response object. */
-  String whole(String text, int inputTokens, int outputTokens) {
+  /** The whole non-streamed response object (its reasoning is not written). */
+  @Override
+  public String whole(String reasoning, String text, int inputTokens, int outputTokens) {
     return response("completed", "[" + message(text) + "]", usage(inputTokens, outputTokens));
   }
 

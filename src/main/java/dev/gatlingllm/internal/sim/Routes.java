@@ -8,15 +8,18 @@ import java.util.Map;
 /**
  * Every endpoint the simulator serves, in one table: its path, its method, and how it is
  * answered. An API is a row: a generation reads its body into a {@link GenerationRequest}
- * (whose shape, completion, chat or Responses, picks the answer's texts), a pooling request
- * into a {@link PoolingRequest} and the texts of its answer. Adding an API that answers like
- * one already served is a row here and the reader of its body; a new answer shape adds its
- * texts ({@link ResponseText}, {@link ResponsesText}) as well. The connection handler only
- * follows the table ({@link ConnectionHandler}).
+ * (whose shape, completion, chat, Responses or Messages, picks the answer's texts), a pooling
+ * request into a {@link PoolingRequest} and the texts of its answer. Adding an API that answers
+ * like one already served is a row here and the reader of its body; a new answer shape adds
+ * its texts ({@link ResponseText}, or {@link TypedEvents} such as {@link ResponsesText}) as
+ * well. The connection handler only follows the table ({@link ConnectionHandler}).
  */
 public final class Routes {
 
   private Routes() {}
+
+  /** Where the simulated GPUs' DCGM series are served (a DCGM exporter's own path is /metrics). */
+  public static final String GPU_METRICS_PATH = "/dcgm/metrics";
 
   /** Reads a request's body into what its answer needs; an {@link ApiError} is answered. */
   @FunctionalInterface
@@ -48,7 +51,9 @@ public final class Routes {
     /** vLLM's server answers 200 when started with a profiler directory; it is counted here. */
     PROFILER,
     /** Only when the chunk log is on; 404 otherwise. */
-    CHUNK_LOG
+    CHUNK_LOG,
+    /** The simulated GPUs' energy and power as NVIDIA's DCGM exporter writes them; 404 with none. */
+    GPU_METRICS
   }
 
   /** A path's method and answer. */
@@ -61,6 +66,8 @@ public final class Routes {
           new Generate((http, c, t) -> GenerationRequest.parse(true, http.content(), c, t))),
       post("/v1/responses",
           new Generate((http, c, t) -> GenerationRequest.parseResponses(http.content(), c, t))),
+      post("/v1/messages",
+          new Generate((http, c, t) -> GenerationRequest.parseMessages(http.content(), c, t))),
       post("/v1/audio/transcriptions", audio()),
       post("/v1/audio/translations", audio()),
       post("/v1/embeddings", embeddings()),
@@ -77,7 +84,8 @@ public final class Routes {
       get("/metrics", Served.METRICS),
       post("/start_profile", Served.PROFILER),
       post("/stop_profile", Served.PROFILER),
-      get("/debug/chunk-log", Served.CHUNK_LOG));
+      get("/debug/chunk-log", Served.CHUNK_LOG),
+      get(GPU_METRICS_PATH, Served.GPU_METRICS));
 
   /** The endpoint at {@code path}; null when there is none (404). */
   static Endpoint find(String path) {

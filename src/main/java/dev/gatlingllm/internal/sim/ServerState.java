@@ -34,8 +34,28 @@ public final class ServerState {
   /** Paths of the profiler calls received, in order. */
   private final List<String> profilerCalls = new ArrayList<>();
 
+  /** The simulated GPUs; null when none are served. */
+  private final GpuPower gpus;
+
   public ServerState(int slots) {
+    this(slots, null);
+  }
+
+  ServerState(int slots, GpuPower gpus) {
     this.slots = slots;
+    this.gpus = gpus;
+  }
+
+  /** The server state of {@code config}, with its simulated GPUs when it has any. */
+  public static ServerState of(dev.gatlingllm.sim.SimulatorConfig config) {
+    return new ServerState(config.maxRunning(), config.gpus() == 0 ? null
+        : new GpuPower(config.gpus(), config.gpuIdleWatts(), config.gpuWattsPerRequest(),
+            config.gpuMaxWatts(), System.nanoTime()));
+  }
+
+  /** DCGM's exposition of the simulated GPUs now; null when there are none. */
+  synchronized String gpuExposition() {
+    return gpus == null ? null : gpus.exposition(System.nanoTime());
   }
 
   synchronized void profilerCall(String path) {
@@ -82,6 +102,9 @@ public final class ServerState {
     g.holdsSlot = false;
     kvTokens -= g.kvTokens();
     running--;
+    if (gpus != null) {
+      gpus.running(running, System.nanoTime());
+    }
     Iterator<Generation> it = waiting.iterator();
     if (!it.hasNext()) {
       return null;
@@ -97,6 +120,9 @@ public final class ServerState {
     kvTokens += g.kvTokens();
     running++;
     maxRunning = Math.max(maxRunning, running);
+    if (gpus != null) {
+      gpus.running(running, System.nanoTime());
+    }
   }
 
   /** The prefix cache sees a prompt that was admitted for generation. */

@@ -322,6 +322,34 @@ public final class SimCommand implements Callable<Integer> {
     builder = builder.missingRoleRate(value);
   }
 
+  // The simulated GPUs, for --gpu-metrics-url.
+
+  @Option(names = "--gpus", order = 46, paramLabel = "N", converter = Whole.class,
+      description = "simulated GPUs whose power and energy GET /dcgm/metrics serves as NVIDIA's "
+          + "DCGM exporter does (default 1; 0: none, 404)")
+  void gpus(int value) {
+    builder = builder.gpus(value);
+  }
+
+  @Option(names = "--gpu-idle-watts", order = 47, paramLabel = "W", converter = Decimal.class,
+      description = "each GPU's draw with no request running (default 70)")
+  void gpuIdleWatts(double value) {
+    builder = builder.gpuIdleWatts(value);
+  }
+
+  @Option(names = "--gpu-watts-per-request", order = 48, paramLabel = "W",
+      converter = Decimal.class, description = "what each running request adds to each GPU's "
+          + "draw (default 25)")
+  void gpuWattsPerRequest(double value) {
+    builder = builder.gpuWattsPerRequest(value);
+  }
+
+  @Option(names = "--gpu-max-watts", order = 49, paramLabel = "W", converter = Decimal.class,
+      description = "the most a GPU draws (default 700)")
+  void gpuMaxWatts(double value) {
+    builder = builder.gpuMaxWatts(value);
+  }
+
   // For tests of the client.
 
   @Option(names = "--chunk-log", order = 50, description = "keep each streamed request's "

@@ -308,7 +308,7 @@ final class ChartImages {
     renderer.setSeriesItemLabelGenerator(1, labels);
     renderer.setSeriesItemLabelsVisible(1, true);
     XYPlot plot = new XYPlot(data, axis(Pareto.X_LABEL, AxisScale.LINEAR),
-        axis(Pareto.Y_LABEL, AxisScale.LINEAR),
+        axis(pareto.yLabel(), AxisScale.LINEAR),
         renderer);
     style(plot);
     JFreeChart chart = new JFreeChart("Pareto: tokens/s per user vs tokens/s per GPU",

@@ -10,17 +10,29 @@ import java.util.Map;
  * The trade-off between each user's speed and the hardware's: output tokens/s per user
  * ({@code output_throughput} ÷ concurrent users) against output tokens/s per GPU
  * ({@code output_throughput} ÷ GPU count), one point per sweep point (mean of its runs), and
- * the frontier of points no other point beats on both.
+ * the frontier of points no other point beats on both. With {@code perJoule} the second axis
+ * is the GPUs' energy efficiency instead, output tokens per joule
+ * ({@code gpu_energy.output_tokens_per_joule}, runs scraped with {@code --gpu-metrics-url}):
+ * the trade-off between each user's speed and the energy each token costs.
  */
 public final class Pareto {
 
   static final String X_LABEL = "output tokens/s per user";
   static final String Y_LABEL = "output tokens/s per GPU";
+  static final String JOULE_LABEL = "output tokens per joule";
+  static final String JOULE_KEY = "gpu_energy.output_tokens_per_joule";
 
   record Point(double perUser, double perGpu, String label, String point, double users,
       double gpus) {}
 
-  record Result(List<Point> points, List<Point> frontier, String userKey, String gpuKey) {}
+  /** The points, the frontier, the keys read and the second axis' label. */
+  record Result(List<Point> points, List<Point> frontier, String userKey, String gpuKey,
+      String yLabel) {
+
+    Result(List<Point> points, List<Point> frontier, String userKey, String gpuKey) {
+      this(points, frontier, userKey, gpuKey, Y_LABEL);
+    }
+  }
 
   private Pareto() {}
 
@@ -34,6 +46,12 @@ public final class Pareto {
    */
   static Result compute(List<Map<String, Object>> records, String userCountVar,
       String gpuCountVar, List<String> labelBy) {
+    return compute(records, userCountVar, gpuCountVar, labelBy, false);
+  }
+
+  /** {@link #compute(List, String, String, List)}, against tokens per joule with {@code perJoule}. */
+  static Result compute(List<Map<String, Object>> records, String userCountVar,
+      String gpuCountVar, List<String> labelBy, boolean perJoule) {
     Map<String, List<Map<String, Object>>> byPoint = new LinkedHashMap<>();
     for (Map<String, Object> r : records) {
       Object key = r.getOrDefault(SweepData.POINT_KEY, "run " + byPoint.size());
@@ -50,11 +68,13 @@ public final class Pareto {
         double out = SweepData.number(r, "output_throughput");
         double u = users(r, userCountVar);
         double g = gpus(r, gpuCountVar);
-        if (!Double.isFinite(out) || !(u > 0) || !Double.isFinite(u) || !(g > 0)) {
+        double joule = SweepData.number(r, JOULE_KEY);
+        if (!Double.isFinite(out) || !(u > 0) || !Double.isFinite(u) || !(g > 0)
+            || (perJoule && !(joule > 0 && Double.isFinite(joule)))) {
           continue;
         }
         perUser += out / u;
-        perGpu += out / g;
+        perGpu += perJoule ? joule : out / g;
         users += u;
         gpus += g;
         n++;
@@ -75,10 +95,12 @@ public final class Pareto {
     });
     if (points.isEmpty()) {
       throw new IllegalArgumentException("plot_pareto: no run has output_throughput, a user "
-          + "count (" + userCountVar + " or max_concurrent_requests) and a GPU count above 0");
+          + "count (" + userCountVar + " or max_concurrent_requests) and "
+          + (perJoule ? JOULE_KEY + " (runs with --gpu-metrics-url)" : "a GPU count above 0"));
     }
-    return new Result(points, frontier(points), userCountVar,
-        gpuCountVar == null ? "num_gpus | gpu_count | tp×pp×dp" : gpuCountVar);
+    return perJoule ? new Result(points, frontier(points), userCountVar, JOULE_KEY, JOULE_LABEL)
+        : new Result(points, frontier(points), userCountVar,
+            gpuCountVar == null ? "num_gpus | gpu_count | tp×pp×dp" : gpuCountVar);
   }
 
   /** The points no other point matches or beats on both axes, by tokens/s per user. */

@@ -22,9 +22,15 @@ public final class PlotPareto {
   /** The files written: the chart's images, then {@code pareto.html}. */
   public static List<Path> write(Path folder, String userCountVar, String gpuCountVar,
       List<String> labelBy, Path figDir, String formats) {
+    return write(folder, userCountVar, gpuCountVar, labelBy, figDir, formats, false);
+  }
+
+  /** {@link #write(Path, String, String, List, Path, String)}; tokens per joule with {@code perJoule}. */
+  public static List<Path> write(Path folder, String userCountVar, String gpuCountVar,
+      List<String> labelBy, Path figDir, String formats, boolean perJoule) {
     List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
     Pareto.Result result = Pareto.compute(SweepData.read(folder), userCountVar, gpuCountVar,
-        labelBy);
+        labelBy, perJoule);
     List<Path> files = new ArrayList<>(ChartImages.writePareto(result, figDir, fs));
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("kind", "pareto");
@@ -49,6 +55,10 @@ public final class PlotPareto {
         defaultValue = "max_concurrency,gpu_count", description = "default ${DEFAULT-VALUE}")
     String labelBy;
 
+    @Option(names = "--per-joule", description = "y: output tokens per joule "
+        + "(gpu_energy.output_tokens_per_joule, runs with --gpu-metrics-url) instead of per GPU")
+    boolean perJoule;
+
     @Override
     public Integer call() {
       if (!Files.isDirectory(plot.folder)) {
@@ -58,13 +68,14 @@ public final class PlotPareto {
       List<String> labels = PlotSpec.keys(labelBy);
       if (plot.dryRun) {
         Pareto.Result r = Pareto.compute(SweepData.read(plot.folder), userCountVar, gpuCountVar,
-            labels);
+            labels, perJoule);
         out().println("[FIGURE] pareto: " + r.points().size() + " point(s), "
             + r.frontier().size() + " on the frontier -> " + dir.resolve("pareto"));
         return 0;
       }
-      return wrote(Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels, dir,
-          plot.format));
+      return wrote(perJoule ? write(plot.folder, userCountVar, gpuCountVar, labels, dir,
+          plot.format, true) : Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels,
+          dir, plot.format));
     }
   }
 }

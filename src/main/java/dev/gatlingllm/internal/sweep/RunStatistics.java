@@ -29,6 +29,9 @@ public final class RunStatistics {
     this.values = values;
   }
 
+  /** The energy efficiency of a run scraped with {@code --gpu-metrics-url}. */
+  static final String ENERGY_KEY = "gpu_energy.output_tokens_per_joule";
+
   private static Map<String, String> headline() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("request_throughput", "Request throughput (req/s)");
@@ -40,6 +43,9 @@ public final class RunStatistics {
       m.put("mean_" + metric + "_ms", "Mean " + name + " (ms)");
       m.put("p99_" + metric + "_ms", "P99 " + name + " (ms)");
     }
+    // --gpu-metrics-url: the energy figures inside gpu_energy, kept when every run has them
+    m.put(ENERGY_KEY, "Output tokens per joule (tok/J)");
+    m.put("gpu_energy.joules_per_output_token", "Energy per output token (J/tok)");
     return m;
   }
 

@@ -47,9 +47,28 @@ public final class SweepData {
     return records;
   }
 
+  /**
+   * A record's value at {@code key}; a key with dots that is not a key of the record itself
+   * names a value inside its objects, so that {@code gpu_energy.output_tokens_per_joule} can
+   * be plotted as any top-level figure. Null when absent.
+   */
+  static Object value(Map<String, Object> record, String key) {
+    if (record.containsKey(key) || key.indexOf('.') < 0) {
+      return record.get(key);
+    }
+    Object v = record;
+    for (String part : key.split("\\.")) {
+      if (!(v instanceof Map<?, ?> m)) {
+        return null;
+      }
+      v = m.get(part);
+    }
+    return v;
+  }
+
   /** A record's value as a number; NaN when absent, null or not numeric. */
   public static double number(Map<String, Object> record, String key) {
-    Object v = record.get(key);
+    Object v = value(record, key);
     if (v instanceof Number n) {
       return n.doubleValue();
     }
@@ -68,7 +87,7 @@ public final class SweepData {
 
   /** A record's value as text, for grouping and labels ({@code None} when absent). */
   public static String text(Map<String, Object> record, String key) {
-    Object v = record.get(key);
+    Object v = value(record, key);
     return v == null ? "None" : Params.text(v);
   }
 }

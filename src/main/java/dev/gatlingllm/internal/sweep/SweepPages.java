@@ -152,6 +152,7 @@ final class SweepPages {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("userKey", p.userKey());
     m.put("gpuKey", p.gpuKey());
+    m.put("yLabel", p.yLabel());
     m.put("points", p.points().stream().map(SweepPages::paretoPoint).toList());
     m.put("frontier", p.frontier().stream().map(SweepPages::paretoPoint).toList());
     return m;

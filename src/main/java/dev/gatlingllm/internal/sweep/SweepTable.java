@@ -45,6 +45,12 @@ final class SweepTable {
       keys.addAll(List.of("p" + word + "_ttft_ms", "p" + word + "_tpot_ms"));
       headers.addAll(List.of("P" + word + " TTFT", "P" + word + " TPOT"));
     }
+    if (records.stream().anyMatch(r -> Double.isFinite(SweepData.number(r,
+        RunStatistics.ENERGY_KEY)))) {
+      // runs scraped with --gpu-metrics-url: their energy efficiency beside their throughput
+      keys.add(RunStatistics.ENERGY_KEY);
+      headers.add("out tok/J");
+    }
     Map<String, List<Map<String, Object>>> byPoint = new LinkedHashMap<>();
     for (Map<String, Object> r : records) {
       byPoint.computeIfAbsent(String.valueOf(r.getOrDefault(SweepData.POINT_KEY, "")),

@@ -145,13 +145,14 @@ LLM.run(function (d, app) {
   }
 
   function pareto(parent, p) {
-    var s = LLM.section(parent, 'Pareto frontier', 'x = output tokens/s per user (÷ ' + p.userKey + '), y = output tokens/s per GPU (÷ ' + p.gpuKey + '); the frontier joins the points no other point beats on both.');
+    var perJoule = p.yLabel && p.yLabel !== 'output tokens/s per GPU';
+    var s = LLM.section(parent, 'Pareto frontier', 'x = output tokens/s per user (÷ ' + p.userKey + '), y = ' + (perJoule ? 'output tokens per joule (' + p.gpuKey + ', the GPUs\' energy over the run)' : 'output tokens/s per GPU (÷ ' + p.gpuKey + ')') + '; the frontier joins the points no other point beats on both.');
     LLM.chart(s, 'pareto', {
-      title: LLM.title('tokens/s per user vs tokens/s per GPU'),
+      title: LLM.title(perJoule ? 'tokens/s per user vs tokens per joule' : 'tokens/s per user vs tokens/s per GPU'),
       legend: {},
       tooltip: { trigger: 'item', formatter: function (it) { var v = it.data; return v.point + '<br>' + num(v.value[0]) + ' tok/s/user, ' + num(v.value[1]) + ' tok/s/GPU<br>' + (v.label || ''); } },
       xAxis: { type: 'value', name: 'output tokens/s per user', nameLocation: 'middle', nameGap: 28, scale: true },
-      yAxis: { type: 'value', name: 'output tokens/s per GPU', scale: true },
+      yAxis: { type: 'value', name: p.yLabel || 'output tokens/s per GPU', scale: true },
       series: [
         { name: 'points', type: 'scatter', color: '#8a94a6', data: p.points.map(function (q) { return { value: [q.x, q.y], label: q.label, point: q.point }; }) },
         { name: 'Pareto frontier', type: 'line', color: '#b42318', data: p.frontier.map(function (q) { return { value: [q.x, q.y], label: q.label, point: q.point }; }),

@@ -79,6 +79,7 @@ class BackendsOnTheSimulatorTest {
     }
     p.put("openai-chat", "/v1/chat/completions");
     p.put("openai-responses", "/v1/responses");
+    p.put("anthropic-messages", "/v1/messages");
     p.put("openai-audio", "/v1/audio/transcriptions");
     for (String embeddings : List.of("openai-embeddings", "openai-embeddings-chat",
         "openai-embeddings-clip", "openai-embeddings-vlm2vec")) {
@@ -120,7 +121,7 @@ class BackendsOnTheSimulatorTest {
       }
     }
     // 6 completions backends (text), chat and 7 embeddings backends (text and images),
-    // Responses (text), audio, rerank
-    assertEquals(6 + 2 * 8 + 1 + 1 + 1, sent.size(), sent.toString());
+    // Responses (text), Messages (text), audio, rerank
+    assertEquals(6 + 2 * 8 + 1 + 1 + 1 + 1, sent.size(), sent.toString());
   }
 }

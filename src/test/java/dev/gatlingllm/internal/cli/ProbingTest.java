@@ -3,6 +3,8 @@ package dev.gatlingllm.internal.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,5 +86,26 @@ class ProbingTest {
     }
     assertArrayEquals(bodies.apply(0).bytes(), bodies.apply(2).bytes());
     assertFalse(new String(bodies.apply(1).bytes()).contains("first"));
+  }
+
+  /**
+   * A probe is read as its API's answer: a Messages stream by the Messages reader (with the
+   * OpenAI chunk reader every probe of such a run failed as "stream ended without content").
+   */
+  @Test
+  void aMessagesProbeIsAMessagesRequestReadAsOne() throws Exception {
+    BenchPlan plan = plan("--model m --backend anthropic-messages --probe-request-rate 1");
+    ProbeRequests.Body b = Probing.bodies(plan,
+        List.of(new SampleRequest("first prompt", 2, 100, "r-0"))).apply(0);
+    JsonNode body = new ObjectMapper().readTree(b.bytes());
+    assertEquals("/v1/messages", b.path());
+    assertEquals(1, body.get("max_tokens").asInt(), body.toString());
+    assertEquals("first prompt", body.get("messages").get(0).get("content").asText());
+    assertSame(dev.gatlingllm.action.Backends.resolve("anthropic-messages").api().reader(),
+        b.reader());
+    assertNotSame(dev.gatlingllm.internal.client.ChunkReader.OPENAI, b.reader());
+    assertSame(dev.gatlingllm.internal.client.ChunkReader.OPENAI, Probing.bodies(
+        plan("--model m --backend openai --probe-request-rate 1"),
+        List.of(new SampleRequest("p", 1, 100, "r-0"))).apply(0).reader());
   }
 }

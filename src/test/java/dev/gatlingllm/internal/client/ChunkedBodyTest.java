@@ -58,7 +58,11 @@ class ChunkedBodyTest {
     Outcome out = ours(body, new int[0]);
     assertEquals(List.of("0123456789abcdefghijk!yz."), out.dataPerRead());
     assertEquals("end at 0", out.end());
-    assertEquals(out, netty(body, new int[0]));
+    // Netty up to 4.2.14 read this body too; 4.2.18 (Gatling 3.16's) refuses the white space
+    // before a size, which RFC 9112 does not allow but servers have written: read here as before
+    String strict = body.replace(" \t1;x", "1;x").replace("2 \r\n", "2\r\n");
+    assertEquals(out, ours(strict, new int[0]));
+    assertEquals(out, netty(strict, new int[0]));
   }
 
   @Test
@@ -88,7 +92,8 @@ class ChunkedBodyTest {
   void rejectsABareCrInASizeLine() {
     String body = "3\r: x\r\nabc\r\n0\r\n\r\n";
     assertEquals("malformed", ours(body, new int[0]).end());
-    assertEquals(List.of("abc"), netty(body, new int[0]).dataPerRead());
+    // Netty 4.2.18 (Gatling 3.16's) refuses it too; 4.2.14 read "abc"
+    assertEquals("malformed", netty(body, new int[0]).end());
   }
 
   /**
@@ -147,6 +152,21 @@ class ChunkedBodyTest {
     assertEquals(List.of("abc@7", "def@9"), pieces);
   }
 
+  /** A line that starts with white space: a size line Netty 4.2.18 refuses. */
+  private static final java.util.regex.Pattern LEADING_BLANK =
+      java.util.regex.Pattern.compile("(^|\n)[ \t]");
+
+  @Test
+  void aCrInTheDataIsData() {
+    // chunk data is any octets (RFC 9112, section 7.1): a CR or LF in it is not framing
+    String body = "6;a;b=c\r\n:\r:\nxx\r\n0\r\n\r\n";
+    for (int[] cuts : List.of(new int[0], new int[] {10, 16}, new int[] {11}, new int[] {13})) {
+      Outcome out = ours(body, cuts);
+      assertEquals(":\r:\nxx", String.join("", out.dataPerRead()), Arrays.toString(cuts));
+      assertEquals("end at 0", out.end(), Arrays.toString(cuts));
+    }
+  }
+
   /**
    * The differential check: 10,000 generated bodies, a third of them broken, each cut into up
    * to six reads at random, read by both decoders.
@@ -155,12 +175,13 @@ class ChunkedBodyTest {
   void agreesWithNettysDecoderOnGeneratedBodies() {
     Random random = new Random(20261123);
     int broken = 0;
+    int compared = 0;
     for (int n = 0; n < 10_000; n++) {
       boolean breakIt = random.nextInt(3) == 0;
-      // A body to break has no CR in its data: once a broken frame makes data read as a
-      // chunk-size line, a CR there would be a bare CR, where the two decoders differ on
-      // purpose (rejectsABareCrInASizeLine).
-      String body = generated(random, breakIt ? "data\n: x" : "data\r\n: x");
+      // No CR in the data: Netty 4.2.18 (Gatling 3.16's) refuses some bodies whose chunk data
+      // holds a CR when a read ends inside it, though chunk data is any octets (RFC 9112);
+      // a CR in the data is checked on its own (aCrInTheDataIsData), not against Netty.
+      String body = generated(random, "data\n: x");
       if (breakIt) {
         body = broken(body, random);
         broken++;
@@ -171,10 +192,25 @@ class ChunkedBodyTest {
       }
       Arrays.sort(cuts);
       Outcome ours = ours(body, cuts);
-      Outcome netty = netty(body, cuts);
-      assertEquals(netty, ours, "body " + escaped(body) + " read up to " + Arrays.toString(cuts));
+      // Netty reads the body in one piece, and only bodies without chunk extensions or white
+      // space before a size: its 4.2.18 decoder (Gatling 3.16's) refuses valid extensions such
+      // as ";a;b=c", white space before a size, and a CRLF after a chunk's data split between
+      // two reads, all of which servers may write; ours must read every cut alike, and as
+      // Netty reads the whole
+      Outcome whole = ours(body, new int[0]);
+      // (and only the valid bodies: 4.2.18 also refuses junk after a size and its white
+      // space, "7 dx\r\n", which this decoder reads as 4.2.14 did)
+      if (!breakIt && !body.contains(";") && !LEADING_BLANK.matcher(body).find()) {
+        compared++;
+        assertEquals(netty(body, new int[0]), whole, "body " + escaped(body));
+      }
+      assertEquals(whole.end(), ours.end(), "body " + escaped(body) + " read up to "
+          + Arrays.toString(cuts));
+      assertEquals(String.join("", whole.dataPerRead()), String.join("", ours.dataPerRead()),
+          "body " + escaped(body) + " read up to " + Arrays.toString(cuts));
     }
     assertTrue(broken > 3_000, "the broken third was generated");
+    assertTrue(compared > 900, "bodies compared with Netty's decoder: " + compared);
   }
 
   /** A valid body: chunks of 1-40 bytes written in the ways servers write them, trailers. */

@@ -121,6 +121,34 @@ class LlmClientOverTheWireTest {
     }
   }
 
+  /**
+   * Past Netty's server pipeline depth: since Netty 4.2.18 (Gatling 3.16's) its
+   * HttpServerCodec stops reading a connection once 128 requests wait for a response it did
+   * not encode itself, which every canned response is. The test servers once stopped
+   * answering the 129th request on a kept-alive connection, and a run's warm-up, which sends
+   * hundreds, then waited out the request timeout. Both kinds of body the client reads are
+   * sent: a chunked event stream (read by ChunkedBody) and one with a content-length (read by
+   * Netty's response decoder).
+   */
+  @Test
+  void oneKeptAliveConnectionCarriesMoreRequestsThanNettysPipelineDepth() throws Exception {
+    String sized = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: "
+        + SSE.length() + "\r\n\r\n" + SSE;
+    for (CannedHttpServer server : new CannedHttpServer[] {
+        CannedHttpServer.streaming(SSE), CannedHttpServer.raw(sized, false)}) {
+      try (server; LlmClient client = client(server.baseUrl(), Duration.ofSeconds(4))) {
+        int requests = 200;
+        for (int i = 1; i <= requests; i++) {
+          RequestRecord r = send(client, request());
+          assertTrue(r.success(), "request " + i + ": " + r.error());
+          assertEquals("Hello", r.generatedText(), "request " + i);
+        }
+        assertEquals(1, server.connections(), "every request on the first connection");
+        assertEquals(requests, server.received().size());
+      }
+    }
+  }
+
   @Test
   void aConnectionIdleLongerThanTheKeepAliveTimeoutIsClosedNotReused() throws Exception {
     try (CannedHttpServer server = CannedHttpServer.streaming(SSE);

@@ -33,9 +33,26 @@ class RunCrashFilterTest {
         () -> gatlingOwnsJvm, exits::add);
   }
 
+  /** As Gatling 3.16 logs a simulation constructor's exception: under that stage's name. */
   private FilterReply crash(RunCrashFilter filter, Throwable t) {
     return filter.decide(null, context.getLogger("io.gatling.app.Gatling$"), Level.ERROR,
-        "Run crashed", null, t);
+        stageMessage("SimulationInstantiation", t), null, t);
+  }
+
+  /**
+   * The message Gatling 3.16 logs a crash in one stage under: its {@code
+   * GatlingLifecycleException} for that stage (a Scala class javac cannot name), made as Gatling
+   * makes it.
+   */
+  private static String stageMessage(String stage, Object... arguments) {
+    try {
+      Class<?> type = Class.forName("io.gatling.app.GatlingLifecycleException$" + stage);
+      Class<?>[] types = arguments.length == 1
+          ? new Class<?>[] {Throwable.class} : new Class<?>[] {String.class, Throwable.class};
+      return ((Throwable) type.getConstructor(types).newInstance(arguments)).getMessage();
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError("Gatling has no stage " + stage + " any more", e);
+    }
   }
 
   /** As Gatling sees a constructor's exception: wrapped by reflection. */
@@ -104,6 +121,32 @@ class RunCrashFilterTest {
     assertEquals(FilterReply.DENY, crash(filter, new IllegalArgumentException("bad")));
     assertEquals(List.of(), exits);
     assertTrue(console.toString(StandardCharsets.UTF_8).startsWith("gatling-llm: bad"));
+  }
+
+  /**
+   * Gatling logs each stage's crash under its own exception's message (and the rest under "Run
+   * crashed"): the messages the filter knows are Gatling's own, so a renamed stage fails here
+   * rather than leaving a refusal as 50 lines of stack. Gatling's configuration is not the
+   * plugin's to report.
+   */
+  @Test
+  void everyStageGatlingNamesACrashAfterIsCaughtButItsConfiguration() {
+    RunCrashFilter filter = filter(false);
+    ch.qos.logback.classic.Logger gatling = context.getLogger("io.gatling.app.Gatling$");
+    Throwable t = new IllegalArgumentException("bad");
+    List<String> stages = List.of(
+        stageMessage("SimulationInstantiation", t), stageMessage("ScenariosBuilding", t),
+        stageMessage("Injection", t), stageMessage("HookExecution", "before", t),
+        stageMessage("HookExecution", "after", t), "Run crashed");
+    for (String stage : stages) {
+      assertEquals(FilterReply.DENY, filter.decide(null, gatling, Level.ERROR, stage, null, t),
+          stage);
+    }
+    assertEquals(stages.size(), console.toString(StandardCharsets.UTF_8).lines()
+        .filter(l -> l.startsWith("gatling-llm: bad (stack trace: ")).count());
+    String configuration = stageMessage("Configuration", t);
+    assertEquals(FilterReply.NEUTRAL,
+        filter.decide(null, gatling, Level.ERROR, configuration, null, t), configuration);
   }
 
   @Test

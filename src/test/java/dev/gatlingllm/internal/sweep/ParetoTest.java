@@ -47,4 +47,24 @@ class ParetoTest {
     assertEquals(50, p.points().get(0).perUser(), 1e-12);
     assertEquals(100, p.points().get(0).perGpu(), 1e-12);
   }
+
+  @Test
+  void perJouleTheSecondAxisIsTokensPerJouleAndRunsWithoutItAreLeftOut() {
+    // (per user, tok/J): a (100, 1.0), b (50, 2.5), c (40, 2.0) dominated by b; d has no energy
+    Map<String, Object> a = run("a", 1, 100, 1);
+    a.put("gpu_energy", Map.of("output_tokens_per_joule", 1.0));
+    Map<String, Object> b = run("b", 4, 200, 1);
+    b.put("gpu_energy", Map.of("output_tokens_per_joule", 2.5));
+    Map<String, Object> c = run("c", 3, 120, 1);
+    c.put("gpu_energy", Map.of("output_tokens_per_joule", 2.0));
+    Pareto.Result r = Pareto.compute(List.of(a, b, c, run("d", 2, 100, 1)), "max_concurrency",
+        null, List.of(), true);
+    assertEquals(List.of("a", "b", "c"), r.points().stream().map(Pareto.Point::point).toList());
+    assertEquals(List.of("b", "a"), r.frontier().stream().map(Pareto.Point::point).toList());
+    assertEquals(2.5, r.frontier().get(0).perGpu(), 1e-12);
+    assertEquals("output tokens per joule", r.yLabel());
+    assertEquals("gpu_energy.output_tokens_per_joule", r.gpuKey());
+    assertEquals("output tokens/s per GPU", Pareto.compute(List.of(a), "max_concurrency", null,
+        List.of()).yLabel());
+  }
 }

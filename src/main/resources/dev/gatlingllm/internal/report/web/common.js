@@ -27,7 +27,9 @@ var LLM = (function () {
     total_token_throughput: 'Total token throughput (tok/s)', request_goodput: 'Request goodput (req/s)', request_rate: 'Request rate (req/s)',
     max_concurrency: 'Max concurrency', max_concurrent_requests: 'Peak concurrent requests', max_output_tokens_per_s: 'Peak output token throughput (tok/s)',
     completed: 'Successful requests', failed: 'Failed requests', duration: 'Benchmark duration (s)', num_prompts: 'Prompts',
-    total_input_tokens: 'Total input tokens', total_output_tokens: 'Total generated tokens', burstiness: 'Burstiness' };
+    total_input_tokens: 'Total input tokens', total_output_tokens: 'Total generated tokens', burstiness: 'Burstiness',
+    'gpu_energy.output_tokens_per_joule': 'Output tokens per joule (tok/J)', 'gpu_energy.joules_per_output_token': 'Energy per output token (J/tok)',
+    'gpu_energy.energy_j': 'GPU energy (J)', 'gpu_energy.avg_power_w': 'Average GPU power, all GPUs (W)' };
 
   /** A result JSON key as a person reads it: "p99_e2el_ms" is "P99 E2EL (ms)". */
   function label(key) {

@@ -15,7 +15,7 @@ LLM.run(function (d, app) {
   var known = {};
   HEADLINE.forEach(function (h) { known[h[0]] = 1; });
   SETTINGS.forEach(function (k) { known[k[0]] = 1; });
-  ['client_self_check', 'server_metrics', 'rps_change_events', 'arrival_replay'].forEach(function (k) { known[k] = 1; });
+  ['client_self_check', 'server_metrics', 'gpu_energy', 'rps_change_events', 'arrival_replay'].forEach(function (k) { known[k] = 1; });
   known.server_compliance = 1;
   known.cancellation = 1;
   known.request_phases = 1;
@@ -183,6 +183,7 @@ LLM.run(function (d, app) {
     }
   }
 
+  gpuEnergy(R.gpu_energy);
   wherePhases(d.phases, R.cancellation);
 
   // Distributions
@@ -437,6 +438,34 @@ LLM.run(function (d, app) {
       lat.appendChild(row);
     });
     sec.appendChild(el('div', { cls: 'tables' }, [counts, lat]));
+  }
+
+  // --gpu-metrics-url: the GPUs' energy and power from DCGM over the run
+  function gpuEnergy(ge) {
+    if (!ge) { return; }
+    var sec = LLM.section(app, 'GPU energy', 'Scraped from ' + ge.endpoints.map(function (e) { return e.endpoint; }).join(', ') + ' every ' + num(ge.interval_s) + ' s from the first request to the results (' + num(ge.window_s) + ' s): '
+      + 'each GPU\'s energy counter (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION) and power (DCGM_FI_DEV_POWER_USAGE). Per output token: the energy of all GPUs over the run\'s ' + num(R.total_output_tokens) + ' output tokens.');
+    sec.id = 'gpu-energy';
+    (ge.warnings || []).forEach(function (w) { sec.appendChild(el('div', { cls: 'banner warn fair', 'data-gpu-warning': 1, text: 'Warning: ' + w })); });
+    var totals = el('table', {}, [el('tr', {}, [el('th', { text: 'figure' }), el('th', { text: 'value' })])]);
+    [['energy_j', 'GPU energy (J)'], ['joules_per_output_token', 'Energy per output token (J/tok)'], ['output_tokens_per_joule', 'Output tokens per joule (tok/J)'], ['avg_power_w', 'Average power, all GPUs (W)']].forEach(function (r) {
+      totals.appendChild(el('tr', {}, [el('td', { text: r[1] }), el('td', { 'data-key': 'gpu_energy.' + r[0], text: ge[r[0]] === null ? '—' : num(ge[r[0]], r[0] === 'joules_per_output_token' ? 4 : 2) })]));
+    });
+    var per = el('table', {}, [el('tr', {}, ['GPU', 'energy (J)', 'avg W', 'peak W'].map(function (h) { return el('th', { text: h }); }))]);
+    ge.gpus.forEach(function (g) {
+      per.appendChild(el('tr', {}, [el('td', { cls: 'text', text: gpuName(g) }), el('td', { text: g.energy_j === null ? '—' : num(g.energy_j) + (g.energy_source === 'power' ? ' *' : '') }),
+        el('td', { text: g.avg_power_w === null ? '—' : num(g.avg_power_w) }), el('td', { text: g.peak_power_w === null ? '—' : num(g.peak_power_w) })]));
+    });
+    sec.appendChild(el('div', { cls: 'tables' }, [totals, per]));
+    var drawn = ge.gpus.filter(function (g) { return g.power_w.some(function (v) { return v !== null; }); });
+    if (drawn.length) {
+      LLM.chart(sec, 'gpu-power', { title: LLM.title('Power per GPU (W), at each scrape'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: 'W', min: 0 },
+        series: drawn.map(function (g) { return { name: gpuName(g), type: 'line', data: g.power_w.map(function (v, i) { return [g.time_s[i], v]; }), showSymbol: false, connectNulls: false }; }) });
+    }
+  }
+
+  function gpuName(g) {
+    return 'GPU ' + (g.gpu === null ? '?' : g.gpu) + (g.hostname ? ' · ' + g.hostname : '') + (g.model_name ? ' · ' + g.model_name : '');
   }
 
   function human(k) {
