@@ -25,9 +25,12 @@ import java.util.Map;
  */
 final class ResultDocument {
 
-  /** Keys that only appear in detailed mode. */
+  /**
+   * Keys that only appear in detailed mode: vLLM's per-request arrays, and ours, the requests'
+   * phases (the LLM report draws those from the records).
+   */
   static final List<String> DETAILED_KEYS = List.of("input_lens", "output_lens", "ttfts", "itls",
-      "latencies", "start_times", "generated_texts", "errors");
+      "latencies", "start_times", "generated_texts", "errors", PhaseReport.PHASES_KEY);
 
   private ResultDocument() {}
 

@@ -133,9 +133,10 @@ LLM.run(function (d, app) {
       var rows = [['http_req_dns_lookup', 'DNS lookup', 'http_req_dns_lookup (AIPerf), http_req_looking_up (k6)', p.new_connections],
         ['http_req_connecting', 'TCP connect', 'http_req_connecting (k6; AIPerf adds TLS to it)', p.new_connections],
         ['http_req_tls_handshaking', 'TLS handshake', 'http_req_tls_handshaking (k6)', p.tls_handshakes]].concat(parts.map(function (q) { return [q[0], 'TTFT ' + q[1], q[0] === 'ttft_server' ? 'close to http_req_waiting (AIPerf, k6): to the head, not the first body byte' : '', p.ttft_split_requests]; }));
-      var pt = el('table', { id: 'phase-table' }, [el('tr', {}, ['phase', 'also known as', 'requests', 'mean (ms)', 'median (ms)', 'P90 (ms)', 'P99 (ms)'].map(function (h) { return el('th', { text: h }); }))]);
+      var pt = el('table', { id: 'phase-table' }, [el('tr', {}, ['phase', 'also known as', 'requests', 'mean (ms)', 'median (ms)', 'P90 (ms)', 'P99 (ms)'].map(function (h, i) { return el('th', { cls: i < 2 ? 'text' : '', text: h }); }))]);
       rows.forEach(function (r) {
-        pt.appendChild(el('tr', {}, [el('td', { text: r[1] }), el('td', { text: r[2] }), el('td', { text: num(r[3]) })].concat(['mean_', 'median_', 'p90_', 'p99_'].map(function (s) {
+        // the names wrap, so that the figures stay in view on a narrow window
+        pt.appendChild(el('tr', {}, [el('td', { cls: 'text', text: r[1] }), el('td', { cls: 'text', text: r[2] }), el('td', { text: num(r[3]) })].concat(['mean_', 'median_', 'p90_', 'p99_'].map(function (s) {
           return el('td', { 'data-key': s + r[0] + '_ms', text: r[3] ? num(p[s + r[0] + '_ms']) : '–' });
         }))));
       });
@@ -143,11 +144,11 @@ LLM.run(function (d, app) {
       ws.appendChild(pt);
     }
     if (c) {
-      var ct = el('table', { id: 'cancel-table' }, [el('tr', {}, [el('th', { text: 'users who left' }), el('th', { text: 'value' })])]);
+      var ct = el('table', { id: 'cancel-table' }, [el('tr', {}, [el('th', { cls: 'text', text: 'users who left' }), el('th', { text: 'value' })])]);
       [['fraction', 'Share cancelled (--cancel-fraction)'], ['after_tokens', 'After tokens'], ['after_ms', 'After ms (from the request written)'], ['cancelled', 'Requests cancelled'],
         ['cancelled_with_first_token', 'of which had a first token'], ['mean_cancelled_ttft_ms', 'Their mean TTFT (ms)'], ['server_aborted', 'Aborts the server counted (vllm:request_success_total{finished_reason="abort"})']].forEach(function (k) {
         if (c[k[0]] === null || c[k[0]] === undefined) { return; }
-        ct.appendChild(el('tr', {}, [el('td', { text: k[1] }), el('td', { 'data-key': k[0], text: num(c[k[0]]) })]));
+        ct.appendChild(el('tr', {}, [el('td', { cls: 'text', text: k[1] }), el('td', { 'data-key': k[0], text: num(c[k[0]]) })]));
       });
       ws.appendChild(el('p', { cls: 'note', text: 'Cancelled requests closed their connection, as a browser closing the tab; they are in neither the completed nor the failed count, nor in any latency figure above.' }));
       ws.appendChild(ct);
