@@ -159,6 +159,23 @@ class ConnectionPhasesTest {
     }
   }
 
+  /** 50 tokens 20 ms apart take a second: a cancel 50 ms after the write comes long before. */
+  @Test
+  void aCancelByTimeClosesTheStreamBeforeItsEnd() throws Exception {
+    try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
+            .itl(Duration.ofMillis(20)).tokensPerChunk(1).build());
+         LlmClient client = client(sim.baseUrl(), false)) {
+      RequestRecord r = send(client, request(50, CancelAfter.millis(50)));
+
+      assertTrue(r.cancelled());
+      assertFalse(r.success());
+      assertTrue(r.chunkMicros().length < 50, "closed before its end: " + r.chunkMicros().length);
+      assertTrue(r.endNanos() - r.startNanos() >= r.writtenNanos() + 50_000_000L,
+          "not before 50 ms after the write");
+      assertEquals(1, abortsCounted(sim));
+    }
+  }
+
   private static final Pattern ABORTS =
       Pattern.compile("vllm:request_success_total\\{finished_reason=\"abort\",[^}]*} (\\d+)");
 
