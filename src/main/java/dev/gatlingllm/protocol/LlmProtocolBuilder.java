@@ -1,9 +1,11 @@
 package dev.gatlingllm.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.client.CancelAfter;
 import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.internal.live.OtlpSettings;
+import dev.gatlingllm.internal.protocol.Cancellation;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.internal.protocol.WarmUpOptions;
@@ -72,6 +74,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private WarmUpOptions warmUp = WarmUpOptions.auto();
   /** Null: vLLM's {@code /metrics} when the backend is {@code vllm}; "" turns scraping off. */
   private String serverMetrics;
+  private double cancelFraction;
+  private CancelAfter cancelAfter = CancelAfter.NEVER;
   /** NVIDIA DCGM exporters' endpoints scraped for the GPUs' energy; none by default. */
   private List<URI> gpuMetrics = List.of();
   /** Null: no live figures; else the URL (or {@code env}) given to {@link #otlp(String)}. */
@@ -418,6 +422,42 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
     return b.with(c -> c.otlpInterval = interval);
   }
 
+  /**
+   * Cancels this share of the requests (0 to 1), as users who leave before the answer ends
+   * ({@code --cancel-fraction}): the client closes the request's connection, as a browser
+   * closes a tab's, at the point {@link #cancelAfterTokens} or {@link #cancelAfter} sets. The
+   * requests are picked from the arrival profile's seed, exactly that share to within one
+   * request. A cancelled request is neither completed nor failed: the result counts it as
+   * {@code cancelled}, and Gatling logs it OK under its own name ({@code <request> cancelled}).
+   */
+  public LlmProtocolBuilder cancelFraction(double fraction) {
+    if (!(fraction >= 0 && fraction <= 1)) {
+      throw new IllegalArgumentException("cancelFraction must be from 0 to 1, got " + fraction);
+    }
+    return with(b -> b.cancelFraction = fraction);
+  }
+
+  /**
+   * A cancelled request is cancelled once it received {@code tokens} content chunks (one token
+   * each from vLLM) ({@code --cancel-after-tokens}).
+   */
+  public LlmProtocolBuilder cancelAfterTokens(int tokens) {
+    requireAtLeast("cancelAfterTokens", tokens, 1);
+    return with(b -> b.cancelAfter = CancelAfter.chunks(tokens));
+  }
+
+  /**
+   * A cancelled request is cancelled this long after it was written ({@code --cancel-after-ms};
+   * AIPerf's {@code --request-cancellation-delay} counts from the same point).
+   */
+  public LlmProtocolBuilder cancelAfter(Duration delay) {
+    if (delay == null || delay.isNegative()) {
+      throw new IllegalArgumentException("cancelAfter must be a duration of 0 or more, got "
+          + delay);
+    }
+    return with(b -> b.cancelAfter = CancelAfter.millis(delay.toMillis()));
+  }
+
   /** No scraping of the server's metrics. */
   public LlmProtocolBuilder noServerMetrics() {
     return with(b -> b.serverMetrics = "");
@@ -476,6 +516,13 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
       }
       cap = fromProfile;
     }
+    if (cancelFraction > 0 && !cancelAfter.cancels()) {
+      throw new IllegalArgumentException("llm protocol: cancelFraction(" + cancelFraction
+          + ") needs cancelAfterTokens(...) or cancelAfter(...): when do the users leave?");
+    }
+    Cancellation cancellation = cancelFraction > 0
+        ? new Cancellation(cancelFraction, cancelAfter, profile != null ? profile.seed() : 0)
+        : Cancellation.NONE;
     Target target = Target.parse(baseUrl);
     return new LlmProtocol(target, model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
@@ -484,7 +531,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         countingId, counter, profile, cap, warmUp,
         serverMetricsUri(target), specDecodeMetricsUri(target), insecureTls, onStart, gpuMetrics,
         otlpEndpoint == null ? null
-            : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment));
+            : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment), cancellation);
   }
 
 

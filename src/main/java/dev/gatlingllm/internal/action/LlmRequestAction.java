@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.dataset.MixedServingBoundaryDataset;
 import dev.gatlingllm.internal.arrival.BoundedConcurrencyLimiter;
+import dev.gatlingllm.internal.client.CancelAfter;
 import dev.gatlingllm.internal.client.EncodedRequest;
 import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.GoodputSlo;
@@ -254,8 +255,8 @@ public final class LlmRequestAction extends LlmAction {
   }
 
   private Prepared buildRequest(Session session) {
-    HttpHeaders headers = components.requestHeaders(spec.requestId(session),
-        longAttribute(session, ArrivalGate.REQUEST_INDEX_ATTRIBUTE, -1));
+    long slot = longAttribute(session, ArrivalGate.REQUEST_INDEX_ATTRIBUTE, -1);
+    HttpHeaders headers = components.requestHeaders(spec.requestId(session), slot);
     spec.addHeaders(session, headers);
     RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
         headers.get(REQUEST_ID));
@@ -266,8 +267,9 @@ public final class LlmRequestAction extends LlmAction {
     return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
-        spec.taskType() != TaskType.GENERATION, spec.reader(), body.schema())), body.asked(),
-        body.audioSeconds());
+        spec.taskType() != TaskType.GENERATION, spec.reader(), body.schema(),
+        spec.taskType() == TaskType.GENERATION ? components.cancelFor(slot) : CancelAfter.NEVER)),
+        body.asked(), body.audioSeconds());
   }
 
   /**
@@ -334,6 +336,28 @@ public final class LlmRequestAction extends LlmAction {
         Option.apply(koMessage));
   }
 
+  /**
+   * A request the client cancelled on purpose ({@code --cancel-fraction}) is logged OK under a
+   * row of its own, {@code <request> cancelled}, from its start to the cancel: it did what the
+   * run asked, so it is no KO (a KO would fail the error assertions of a run that cancels by
+   * design, and say the server failed), and its truncated latency and its TTFT stay out of the
+   * request's own rows, as they stay out of vLLM's figures in the result. No goodput row: it
+   * was not completed. The user goes on as after any request.
+   */
+  private void cancelled(Session session, RequestRecord record, String row, long startMillis,
+      Option<String> code) {
+    long endMillis = startMillis + Math.round((record.endNanos() - record.startNanos()) / 1e6);
+    statsEngine.logResponse(session.scenario(), session.groups(), row + " cancelled",
+        startMillis, endMillis, OK$.MODULE$, code, Option.empty());
+    Session next = session.logGroupRequestTimings(startMillis, endMillis)
+        .remove(SCHEDULED_NANOS_ATTRIBUTE).remove(ArrivalGate.REQUEST_INDEX_ATTRIBUTE)
+        .remove(READY_NANOS_ATTRIBUTE);
+    if (spec.saveTextAs() != null) {
+      next = next.set(spec.saveTextAs(), record.generatedText());
+    }
+    this.next.$bang(spec.after(next, record));
+  }
+
   private void complete(Session session, RequestRecord sent, long startMillis) {
     int turn = spec.turn(session);
     // the class a dataset gave the request (mixed_serving_boundary), for the per-class figures
@@ -351,6 +375,10 @@ public final class LlmRequestAction extends LlmAction {
         (record.success() ? record.latencyNanos() : record.endNanos() - record.startNanos()) / 1e6);
     Option<String> code = record.httpStatus() == 0
         ? Option.empty() : Option.apply(Integer.toString(record.httpStatus()));
+    if (record.cancelled()) {
+      cancelled(session, record, row, startMillis, code);
+      return;
+    }
     Status status = record.success() ? OK$.MODULE$ : KO$.MODULE$;
     Option<String> message = record.success()
         ? Option.empty() : Option.apply(KoMessages.lowCardinality(record.error()));

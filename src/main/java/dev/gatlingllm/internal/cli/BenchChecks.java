@@ -131,6 +131,39 @@ public final class BenchChecks {
     }
   }
 
+  /**
+   * {@code --cancel-fraction} needs one point to cancel at, and a point needs the fraction:
+   * alone, either would be silently ignored.
+   */
+  static void checkCancel(BenchArgs args) {
+    boolean tokens = args.has("cancel-after-tokens");
+    boolean millis = args.has("cancel-after-ms");
+    if (!args.has("cancel-fraction")) {
+      if (tokens || millis) {
+        throw new IllegalArgumentException("--cancel-after-" + (tokens ? "tokens" : "ms")
+            + " says when the cancelled requests are cancelled: give --cancel-fraction too");
+      }
+      return;
+    }
+    double fraction = args.decimal("cancel-fraction").orElseThrow();
+    if (!(fraction >= 0 && fraction <= 1)) {
+      throw new IllegalArgumentException("--cancel-fraction is a share from 0 to 1, got "
+          + fraction);
+    }
+    if (tokens == millis) {
+      throw new IllegalArgumentException("--cancel-fraction needs one of --cancel-after-tokens "
+          + "N and --cancel-after-ms T" + (tokens ? ", not both" : ""));
+    }
+    if (tokens && args.integer("cancel-after-tokens").orElseThrow() < 1) {
+      throw new IllegalArgumentException("--cancel-after-tokens must be at least 1, got "
+          + args.integer("cancel-after-tokens").orElseThrow());
+    }
+    if (millis && args.integer("cancel-after-ms").orElseThrow() < 0) {
+      throw new IllegalArgumentException("--cancel-after-ms must be 0 or more, got "
+          + args.integer("cancel-after-ms").orElseThrow());
+    }
+  }
+
   /** Flags vLLM refuses, or cannot send, with this backend. */
   static void checkBackendFlags(BenchArgs args, Backend backend) {
     if (args.has("logprobs") && !backend.takes(Takes.LOGPROBS)) {

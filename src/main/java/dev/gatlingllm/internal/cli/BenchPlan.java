@@ -35,6 +35,7 @@ import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
 import dev.gatlingllm.tokenizer.Tokenizer;
 import io.gatling.javaapi.core.ActionBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,6 +132,7 @@ public final class BenchPlan {
     this.conversations = BenchConversations.of(args, backend, datasetFlags);
     this.extraBody = extraBody(args, backend);
     checkLora(args);
+    BenchChecks.checkCancel(args);
     Probing.rate(args, backend);
     checkArrivals();
     // the only step that may ask the server: after every check of the flags alone
@@ -536,6 +538,12 @@ public final class BenchPlan {
     }
     if (warmUps != null) {
       p = warmUps == 0 ? p.noWarmUp() : p.warmUp(warmUps);
+    }
+    if (args.has("cancel-fraction")) {
+      p = p.cancelFraction(args.decimal("cancel-fraction").orElseThrow());
+      p = args.has("cancel-after-tokens")
+          ? p.cancelAfterTokens(args.integer("cancel-after-tokens").orElseThrow())
+          : p.cancelAfter(Duration.ofMillis(args.integer("cancel-after-ms").orElseThrow()));
     }
     for (String url : args.values("gpu-metrics-url")) {
       LlmProtocolBuilder current = p;

@@ -91,6 +91,15 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
   private ScheduledFuture<?> firstTokenTimer;
   private ScheduledFuture<?> idleTimer;
   private ScheduledFuture<?> requestTimer;
+  /** The timer of a cancel by time, armed when the request is written; null otherwise. */
+  private ScheduledFuture<?> cancelTimer;
+  /** The handler of the connection the request went out on, which timed its opening. */
+  private ResponseHandler connection;
+  private boolean reusedConnection;
+  /** When the request's last byte was flushed and when its response head was read; or -1. */
+  private long writtenNanos = -1;
+  private long headNanos = -1;
+  private boolean cancelled;
 
   Exchange(LlmRequest request, long startNanos, ClientConfig config, Completion completion) {
     this.request = request;
@@ -115,18 +124,35 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
 
   /** The request was written on a new {@code channel}; arm the timeouts. */
   void started(Channel ch) {
-    attach(ch, false);
+    attach(ch, false, null);
     armTimers();
   }
 
   /**
    * The request goes out on {@code ch}, a connection that served an earlier request when
-   * {@code reused}; its timeouts are armed by {@link #armTimers()}.
+   * {@code reused}; its timeouts are armed by {@link #armTimers()}. {@code handler} timed
+   * the connection's opening (null when unknown): the record takes its phases when the
+   * connection is new.
    */
-  void attach(Channel ch, boolean reused) {
+  void attach(Channel ch, boolean reused, ResponseHandler handler) {
     this.channel = ch;
     this.mayResend = reused;
+    this.reusedConnection = reused;
+    this.connection = handler;
     this.lastReadNanos = System.nanoTime();
+  }
+
+  /**
+   * The request's last byte was flushed at {@code nanos}. A cancel by time counts from here,
+   * as AIPerf's does: the server has the whole request, whatever the connect took.
+   */
+  void written(long nanos) {
+    writtenNanos = nanos;
+    long millis = request.cancel().millis();
+    if (millis >= 0 && !finished && channel != null) {
+      cancelTimer = channel.eventLoop().schedule(() -> cancel(System.nanoTime()),
+          millis, TimeUnit.MILLISECONDS);
+    }
   }
 
   /**
@@ -136,6 +162,8 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
   void restart(long nanos) {
     this.startNanos = nanos;
     this.channel = null;
+    this.writtenNanos = -1;
+    cancel(cancelTimer);
   }
 
   /**
@@ -164,6 +192,9 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
 
   void onResponseHead(HttpResponse response, long readNanos) {
     lastReadNanos = readNanos;
+    if (headNanos < 0) {
+      headNanos = readNanos;
+    }
     status = response.status().code();
     keepAlive = HttpUtil.isKeepAlive(response);
     contentType = response.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
@@ -433,6 +464,22 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     }
     long micros = (nanos - startNanos) / 1_000;
     chunkMicros[chunkCount++] = (int) Math.min(micros, Integer.MAX_VALUE);
+    if (streaming && chunkCount == request.cancel().chunks()) {
+      cancel(nanos); // the user has read enough and leaves
+    }
+  }
+
+  /**
+   * The client cancels the request on purpose at {@code nanos}: it is over, neither a success
+   * nor a failure, and its connection is closed, as a browser closes the tab's (HTTP/1.1 has
+   * no other way to tell the server). A request whose answer was whole first is not cancelled.
+   */
+  private void cancel(long nanos) {
+    if (finished) {
+      return;
+    }
+    cancelled = true;
+    finish(false, null, nanos, false);
   }
 
   private void usage() {
@@ -462,6 +509,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
     cancel(firstTokenTimer);
     cancel(idleTimer);
     cancel(requestTimer);
+    cancel(cancelTimer);
     if (inflater != null) {
       inflater.close();
       inflater = null;
@@ -481,7 +529,15 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
         .generatedText(text.toString())
         .requestId(request.headers().get(REQUEST_ID))
         .reasoningChunks(reasoningChunks)
-        .reasoningTokens(reasoningTokens);
+        .reasoningTokens(reasoningTokens)
+        .cancelled(cancelled)
+        .connectionReused(reusedConnection)
+        .writtenNanos(writtenNanos < 0 ? -1 : writtenNanos - startNanos)
+        .headNanos(headNanos < 0 ? -1 : headNanos - startNanos);
+    if (!reusedConnection && connection != null) {
+      record.dnsNanos(connection.dnsNanos()).connectNanos(connection.connectNanos())
+          .tlsNanos(connection.tlsNanos());
+    }
     answerKinds(record, success);
     if (request.scheduledNanos() != LlmRequest.NOT_SCHEDULED) {
       record.scheduledNanos(request.scheduledNanos());

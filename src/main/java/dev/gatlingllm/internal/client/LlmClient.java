@@ -273,6 +273,12 @@ public final class LlmClient implements AutoCloseable {
   private void connectAndWrite(EventLoop loop, Exchange exchange, EncodedRequest request) {
     ChannelFuture connect = connect(loop);
     connect.addListener(f -> {
+      if (f.isSuccess()) {
+        ResponseHandler handler = handlerOf(connect.channel());
+        if (handler != null) {
+          handler.connected(System.nanoTime()); // before the write this listener starts
+        }
+      }
       // A channel that could not even be created reports on a global executor: come back.
       Runnable then = f.isSuccess()
           ? () -> write(connect.channel(), exchange, request, false)
@@ -292,10 +298,12 @@ public final class LlmClient implements AutoCloseable {
 
   /** A new connection to the target on {@code loop}, with the response pipeline. */
   private ChannelFuture connect(EventLoop loop) {
+    long asked = System.nanoTime();
     return bootstrap(loop, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
         ResponseHandler handler = new ResponseHandler();
+        handler.asked(asked);
         ch.attr(HANDLER).set(handler);
         ChannelHandler[] handlers = handler.handlers();
         // First in the pipeline: the stamp is the socket read, before TLS and HTTP decoding.
@@ -410,7 +418,7 @@ public final class LlmClient implements AutoCloseable {
   private void write(Channel ch, Exchange exchange, EncodedRequest request, boolean reused) {
     ResponseHandler handler = handlerOf(ch);
     handler.begin(exchange);
-    exchange.attach(ch, reused);
+    exchange.attach(ch, reused, handler);
     // Already encoded (the pipeline has no request encoder): one buffer, one write.
     ChannelFuture written = ch.writeAndFlush(handler.outbound(ch.alloc(), request.bytes()));
     if (written.isDone()) { // the usual case: no listener to allocate and notify
@@ -431,7 +439,9 @@ public final class LlmClient implements AutoCloseable {
       return; // the connection was stale and the request went out again: that write counts
     }
     if (write.isSuccess()) {
-      writeTimes.accept(System.nanoTime() - exchange.startNanos());
+      long now = System.nanoTime();
+      exchange.written(now);
+      writeTimes.accept(now - exchange.startNanos());
     } else {
       exchange.onException(write.cause());
     }

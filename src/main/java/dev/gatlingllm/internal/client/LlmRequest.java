@@ -16,6 +16,8 @@ import io.netty.handler.codec.http.HttpHeaders;
  * @param reader         how the answer's chunks (or its whole body) are read: its API's
  * @param schema         the JSON schema the request asked the answer to follow (structured
  *                       output), checked once the answer is whole; null when none was asked
+ * @param cancel         when the client closes the request's connection on purpose;
+ *                       {@link CancelAfter#NEVER} for a request that runs to its end
  */
 public record LlmRequest(
     String name,
@@ -26,7 +28,26 @@ public record LlmRequest(
     long scheduledNanos,
     boolean pooling,
     ChunkReader reader,
-    JsonSchema schema) {
+    JsonSchema schema,
+    CancelAfter cancel) {
+
+  public LlmRequest {
+    java.util.Objects.requireNonNull(cancel, "cancel");
+  }
+
+  /** A request that runs to its end, asking for no JSON schema. */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling, ChunkReader reader) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, reader,
+        (JsonSchema) null, CancelAfter.NEVER);
+  }
+
+  /** A request that asks for no JSON schema, cancelled at {@code cancel}. */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling, ChunkReader reader, CancelAfter cancel) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, reader,
+        (JsonSchema) null, cancel);
+  }
 
   /** Marks a request that nothing paced: its scheduled time is its start. */
   public static final long NOT_SCHEDULED = Long.MIN_VALUE;
@@ -41,12 +62,6 @@ public record LlmRequest(
   public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
       long scheduledNanos, boolean pooling) {
     this(name, path, headers, body, promptTokens, scheduledNanos, pooling, ChunkReader.OPENAI);
-  }
-
-  /** A request that asks for no JSON schema. */
-  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
-      long scheduledNanos, boolean pooling, ChunkReader reader) {
-    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, reader, null);
   }
 
   /** Header values stay out: they carry the API key. */

@@ -4,8 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -14,8 +16,10 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
+import java.net.SocketAddress;
 import java.util.Arrays;
 
 /**
@@ -78,9 +82,43 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
   private long idleCapNanos = Long.MAX_VALUE;
   /** When the connection closed; -1 while open. */
   private long closedNanos = -1;
+  /**
+   * How the connection was opened ({@link System#nanoTime()}, -1 until known): asked for,
+   * its address resolved (Netty hands the connect down the pipeline once its resolver is
+   * done), connected, and the read that completed the TLS handshake.
+   */
+  private long askedNanos = -1;
+  private long resolvedNanos = -1;
+  private long connectedNanos = -1;
+  private long handshakeNanos = -1;
 
-  ChannelInboundHandlerAdapter readStamp() {
+  ChannelDuplexHandler readStamp() {
     return new ReadStamp();
+  }
+
+  /** The connection is being asked for now, before Netty resolves its address. */
+  void asked(long nanos) {
+    askedNanos = nanos;
+  }
+
+  /** The connection is connected (its connect future succeeded). */
+  void connected(long nanos) {
+    connectedNanos = nanos;
+  }
+
+  /** Name resolution of this connection; -1 when not seen. */
+  long dnsNanos() {
+    return askedNanos < 0 || resolvedNanos < 0 ? -1 : resolvedNanos - askedNanos;
+  }
+
+  /** TCP connect of this connection, from its resolved address; -1 when not seen. */
+  long connectNanos() {
+    return resolvedNanos < 0 || connectedNanos < 0 ? -1 : connectedNanos - resolvedNanos;
+  }
+
+  /** TLS handshake of this connection; -1 for plain HTTP or when not done. */
+  long tlsNanos() {
+    return connectedNanos < 0 || handshakeNanos < 0 ? -1 : handshakeNanos - connectedNanos;
   }
 
   /**
@@ -187,8 +225,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     return decoder != null;
   }
 
-  /** Stamps each read and hands it, and every later event, to the rest of the pipeline later. */
-  private final class ReadStamp extends ChannelInboundHandlerAdapter implements Runnable {
+  /**
+   * Stamps each read and hands it, and every later event, to the rest of the pipeline later.
+   * On the way out it only sees the connect (writes skip it: Netty's handler mask), which
+   * Netty sends down once its resolver has the address: the end of the DNS phase.
+   */
+  private final class ReadStamp extends ChannelDuplexHandler implements Runnable {
     private static final Object READ_COMPLETE = new Object();
 
     private ChannelHandlerContext ctx;
@@ -210,6 +252,13 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
       defer(READ_COMPLETE, 0);
+    }
+
+    @Override
+    public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local,
+        ChannelPromise promise) {
+      resolvedNanos = System.nanoTime();
+      ctx.connect(remote, local, promise);
     }
 
     // A close or an error is rare, and Netty tears the pipeline down right after it: deliver
@@ -405,6 +454,18 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
       return problem + " (status " + code + ", outside 100-599)";
     }
     return null;
+  }
+
+  /**
+   * The TLS handshake is over: its time is that of the read that completed it (the handler
+   * decodes that read now, later than it arrived), as a chunk's is.
+   */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof SslHandshakeCompletionEvent done && done.isSuccess()) {
+      handshakeNanos = readNanos >= connectedNanos ? readNanos : System.nanoTime();
+    }
+    ctx.fireUserEventTriggered(event);
   }
 
   @Override

@@ -140,7 +140,9 @@ public final class MetricsCalculator {
       successIdx[c++] = i;
     }
     double[] peak = peaks(src, successIdx, origin);
-    return new BenchmarkMetrics(TaskType.GENERATION, completed, n - completed, totalInput,
+    // a request cancelled on purpose (--cancel-fraction) is neither completed nor failed
+    int failed = n - completed - Cancels.count(src);
+    return new BenchmarkMetrics(TaskType.GENERATION, completed, failed, totalInput,
         totalOutput, dur,
         goodput.isEmpty() ? null : BenchmarkMetrics.perSecond(good, dur), good,
         LatencySamples.of(src, successIdx, i -> outputLens[i]).figures(percentiles),

@@ -60,6 +60,21 @@ import java.util.Objects;
  * @param schemaCheck      whether the answer validated against the JSON schema the request
  *                         asked for: {@link #SCHEMA_VALID}, {@link #SCHEMA_INVALID}, or
  *                         {@link #SCHEMA_NOT_ASKED} (no schema asked, or the request failed)
+ * @param connectionReused the request went out on a pooled connection that had served an
+ *                         earlier one: no DNS, connect or TLS of its own (those are -1)
+ * @param dnsNanos         name resolution of the request's new connection (Netty's resolver,
+ *                         the JDK's cached {@code InetAddress} lookup, on the event loop); -1
+ *                         when the connection was reused or the phase not measured
+ * @param connectNanos     TCP connect of its new connection, from the resolved address to the
+ *                         socket connected; -1 when reused or not measured
+ * @param tlsNanos         TLS handshake of its new connection, from connected to the read that
+ *                         completed the handshake; -1 for plain HTTP, reused, or not measured
+ * @param writtenNanos     the request's last byte flushed to the socket, minus start; -1 when it
+ *                         was never written
+ * @param headNanos        the read that completed the response head, minus start (time to first
+ *                         byte); -1 when no head arrived
+ * @param cancelled        the client cancelled it on purpose ({@code --cancel-fraction}) by
+ *                         closing its connection: neither a success nor a failure
  */
 public record RequestRecord(
     String name,
@@ -88,7 +103,14 @@ public record RequestRecord(
     long toolCallNanos,
     int toolCalls,
     int toolCallsParsed,
-    int schemaCheck) {
+    int schemaCheck,
+    boolean connectionReused,
+    long dnsNanos,
+    long connectNanos,
+    long tlsNanos,
+    long writtenNanos,
+    long headNanos,
+    boolean cancelled) {
 
   /** {@link #schemaCheck()}: the request asked for no JSON schema, or it failed. */
   public static final int SCHEMA_NOT_ASKED = -1;
@@ -178,7 +200,9 @@ public record RequestRecord(
         .requestClass(requestClass).cachedTokens(cachedTokens)
         .inputAudioSeconds(inputAudioSeconds).reasoningTokens(reasoningTokens)
         .toolCallNanos(toolCallNanos).toolCalls(toolCalls).toolCallsParsed(toolCallsParsed)
-        .schemaCheck(schemaCheck);
+        .schemaCheck(schemaCheck).connectionReused(connectionReused).dnsNanos(dnsNanos)
+        .connectNanos(connectNanos).tlsNanos(tlsNanos).writtenNanos(writtenNanos)
+        .headNanos(headNanos).cancelled(cancelled);
   }
 
   /**
@@ -186,7 +210,8 @@ public record RequestRecord(
    * no content (TTFT, latency and TTFC -1, no chunk), token counts -1, no response head
    * (status 0), failed, no error, text or request id, no reasoning chunk, no client queue, no
    * cached tokens (-1), no audio (0), no reasoning count from the server, no tool call, no
-   * schema asked; the scheduled time
+   * schema asked, a new connection with no phase measured (all -1), not cancelled; the
+   * scheduled time
    * and the end default to the start (nothing paced or queued it; over as it started).
    * Mutable, unlike the DSL's builders: the client makes one per request on the event loop,
    * where one object is all a record may cost beyond itself (no allocation per call).
@@ -224,6 +249,13 @@ public record RequestRecord(
     private int toolCalls;
     private int toolCallsParsed;
     private int schemaCheck = SCHEMA_NOT_ASKED;
+    private boolean connectionReused;
+    private long dnsNanos = -1;
+    private long connectNanos = -1;
+    private long tlsNanos = -1;
+    private long writtenNanos = -1;
+    private long headNanos = -1;
+    private boolean cancelled;
 
     private Builder(String name) {
       this.name = name;
@@ -385,13 +417,56 @@ public record RequestRecord(
       return this;
     }
 
+    /** It went out on a pooled connection that had served an earlier request. */
+    public Builder connectionReused(boolean reused) {
+      connectionReused = reused;
+      return this;
+    }
+
+    /** Name resolution of its new connection. */
+    public Builder dnsNanos(long nanos) {
+      dnsNanos = nanos;
+      return this;
+    }
+
+    /** TCP connect of its new connection. */
+    public Builder connectNanos(long nanos) {
+      connectNanos = nanos;
+      return this;
+    }
+
+    /** TLS handshake of its new connection. */
+    public Builder tlsNanos(long nanos) {
+      tlsNanos = nanos;
+      return this;
+    }
+
+    /** Its last byte flushed, minus start. */
+    public Builder writtenNanos(long nanos) {
+      writtenNanos = nanos;
+      return this;
+    }
+
+    /** Its response head read, minus start. */
+    public Builder headNanos(long nanos) {
+      headNanos = nanos;
+      return this;
+    }
+
+    /** The client cancelled it on purpose. */
+    public Builder cancelled(boolean isCancelled) {
+      cancelled = isCancelled;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
           usagePromptTokens, outputTokens, httpStatus, success, error, generatedText, requestId,
           ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass, cachedTokens,
           inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls, toolCallsParsed,
-          schemaCheck);
+          schemaCheck, connectionReused, dnsNanos, connectNanos, tlsNanos, writtenNanos,
+          headNanos, cancelled);
     }
   }
 
@@ -401,6 +476,7 @@ public record RequestRecord(
         chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error, text,
         requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass,
         cachedTokens, inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls,
-        toolCallsParsed, schemaCheck);
+        toolCallsParsed, schemaCheck, connectionReused, dnsNanos, connectNanos, tlsNanos,
+        writtenNanos, headNanos, cancelled);
   }
 }

@@ -41,10 +41,12 @@ public record TurnFigures(int turn, int completed, int failed, double meanInputT
   private static TurnFigures of(int turn, List<Integer> indexes, RecordSource requests,
       BenchmarkMetrics metrics, double[] percentiles) {
     int completed = 0;
+    int cancelled = 0;
     long input = 0;
     long output = 0;
     for (int i : indexes) {
       RequestRecord r = requests.record(i);
+      cancelled += r.cancelled() ? 1 : 0; // on purpose (--cancel-fraction): not a failure
       if (r.success()) {
         completed++;
         input += RequestTimes.promptLen(r, TaskType.GENERATION);
@@ -52,7 +54,7 @@ public record TurnFigures(int turn, int completed, int failed, double meanInputT
       }
     }
     int[] chosen = indexes.stream().mapToInt(Integer::intValue).toArray();
-    return new TurnFigures(turn, completed, indexes.size() - completed,
+    return new TurnFigures(turn, completed, indexes.size() - completed - cancelled,
         completed == 0 ? 0 : (double) input / completed,
         completed == 0 ? 0 : (double) output / completed,
         LatencySamples.of(requests, chosen, metrics::outputLen).figures(percentiles));

@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.internal.arrival.ArrivalClock;
 import dev.gatlingllm.internal.arrival.InjectionPlan;
+import dev.gatlingllm.internal.client.CancelAfter;
 import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.WarmUp;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
@@ -79,6 +81,8 @@ public final class LlmComponents implements ProtocolComponents {
   private final boolean rehearsal;
   private final AtomicBoolean warmedUp;
   private final AtomicBoolean commonStartAwaited = new AtomicBoolean();
+  /** Numbers the unpaced requests for the cancel choice, in the order they are built. */
+  private final AtomicLong unpacedRequests = new AtomicLong();
   /** The run's probe requests ({@code --probe-request-rate}); null when there are none. */
   private volatile ProbeRequests probes;
   /** The run's model against the server's list, checked once in {@link #open}; null in copies. */
@@ -231,6 +235,19 @@ public final class LlmComponents implements ProtocolComponents {
   /** Whether these are a rehearsal's components ({@link #forRehearsal}), not the run's. */
   public boolean isRehearsal() {
     return rehearsal;
+  }
+
+  /**
+   * When the client cancels the request of index {@code slotIndex} (its arrival slot; -1 when
+   * it was not paced, then the order requests are built in numbers it): usually never. A
+   * rehearsal's requests (the warm-up) are never cancelled.
+   */
+  public CancelAfter cancelFor(long slotIndex) {
+    Cancellation cancellation = setup.protocol().cancellation();
+    if (rehearsal || !cancellation.cancels()) {
+      return CancelAfter.NEVER;
+    }
+    return cancellation.forRequest(slotIndex >= 0 ? slotIndex : unpacedRequests.getAndIncrement());
   }
 
   /**

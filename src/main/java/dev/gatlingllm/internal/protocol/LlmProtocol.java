@@ -43,6 +43,7 @@ public final class LlmProtocol implements Protocol {
   private final URI specDecodeMetrics;
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
+  private final Cancellation cancellation;
   private final List<URI> gpuMetrics;
   private final OtlpSettings otlp;
 
@@ -52,10 +53,12 @@ public final class LlmProtocol implements Protocol {
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
       WarmUpOptions warmUp, URI serverMetrics, URI specDecodeMetrics, boolean insecureTls,
-      List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp) {
+      List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp,
+      Cancellation cancellation) {
     this.target = target;
     this.gpuMetrics = List.copyOf(gpuMetrics);
     this.otlp = otlp;
+    this.cancellation = cancellation;
     this.onStart = List.copyOf(onStart);
     this.insecureTls = insecureTls;
     this.model = model;
@@ -92,6 +95,11 @@ public final class LlmProtocol implements Protocol {
   /** The Prometheus endpoint scraped during the run, when there is one. */
   public Optional<URI> serverMetrics() {
     return Optional.ofNullable(serverMetrics);
+  }
+
+  /** Which requests the client cancels on purpose ({@code --cancel-fraction}); may be none. */
+  public Cancellation cancellation() {
+    return cancellation;
   }
 
   /** The DCGM exporters scraped for the GPUs' energy during the run; empty when none. */

@@ -186,6 +186,10 @@ public final class RunResults {
         }
         info = withSpec.build();
       }
+      Cancellation cancellation = run.protocol().cancellation();
+      if (cancellation.cancels()) {
+        info = info.toBuilder().extra("cancellation", cancellationSettings(cancellation)).build();
+      }
       ServerSeries server = run.measures().stopServerMetrics();
       if (server != null) {
         info = info.toBuilder().extra(ServerSeries.KEY,
@@ -231,6 +235,16 @@ public final class RunResults {
       run.store().close();
       LlmRun.clear(run);
     }
+  }
+
+  /** The cancel settings as the result JSON's {@code cancellation} object starts. */
+  private static Map<String, Object> cancellationSettings(Cancellation c) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("fraction", c.fraction());
+    out.put("after_tokens", c.after().chunks() > 0 ? c.after().chunks() : null);
+    out.put("after_ms", c.after().millis() >= 0 ? c.after().millis() : null);
+    out.put("seed", c.seed());
+    return out;
   }
 
   /** The run's one verdict (see {@link RunVerdict}) from what was just reported. */

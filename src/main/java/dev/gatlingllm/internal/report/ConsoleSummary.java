@@ -22,6 +22,15 @@ final class ConsoleSummary {
   private ConsoleSummary() {}
 
   static String render(RunInfo run, ResultOptions opts, BenchmarkMetrics m, List<String> errors) {
+    return render(run, opts, m, errors, -1);
+  }
+
+  /**
+   * The summary, with a {@code Cancelled requests:} line after the failed ones when the run
+   * cancelled requests on purpose ({@code cancelled} >= 0; -1 for a run that did not).
+   */
+  static String render(RunInfo run, ResultOptions opts, BenchmarkMetrics m, List<String> errors,
+      int cancelled) {
     StringBuilder out = new StringBuilder(2048);
     if (!errors.isEmpty()) {
       out.append("Failed requests during benchmark run detected (capping to 10):\n");
@@ -33,6 +42,9 @@ final class ConsoleSummary {
     out.append(PyFormat.center(" Serving Benchmark Result ", 50, '=')).append('\n');
     line(out, "Successful requests:", m.completed());
     line(out, "Failed requests:", m.failed());
+    if (cancelled >= 0) {
+      line(out, "Cancelled requests:", cancelled);
+    }
     if (run.maxConcurrency() != null) {
       line(out, "Maximum request concurrency:", run.maxConcurrency());
     }

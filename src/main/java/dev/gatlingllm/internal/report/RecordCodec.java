@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * chunk offsets as differences from the previous chunk, so a token costs 1 to 2 bytes. Every
  * field of the record is kept. Fields added later (the conversation turn, the client queue
  * time, the request class, what the answer said beyond its text: reasoning tokens, tool calls,
- * the schema check; the cached prompt tokens; the audio clip's length) are flagged and written
+ * the schema check; the cached prompt tokens; the audio clip's length; the connection's
+ * phases, its reuse and a cancel) are flagged and written
  * last, in the order of their flags, so records written before them still read, with the
  * field's default, and the log's format version stays 1. The flags are a variable-length
  * integer: one byte, as they always were, while no flag above 64 is set; a new field takes the
@@ -28,6 +29,10 @@ public final class RecordCodec {
   private static final int HAS_ANSWER_KINDS = 1 << 7;
   private static final int HAS_CACHED_TOKENS = 1 << 8;
   private static final int HAS_AUDIO = 1 << 9;
+  /** The connection phases (DNS, connect, TLS, written, head) follow. */
+  private static final int HAS_PHASES = 1 << 10;
+  private static final int CONNECTION_REUSED = 1 << 11;
+  private static final int CANCELLED = 1 << 12;
 
   private RecordCodec() {}
 
@@ -58,7 +63,9 @@ public final class RecordCodec {
         | (r.requestClass() != null ? HAS_CLASS : 0)
         | (answerKinds(r) ? HAS_ANSWER_KINDS : 0)
         | (r.cachedTokens() >= 0 ? HAS_CACHED_TOKENS : 0)
-        | (r.inputAudioSeconds() != 0 ? HAS_AUDIO : 0);
+        | (r.inputAudioSeconds() != 0 ? HAS_AUDIO : 0)
+        | (phases(r) ? HAS_PHASES : 0) | (r.connectionReused() ? CONNECTION_REUSED : 0)
+        | (r.cancelled() ? CANCELLED : 0);
     writeUnsigned(out, flags);
     if (r.error() != null) {
       writeString(out, r.error());
@@ -92,6 +99,19 @@ public final class RecordCodec {
       // whole microseconds: a clip's length needs no more
       writeSigned(out, Math.round(r.inputAudioSeconds() * 1e6));
     }
+    if (phases(r)) {
+      writeSigned(out, r.dnsNanos());
+      writeSigned(out, r.connectNanos());
+      writeSigned(out, r.tlsNanos());
+      writeSigned(out, r.writtenNanos());
+      writeSigned(out, r.headNanos());
+    }
+  }
+
+  /** Whether any connection phase was measured (each is -1 when not). */
+  private static boolean phases(RequestRecord r) {
+    return r.dnsNanos() != -1 || r.connectNanos() != -1 || r.tlsNanos() != -1
+        || r.writtenNanos() != -1 || r.headNanos() != -1;
   }
 
   /** Whether the record holds any answer figure beyond the defaults of an older record. */
@@ -141,6 +161,12 @@ public final class RecordCodec {
     int schemaCheck = kinds ? in.intSigned() : RequestRecord.SCHEMA_NOT_ASKED;
     int cachedTokens = (flags & HAS_CACHED_TOKENS) != 0 ? in.uint() : -1;
     double audioSeconds = (flags & HAS_AUDIO) != 0 ? in.signed() / 1e6 : 0;
+    boolean phases = (flags & HAS_PHASES) != 0;
+    long dns = phases ? in.signed() : -1;
+    long connect = phases ? in.signed() : -1;
+    long tls = phases ? in.signed() : -1;
+    long written = phases ? in.signed() : -1;
+    long head = phases ? in.signed() : -1;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -151,7 +177,10 @@ public final class RecordCodec {
         .ttfcNanos(ttfc).reasoningChunks(reasoningChunks).turn(turn).clientQueueNanos(clientQueue)
         .requestClass(requestClass).reasoningTokens(reasoningTokens).toolCallNanos(toolCallNanos)
         .toolCalls(toolCalls).toolCallsParsed(toolCallsParsed).schemaCheck(schemaCheck)
-        .cachedTokens(cachedTokens).inputAudioSeconds(audioSeconds).build();
+        .cachedTokens(cachedTokens).inputAudioSeconds(audioSeconds)
+        .connectionReused((flags & CONNECTION_REUSED) != 0).dnsNanos(dns).connectNanos(connect)
+        .tlsNanos(tls).writtenNanos(written).headNanos(head)
+        .cancelled((flags & CANCELLED) != 0).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

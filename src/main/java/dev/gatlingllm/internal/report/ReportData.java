@@ -5,6 +5,7 @@ import dev.gatlingllm.internal.metrics.LatencySamples;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.MetricsCalculator;
 import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestPhases;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.internal.metrics.TaskType;
@@ -44,6 +45,9 @@ public final class ReportData {
    * @param slos        the goodput SLOs the result was computed with
    * @param thresholds  ITL colour thresholds of the timeline, ms, ascending
    */
+  /** The percentiles of the report's phase table, whatever the result's are. */
+  private static final double[] PHASE_PERCENTILES = {50, 90, 99};
+
   public static Map<String, Object> build(Map<String, Object> result, RecordSource requests,
       int[] outputLens, long origin, GoodputSlo slos, double[] thresholds) {
     Map<String, Object> data = new LinkedHashMap<>();
@@ -54,6 +58,10 @@ public final class ReportData {
     data.put("task", generation ? TaskType.GENERATION.name() : TaskType.EMBEDDING.name());
     data.put("requests", requests.size());
     data.put("failures", failures(requests));
+    RequestPhases phases = RequestPhases.of(requests, PHASE_PERCENTILES);
+    if (phases.measured()) {
+      data.put("phases", PhaseReport.json(phases));
+    }
     if (generation) {
       data.put("overTime", overTime(requests, origin));
       data.put("hist", histograms(requests, outputLens));
@@ -94,7 +102,7 @@ public final class ReportData {
   private static List<Map<String, Object>> failures(RecordSource rs) {
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (int i = 0; i < rs.size(); i++) {
-      if (!rs.record(i).success()) {
+      if (!rs.record(i).success() && !rs.record(i).cancelled()) {
         counts.merge(reason(rs.record(i)), 1, Integer::sum);
       }
     }
@@ -143,6 +151,9 @@ public final class ReportData {
       RequestRecord r = rs.record(i);
       double start = RequestTimes.startSeconds(r, origin);
       started[bucket(start, t0) - lo]++;
+      if (r.cancelled()) {
+        continue; // cancelled on purpose: no failure, and no completion
+      }
       if (!r.success()) {
         int b = bucket(start + (r.endNanos() - r.startNanos()) / 1e9, t0) - lo;
         failed.computeIfAbsent(reason(r), k -> new int[n])[at(b, n)]++;

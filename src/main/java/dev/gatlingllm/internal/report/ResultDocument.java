@@ -3,11 +3,13 @@ package dev.gatlingllm.internal.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.gatlingllm.internal.metrics.AnswerFigures;
 import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.Cancels;
 import dev.gatlingllm.internal.metrics.ClassFigures;
 import dev.gatlingllm.internal.metrics.Distribution;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.PercentileValue;
 import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.metrics.RequestPhases;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.internal.metrics.TaskType;
@@ -25,10 +27,13 @@ import java.util.Map;
  */
 final class ResultDocument {
 
-  /** Keys that only appear in detailed mode. */
+  /**
+   * Keys that only appear in detailed mode: vLLM's per-request arrays, and ours, the requests'
+   * phases (the LLM report draws those from the records).
+   */
   static final List<String> DETAILED_KEYS = List.of("input_lens", "output_lens", "ttfts", "itls",
       "latencies", "start_times", "generated_texts", "errors", "reasoning_tokens", "tool_calls",
-      "tool_calls_parsed", "schema_valid");
+      "tool_calls_parsed", "schema_valid", PhaseReport.PHASES_KEY);
 
   private ResultDocument() {}
 
@@ -64,6 +69,11 @@ final class ResultDocument {
     doc.put("duration", m.durationSeconds());
     doc.put("completed", m.completed());
     doc.put("failed", m.failed());
+    // ours: requests the client cancelled on purpose (--cancel-fraction), in neither count
+    Object cancelSettings = run.extras().get(PhaseReport.CANCEL_KEY);
+    if (cancelSettings != null || Cancels.count(requests) > 0) {
+      doc.put("cancelled", Cancels.count(requests));
+    }
     doc.put("total_input_tokens", m.totalInput());
     boolean generation = m.taskType() == TaskType.GENERATION;
     if (generation && opts.reportCachedTokens()) {
@@ -128,6 +138,16 @@ final class ResultDocument {
       }
     }
     doc.putAll(run.extras());
+    if (cancelSettings instanceof Map<?, ?> settings) {
+      doc.put(PhaseReport.CANCEL_KEY, PhaseReport.cancellationJson(settings,
+          Cancels.of(requests, opts.metricPercentiles()), doc.get("server_metrics")));
+    }
+    if (opts.detailed()) {
+      RequestPhases phases = RequestPhases.of(requests, opts.metricPercentiles());
+      if (phases.measured()) {
+        doc.put(PhaseReport.PHASES_KEY, PhaseReport.json(phases));
+      }
+    }
     return doc;
   }
 
@@ -228,6 +248,9 @@ final class ResultDocument {
   static String error(RequestRecord r) {
     if (r.success()) {
       return "";
+    }
+    if (r.cancelled()) {
+      return "cancelled by the client";
     }
     if (r.error() != null && !r.error().isEmpty()) {
       return r.error();

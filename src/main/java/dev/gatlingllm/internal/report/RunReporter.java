@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.report;
 
 import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
+import dev.gatlingllm.internal.metrics.Cancels;
 import dev.gatlingllm.internal.metrics.ClassFigures;
 import dev.gatlingllm.internal.metrics.MetricsCalculator;
 import dev.gatlingllm.internal.metrics.OverSaturation;
@@ -135,7 +136,8 @@ public final class RunReporter {
     String summary;
     try {
       summary = ConsoleSummary.render(run, options, computed.metrics(),
-          errors(computed.requests()));
+          errors(computed.requests()), run.extras().containsKey(PhaseReport.CANCEL_KEY)
+              ? Cancels.count(computed.requests()) : -1);
       if (computed.metrics().taskType() == TaskType.GENERATION) {
         summary += TurnReport.console(TurnFigures.of(computed.requests(), computed.metrics(),
             options.metricPercentiles()));
@@ -304,7 +306,7 @@ public final class RunReporter {
   private static List<String> errors(RecordSource requests) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < requests.size() && out.size() < ConsoleSummary.MAX_ERRORS; i++) {
-      if (!requests.record(i).success()) {
+      if (!requests.record(i).success() && !requests.record(i).cancelled()) {
         out.add(ResultDocument.error(requests.record(i)));
       }
     }

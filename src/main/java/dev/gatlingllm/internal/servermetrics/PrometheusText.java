@@ -10,11 +10,21 @@ import java.util.Set;
 /**
  * Reads the Prometheus text exposition format (version 0.0.4) as far as the report needs it:
  * the value of every sample, summed over its label sets. Comments, timestamps and malformed
- * lines are skipped; label values may hold spaces, braces and escaped quotes.
+ * lines are skipped; label values may hold spaces, braces and escaped quotes. A sample with a
+ * {@value #REASON} label also counts under {@link #byReason}'s key, which is how vLLM tells
+ * requests that finished from those aborted when their client left.
  */
 final class PrometheusText {
 
   private PrometheusText() {}
+
+  /** The one label read apart: vLLM's reason a request finished. */
+  static final String REASON = "finished_reason";
+
+  /** The key of {@code name}'s samples whose {@value #REASON} is {@code reason}. */
+  static String byReason(String name, String reason) {
+    return name + "{" + REASON + "=\"" + reason + "\"}";
+  }
 
   /** Sample name (without labels) to the sum of its values and the number of label sets. */
   public record Value(double sum, int series) {
@@ -89,11 +99,14 @@ final class PrometheusText {
       i++;
     }
     String name = text.substring(nameStart, i);
+    String reason = null;
     if (i < to && text.charAt(i) == '{') {
-      i = afterLabels(text, i + 1, to);
+      int labels = i + 1;
+      i = afterLabels(text, labels, to);
       if (i < 0) {
         return;
       }
+      reason = reason(text.substring(labels, i - 1));
     }
     while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
       i++;
@@ -112,6 +125,22 @@ final class PrometheusText {
       return;
     }
     out.merge(name, new Value(value, 1), (a, b) -> new Value(a.sum + b.sum, a.series + b.series));
+    if (reason != null) {
+      out.merge(byReason(name, reason), new Value(value, 1),
+          (a, b) -> new Value(a.sum + b.sum, a.series + b.series));
+    }
+  }
+
+  /** The value of the {@value #REASON} label in a label set, or null. */
+  private static String reason(String labels) {
+    String key = REASON + "=\"";
+    int at = labels.indexOf(key);
+    if (at < 0 || (at > 0 && labels.charAt(at - 1) != ',' && labels.charAt(at - 1) != ' ')) {
+      return null;
+    }
+    int from = at + key.length();
+    int end = labels.indexOf('"', from);
+    return end < 0 ? null : labels.substring(from, end);
   }
 
   /**

@@ -59,9 +59,14 @@ public final class ServerMetricsScraper {
     loop(endpoint, headers, Duration.ofSeconds(1), insecureTls).warmUp(times);
   }
 
-  /** Stops (waiting for a scrape under way) and hands back what was scraped. */
+  /**
+   * Stops (waiting for a scrape under way), scrapes once more unless scraping was turned off, and
+   * hands back what was scraped. The last scrape is the run's end: a counter's growth over the
+   * run (the aborts of the requests the client cancelled) is then all there, not only what
+   * the last periodic scrape, up to an interval earlier, had seen.
+   */
   public ServerSeries stop() {
-    loop.stop(false);
+    loop.stop(true);
     return new ServerSeries(AuxHttp.redact(loop.endpoint()), loop.interval().toNanos() / 1e9,
         loop.samples(), loop.failed(), loop.status());
   }

@@ -15,9 +15,21 @@ import java.util.Map;
  * @param prefixQueries  {@code vllm:prefix_cache_queries_total} (tokens, cumulative)
  * @param prefixHits     {@code vllm:prefix_cache_hits_total} (tokens, cumulative)
  * @param prefixHitRate  {@code vllm:gpu_prefix_cache_hit_rate} (V0's own rate gauge)
+ * @param aborted        {@code vllm:request_success_total{finished_reason="abort"}}: requests
+ *                       the server stopped because their client left (cumulative)
  */
 public record ServerSample(long nanos, double running, double waiting, double kvCacheUsage,
-    double prefixQueries, double prefixHits, double prefixHitRate) {
+    double prefixQueries, double prefixHits, double prefixHitRate, double aborted) {
+
+  /** vLLM's counter of finished requests, by {@code finished_reason}. */
+  static final String REQUEST_SUCCESS = "vllm:request_success_total";
+
+  /** A sample without the abort counter. */
+  public ServerSample(long nanos, double running, double waiting, double kvCacheUsage,
+      double prefixQueries, double prefixHits, double prefixHitRate) {
+    this(nanos, running, waiting, kvCacheUsage, prefixQueries, prefixHits, prefixHitRate,
+        Double.NaN);
+  }
 
   /** The figures of one exposition text. */
   public static ServerSample of(long nanos, String exposition) {
@@ -28,7 +40,17 @@ public record ServerSample(long nanos, double running, double waiting, double kv
     }
     return new ServerSample(nanos, sum(m, "vllm:num_requests_running"),
         sum(m, "vllm:num_requests_waiting"), kv, sum(m, "vllm:prefix_cache_queries_total"),
-        sum(m, "vllm:prefix_cache_hits_total"), mean(m, "vllm:gpu_prefix_cache_hit_rate"));
+        sum(m, "vllm:prefix_cache_hits_total"), mean(m, "vllm:gpu_prefix_cache_hit_rate"),
+        abortedOf(m));
+  }
+
+  /**
+   * The aborted requests: 0 when the server counts finished requests by reason but has not
+   * aborted any yet (vLLM writes every reason's sample from the start), NaN when it does not.
+   */
+  private static double abortedOf(Map<String, PrometheusText.Value> m) {
+    double aborted = sum(m, PrometheusText.byReason(REQUEST_SUCCESS, "abort"));
+    return Double.isNaN(aborted) && m.containsKey(REQUEST_SUCCESS) ? 0 : aborted;
   }
 
   /** True when the text had none of vLLM's metrics (not a vLLM server, or a wrong path). */

@@ -54,6 +54,8 @@ public final class ServerSeries {
     List<Object> queries = new ArrayList<>();
     List<Object> hits = new ArrayList<>();
     List<Object> hitRate = new ArrayList<>();
+    List<Object> aborted = new ArrayList<>();
+    boolean abortsCounted = false;
     ServerSample previous = null;
     for (ServerSample s : samples) {
       time.add(Math.round((s.nanos() - originNanos) / 1e6) / 1e3);
@@ -63,6 +65,8 @@ public final class ServerSeries {
       queries.add(finite(s.prefixQueries()));
       hits.add(finite(s.prefixHits()));
       hitRate.add(hitRate(previous, s));
+      aborted.add(finite(s.aborted()));
+      abortsCounted |= Double.isFinite(s.aborted());
       previous = s;
     }
     out.put("time_s", time);
@@ -72,6 +76,11 @@ public final class ServerSeries {
     out.put("prefix_cache_queries", queries);
     out.put("prefix_cache_hits", hits);
     out.put("prefix_cache_hit_rate", hitRate);
+    if (abortsCounted) {
+      // vllm:request_success_total{finished_reason="abort"}, cumulative: what the server did
+      // with the requests whose client left (--cancel-fraction), beside the client's count
+      out.put("requests_aborted", aborted);
+    }
     return out;
   }
 

@@ -168,9 +168,13 @@ public final class Generation {
     ctx.executor().execute(this::admitted);
   }
 
-  /** The client went away: stop the timers and give the slot back. */
+  /**
+   * The client went away (it closed the connection, as a user who leaves does): stop the
+   * timers, give the slot back and count an abort, as vLLM does when a stream is closed.
+   */
   void abort() {
     if (!finished) {
+      state.countFinished(ServerState.Finished.ABORT);
       finish();
     }
   }
@@ -417,6 +421,9 @@ public final class Generation {
 
   /** The whole response is written: free the slot, then let the connection go on. */
   private void complete(ChannelFuture lastWrite) {
+    if (!inBand) {
+      state.countFinished(ServerState.Finished.LENGTH);
+    }
     finish();
     ctx.flush();
     lastWrite.addListener(connection.close()

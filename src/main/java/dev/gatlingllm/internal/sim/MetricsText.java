@@ -78,6 +78,14 @@ final class MetricsText {
             .append(value).append('\n');
       }
     }
+    // one sample per reason, as vLLM V1 writes it; "abort" counts clients that left
+    header(sb, "vllm:request_success_total", "counter",
+        "Count of successfully processed requests.");
+    for (ServerState.Finished reason : ServerState.Finished.values()) {
+      sb.append("vllm:request_success_total{finished_reason=\"").append(reason.label())
+          .append("\",model_name=").append(ResponseText.quote(model)).append("} ")
+          .append(s.finished(reason)).append('\n');
+    }
     return sb.toString();
   }
 

@@ -25,6 +25,8 @@ public final class ServerState {
   private int running;
   private int maxRunning;
   private final long[] faults = new long[Fault.values().length];
+  /** Generation requests over, by vLLM's {@code finished_reason} ({@link Finished}). */
+  private final long[] finished = new long[Finished.values().length];
   private final PrefixCache prefixCache = new PrefixCache();
   private final SessionCache sessionCache = new SessionCache();
   private final SpecDecoding specDecoding = new SpecDecoding();
@@ -154,6 +156,31 @@ public final class ServerState {
   }
 
   /**
+   * Why a generation request was over, as vLLM's {@code vllm:request_success_total} labels it
+   * ({@code finished_reason}): the simulator always generates {@code max_tokens}, so a whole
+   * answer is {@code length}; {@code abort} is a client that went away before its end, which
+   * vLLM counts there too (the engine aborts the request when its stream is closed).
+   */
+  public enum Finished {
+    STOP("stop"), LENGTH("length"), ABORT("abort");
+
+    private final String label;
+
+    Finished(String label) {
+      this.label = label;
+    }
+
+    /** vLLM's label value. */
+    public String label() {
+      return label;
+    }
+  }
+
+  synchronized void countFinished(Finished reason) {
+    finished[reason.ordinal()]++;
+  }
+
+  /**
    * Restarts the arrival numbering (so fault injection starts over), zeroes the counters
    * and sets the maxima to what is open right now.
    */
@@ -162,12 +189,13 @@ public final class ServerState {
     maxInFlight = inFlight;
     maxRunning = running;
     Arrays.fill(faults, 0);
+    Arrays.fill(finished, 0);
   }
 
   public synchronized Snapshot snapshot() {
     return new Snapshot(received, inFlight, maxInFlight, running, maxRunning, waiting.size(),
         faults.clone(), Math.min(1.0, (double) kvTokens / KV_CACHE_TOKENS),
-        prefixCache.queries(), prefixCache.hits(), specDecoding.snapshot());
+        prefixCache.queries(), prefixCache.hits(), specDecoding.snapshot(), finished.clone());
   }
 
   /**
@@ -180,10 +208,15 @@ public final class ServerState {
   /** A consistent copy of the counters. */
   public record Snapshot(long received, int inFlight, int maxInFlight, int running, int maxRunning,
       int waiting, long[] faults, double kvCacheUsage, long prefixQueries, long prefixHits,
-      SpecDecoding.Counts specDecoding) {
+      SpecDecoding.Counts specDecoding, long[] finished) {
 
     public long faults(Fault kind) {
       return faults[kind.ordinal()];
+    }
+
+    /** Generation requests over for {@code reason}. */
+    public long finished(Finished reason) {
+      return finished[reason.ordinal()];
     }
   }
 }

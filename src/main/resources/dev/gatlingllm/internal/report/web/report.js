@@ -3,7 +3,7 @@ LLM.run(function (d, app) {
   var el = LLM.el, num = LLM.num, R = d.result;
   var BUCKET_RULE = 'vLLM counts a request in every one-second bucket it touched, and so do the peak and the in-flight line here: a second where one request ended and the next one started counts both, so the count passes the max concurrency although the client never had more than ' + R.max_concurrency + ' requests open at once.';
   var HEADLINE = [
-    ['completed', 'Successful requests'], ['failed', 'Failed requests'], ['duration', 'Benchmark duration (s)'],
+    ['completed', 'Successful requests'], ['failed', 'Failed requests'], ['cancelled', 'Cancelled requests (on purpose)'], ['duration', 'Benchmark duration (s)'],
     ['total_input_tokens', 'Total input tokens'], ['total_output_tokens', 'Total generated tokens'],
     ['request_throughput', 'Request throughput (req/s)'], ['request_goodput', 'Request goodput (req/s)'],
     ['output_throughput', 'Output token throughput (tok/s)'], ['max_output_tokens_per_s', 'Peak output token throughput (tok/s)'],
@@ -20,6 +20,8 @@ LLM.run(function (d, app) {
   SETTINGS.forEach(function (k) { known[k[0]] = 1; });
   ['client_self_check', 'server_metrics', 'gpu_energy', 'rps_change_events', 'arrival_replay', 'reasoning_tokens_from_server', 'total_tool_calls_parsed', 'structured_output_valid'].forEach(function (k) { known[k] = 1; });
   known.server_compliance = 1;
+  known.cancellation = 1;
+  known.request_phases = 1;
 
   var total = (R.completed || 0) + (R.failed || 0);
   selfCheckVerdict(R.client_self_check);
@@ -110,6 +112,52 @@ LLM.run(function (d, app) {
     windowNote(s);
   }
 
+  /**
+   * Where the time went: the TTFT of the successful requests split into network (clock start to
+   * the last byte written), server (written to the response head) and stream (head to the first
+   * token), whose means add up to the mean TTFT; the connection phases of the requests that
+   * opened one (k6's and AIPerf's names); and the users who left, with the server's aborts.
+   */
+  function wherePhases(p, c) {
+    if (!p && !c) { return; }
+    var ws = LLM.section(app, 'Where the time went', 'Each request is stamped on arrival: connection opened (DNS, TCP connect, TLS), last byte written, response head read, first token. The three parts of a TTFT add up to it; their means add up to the mean TTFT (percentiles do not add up). vLLM sends a stream\'s head at once, so its queueing and prefill fall in the stream part.');
+    if (p) {
+      var wg = el('div', { cls: 'grid' });
+      ws.appendChild(wg);
+      var parts = [['ttft_network', 'network (connect, TLS, write)'], ['ttft_server', 'server (written → head)'], ['ttft_stream', 'stream (head → first token)']];
+      if (p.ttft_split_requests) {
+        LLM.chart(wg, 'ttft-split', { title: LLM.title('Where the TTFT went (ms)', num(p.ttft_split_requests) + ' successful requests'), legend: {}, tooltip: { trigger: 'axis' },
+          xAxis: { type: 'value', name: 'ms' }, yAxis: { type: 'category', data: ['P99', 'P90', 'median', 'mean'] },
+          series: parts.map(function (q) { return { name: q[1], type: 'bar', stack: 'ttft', data: ['p99_', 'p90_', 'median_', 'mean_'].map(function (s) { return Math.round((p[s + q[0] + '_ms'] || 0) * 1000) / 1000; }) }; }) },
+          null, ['The mean bar is the mean TTFT split exactly; the median and percentile bars stack each part\'s own percentile, which need not be the same request\'s.']);
+      } else {
+        LLM.empty(wg, 'No successful request to split');
+      }
+      var rows = [['http_req_dns_lookup', 'DNS lookup', 'http_req_dns_lookup (AIPerf), http_req_looking_up (k6)', p.new_connections],
+        ['http_req_connecting', 'TCP connect', 'http_req_connecting (k6; AIPerf adds TLS to it)', p.new_connections],
+        ['http_req_tls_handshaking', 'TLS handshake', 'http_req_tls_handshaking (k6)', p.tls_handshakes]].concat(parts.map(function (q) { return [q[0], 'TTFT ' + q[1], q[0] === 'ttft_server' ? 'close to http_req_waiting (AIPerf, k6): to the head, not the first body byte' : '', p.ttft_split_requests]; }));
+      var pt = el('table', { id: 'phase-table' }, [el('tr', {}, ['phase', 'also known as', 'requests', 'mean (ms)', 'median (ms)', 'P90 (ms)', 'P99 (ms)'].map(function (h, i) { return el('th', { cls: i < 2 ? 'text' : '', text: h }); }))]);
+      rows.forEach(function (r) {
+        // the names wrap, so that the figures stay in view on a narrow window
+        pt.appendChild(el('tr', {}, [el('td', { cls: 'text', text: r[1] }), el('td', { cls: 'text', text: r[2] }), el('td', { text: num(r[3]) })].concat(['mean_', 'median_', 'p90_', 'p99_'].map(function (s) {
+          return el('td', { 'data-key': s + r[0] + '_ms', text: r[3] ? num(p[s + r[0] + '_ms']) : '–' });
+        }))));
+      });
+      ws.appendChild(el('p', { cls: 'note', text: num(p.new_connections) + ' requests opened their connection, ' + num(p.reused_connections) + ' reused one (no DNS, connect or TLS of their own).' }));
+      ws.appendChild(pt);
+    }
+    if (c) {
+      var ct = el('table', { id: 'cancel-table' }, [el('tr', {}, [el('th', { cls: 'text', text: 'users who left' }), el('th', { text: 'value' })])]);
+      [['fraction', 'Share cancelled (--cancel-fraction)'], ['after_tokens', 'After tokens'], ['after_ms', 'After ms (from the request written)'], ['cancelled', 'Requests cancelled'],
+        ['cancelled_with_first_token', 'of which had a first token'], ['mean_cancelled_ttft_ms', 'Their mean TTFT (ms)'], ['server_aborted', 'Aborts the server counted (vllm:request_success_total{finished_reason="abort"})']].forEach(function (k) {
+        if (c[k[0]] === null || c[k[0]] === undefined) { return; }
+        ct.appendChild(el('tr', {}, [el('td', { cls: 'text', text: k[1] }), el('td', { 'data-key': k[0], text: num(c[k[0]]) })]));
+      });
+      ws.appendChild(el('p', { cls: 'note', text: 'Cancelled requests closed their connection, as a browser closing the tab; they are in neither the completed nor the failed count, nor in any latency figure above.' }));
+      ws.appendChild(ct);
+    }
+  }
+
   perTurn(R.per_turn_metrics);
   perClass(R.request_class_metrics);
 
@@ -131,10 +179,16 @@ LLM.run(function (d, app) {
       LLM.chart(sg, 'server-cache', { title: LLM.title('KV-cache usage and prefix-cache hit rate (%)'), legend: {}, xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: '%', min: 0, max: 100 },
         series: [{ name: 'KV-cache usage', type: 'line', data: spts(pct(sm.kv_cache_usage_perc)), showSymbol: false },
           { name: 'prefix-cache hit rate', type: 'line', data: spts(pct(sm.prefix_cache_hit_rate)), showSymbol: false, connectNulls: false }] });
+      if (sm.requests_aborted) {
+        var first = sm.requests_aborted.filter(function (v) { return v !== null; })[0] || 0;
+        LLM.chart(sg, 'server-aborted', { title: LLM.title('Requests the server aborted since the first scrape', 'vllm:request_success_total{finished_reason="abort"}, as the client cancelled them'), xAxis: { type: 'value', name: 'seconds after the benchmark start' }, yAxis: { type: 'value', name: 'requests', minInterval: 1 },
+          series: [{ name: 'aborted', type: 'line', step: 'end', data: spts(sm.requests_aborted.map(function (v) { return v === null ? null : v - first; })), showSymbol: false }] });
+      }
     }
   }
 
   gpuEnergy(R.gpu_energy);
+  wherePhases(d.phases, R.cancellation);
 
   // Distributions
   var H = d.hist || {};
