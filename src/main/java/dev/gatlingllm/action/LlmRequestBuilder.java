@@ -412,6 +412,12 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
           + " the messages and the lengths; remove prompt, messages, maxTokens, promptTokens,"
           + " saveTextAs and multiModal from the chat request");
     }
+    if (tools != null || toolChoice != null || responseFormat != null) {
+      // a conversation's turns are built from its own template, which sends neither
+      throw new IllegalArgumentException("conversation(chat(\"" + name + "\")): tools,"
+          + " toolChoice and jsonSchema are not sent in a conversation's turns; remove them, or"
+          + " send the request on its own");
+    }
     return copy(b -> b.messages = session -> java.util.List.of()).spec();
   }
 

@@ -21,6 +21,18 @@ class ConversationBuilderTest {
   }
 
   @Test
+  void toolsAndSchemasAreRefusedRatherThanDroppedFromTheTurns() {
+    String expected = "conversation(chat(\"chat\")): tools, toolChoice and jsonSchema are not"
+        + " sent in a conversation's turns; remove them, or send the request on its own";
+    assertEquals(expected, assertThrows(IllegalArgumentException.class,
+        () -> ConversationBuilder.of(LlmRequestBuilder.chat("chat").toolChoice("none")))
+        .getMessage());
+    assertEquals(expected, assertThrows(IllegalArgumentException.class,
+        () -> ConversationBuilder.of(LlmRequestBuilder.chat("chat")
+            .jsonSchema("answer", java.util.Map.of("type", "object")))).getMessage());
+  }
+
+  @Test
   void onlyChatRequestsHoldAConversation() {
     assertEquals("conversation(...) takes a chat request, got the completions request 'gen'",
         assertThrows(IllegalArgumentException.class,
