@@ -141,7 +141,7 @@ class MergeTest {
     long latency = chunkMs[chunkMs.length - 1] * MS;
     return new RequestRecord("gen", start, start, chunkMs[0] * MS, latency, start + latency,
         micros, 10, 10, chunkMs.length, 200, true, null, "x".repeat(chunkMs.length), id, -1, 0, 0, 0, null,
-        -1, 0, -1, -1, 0, 0, RequestRecord.SCHEMA_NOT_ASKED, false, -1, -1, -1, -1, -1, false);
+        -1, 0, -1, -1, 0, 0, RequestRecord.SCHEMA_NOT_ASKED, false, -1, -1, -1, -1, -1, false, 0);
   }
 
   @Test

@@ -75,6 +75,8 @@ import java.util.Objects;
  *                         byte); -1 when no head arrived
  * @param cancelled        the client cancelled it on purpose ({@code --cancel-fraction}) by
  *                         closing its connection: neither a success nor a failure
+ * @param target           which of the run's base URLs it was sent to (0-based, in the order
+ *                         they were given); 0 for a run against one server
  */
 public record RequestRecord(
     String name,
@@ -110,7 +112,8 @@ public record RequestRecord(
     long tlsNanos,
     long writtenNanos,
     long headNanos,
-    boolean cancelled) {
+    boolean cancelled,
+    int target) {
 
   /** {@link #schemaCheck()}: the request asked for no JSON schema, or it failed. */
   public static final int SCHEMA_NOT_ASKED = -1;
@@ -202,7 +205,7 @@ public record RequestRecord(
         .toolCallNanos(toolCallNanos).toolCalls(toolCalls).toolCallsParsed(toolCallsParsed)
         .schemaCheck(schemaCheck).connectionReused(connectionReused).dnsNanos(dnsNanos)
         .connectNanos(connectNanos).tlsNanos(tlsNanos).writtenNanos(writtenNanos)
-        .headNanos(headNanos).cancelled(cancelled);
+        .headNanos(headNanos).cancelled(cancelled).target(target);
   }
 
   /**
@@ -256,6 +259,7 @@ public record RequestRecord(
     private long writtenNanos = -1;
     private long headNanos = -1;
     private boolean cancelled;
+    private int target;
 
     private Builder(String name) {
       this.name = name;
@@ -459,6 +463,12 @@ public record RequestRecord(
       return this;
     }
 
+    /** Which of the run's base URLs it went to (0-based). */
+    public Builder target(int index) {
+      target = index;
+      return this;
+    }
+
     public RequestRecord build() {
       return new RequestRecord(name, scheduledSet ? scheduledNanos : startNanos, startNanos,
           ttftNanos, latencyNanos, endSet ? endNanos : startNanos, chunkMicros, promptTokens,
@@ -466,7 +476,7 @@ public record RequestRecord(
           ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass, cachedTokens,
           inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls, toolCallsParsed,
           schemaCheck, connectionReused, dnsNanos, connectNanos, tlsNanos, writtenNanos,
-          headNanos, cancelled);
+          headNanos, cancelled, target);
     }
   }
 
@@ -477,6 +487,16 @@ public record RequestRecord(
         requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos, requestClass,
         cachedTokens, inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls,
         toolCallsParsed, schemaCheck, connectionReused, dnsNanos, connectNanos, tlsNanos,
-        writtenNanos, headNanos, cancelled);
+        writtenNanos, headNanos, cancelled, target);
+  }
+
+  /** This record sent to base URL {@code index}, everything else shared. */
+  public RequestRecord withTarget(int index) {
+    return new RequestRecord(name, scheduledNanos, startNanos, ttftNanos, latencyNanos, endNanos,
+        chunkMicros, promptTokens, usagePromptTokens, outputTokens, httpStatus, success, error,
+        generatedText, requestId, ttfcNanos, reasoningChunks, turn, clientQueueNanos,
+        requestClass, cachedTokens, inputAudioSeconds, reasoningTokens, toolCallNanos, toolCalls,
+        toolCallsParsed, schemaCheck, connectionReused, dnsNanos, connectNanos, tlsNanos,
+        writtenNanos, headNanos, cancelled, index);
   }
 }

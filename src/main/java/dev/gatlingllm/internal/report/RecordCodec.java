@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * field of the record is kept. Fields added later (the conversation turn, the client queue
  * time, the request class, what the answer said beyond its text: reasoning tokens, tool calls,
  * the schema check; the cached prompt tokens; the audio clip's length; the connection's
- * phases, its reuse and a cancel) are flagged and written
+ * phases, its reuse and a cancel; the base URL a request went to, for a run against several
+ * replicas) are flagged and written
  * last, in the order of their flags, so records written before them still read, with the
  * field's default, and the log's format version stays 1. The flags are a variable-length
  * integer: one byte, as they always were, while no flag above 64 is set; a new field takes the
@@ -33,6 +34,8 @@ public final class RecordCodec {
   private static final int HAS_PHASES = 1 << 10;
   private static final int CONNECTION_REUSED = 1 << 11;
   private static final int CANCELLED = 1 << 12;
+  /** The request went to another base URL than the first: its index follows. */
+  private static final int HAS_TARGET = 1 << 13;
 
   private RecordCodec() {}
 
@@ -65,7 +68,7 @@ public final class RecordCodec {
         | (r.cachedTokens() >= 0 ? HAS_CACHED_TOKENS : 0)
         | (r.inputAudioSeconds() != 0 ? HAS_AUDIO : 0)
         | (phases(r) ? HAS_PHASES : 0) | (r.connectionReused() ? CONNECTION_REUSED : 0)
-        | (r.cancelled() ? CANCELLED : 0);
+        | (r.cancelled() ? CANCELLED : 0) | (r.target() != 0 ? HAS_TARGET : 0);
     writeUnsigned(out, flags);
     if (r.error() != null) {
       writeString(out, r.error());
@@ -105,6 +108,9 @@ public final class RecordCodec {
       writeSigned(out, r.tlsNanos());
       writeSigned(out, r.writtenNanos());
       writeSigned(out, r.headNanos());
+    }
+    if (r.target() != 0) {
+      writeUnsigned(out, r.target());
     }
   }
 
@@ -167,6 +173,7 @@ public final class RecordCodec {
     long tls = phases ? in.signed() : -1;
     long written = phases ? in.signed() : -1;
     long head = phases ? in.signed() : -1;
+    int target = (flags & HAS_TARGET) != 0 ? in.uint() : 0;
     if (in.pos != in.end) {
       throw new IllegalArgumentException((in.end - in.pos) + " bytes left after the record");
     }
@@ -180,7 +187,7 @@ public final class RecordCodec {
         .cachedTokens(cachedTokens).inputAudioSeconds(audioSeconds)
         .connectionReused((flags & CONNECTION_REUSED) != 0).dnsNanos(dns).connectNanos(connect)
         .tlsNanos(tls).writtenNanos(written).headNanos(head)
-        .cancelled((flags & CANCELLED) != 0).build();
+        .cancelled((flags & CANCELLED) != 0).target(target).build();
   }
 
   private static void writeString(ByteArrayOutputStream out, String s) {

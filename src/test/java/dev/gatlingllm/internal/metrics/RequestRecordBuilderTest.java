@@ -49,14 +49,14 @@ class RequestRecordBuilderTest {
     int[] chunks = {100, 250, 400};
     RequestRecord r = new RequestRecord("chat", 10, 20, 100_000, 400_000, 500, chunks, 7, 8, 3,
         200, true, null, "a b c", "id-1", 250_000, 1, 4, 3_000, "long_decode", 12, 2.5, 12, 300_000,
-        2, 1, RequestRecord.SCHEMA_VALID, false, 40, 50, 60, 70, 80, true);
+        2, 1, RequestRecord.SCHEMA_VALID, false, 40, 50, 60, 70, 80, true, 1);
 
     assertEquals(r, r.toBuilder().build());
     RequestRecord moved = r.toBuilder().scheduledNanos(1_010).startNanos(1_020).endNanos(1_500)
         .build();
     assertEquals(new RequestRecord("chat", 1_010, 1_020, 100_000, 400_000, 1_500, chunks, 7, 8,
         3, 200, true, null, "a b c", "id-1", 250_000, 1, 4, 3_000, "long_decode", 12, 2.5, 12,
-        300_000, 2, 1, RequestRecord.SCHEMA_VALID, false, 40, 50, 60, 70, 80, true), moved);
+        300_000, 2, 1, RequestRecord.SCHEMA_VALID, false, 40, 50, 60, 70, 80, true, 1), moved);
   }
 
   @Test
