@@ -133,8 +133,10 @@ public class BenchServe extends Simulation {
       plan.modelLines().forEach(out()::println);
       if (!plan.results().exitZero()) {
         // before the tokenizer asks the server anything in the model's name
-        ServedModels.refuseIfNotServed(plan.baseUrl(), plan.controlHeaders(System::getenv),
-            plan.insecureTls(), plan.requestModelName());
+        for (String url : plan.baseUrls()) {
+          ServedModels.refuseIfNotServed(url, plan.controlHeaders(System::getenv),
+              plan.insecureTls(), plan.requestModelName());
+        }
       }
       tokenizer = PlanTokenizer.realigned(plan, PlanTokenizer.loadTokenizerOrServer(plan, out()), out());
     } catch (RuntimeException e) {
@@ -250,18 +252,25 @@ public class BenchServe extends Simulation {
     out().println("Starting initial single prompt test run...");
     HttpHeaders http = new DefaultHttpHeaders();
     headers.forEach(http::set);
-    ReadyCheck.Outcome outcome = ReadyCheck.await(plan.baseUrl(), http, test,
-        Duration.ofSeconds(timeout), ReadyCheck.RETRY_INTERVAL, plan.insecureTls(), out());
-    if (outcome.ready()) {
-      out().println("Initial test run completed. Starting main benchmark run...");
-      return null;
+    // replicas: each must answer, all within the one timeout (they start up side by side)
+    long deadline = System.nanoTime() + Duration.ofSeconds(timeout).toNanos();
+    for (String url : plan.baseUrls()) {
+      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      ReadyCheck.Outcome outcome = ReadyCheck.await(url, http, test,
+          left.isZero() ? Duration.ofSeconds(1) : left, ReadyCheck.RETRY_INTERVAL,
+          plan.insecureTls(), out());
+      if (!outcome.ready()) {
+        String why = "the endpoint " + url + plan.endpoint() + " was not ready within "
+            + timeout + " s (" + outcome.attempts() + " attempts; last error: "
+            + outcome.lastError() + "); check the server and the flags (--model, --endpoint, "
+            + "--base-url)";
+        System.err.println(TOOL + ": " + why + ". Nothing was measured.");
+        return "not ready within " + timeout + " s" + (plan.baseUrls().size() > 1
+            ? " (" + url + ")" : "") + ": " + outcome.lastError();
+      }
     }
-    String why = "the endpoint " + plan.baseUrl() + plan.endpoint() + " was not ready within "
-        + timeout + " s (" + outcome.attempts() + " attempts; last error: "
-        + outcome.lastError() + "); check the server and the flags (--model, --endpoint, "
-        + "--base-url)";
-    System.err.println(TOOL + ": " + why + ". Nothing was measured.");
-    return "not ready within " + timeout + " s: " + outcome.lastError();
+    out().println("Initial test run completed. Starting main benchmark run...");
+    return null;
   }
 
   static void printTraffic(ArrivalProfile profile) {

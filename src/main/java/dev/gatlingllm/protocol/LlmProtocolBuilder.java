@@ -4,6 +4,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.internal.client.CancelAfter;
 import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.live.OtlpSettings;
 import dev.gatlingllm.internal.protocol.Cancellation;
 import dev.gatlingllm.internal.protocol.LlmComponents;
@@ -48,7 +49,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private static final Set<String> RESERVED_HEADERS =
       Set.of("host", "content-length", "content-type", "transfer-encoding");
 
-  private String baseUrl;
+  /** The servers, in the order given: one for {@link #baseUrl}, several for {@link #baseUrls}. */
+  private List<String> baseUrls = List.of();
+  private TargetChooser.Strategy baseUrlStrategy = TargetChooser.Strategy.ROUND_ROBIN;
   private String model;
   private String servedModelName;
   private String backend = "vllm";
@@ -129,7 +132,40 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   /** Server root, e.g. {@code http://127.0.0.1:8000}; a path prefix is kept. */
   public LlmProtocolBuilder baseUrl(String url) {
     Target.parse(url);
-    return with(b -> b.baseUrl = url);
+    return with(b -> b.baseUrls = List.of(url));
+  }
+
+  /**
+   * Several replicas of one model, each a server root as in {@link #baseUrl}: every request
+   * goes to one of them, chosen by {@link #baseUrlStrategy} (round-robin by default), over
+   * connections of its own; the result adds each URL's figures ({@code per_url}) beside the
+   * totals. One URL is {@link #baseUrl}. Replaces any base URL given before.
+   */
+  public LlmProtocolBuilder baseUrls(String... urls) {
+    if (urls == null || urls.length == 0) {
+      throw new IllegalArgumentException("baseUrls needs at least one URL");
+    }
+    List<String> given = List.of(urls);
+    List<Target> parsed = new ArrayList<>();
+    for (String url : given) {
+      Target target = Target.parse(url);
+      if (parsed.contains(target)) {
+        throw new IllegalArgumentException("baseUrls: " + url + " is given twice; each replica "
+            + "once");
+      }
+      parsed.add(target);
+    }
+    return with(b -> b.baseUrls = given);
+  }
+
+  /**
+   * How a request's replica is chosen when {@link #baseUrls} gives several:
+   * {@code round-robin} (each in turn, the default; AIPerf's {@code round_robin}) or
+   * {@code least-in-flight} (the one with the fewest requests in flight, the first on a tie).
+   */
+  public LlmProtocolBuilder baseUrlStrategy(String strategy) {
+    TargetChooser.Strategy parsed = TargetChooser.Strategy.parse(strategy);
+    return with(b -> b.baseUrlStrategy = parsed);
   }
 
   /** Model id: sent as {@code model} unless a served name is set; names the result file. */
@@ -478,7 +514,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
     ArrivalProfile profile = arrivals;
     String countingId = tokenizerId;
     ToIntFunction<String> counter = tokenCounter;
-    if (baseUrl == null) {
+    if (baseUrls.isEmpty()) {
       throw new IllegalArgumentException("llm protocol: baseUrl(...) is required");
     }
     if (model == null) {
@@ -523,20 +559,38 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
     Cancellation cancellation = cancelFraction > 0
         ? new Cancellation(cancelFraction, cancelAfter, profile != null ? profile.seed() : 0)
         : Cancellation.NONE;
-    Target target = Target.parse(baseUrl);
+    List<Target> targets = baseUrls.stream().map(Target::parse).toList();
+    Target target = targets.get(0);
     return new LlmProtocol(target, model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         countingId, counter, profile, cap, warmUp,
-        serverMetricsUri(target), specDecodeMetricsUri(target), insecureTls, onStart, gpuMetrics,
+        serverMetricsUris(targets), specDecodeMetricsUri(target), insecureTls, onStart,
+        gpuMetrics,
         otlpEndpoint == null ? null
-            : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment), cancellation);
+            : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment), cancellation,
+        targets, baseUrlStrategy);
   }
 
 
 
 
+
+  /**
+   * The Prometheus endpoints scraped during the run: the path on every replica (each has its
+   * own queue and cache), or the one URL given; empty when off.
+   */
+  private List<URI> serverMetricsUris(List<Target> targets) {
+    List<URI> uris = new ArrayList<>();
+    for (Target target : targets) {
+      URI uri = serverMetricsUri(target);
+      if (uri != null && !uris.contains(uri)) {
+        uris.add(uri);
+      }
+    }
+    return uris;
+  }
 
   private URI serverMetricsUri(Target target) {
     return metricsUri(target, serverMetrics != null ? serverMetrics

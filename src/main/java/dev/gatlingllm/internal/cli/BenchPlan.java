@@ -28,6 +28,7 @@ import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.dataset.PromptTokenIds;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.flags.GivenValues;
 import dev.gatlingllm.internal.scale.ScaleOut;
@@ -69,6 +70,8 @@ public final class BenchPlan {
   private final BenchArgs args;
   private final Backend backend;
   private final String baseUrl;
+  /** Every {@code --base-url} given, {@link #baseUrl} first: several are replicas. */
+  private final List<String> baseUrls;
   private final String endpoint;
   private final String model;
   private final Map<String, String> headers;
@@ -91,9 +94,17 @@ public final class BenchPlan {
       throw new IllegalArgumentException("--tokenizer-mode " + mode + " is not supported: "
           + BenchFlags.find("--tokenizer-mode").orElseThrow().note());
     }
-    this.baseUrl = stripSlash(args.value("base-url").orElseGet(() -> "http://"
-        + args.value("host").orElseThrow() + ":" + args.integer("port").orElseThrow()));
-    flagged("base-url", () -> Target.parse(baseUrl));
+    List<String> given = args.values("base-url");
+    this.baseUrls = given.isEmpty() ? List.of(stripSlash("http://"
+        + args.value("host").orElseThrow() + ":" + args.integer("port").orElseThrow()))
+        : given.stream().map(BenchPlan::stripSlash).toList();
+    this.baseUrl = baseUrls.get(0);
+    baseUrls.forEach(url -> flagged("base-url", () -> Target.parse(url)));
+    if (baseUrls.size() > 1) {
+      flagged("base-url", () -> llm().baseUrls(baseUrls.toArray(new String[0])));
+    }
+    flagged("base-url-strategy", () -> TargetChooser.Strategy.parse(
+        args.value("base-url-strategy").orElseThrow()));
     this.endpoint = endpoint(args, backend);
     checkBackendFlags(args, backend);
     this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
@@ -520,7 +531,9 @@ public final class BenchPlan {
 
   /** The protocol: server, model, headers, warm-up, results. No tokenizer yet. */
   public LlmProtocolBuilder protocol() {
-    LlmProtocolBuilder p = llm().baseUrl(baseUrl).model(model)
+    LlmProtocolBuilder p = (baseUrls.size() == 1 ? llm().baseUrl(baseUrl)
+        : llm().baseUrls(baseUrls.toArray(new String[0]))
+            .baseUrlStrategy(args.value("base-url-strategy").orElseThrow())).model(model)
         .backend(backend.name())
         .requestIdPrefix(requestIdPrefix)
         .results(results);
@@ -669,8 +682,14 @@ public final class BenchPlan {
     return backend;
   }
 
+  /** The server's root URL; the first replica's when {@code --base-url} was given several. */
   public String baseUrl() {
     return baseUrl;
+  }
+
+  /** Every server's root URL, {@link #baseUrl()} first; one unless replicas were given. */
+  public List<String> baseUrls() {
+    return baseUrls;
   }
 
   public String endpoint() {

@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,13 +28,17 @@ public final class EncodedRequest {
 
   private static final byte[] METHOD = ascii("POST ");
   private static final byte[] VERSION = ascii(" HTTP/1.1\r\n");
+  private static final AsciiString HOST = HttpHeaderNames.HOST;
 
   private final LlmRequest request;
   private final byte[] bytes;
+  /** For several servers: each one's request line and Host header; null for one server. */
+  private final byte[][] heads;
 
-  private EncodedRequest(LlmRequest request, byte[] bytes) {
+  private EncodedRequest(LlmRequest request, byte[] bytes, byte[][] heads) {
     this.request = request;
     this.bytes = bytes;
+    this.heads = heads;
   }
 
   /**
@@ -45,41 +50,80 @@ public final class EncodedRequest {
    * @throws IllegalArgumentException a header name or value that HTTP does not allow
    */
   static EncodedRequest encode(LlmRequest request, Target target) {
+    return encode(request, List.of(target));
+  }
+
+  /**
+   * Encodes {@code request} for any of {@code targets}, which the client chooses among when it
+   * sends: what differs between servers (the request line, whose path has the server's
+   * prefix, and the Host header) once per server, the rest (the other headers and the body)
+   * once for all, after what its API adds ({@link ChunkReader#addRequestHeaders}). For one
+   * server the bytes are one array, as they always were; for several,
+   * a server's head followed by the shared rest are the bytes encoding for that server alone
+   * would give, since the Host header comes first either way.
+   */
+  static EncodedRequest encode(LlmRequest request, List<Target> targets) {
     HttpHeaders headers = new DefaultHttpHeaders()
-        .set(HttpHeaderNames.HOST, target.hostHeader())
         .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
         .set(HttpHeaderNames.CONTENT_LENGTH, request.body().length)
         .set(HttpHeaderNames.ACCEPT, "application/json, text/event-stream")
         .set(HttpHeaderNames.USER_AGENT, "gatling-llm")
         .setAll(request.headers());
     request.reader().addRequestHeaders(headers);
-    String uri = target.path(request.path());
+    // a Host header of the request's own (or its API's) replaces the client's, after the others
+    boolean ownHost = headers.contains(HttpHeaderNames.HOST);
     byte[] body = request.body();
-    int size = METHOD.length + uri.length() + VERSION.length + 2 + body.length;
+    int restSize = 2 + body.length;
     for (Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
         it.hasNext(); ) {
       Map.Entry<CharSequence, CharSequence> h = it.next();
-      size += h.getKey().length() + h.getValue().length() + 4;
+      restSize += h.getKey().length() + h.getValue().length() + 4;
     }
-    byte[] out = new byte[size];
-    System.arraycopy(METHOD, 0, out, 0, METHOD.length);
-    int at = put(out, METHOD.length, uri);
-    System.arraycopy(VERSION, 0, out, at, VERSION.length);
-    at += VERSION.length;
+    byte[][] heads = new byte[targets.size()][];
+    for (int t = 0; t < heads.length; t++) {
+      heads[t] = head(request, targets.get(t), ownHost);
+    }
+    int offset = heads.length == 1 ? heads[0].length : 0;
+    byte[] out = new byte[offset + restSize];
+    if (heads.length == 1) {
+      System.arraycopy(heads[0], 0, out, 0, offset);
+    }
+    int at = offset;
     for (Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
         it.hasNext(); ) {
       Map.Entry<CharSequence, CharSequence> h = it.next();
-      at = put(out, at, h.getKey());
-      out[at++] = ':';
-      out[at++] = ' ';
-      at = put(out, at, h.getValue());
-      out[at++] = '\r';
-      out[at++] = '\n';
+      at = header(out, at, h.getKey(), h.getValue());
     }
     out[at++] = '\r';
     out[at++] = '\n';
     System.arraycopy(body, 0, out, at, body.length);
-    return new EncodedRequest(request, out);
+    return new EncodedRequest(request, out, heads.length == 1 ? null : heads);
+  }
+
+  /** {@code POST <path> HTTP/1.1}, then the Host header unless the request brings its own. */
+  private static byte[] head(LlmRequest request, Target target, boolean ownHost) {
+    String uri = target.path(request.path());
+    String host = target.hostHeader();
+    byte[] out = new byte[METHOD.length + uri.length() + VERSION.length
+        + (ownHost ? 0 : HOST.length() + host.length() + 4)];
+    System.arraycopy(METHOD, 0, out, 0, METHOD.length);
+    int at = put(out, METHOD.length, uri);
+    System.arraycopy(VERSION, 0, out, at, VERSION.length);
+    at += VERSION.length;
+    if (!ownHost) {
+      header(out, at, HOST, host);
+    }
+    return out;
+  }
+
+  private static int header(byte[] out, int at, CharSequence name, CharSequence value) {
+    at = put(out, at, name);
+    out[at++] = ':';
+    out[at++] = ' ';
+    at = put(out, at, value);
+    out[at++] = '\r';
+    out[at++] = '\n';
+    return at;
   }
 
   /** The request these bytes encode. */
@@ -87,9 +131,22 @@ public final class EncodedRequest {
     return request;
   }
 
-  /** The whole request as sent; not a copy, never modify it. */
+  /**
+   * The whole request as sent to the one server; for several, what follows a server's
+   * {@link #head}. Not a copy, never modify it.
+   */
   byte[] bytes() {
     return bytes;
+  }
+
+  /** Whether it was encoded for several servers: then a server's bytes are its head and {@link #bytes()}. */
+  boolean perTarget() {
+    return heads != null;
+  }
+
+  /** The request line and Host header for server {@code target}, when {@link #perTarget()}. */
+  byte[] head(int target) {
+    return heads[target];
   }
 
   private static int put(byte[] out, int at, CharSequence s) {

@@ -39,6 +39,10 @@ import javax.net.ssl.SSLException;
  * connection turns out stale (closed or reset before any of its response) goes out once more
  * on a new connection ({@link Exchange}). A server that closes every connection after its
  * response is noticed, and its connections are no longer reused ({@link ReuseWatch}).
+ *
+ * <p>Several servers (replicas of one model, {@code --base-url} repeated) each have their
+ * own pools: a request's server is picked as it is sent ({@link TargetChooser}), and it goes
+ * out on a connection to that server, with that server's Host header and path prefix.
  */
 public final class LlmClient implements AutoCloseable {
 
@@ -53,7 +57,11 @@ public final class LlmClient implements AutoCloseable {
   private final long keepAliveNanos;
   private final Bootstrap bootstrap;
   private final SslContext sslContext;
-  private final Map<EventLoop, Pool> pools = new ConcurrentHashMap<>();
+  /** Each loop's idle connections, one pool per server (index of {@link ClientConfig#targets()}). */
+  private final Map<EventLoop, Pool[]> pools = new ConcurrentHashMap<>();
+  private final List<Target> targets;
+  /** Picks each request's server; null for one server, whose requests all go to it. */
+  private final TargetChooser chooser;
   private volatile boolean closed;
   /** Told how long each request took from its clock start to its bytes being written. */
   private volatile LongConsumer writeTimes = nanos -> { };
@@ -64,7 +72,10 @@ public final class LlmClient implements AutoCloseable {
   public LlmClient(ChannelFactory<? extends SocketChannel> channelFactory, ClientConfig config) {
     this.config = config;
     this.keepAliveNanos = config.keepAliveTimeout().toNanos();
-    this.sslContext = config.target().tls() ? newSslContext(config.insecureTls()) : null;
+    this.targets = config.targets();
+    this.chooser = targets.size() > 1 ? TargetChooser.of(config.strategy(), targets.size()) : null;
+    this.sslContext = targets.stream().anyMatch(Target::tls)
+        ? newSslContext(config.insecureTls()) : null;
     this.bootstrap = new Bootstrap()
         .channelFactory(channelFactory)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -75,6 +86,14 @@ public final class LlmClient implements AutoCloseable {
 
   public ClientConfig config() {
     return config;
+  }
+
+  /**
+   * Requests picked for server {@code target} and not over yet; always 0 with one server,
+   * whose requests are not counted.
+   */
+  public int inFlight(int target) {
+    return chooser == null ? 0 : chooser.inFlight(target);
   }
 
   /** Receives, for every request written from now on, the nanos from its clock start. */
@@ -101,7 +120,8 @@ public final class LlmClient implements AutoCloseable {
    * must wait until a close has reached the client.
    */
   int openPooledConnections(EventLoop loop) throws Exception {
-    return loop.submit(() -> (int) pool(loop).channels.stream().filter(Channel::isActive)
+    return loop.submit(() -> (int) Arrays.stream(pools(loop))
+        .flatMap(pool -> pool.channels.stream()).filter(Channel::isActive)
         .count()).get(10, TimeUnit.SECONDS);
   }
 
@@ -129,7 +149,7 @@ public final class LlmClient implements AutoCloseable {
    * @throws IllegalArgumentException a header name or value that HTTP does not allow
    */
   public EncodedRequest encode(LlmRequest request) {
-    return EncodedRequest.encode(request, config.target());
+    return EncodedRequest.encode(request, targets);
   }
 
   /** {@link #send(EventLoop, LlmRequest, Consumer)} for a request encoded by this client. */
@@ -138,24 +158,40 @@ public final class LlmClient implements AutoCloseable {
       loop.execute(() -> send(loop, request, onDone));
       return;
     }
-    if (pool(loop).size() == 0 && !closed && reuse.reusing()) {
-      for (Map.Entry<EventLoop, Pool> other : pools.entrySet()) {
-        if (other.getKey() != loop && other.getValue().size() > 0) {
-          EventLoop lender = other.getKey();
-          try {
-            lender.execute(() -> sendOn(lender, request, onDone));
-            return;
-          } catch (RejectedExecutionException shuttingDown) {
-            break; // send from our own loop
+    int target = chooser == null ? 0 : chooser.pick();
+    try {
+      if (pool(loop, target).size() == 0 && !closed && reuse.reusing()) {
+        for (Map.Entry<EventLoop, Pool[]> other : pools.entrySet()) {
+          if (other.getKey() != loop && other.getValue()[target].size() > 0) {
+            EventLoop lender = other.getKey();
+            try {
+              lender.execute(() -> sendOn(lender, target, request, onDone));
+              return;
+            } catch (RejectedExecutionException shuttingDown) {
+              break; // send from our own loop
+            }
           }
         }
       }
+      sendOn(loop, target, request, onDone);
+    } catch (RuntimeException e) {
+      if (chooser != null) {
+        chooser.done(target); // never sent: not in flight
+      }
+      throw e;
     }
-    sendOn(loop, request, onDone);
   }
 
-  private Pool pool(EventLoop loop) {
-    return pools.computeIfAbsent(loop, l -> new Pool());
+  private Pool[] pools(EventLoop loop) {
+    return pools.computeIfAbsent(loop, l -> {
+      Pool[] perTarget = new Pool[targets.size()];
+      Arrays.setAll(perTarget, t -> new Pool());
+      return perTarget;
+    });
+  }
+
+  private Pool pool(EventLoop loop, int target) {
+    return pools(loop)[target];
   }
 
   /**
@@ -200,47 +236,53 @@ public final class LlmClient implements AutoCloseable {
   }
 
   /**
-   * One request's way through the client: the loop whose pool its connection goes back to,
-   * its bytes (kept to send again), and who gets its record.
+   * One request's way through the client: the loop and server whose pool its connection goes
+   * back to, its bytes (kept to send again), and who gets its record.
    */
   private final class Sending implements Exchange.Completion {
     private final EventLoop loop;
+    private final int target;
     private final EncodedRequest request;
     private final Consumer<RequestRecord> onDone;
 
-    Sending(EventLoop loop, EncodedRequest request, Consumer<RequestRecord> onDone) {
+    Sending(EventLoop loop, int target, EncodedRequest request, Consumer<RequestRecord> onDone) {
       this.loop = loop;
+      this.target = target;
       this.request = request;
       this.onDone = onDone;
     }
 
     @Override
     public void done(Exchange exchange, RequestRecord record, boolean reusable) {
-      release(loop, exchange.channel(), reusable);
-      onDone.accept(record);
+      release(loop, target, exchange.channel(), reusable);
+      if (chooser != null) {
+        chooser.done(target); // whatever the end: answer, failure, timeout or cancel
+      }
+      onDone.accept(target == 0 ? record : record.withTarget(target));
     }
 
     @Override
     public boolean resend(Exchange exchange) {
-      return LlmClient.this.resend(loop, exchange, request);
+      return LlmClient.this.resend(loop, target, exchange, request);
     }
   }
 
-  private void sendOn(EventLoop loop, EncodedRequest request, Consumer<RequestRecord> onDone) {
+  private void sendOn(EventLoop loop, int target, EncodedRequest request,
+      Consumer<RequestRecord> onDone) {
     long startNanos = System.nanoTime();
     Exchange exchange = new Exchange(request.request(), startNanos, config,
-        new Sending(loop, request, onDone));
+        new Sending(loop, target, request, onDone));
     if (closed) {
       // Never complete inside the caller's stack: the caller may be an action's execute().
       loop.execute(() -> exchange.failBeforeSend("client closed"));
       return;
     }
-    Channel pooled = pollIdle(loop);
+    Channel pooled = pollIdle(loop, target);
     if (pooled != null) {
-      write(pooled, exchange, request, true);
+      write(pooled, target, exchange, request, true);
       return;
     }
-    connectAndWrite(loop, exchange, request);
+    connectAndWrite(loop, target, exchange, request);
   }
 
   /**
@@ -253,7 +295,8 @@ public final class LlmClient implements AutoCloseable {
    * {@code x-request-id} and concurrency permit are the same. Runs on {@code loop}, the
    * stale connection's.
    */
-  private boolean resend(EventLoop loop, Exchange exchange, EncodedRequest request) {
+  private boolean resend(EventLoop loop, int target, Exchange exchange,
+      EncodedRequest request) {
     if (closed) {
       return false;
     }
@@ -262,16 +305,17 @@ public final class LlmClient implements AutoCloseable {
     if (handler != null) {
       closedByServer(handler);
     }
-    release(loop, stale, false);
+    release(loop, target, stale, false);
     resends.run();
     exchange.restart(System.nanoTime());
-    connectAndWrite(loop, exchange, request);
+    connectAndWrite(loop, target, exchange, request);
     return true;
   }
 
   /** Sends on a new connection, which goes to {@code loop}'s pool after the response. */
-  private void connectAndWrite(EventLoop loop, Exchange exchange, EncodedRequest request) {
-    ChannelFuture connect = connect(loop);
+  private void connectAndWrite(EventLoop loop, int target, Exchange exchange,
+      EncodedRequest request) {
+    ChannelFuture connect = connect(loop, target);
     connect.addListener(f -> {
       if (f.isSuccess()) {
         ResponseHandler handler = handlerOf(connect.channel());
@@ -281,7 +325,7 @@ public final class LlmClient implements AutoCloseable {
       }
       // A channel that could not even be created reports on a global executor: come back.
       Runnable then = f.isSuccess()
-          ? () -> write(connect.channel(), exchange, request, false)
+          ? () -> write(connect.channel(), target, exchange, request, false)
           : () -> exchange.failBeforeSend(connectError(f.cause()));
       if (loop.inEventLoop()) {
         then.run();
@@ -296,9 +340,10 @@ public final class LlmClient implements AutoCloseable {
     return ch.attr(HANDLER).get();
   }
 
-  /** A new connection to the target on {@code loop}, with the response pipeline. */
-  private ChannelFuture connect(EventLoop loop) {
+  /** A new connection to server {@code target} on {@code loop}, with the response pipeline. */
+  private ChannelFuture connect(EventLoop loop, int target) {
     long asked = System.nanoTime();
+    Target server = targets.get(target);
     return bootstrap(loop, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
@@ -308,13 +353,12 @@ public final class LlmClient implements AutoCloseable {
         ChannelHandler[] handlers = handler.handlers();
         // First in the pipeline: the stamp is the socket read, before TLS and HTTP decoding.
         ch.pipeline().addLast(handlers[0]);
-        if (sslContext != null) {
-          ch.pipeline().addLast(sslContext.newHandler(ch.alloc(),
-              config.target().host(), config.target().port()));
+        if (server.tls()) {
+          ch.pipeline().addLast(sslContext.newHandler(ch.alloc(), server.host(), server.port()));
         }
         ch.pipeline().addLast(Arrays.copyOfRange(handlers, 1, handlers.length));
       }
-    }).connect(config.target().host(), config.target().port());
+    }).connect(server.host(), server.port());
   }
 
   /**
@@ -327,7 +371,7 @@ public final class LlmClient implements AutoCloseable {
    * @return null when it worked, else why it did not
    */
   public String openAndClose(EventLoop loop) {
-    ChannelFuture connect = connectAndWait(loop);
+    ChannelFuture connect = connectAndWait(loop, 0);
     if (!connect.isSuccess()) {
       return connectProblem(connect);
     }
@@ -343,7 +387,8 @@ public final class LlmClient implements AutoCloseable {
 
   /**
    * Opens {@code count} connections with the run's pipeline, spread over {@code loops}, and
-   * leaves them idle in the loops' pools, as a warm-up's requests would have left them,
+   * leaves them idle in the loops' pools (as many to each server, each server's spread over
+   * the loops), as a warm-up's requests would have left them,
    * without sending anything on them: the run's first requests then find connections as its
    * later ones do, and their TTFT carries no connect. At most {@value #OPEN_IDLE_AT_ONCE}
    * connects at once, all within {@code within}: what is not open by then is not waited for
@@ -361,7 +406,8 @@ public final class LlmClient implements AutoCloseable {
       List<ChannelFuture> batch = new ArrayList<>();
       for (int i = first; i < Math.min(count, first + OPEN_IDLE_AT_ONCE); i++) {
         EventLoop loop = loops.get(i % loops.size());
-        ChannelFuture connect = connect(loop);
+        int target = (i / loops.size()) % targets.size();
+        ChannelFuture connect = connect(loop, target);
         connect.addListener(f -> {
           Channel ch = connect.channel();
           if (!f.isSuccess()) {
@@ -372,7 +418,7 @@ public final class LlmClient implements AutoCloseable {
             ch.close();
           } else {
             handlerOf(ch).end(); // idle from now
-            putBack(loop, ch);
+            putBack(loop, target, ch);
             pooled.incrementAndGet();
           }
         });
@@ -397,8 +443,8 @@ public final class LlmClient implements AutoCloseable {
   }
 
   /** Connects from {@code loop} with the run's pipeline and waits, a second past the timeout. */
-  private ChannelFuture connectAndWait(EventLoop loop) {
-    ChannelFuture connect = connect(loop);
+  private ChannelFuture connectAndWait(EventLoop loop, int target) {
+    ChannelFuture connect = connect(loop, target);
     if (!connect.awaitUninterruptibly(config.connectTimeout().toMillis() + 1_000)) {
       connect.cancel(false);
     }
@@ -415,12 +461,15 @@ public final class LlmClient implements AutoCloseable {
     return bootstrap.clone(loop).handler(handler);
   }
 
-  private void write(Channel ch, Exchange exchange, EncodedRequest request, boolean reused) {
+  private void write(Channel ch, int target, Exchange exchange, EncodedRequest request,
+      boolean reused) {
     ResponseHandler handler = handlerOf(ch);
     handler.begin(exchange);
     exchange.attach(ch, reused, handler);
     // Already encoded (the pipeline has no request encoder): one buffer, one write.
-    ChannelFuture written = ch.writeAndFlush(handler.outbound(ch.alloc(), request.bytes()));
+    ChannelFuture written = ch.writeAndFlush(request.perTarget()
+        ? handler.outbound(ch.alloc(), request.head(target), request.bytes())
+        : handler.outbound(ch.alloc(), request.bytes()));
     if (written.isDone()) { // the usual case: no listener to allocate and notify
       written(written, exchange);
     } else {
@@ -456,11 +505,11 @@ public final class LlmClient implements AutoCloseable {
    * Expired connections are closed one per release instead ({@link #release}); one found
    * here is closed after this send.
    */
-  private Channel pollIdle(EventLoop loop) {
+  private Channel pollIdle(EventLoop loop, int target) {
     if (!reuse.reusing()) {
       return null;
     }
-    Pool pool = pool(loop);
+    Pool pool = pool(loop, target);
     long now = System.nanoTime();
     Channel ch;
     while ((ch = pool.pollLast()) != null) {
@@ -504,7 +553,7 @@ public final class LlmClient implements AutoCloseable {
    * it. A connection the server already closed is noted for the {@link ReuseWatch}, as is one
    * that served more than one response (its server keeps connections open).
    */
-  private void release(EventLoop loop, Channel ch, boolean reusable) {
+  private void release(EventLoop loop, int target, Channel ch, boolean reusable) {
     if (ch == null) {
       return;
     }
@@ -519,22 +568,22 @@ public final class LlmClient implements AutoCloseable {
       if (!ch.isActive()) {
         closedByServer(handler);
       } else if (reuse.reusing()) {
-        putBack(loop, ch);
+        putBack(loop, target, ch);
         return;
       }
     }
     ch.close();
     if (!reuse.reusing()) {
       // Connections pooled before the reuse stopped: one closed per release, as expired ones.
-      Channel leftover = pool(loop).pollFirst();
+      Channel leftover = pool(loop, target).pollFirst();
       if (leftover != null) {
         leftover.close();
       }
     }
   }
 
-  private void putBack(EventLoop loop, Channel ch) {
-    Pool pool = pool(loop);
+  private void putBack(EventLoop loop, int target, Channel ch) {
+    Pool pool = pool(loop, target);
     pool.add(ch);
     // Keep the pool free of expired connections a little at a time, oldest first.
     Channel oldest = pool.peekFirst();
@@ -592,12 +641,14 @@ public final class LlmClient implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    pools.forEach((loop, pool) -> {
+    pools.forEach((loop, perTarget) -> {
       try {
         loop.execute(() -> {
-          Channel ch;
-          while ((ch = pool.pollLast()) != null) {
-            ch.close();
+          for (Pool pool : perTarget) {
+            Channel ch;
+            while ((ch = pool.pollLast()) != null) {
+              ch.close();
+            }
           }
         });
       } catch (RejectedExecutionException loopAlreadyDown) {

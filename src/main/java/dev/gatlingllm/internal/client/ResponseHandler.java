@@ -207,6 +207,23 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter {
     return out.retain();
   }
 
+  /**
+   * {@code head} then {@code rest} in one buffer, as {@link #outbound(ByteBufAllocator, byte[])}
+   * puts one array: a request encoded for several servers, whose head names this
+   * connection's server.
+   */
+  ByteBuf outbound(ByteBufAllocator alloc, byte[] head, byte[] rest) {
+    int size = head.length + rest.length;
+    if (size > REUSED_OUT_MAX || out != null && out.refCnt() != 1) {
+      return Unpooled.wrappedBuffer(head, rest);
+    }
+    if (out == null) {
+      out = alloc.directBuffer(Math.max(1024, size), REUSED_OUT_MAX);
+    }
+    out.clear().writeBytes(head).writeBytes(rest);
+    return out.retain();
+  }
+
   /** The connection is gone: give its request buffer back (a write in flight keeps its own reference). */
   @Override
   public void handlerRemoved(ChannelHandlerContext ctx) {

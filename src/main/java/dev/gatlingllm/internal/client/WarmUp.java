@@ -56,8 +56,14 @@ public final class WarmUp {
    * @return null when the connection worked, else why it did not
    */
   public static String connect(LlmClient client, EventLoop loop) {
+    return connect(client, loop, 0);
+  }
+
+  /** {@link #connect(LlmClient, EventLoop)} to server {@code target} of the client's. */
+  public static String connect(LlmClient client, EventLoop loop, int target) {
+    Target server = client.config().targets().get(target);
     ChannelFuture future = client.bootstrap(loop, new ChannelInboundHandlerAdapter())
-        .connect(client.config().target().host(), client.config().target().port());
+        .connect(server.host(), server.port());
     long waitMillis = client.config().connectTimeout().toMillis() + 1_000;
     if (!future.awaitUninterruptibly(waitMillis, TimeUnit.MILLISECONDS)) {
       future.cancel(false);

@@ -68,6 +68,21 @@ public final class MetricsCalculator {
     return m;
   }
 
+  /**
+   * The metrics of a part of a run ({@link RecordSource#subset}) by the very rules of the
+   * whole, over the whole run's duration: one base URL's share of a run against replicas.
+   * Says nothing of a part with no request or none successful (a replica that was down): the
+   * whole run's figures say what is worth saying, and the part's failures are its figures.
+   */
+  public BenchmarkMetrics computePart(RecordSource part, double durationSeconds,
+      long originNanos) {
+    if (!(durationSeconds >= 0)) {
+      throw new IllegalArgumentException("durationSeconds must be >= 0, got " + durationSeconds);
+    }
+    return taskType == TaskType.EMBEDDING ? embeddings(part, durationSeconds)
+        : generation(part, durationSeconds, originNanos);
+  }
+
   /** Computes the metrics of records held in a list, with the earliest start as origin. */
   public BenchmarkMetrics compute(List<RequestRecord> records, double durationSeconds) {
     RecordSource source = RecordSource.of(records);

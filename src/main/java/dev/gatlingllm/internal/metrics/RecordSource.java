@@ -62,6 +62,31 @@ public interface RecordSource {
   }
 
   /**
+   * The records at {@code indexes} of this source, in that order, as a source of their own:
+   * a part of the run that the run's rules are applied to alone (one base URL's requests).
+   */
+  default RecordSource subset(int[] indexes) {
+    int[] map = indexes.clone();
+    RecordSource base = this;
+    return new RecordSource() {
+      @Override
+      public int size() {
+        return map.length;
+      }
+
+      @Override
+      public RequestRecord record(int index) {
+        return base.record(map[Objects.checkIndex(index, map.length)]);
+      }
+
+      @Override
+      public String text(int index) {
+        return base.text(map[Objects.checkIndex(index, map.length)]);
+      }
+    };
+  }
+
+  /**
    * This source in request order: sorted by start time (records arrive in completion
    * order), ties kept in their original order.
    */

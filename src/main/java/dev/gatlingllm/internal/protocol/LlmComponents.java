@@ -5,6 +5,7 @@ import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.CancelAfter;
 import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.internal.client.WarmUp;
 import dev.gatlingllm.internal.live.LiveFigures;
 import dev.gatlingllm.internal.metrics.RecordStore;
@@ -121,7 +122,7 @@ public final class LlmComponents implements ProtocolComponents {
     RunSetup setup = RunSetup.build(core, protocol);
     // Before the warm-up sends anything: a model the server does not serve is refused here,
     // not found in a run whose every request failed.
-    ServedModels.Check models = ServedModels.check(protocol.target(), setup.headerMap(),
+    ServedModels.Check models = ServedModels.checkAll(protocol.targets(), setup.headerMap(),
         protocol.insecureTls(), MODEL_LIST_TIMEOUT, protocol.requestModelName(),
         protocol.results().exitZero());
     RunPacing pacing = RunPacing.of(protocol, setup.share());
@@ -131,13 +132,14 @@ public final class LlmComponents implements ProtocolComponents {
     }
     Path runFolder = GatlingRunFolder.of(core.statsEngine(), GatlingRunFolder.roots())
         .orElse(null);
-    Supplier<ServerMetricsScraper> scraping = protocol.serverMetrics()
-        .<Supplier<ServerMetricsScraper>>map(uri -> () -> ServerMetricsScraper.start(uri,
-            setup.headerMap(), Duration.ofSeconds(1), protocol.insecureTls()))
-        .orElse(null);
     Supplier<GpuMetricsScraper> gpuScraping = protocol.gpuMetrics().isEmpty() ? null
         : () -> GpuMetricsScraper.start(protocol.gpuMetrics(), Duration.ofSeconds(1),
             protocol.insecureTls());
+    Supplier<List<ServerMetricsScraper>> scraping = protocol.serverMetricsEndpoints().isEmpty()
+        ? null : () -> protocol.serverMetricsEndpoints().stream()
+            .map(uri -> ServerMetricsScraper.start(uri, setup.headerMap(), Duration.ofSeconds(1),
+                protocol.insecureTls()))
+            .toList();
     if (protocol.results().stopOnOverSaturation() && setup.share().isSplit()) {
       // each injector sees only its share, would stop alone, and the merge keeps one account
       throw new IllegalArgumentException("stopOnOverSaturation (--stop-on-over-saturation) on "
@@ -259,10 +261,13 @@ public final class LlmComponents implements ProtocolComponents {
    */
   private static void warmUpWithoutRequests(RunSetup setup) {
     WarmUp.pipeline();
-    String problem = WarmUp.connect(setup.client(), setup.core().eventLoopGroup().next());
-    if (problem != null) {
-      LOG.warn("cannot reach {} before the run ({}): requests will fail until it is up",
-          setup.protocol().target(), problem);
+    List<Target> targets = setup.protocol().targets();
+    for (int t = 0; t < targets.size(); t++) {
+      String problem = WarmUp.connect(setup.client(), setup.core().eventLoopGroup().next(), t);
+      if (problem != null) {
+        LOG.warn("cannot reach {} before the run ({}): requests {}will fail until it is up",
+            targets.get(t), problem, targets.size() > 1 ? "sent to it " : "");
+      }
     }
     prepareWithoutRequests(setup);
   }
@@ -309,7 +314,8 @@ public final class LlmComponents implements ProtocolComponents {
       return;
     }
     List<EventLoop> loops = eventLoops();
-    RunWarmUp.run(protocol, protocol.warmUp(), protocol.target().toString(), setup.client(),
+    RunWarmUp.run(protocol, protocol.warmUp(), protocol.severalTargets()
+        ? protocol.targets().toString() : protocol.target().toString(), setup.client(),
         loops, path,
         body, reader, id -> RequestHeaders.withId(setup.baseHeaders(), id),
         n -> rehearse.accept(this, n), 0);

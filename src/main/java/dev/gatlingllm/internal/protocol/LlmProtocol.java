@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.internal.client.Target;
+import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.live.OtlpSettings;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -39,26 +40,33 @@ public final class LlmProtocol implements Protocol {
   private final ArrivalProfile arrivals;
   private final Integer maxConcurrency;
   private final WarmUpOptions warmUp;
-  private final URI serverMetrics;
+  private final List<URI> serverMetrics;
   private final URI specDecodeMetrics;
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
   private final Cancellation cancellation;
   private final List<URI> gpuMetrics;
   private final OtlpSettings otlp;
+  private final List<Target> targets;
+  private final TargetChooser.Strategy targetStrategy;
 
   public LlmProtocol(Target target, String model, String servedModelName, String backend,
       String apiKey, Map<String, String> headers, String requestIdPrefix,
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp, URI serverMetrics, URI specDecodeMetrics, boolean insecureTls,
+      WarmUpOptions warmUp, List<URI> serverMetrics, URI specDecodeMetrics, boolean insecureTls,
       List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp,
-      Cancellation cancellation) {
+      Cancellation cancellation, List<Target> targets, TargetChooser.Strategy targetStrategy) {
     this.target = target;
     this.gpuMetrics = List.copyOf(gpuMetrics);
     this.otlp = otlp;
     this.cancellation = cancellation;
+    this.targets = List.copyOf(targets);
+    this.targetStrategy = targetStrategy;
+    if (!this.targets.get(0).equals(target)) {
+      throw new IllegalArgumentException("target " + target + " is not the first of " + targets);
+    }
     this.onStart = List.copyOf(onStart);
     this.insecureTls = insecureTls;
     this.model = model;
@@ -78,7 +86,7 @@ public final class LlmProtocol implements Protocol {
     this.arrivals = arrivals;
     this.maxConcurrency = maxConcurrency;
     this.warmUp = warmUp;
-    this.serverMetrics = serverMetrics;
+    this.serverMetrics = List.copyOf(serverMetrics);
     this.specDecodeMetrics = specDecodeMetrics;
   }
 
@@ -92,9 +100,17 @@ public final class LlmProtocol implements Protocol {
     return Optional.ofNullable(otlp);
   }
 
-  /** The Prometheus endpoint scraped during the run, when there is one. */
+  /** The Prometheus endpoint scraped during the run (the first replica's), when there is one. */
   public Optional<URI> serverMetrics() {
-    return Optional.ofNullable(serverMetrics);
+    return serverMetrics.stream().findFirst();
+  }
+
+  /**
+   * Every Prometheus endpoint scraped during the run: one per replica when several were given
+   * and the metrics are a path on the server; empty when none is scraped.
+   */
+  public List<URI> serverMetricsEndpoints() {
+    return serverMetrics;
   }
 
   /** Which requests the client cancels on purpose ({@code --cancel-fraction}); may be none. */
@@ -147,8 +163,27 @@ public final class LlmProtocol implements Protocol {
     return tokenCounter;
   }
 
+  /** The server, or the first of several ({@link #targets()}). */
   public Target target() {
     return target;
+  }
+
+  /**
+   * Every server requests go to, in the order given ({@code --base-url} repeated): replicas of
+   * one model; one for a run against a single server.
+   */
+  public List<Target> targets() {
+    return targets;
+  }
+
+  /** Whether requests are spread over several servers. */
+  public boolean severalTargets() {
+    return targets.size() > 1;
+  }
+
+  /** How each request's server is chosen among several. */
+  public TargetChooser.Strategy targetStrategy() {
+    return targetStrategy;
   }
 
   /** The model id (also used for the tokenizer and the result file). */
@@ -204,7 +239,7 @@ public final class LlmProtocol implements Protocol {
 
   @Override
   public String toString() {
-    return "LlmProtocol{target=" + target + ", model=" + model
+    return "LlmProtocol{target=" + (severalTargets() ? targets : target) + ", model=" + model
         + (servedModelName != null ? ", servedModelName=" + servedModelName : "")
         + ", backend=" + backend + ", apiKey=" + (apiKey != null ? "<set>" : "<none>")
         + ", headers=" + headers.keySet() + "}";

@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.internal.arrival.ArrivalClock;
+import dev.gatlingllm.internal.metrics.UrlFigures;
 import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.internal.report.RunInfo;
 import java.time.Instant;
@@ -20,6 +21,12 @@ record RunFacts(RunSetup setup, RequestKinds kinds, RunPacing pacing, RunMeasure
     RunInfo.Builder info = ResultMetadata.of(setup.protocol(), kinds.endpointTypes(),
             arrivalStart, ZoneId.systemDefault())
         .toBuilder().taskType(kinds.taskType());
+    if (setup.protocol().severalTargets()) {
+      // the report splits the records by these, and the record log keeps them for recover
+      info = info.extra(UrlFigures.URLS_EXTRA, setup.protocol().targets().stream()
+              .map(Object::toString).toList())
+          .extra(UrlFigures.STRATEGY_EXTRA, setup.protocol().targetStrategy().flagValue());
+    }
     if (setup.injector() != null) {
       info = info.extra(ScaleOut.INJECTOR_KEY,
           setup.injector().facts(setup.settingsHash()).toJson());

@@ -11,6 +11,7 @@ import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import io.netty.channel.EventLoopGroup;
 import java.util.List;
 import java.util.Map;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -27,8 +28,8 @@ public final class RunMeasures {
 
   private final EventLoopGroup loops;
   private final LlmClient client;
-  /** Starts scraping the server's metrics; null when off (or for a rehearsal). */
-  private final Supplier<ServerMetricsScraper> scraping;
+  /** Starts scraping the servers' metrics (one per replica); null when off (or for a rehearsal). */
+  private final Supplier<List<ServerMetricsScraper>> scraping;
   /** Ends the run from within; null when no live stop is asked for (or for a rehearsal). */
   private final RunStop runStop;
   /** Starts the over-saturation stop; null when off (or for a rehearsal). */
@@ -39,7 +40,7 @@ public final class RunMeasures {
   /** Null before {@link #start()}. */
   private volatile SelfCheck selfCheck;
   /** Null before {@link #start()}, or when the server's metrics are not scraped. */
-  private volatile ServerMetricsScraper serverMetrics;
+  private volatile List<ServerMetricsScraper> serverMetrics;
   /** Starts scraping the GPUs' energy; null when off (or for a rehearsal). */
   private Supplier<GpuMetricsScraper> gpuScraping;
   /** Null before {@link #start()}, or when no GPU metrics are scraped. */
@@ -47,7 +48,8 @@ public final class RunMeasures {
   /** Null before {@link #start()}, or when the run is not stopped on over-saturation. */
   private volatile OverSaturationStop overSaturationStop;
 
-  RunMeasures(EventLoopGroup loops, LlmClient client, Supplier<ServerMetricsScraper> scraping,
+  RunMeasures(EventLoopGroup loops, LlmClient client,
+      Supplier<List<ServerMetricsScraper>> scraping,
       RunStop runStop, Supplier<OverSaturationStop> stopping, LiveFigures live) {
     this.loops = loops;
     this.live = live;
@@ -114,10 +116,14 @@ public final class RunMeasures {
     return check.stop();
   }
 
-  /** Stops scraping the server's metrics and gives the series; null when it never started. */
-  ServerSeries stopServerMetrics() {
-    ServerMetricsScraper scraper = serverMetrics;
-    return scraper == null ? null : scraper.stop();
+  /**
+   * Stops scraping the servers' metrics and gives their series, the first replica's first;
+   * empty when it never started.
+   */
+  List<ServerSeries> stopServerMetrics() {
+    List<ServerMetricsScraper> scrapers = serverMetrics;
+    return scrapers == null ? List.of()
+        : scrapers.stream().map(ServerMetricsScraper::stop).toList();
   }
 
   /**

@@ -190,10 +190,16 @@ public final class RunResults {
       if (cancellation.cancels()) {
         info = info.toBuilder().extra("cancellation", cancellationSettings(cancellation)).build();
       }
-      ServerSeries server = run.measures().stopServerMetrics();
-      if (server != null) {
-        info = info.toBuilder().extra(ServerSeries.KEY,
-            server.toJson(start >= 0 ? start : firstSampleNanos(server))).build();
+      List<ServerSeries> servers = run.measures().stopServerMetrics();
+      if (!servers.isEmpty()) {
+        ServerSeries server = servers.get(0);
+        long origin = start >= 0 ? start : firstSampleNanos(server);
+        info = info.toBuilder().extra(ServerSeries.KEY, server.toJson(origin)).build();
+        if (servers.size() > 1) {
+          // replicas: the first's series stay where they always were, every one's beside them
+          info = info.toBuilder().extra(ServerSeries.PER_URL_KEY,
+              servers.stream().map(s -> (Object) s.toJson(origin)).toList()).build();
+        }
       }
       List<GpuSeries> gpus = run.measures().stopGpuMetrics();
       if (gpus != null) {

@@ -58,7 +58,8 @@ final class RunSetup {
   static RunSetup build(CoreComponents core, LlmProtocol protocol) {
     LlmClient client = newClient(core, new ClientConfig(protocol.target(),
         protocol.connectTimeout(), protocol.firstTokenTimeout(), protocol.idleTimeout(),
-        protocol.requestTimeout(), protocol.keepAliveTimeout(), protocol.insecureTls()));
+        protocol.requestTimeout(), protocol.keepAliveTimeout(), protocol.insecureTls(),
+        protocol.targets(), protocol.targetStrategy()));
     HttpHeaders headers = new DefaultHttpHeaders();
     protocol.headers().forEach(headers::add);
     if (protocol.apiKey() != null) {

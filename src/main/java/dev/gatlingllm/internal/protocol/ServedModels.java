@@ -7,7 +7,9 @@ import dev.gatlingllm.internal.http.AuxHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -90,6 +92,42 @@ public final class ServedModels {
           notServed(target, check));
     }
     return check;
+  }
+
+  /**
+   * {@link #check} of every replica, each asked its own {@code /v1/models}: a replica that
+   * does not list the model is said by its URL, one line each, and refuses the run as one
+   * server would (a warning with {@code exitZero}), since its share of the requests would all
+   * fail. One server is {@link #check} alone.
+   *
+   * @return the first replica's check (what the compliance report and verdict line show)
+   * @throws IllegalArgumentException when a replica lists models and not this one
+   */
+  static Check checkAll(List<Target> targets, Map<String, String> headers, boolean insecureTls,
+      Duration timeout, String model, boolean exitZero) {
+    if (targets.size() == 1) {
+      return check(targets.get(0), headers, insecureTls, timeout, model, exitZero);
+    }
+    Check first = null;
+    List<String> refusals = new ArrayList<>();
+    for (Target target : targets) {
+      Check check = list(target, headers, insecureTls, timeout, model);
+      first = first == null ? check : first;
+      if (model == null) {
+        continue;
+      }
+      if (check.listed() == null) {
+        LOG.warn("replica {}: the model `{}` was not checked: {}", target, model,
+            check.problem());
+      } else if (!check.served()) {
+        refusals.add(notServed(target, check));
+        LOG.warn("replica {}: {}", target, notServed(target, check));
+      }
+    }
+    if (!refusals.isEmpty() && !exitZero) {
+      throw new IllegalArgumentException(String.join("; ", refusals));
+    }
+    return first;
   }
 
   /**

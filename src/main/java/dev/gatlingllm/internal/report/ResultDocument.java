@@ -15,6 +15,7 @@ import dev.gatlingllm.internal.metrics.RequestTimes;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.internal.metrics.SpecDecodeStats;
+import dev.gatlingllm.internal.metrics.UrlFigures;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,16 @@ final class ResultDocument {
 
   static LinkedHashMap<String, Object> build(RunInfo run, ResultOptions opts, BenchmarkMetrics m,
       RecordSource requests, long originNanos, String date, RunAnalysis analysis) {
+    return build(run, opts, m, requests, originNanos, date, analysis, List.of());
+  }
+
+  /**
+   * The document, with each base URL's figures ({@code per_url}, after the run's own extras)
+   * when the run went to several; none adds no key.
+   */
+  static LinkedHashMap<String, Object> build(RunInfo run, ResultOptions opts, BenchmarkMetrics m,
+      RecordSource requests, long originNanos, String date, RunAnalysis analysis,
+      List<UrlFigures> perUrl) {
     LinkedHashMap<String, Object> doc = new LinkedHashMap<>();
     doc.put("date", date);
     doc.put("endpoint_type", run.endpointType());
@@ -147,6 +158,9 @@ final class ResultDocument {
       if (phases.measured()) {
         doc.put(PhaseReport.PHASES_KEY, PhaseReport.json(phases));
       }
+    }
+    if (!perUrl.isEmpty()) {
+      doc.put(UrlReport.KEY, UrlReport.json(perUrl));
     }
     return doc;
   }

@@ -11,6 +11,7 @@ import dev.gatlingllm.internal.metrics.RunDuration;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.internal.metrics.SpecDecodeStats;
+import dev.gatlingllm.internal.metrics.UrlFigures;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Recover;
 import dev.gatlingllm.report.ReportOutcome;
@@ -144,6 +145,7 @@ public final class RunReporter {
         summary += ClassReport.console(ClassFigures.of(computed.requests(), computed.metrics(),
             options.metricPercentiles()));
       }
+      summary += UrlReport.console(computed.perUrl());
       summary += ConsoleSummary.analysis(computed.analysis(),
           options.percentileMetrics(run.taskType()));
       summary += SpecDecodeStats.console(run.extras());
@@ -192,7 +194,7 @@ public final class RunReporter {
     try {
       LinkedHashMap<String, Object> doc = ResultDocument.build(run,
           options.toBuilder().detailed(false).build(), computed.metrics(), computed.requests(),
-          computed.origin(), date, computed.analysis());
+          computed.origin(), date, computed.analysis(), computed.perUrl());
       LlmReport.write(file, doc, computed.requests(), computed.metrics(), computed.origin(),
           options);
       LOG.info("Wrote the LLM report to {}", file);
@@ -208,7 +210,7 @@ public final class RunReporter {
    * steady state and over-saturation verdict.
    */
   private record Computed(RecordSource requests, BenchmarkMetrics metrics, long origin,
-      RunAnalysis analysis) {}
+      RunAnalysis analysis, List<UrlFigures> perUrl) {}
 
   private static Computed compute(RunInfo run, RecordSource recorded, ResultOptions options,
       ToIntFunction<String> tokenCounter, OptionalLong benchmarkStartNanos) {
@@ -222,16 +224,20 @@ public final class RunReporter {
       origin = requests.size() == 0 ? 0 : RunDuration.firstScheduledNanos(requests);
       duration = RunDuration.fromRecords(requests);
     }
-    BenchmarkMetrics metrics = MetricsCalculator.builder()
+    MetricsCalculator calculator = MetricsCalculator.builder()
         .taskType(run.taskType())
         .percentiles(options.metricPercentiles())
         .goodput(options.goodput())
         .tokenCounter(tokenCounter)
-        .build()
-        .compute(requests, duration, origin);
+        .build();
+    BenchmarkMetrics metrics = calculator.compute(requests, duration, origin);
+    // several replicas: each URL's share by the same calculator, over the same duration
+    List<String> urls = UrlReport.urls(run);
+    List<UrlFigures> perUrl = urls.isEmpty() ? List.of()
+        : UrlFigures.of(calculator, requests, urls, duration, origin);
     RunAnalysis analysis = RunAnalysis.of(run, requests, metrics, origin,
         options.metricPercentiles(), options.steadyState(), OverSaturation.Options.DEFAULTS);
-    return new Computed(requests, metrics, origin, analysis);
+    return new Computed(requests, metrics, origin, analysis, perUrl);
   }
 
   /** The result JSON, and the pytorch file when asked. */
@@ -241,7 +247,7 @@ public final class RunReporter {
     boolean written = false;
     try {
       LinkedHashMap<String, Object> doc = ResultDocument.build(run, options, computed.metrics(),
-          computed.requests(), computed.origin(), date, computed.analysis());
+          computed.requests(), computed.origin(), date, computed.analysis(), computed.perUrl());
       resultFile = resultPath(run, options, runFolder, date);
       writeResult(resultFile, doc, options.append());
       written = true;

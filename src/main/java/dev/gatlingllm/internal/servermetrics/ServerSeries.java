@@ -15,6 +15,8 @@ public final class ServerSeries {
 
   /** The one extra result JSON key the series go under. */
   public static final String KEY = "server_metrics";
+  /** With several replicas: each one's series, in the order of the base URLs. */
+  public static final String PER_URL_KEY = "server_metrics_per_url";
 
   private final String endpoint;
   private final double intervalSeconds;
