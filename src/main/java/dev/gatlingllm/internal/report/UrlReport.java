@@ -86,10 +86,10 @@ final class UrlReport {
     for (int t = 0; t < urls.size(); t++) {
       out.append('[').append(t).append("] ").append(urls.get(t).url()).append('\n');
     }
-    row(out, "URL", "Completed", "Failed", "Req/s", "Out tok/s");
+    row(out, 11, "URL", "Completed", "Failed", "Req/s", "Out tok/s");
     for (int t = 0; t < urls.size(); t++) {
       BenchmarkMetrics m = urls.get(t).metrics();
-      row(out, "[" + t + "]", Integer.toString(m.completed()), Integer.toString(m.failed()),
+      row(out, 11, "[" + t + "]", Integer.toString(m.completed()), Integer.toString(m.failed()),
           PyFormat.fixed(m.requestThroughput(), 2), PyFormat.fixed(m.outputThroughput(), 2));
     }
     List<Metric> metrics = metrics(urls.get(0).metrics());
@@ -98,7 +98,7 @@ final class UrlReport {
     out.append(PyFormat.center("Mean / " + top + " by URL (ms)", 50, '-')).append('\n');
     List<String> header = new ArrayList<>(List.of("URL"));
     metrics.forEach(metric -> header.add(metric.key().toUpperCase(java.util.Locale.ROOT)));
-    row(out, header.toArray(new String[0]));
+    row(out, 15, header.toArray(new String[0]));
     for (int t = 0; t < urls.size(); t++) {
       BenchmarkMetrics m = urls.get(t).metrics();
       List<String> cells = new ArrayList<>(List.of("[" + t + "]"));
@@ -107,7 +107,7 @@ final class UrlReport {
         double high = top(d) == null ? d.median() : top(d).valueMs();
         cells.add(PyFormat.fixed(d.mean(), 1) + " / " + PyFormat.fixed(high, 1));
       }
-      row(out, cells.toArray(new String[0]));
+      row(out, 15, cells.toArray(new String[0]));
     }
     for (int t = 0; t < urls.size(); t++) {
       if (urls.get(t).firstError() != null) {
@@ -125,11 +125,11 @@ final class UrlReport {
     return ps.isEmpty() ? null : ps.get(ps.size() - 1);
   }
 
-  /** A first column of 6 characters (the URL's index), then columns of 11, trailing spaces cut. */
-  private static void row(StringBuilder out, String... cells) {
+  /** A first column of 6 characters (the URL's index), then columns of {@code width}, trailing spaces cut. */
+  private static void row(StringBuilder out, int width, String... cells) {
     StringBuilder line = new StringBuilder(PyFormat.left(cells[0], 6));
     for (int i = 1; i < cells.length; i++) {
-      line.append(PyFormat.left(cells[i], 11)).append(' ');
+      line.append(PyFormat.left(cells[i], width)).append(' ');
     }
     out.append(line.toString().stripTrailing()).append('\n');
   }

@@ -1,0 +1,149 @@
+package dev.gatlingllm.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.protocol.RunResults;
+import dev.gatlingllm.internal.report.RecordLog;
+import dev.gatlingllm.internal.report.RecordLogReader;
+import dev.gatlingllm.sim.RecordedRequest;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.testing.StrictServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gatling-llm bench serve} with {@code --base-url} twice: two simulators serving the
+ * same model at different speeds (ITL 2 ms and 40 ms), then one of them down. The result's
+ * {@code per_url} adds up to its totals, and each URL's figures are its server's.
+ */
+@Timeout(300)
+class ReplicasIntegrationTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  Path dir;
+
+  /** Runs bench serve with these flags; the run's folder. */
+  private Path run(String... flags) throws Exception {
+    Path results = dir.resolve("results");
+    List<String> words = new ArrayList<>(List.of("bench", "serve", "--model", "served-llm",
+        "--tokenizer", "gpt2", "--dataset-name", "random", "--random-input-len", "16",
+        "--random-output-len", "8", "--ignore-eos", "--seed", "1", "--save-result",
+        "--result-filename", "result.json"));
+    words.addAll(List.of(flags));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
+    int status;
+    try {
+      status = GatlingLlm.run(words.toArray(String[]::new), System.out,
+          new PrintStream(err, true, StandardCharsets.UTF_8));
+    } finally {
+      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
+    }
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    try (Stream<Path> folders = Files.list(results)) {
+      return folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
+          .findFirst().orElseThrow();
+    }
+  }
+
+  /** The measured requests a server got (not its model list, /tokenize or /metrics). */
+  private static List<RecordedRequest> completions(Simulator sim) {
+    return StrictServer.runRequests(sim).stream()
+        .filter(r -> r.path().equals("/v1/completions")).toList();
+  }
+
+  private static Simulator sim(int itlMillis) {
+    return Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(10))
+        .itl(Duration.ofMillis(itlMillis)).jitter(0).recordRequests(true).build());
+  }
+
+  @Test
+  void eachReplicaGetsItsShareAndItsOwnFigures() throws Exception {
+    try (Simulator fast = sim(2); Simulator slow = sim(40)) {
+      Path run = run("--base-url", fast.baseUrl(), "--base-url", slow.baseUrl(),
+          "--num-prompts", "12", "--max-concurrency", "4", "--request-rate", "inf");
+      JsonNode doc = JSON.readTree(run.resolve("result.json").toFile());
+      assertEquals(12, doc.get("completed").asInt());
+      assertEquals(0, doc.get("failed").asInt());
+      assertEquals("round-robin", doc.get("base_url_strategy").asText());
+      JsonNode perUrl = doc.get("per_url");
+      assertEquals(2, perUrl.size(), doc.toString());
+      assertEquals(fast.baseUrl(), perUrl.get(0).get("url").asText());
+      assertEquals(slow.baseUrl(), perUrl.get(1).get("url").asText());
+      // round-robin: six each, adding up to the totals
+      int completed = 0;
+      double throughput = 0;
+      long tokens = 0;
+      for (JsonNode u : perUrl) {
+        assertEquals(6, u.get("completed").asInt(), u.toString());
+        completed += u.get("completed").asInt();
+        throughput += u.get("output_throughput").asDouble();
+        tokens += u.get("total_output_tokens").asLong();
+      }
+      assertEquals(doc.get("completed").asInt(), completed);
+      assertEquals(doc.get("total_output_tokens").asLong(), tokens);
+      assertEquals(doc.get("output_throughput").asDouble(), throughput, 1e-9);
+      // each URL's ITL is its server's, 2 ms and 40 ms a token; loose bounds, as a busy
+      // machine stalls a stream now and then (and the simulator then catches up)
+      JsonNode fastUrl = perUrl.get(0);
+      JsonNode slowUrl = perUrl.get(1);
+      double fastItl = fastUrl.get("median_itl_ms").asDouble();
+      double slowItl = slowUrl.get("median_itl_ms").asDouble();
+      assertTrue(fastItl < 20, "fast replica's median ITL " + fastItl);
+      assertTrue(slowItl >= 20, "slow replica's median ITL " + slowItl);
+      assertTrue(slowUrl.get("mean_itl_ms").asDouble()
+          > 2 * fastUrl.get("mean_itl_ms").asDouble(), perUrl.toString());
+      // and each server saw its six requests (one model check each beside them)
+      assertEquals(6, completions(fast).size());
+      assertEquals(6, completions(slow).size());
+      for (RecordedRequest r : completions(slow)) {
+        assertEquals(slow.baseUrl().replace("http://", ""), r.header("host"));
+      }
+      // the record log says where each request went
+      List<RequestRecord> records =
+          RecordLogReader.read(run.resolve(RecordLog.FILE_NAME)).records();
+      assertEquals(6, records.stream().filter(r -> r.target() == 1).count());
+    }
+  }
+
+  @Test
+  void aReplicaThatIsDownFailsOnlyItsShareAndSaysWhy() throws Exception {
+    int down;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      down = socket.getLocalPort();
+    }
+    try (Simulator up = sim(5)) {
+      Path run = run("--base-url", up.baseUrl(), "--base-url", "http://127.0.0.1:" + down,
+          "--num-prompts", "8", "--max-concurrency", "2");
+      JsonNode doc = JSON.readTree(run.resolve("result.json").toFile());
+      JsonNode perUrl = doc.get("per_url");
+      assertEquals(4, perUrl.get(0).get("completed").asInt(), perUrl.toString());
+      assertEquals(0, perUrl.get(0).get("failed").asInt());
+      assertTrue(!perUrl.get(0).has("first_error"), perUrl.toString());
+      assertEquals(0, perUrl.get(1).get("completed").asInt());
+      assertEquals(4, perUrl.get(1).get("failed").asInt());
+      assertEquals("connect failed: connection refused",
+          perUrl.get(1).get("first_error").asText());
+      assertEquals(4, doc.get("completed").asInt());
+      assertEquals(4, doc.get("failed").asInt());
+      assertEquals(4, completions(up).size());
+    }
+  }
+}
