@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.internal.report.RecordLog;
+import dev.gatlingllm.internal.report.LlmReport;
+import dev.gatlingllm.internal.report.PageLayout;
 import dev.gatlingllm.internal.report.RecordLogReader;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplicasIntegrationTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Where the report layout tests leave their screenshots. */
+  private static final Path SHOTS = Path.of("target/report-screenshots");
 
   @TempDir
   Path dir;
@@ -120,6 +125,32 @@ class ReplicasIntegrationTest {
       List<RequestRecord> records =
           RecordLogReader.read(run.resolve(RecordLog.FILE_NAME)).records();
       assertEquals(6, records.stream().filter(r -> r.target() == 1).count());
+      reportPanel(run, fast.baseUrl(), slow.baseUrl());
+    }
+  }
+
+  /**
+   * The LLM report's per-URL panel, read in Chromium as the report's layout test reads pages
+   * (nothing overflows at 1,400 and 800 px): a row per URL with its six requests. Without a
+   * Chromium the panel is not looked at, and the test says so on its output.
+   */
+  private static void reportPanel(Path run, String first, String second) throws Exception {
+    Path page = run.resolve(LlmReport.FILE_NAME);
+    Optional<Path> chromium = PageLayout.chromium();
+    if (chromium.isEmpty()) {
+      System.out.println("no Chromium: the per-URL panel of " + page + " was not looked at");
+      return;
+    }
+    Files.createDirectories(SHOTS);
+    try (PageLayout browser = PageLayout.start(chromium.get())) {
+      for (int width : new int[] {1400, 800}) {
+        PageLayout.Findings f = browser.inspect(page, width,
+            SHOTS.resolve("per-url-" + width + ".png"), null);
+        assertEquals(List.of(), f.problems(), "per-URL report at " + width + " px");
+      }
+      String table = browser.text(page, "#per-url-table");
+      assertTrue(table.contains(first + "\t6\t0\t"), table);
+      assertTrue(table.contains(second + "\t6\t0\t"), table);
     }
   }
 

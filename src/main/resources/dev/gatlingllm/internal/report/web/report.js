@@ -160,6 +160,7 @@ LLM.run(function (d, app) {
 
   perTurn(R.per_turn_metrics);
   perClass(R.request_class_metrics);
+  perUrl(R.per_url);
 
   // Server metrics
   var sm = R.server_metrics;
@@ -370,6 +371,32 @@ LLM.run(function (d, app) {
         el('td', { text: num(c.mean_input_tokens, 1) }), el('td', { text: num(c.mean_output_tokens, 1) })].concat(metrics.map(function (m) { return el('td', { text: num(c['median_' + m + '_ms']) }); }))));
     });
     s.appendChild(table);
+  }
+
+  /**
+   * A run against several replicas (--base-url given more than once): each URL's share, one row
+   * each, from the result's per_url (absent for one server): its requests, throughputs, and
+   * the mean and highest selected percentile of its latencies (ms), with its first error.
+   */
+  function perUrl(urls) {
+    if (!urls || urls.length < 2) { return; }
+    var s = LLM.section(app, 'Per base URL', 'Each replica on its own (' + (R.base_url_strategy || 'round-robin') + '): the requests sent to it, its throughputs over the whole run\'s duration (they add up to the headline figures), and its latencies by the run\'s rules (ms).');
+    s.id = 'per-url-section';
+    var high = Object.keys(urls[0]).filter(function (k) { return /^p[0-9.]+_ttft_ms$/.test(k); }).map(function (k) { return k.replace('_ttft_ms', ''); }).pop() || 'median';
+    var metrics = ['ttft', 'itl', 'e2el'];
+    var head = ['URL', 'completed', 'failed', 'req/s', 'output tok/s'];
+    metrics.forEach(function (m) { head.push('mean ' + m.toUpperCase(), high.replace(/^p/, 'P') + ' ' + m.toUpperCase()); });
+    var table = el('table', { id: 'per-url-table' }, [el('tr', {}, head.map(function (h) { return el('th', { text: h }); }))]);
+    urls.forEach(function (u, i) {
+      var cells = [el('td', { cls: 'text', text: u.url }), el('td', { 'data-url-completed': i, text: num(u.completed) }), el('td', { 'data-url-failed': i, text: num(u.failed) }),
+        el('td', { text: num(u.request_throughput) }), el('td', { text: num(u.output_throughput) })];
+      metrics.forEach(function (m) { cells.push(el('td', { text: num(u['mean_' + m + '_ms']) }), el('td', { text: num(u[high + '_' + m + '_ms']) })); });
+      table.appendChild(el('tr', {}, cells));
+    });
+    s.appendChild(table);
+    urls.forEach(function (u) {
+      if (u.first_error) { s.appendChild(el('p', { cls: 'note', text: u.url + ': ' + num(u.failed) + ' failed, the first with “' + u.first_error + '”.' })); }
+    });
   }
 
   /** The self-check's verdict, one sentence at the top of the page. */
