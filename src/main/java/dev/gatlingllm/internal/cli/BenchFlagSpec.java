@@ -87,6 +87,7 @@ public final class BenchFlagSpec {
           + "body",
       "header", "headers extra-headers http-header",
       "base-url", "url server server-url api-base api-url target openai-api-base",
+      "base-url-strategy", "url-strategy url-selection-strategy load-balancing lb-strategy",
       "num-warmups", "warmup warmups warmup-requests num-warmup warmup-request-count",
       "result-dir", "output-dir output-folder results-dir artifact-dir",
       "tokenizer", "tokenizer-path tokenizer-name",

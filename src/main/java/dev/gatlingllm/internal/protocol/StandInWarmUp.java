@@ -92,7 +92,8 @@ final class StandInWarmUp {
     long start = System.nanoTime();
     int opened = setup.client().openIdle(loops, wanted, OPEN_WITHIN);
     LOG.info("warm-up: opened {} of {} connections to {} for the run's first requests, no "
-        + "request sent on them, in {} s", opened, wanted, setup.protocol().target(),
+        + "request sent on them, in {} s", opened, wanted, setup.protocol().severalTargets()
+            ? setup.protocol().targets() + " (as many to each)" : setup.protocol().target(),
         String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9));
   }
 }
