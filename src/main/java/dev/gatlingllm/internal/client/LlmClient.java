@@ -405,8 +405,9 @@ public final class LlmClient implements AutoCloseable {
         first += OPEN_IDLE_AT_ONCE) {
       List<ChannelFuture> batch = new ArrayList<>();
       for (int i = first; i < Math.min(count, first + OPEN_IDLE_AT_ONCE); i++) {
-        EventLoop loop = loops.get(i % loops.size());
-        int target = (i / loops.size()) % targets.size();
+        // each server in turn, each server's spread over the loops
+        int target = i % targets.size();
+        EventLoop loop = loops.get((i / targets.size()) % loops.size());
         ChannelFuture connect = connect(loop, target);
         connect.addListener(f -> {
           Channel ch = connect.channel();

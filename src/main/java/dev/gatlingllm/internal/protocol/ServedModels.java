@@ -121,7 +121,9 @@ public final class ServedModels {
             check.problem());
       } else if (!check.served()) {
         refusals.add(notServed(target, check));
-        LOG.warn("replica {}: {}", target, notServed(target, check));
+        LOG.warn("{}{}", notServed(target, check), exitZero
+            ? "; the run goes on (exit zero asked), and this replica's requests will likely fail"
+            : "");
       }
     }
     if (!refusals.isEmpty() && !exitZero) {

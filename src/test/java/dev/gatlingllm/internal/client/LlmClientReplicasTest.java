@@ -110,6 +110,29 @@ class LlmClientReplicasTest {
   }
 
   @Test
+  void connectionsOpenedAheadGoToEveryServerAndCarryItsRequests() throws Exception {
+    try (CannedHttpServer a = CannedHttpServer.streaming(SSE);
+         CannedHttpServer b = CannedHttpServer.streaming(SSE);
+         LlmClient client = client(Strategy.ROUND_ROBIN, Duration.ofSeconds(10),
+             a.baseUrl(), b.baseUrl())) {
+      // two connections over two loops: one to each server, not one per loop to the first
+      EventLoopGroup two = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+      try {
+        assertEquals(2, client.openIdle(List.of(two.next(), two.next()), 2,
+            Duration.ofSeconds(5)));
+      } finally {
+        two.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      }
+      // the servers count a connection once they accepted it, on their own threads
+      waitFor(() -> a.connections() == 1 && b.connections() == 1, "one connection each");
+      assertTrue(send(client).success());
+      assertTrue(send(client).success());
+      assertEquals(1, a.received().size());
+      assertEquals(1, b.received().size());
+    }
+  }
+
+  @Test
   void aServerThatIsDownFailsOnlyItsOwnRequestsAndItsCountComesBack() throws Exception {
     int down = closedPort();
     try (CannedHttpServer up = CannedHttpServer.streaming(SSE);
