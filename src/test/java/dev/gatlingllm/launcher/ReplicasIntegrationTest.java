@@ -11,6 +11,7 @@ import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.LlmReport;
 import dev.gatlingllm.internal.report.PageLayout;
 import dev.gatlingllm.internal.report.RecordLogReader;
+import dev.gatlingllm.report.Recover;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.testing.StrictServer;
@@ -82,8 +83,10 @@ class ReplicasIntegrationTest {
   @Test
   void eachReplicaGetsItsShareAndItsOwnFigures() throws Exception {
     try (Simulator fast = sim(2); Simulator slow = sim(40)) {
-      Path run = run("--base-url", fast.baseUrl(), "--base-url", slow.baseUrl(),
-          "--num-prompts", "12", "--max-concurrency", "4", "--request-rate", "inf");
+      // the vllm backend: each replica's /metrics is scraped
+      Path run = run("--backend", "vllm", "--base-url", fast.baseUrl(), "--base-url",
+          slow.baseUrl(), "--num-prompts", "12", "--max-concurrency", "4", "--request-rate",
+          "inf");
       JsonNode doc = JSON.readTree(run.resolve("result.json").toFile());
       assertEquals(12, doc.get("completed").asInt());
       assertEquals(0, doc.get("failed").asInt());
@@ -125,6 +128,20 @@ class ReplicasIntegrationTest {
       List<RequestRecord> records =
           RecordLogReader.read(run.resolve(RecordLog.FILE_NAME)).records();
       assertEquals(6, records.stream().filter(r -> r.target() == 1).count());
+      // each replica's server metrics, the first's where they always were
+      JsonNode scraped = doc.get("server_metrics_per_url");
+      assertEquals(2, scraped.size(), doc.toString());
+      assertEquals(fast.baseUrl() + "/metrics", scraped.get(0).get("endpoint").asText());
+      assertEquals(slow.baseUrl() + "/metrics", scraped.get(1).get("endpoint").asText());
+      assertEquals(fast.baseUrl() + "/metrics",
+          doc.get("server_metrics").get("endpoint").asText());
+      // recover reads the replicas back from the record log: the same per_url
+      Recover.Recovered recovered = Recover.recover(run.resolve(RecordLog.FILE_NAME),
+          dir.resolve("recovered.json"), null, new PrintStream(new ByteArrayOutputStream(),
+              true, StandardCharsets.UTF_8));
+      assertTrue(recovered.outcome().ok(), recovered.outcome().error());
+      assertEquals(perUrl, JSON.readTree(recovered.outcome().resultFile().toFile())
+          .get("per_url"));
       reportPanel(run, fast.baseUrl(), slow.baseUrl());
     }
   }
