@@ -2,11 +2,13 @@ package dev.gatlingllm.internal.cli;
 
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.dataset.Datasets;
+import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.flags.Flag;
 import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.report.RunInfo;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +53,9 @@ public final class FlagChoices {
       "percentile-metrics", new Choice(Metric::keys, Form.LIST),
       "goodput", new Choice(() -> GoodputSlo.VALID_NAMES, Form.KEY_VALUE),
       // a rate: any number of requests per second, or the word for "all at once"
-      "request-rate", new Choice(() -> List.of("N", Flag.Kind.INF), Form.ONE));
+      "request-rate", new Choice(() -> List.of("N", Flag.Kind.INF), Form.ONE),
+      "base-url-strategy", new Choice(() -> Arrays.stream(TargetChooser.Strategy.values())
+          .map(TargetChooser.Strategy::flagValue).toList(), Form.ONE));
 
   private FlagChoices() {}
 
