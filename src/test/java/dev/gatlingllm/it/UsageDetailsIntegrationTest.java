@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.RecordLogReader;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a run reads from the answers' usage and the requests' audio, against the strict
- * simulator: {@code --report-cached-tokens} sums the prompt tokens its prefix cache held, as
+ * simulator: {@code results().reportCachedTokens(true)} sums the prompt tokens its prefix
+ * cache held (vLLM's {@code --report-cached-tokens}, a pull request still open, is refused), as
  * its own {@code vllm:prefix_cache_hits} counts them, and {@code rtfx} is the seconds of
  * audio sent per second of the run, the clips' lengths read here with the JDK's own audio
  * reader.
@@ -81,6 +83,33 @@ class UsageDetailsIntegrationTest {
     }
   }
 
+  private Run simulation(Class<? extends io.gatling.javaapi.core.Simulation> simulation,
+      Map<String, String> properties) throws IOException {
+    Map<String, String> all = new java.util.HashMap<>(properties);
+    all.put("llm.resultsFolder", results.toString());
+    PrintStream original = System.out;
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(new TeeOutputStream(original, copy), true,
+        StandardCharsets.UTF_8));
+    GatlingRunner.Result result;
+    try {
+      result = GatlingRunner.run(simulation, results, all);
+      // a simulation without after() has its results written when the run is over
+      GatlingRunner.writeResults(simulation, results);
+    } finally {
+      Thread.interrupted();
+      System.setOut(original);
+    }
+    assertEquals(0, result.exitCode());
+    try (Stream<Path> files = Files.list(result.runFolder())) {
+      List<Path> json = files.filter(p -> p.toString().endsWith(".json")
+          && !p.toString().endsWith(".pytorch.json")).toList();
+      assertEquals(1, json.size(), json.toString());
+      return new Run(result, copy.toString(StandardCharsets.UTF_8),
+          JSON.readTree(json.get(0).toFile()));
+    }
+  }
+
   /** The simulator's {@code vllm:prefix_cache_hits_total}, read as a scraper would. */
   private static long prefixHits(Simulator sim) throws IOException, InterruptedException {
     String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -95,10 +124,9 @@ class UsageDetailsIntegrationTest {
   void cachedTokensAreTheServersPrefixCacheHits() throws Exception {
     try (Simulator sim = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(5))
         .itl(Duration.ofMillis(1)).jitter(0).promptTokensDetails(true).build())) {
-      // 12 prompts with one 200-token prefix: every prompt after the first finds it cached
-      Run run = bench(COMMON + "--dataset-name random --random-prefix-len 200 "
-          + "--random-input-len 40 --random-output-len 4 --num-prompts 12 --max-concurrency 1 "
-          + "--report-cached-tokens --base-url " + sim.baseUrl());
+      // a simulation asks for the figure: vLLM's flag is a pull request still open
+      Run run = simulation(CachedTokensItSimulation.class, Map.of(
+          CachedTokensItSimulation.BASE_URL, sim.baseUrl()));
       long cached = run.json().get("total_cached_tokens").asLong();
       assertEquals(prefixHits(sim), cached, run.json().toString());
       assertTrue(cached > 0, "the prompts after the first find the prefix cached");
@@ -108,9 +136,26 @@ class UsageDetailsIntegrationTest {
       // each request's own count travels in the record log
       List<RequestRecord> records =
           RecordLogReader.read(run.result().file(RecordLog.FILE_NAME)).records();
+      assertEquals(12, records.size());
       assertEquals(cached, records.stream().mapToLong(RequestRecord::cachedTokens).sum());
       assertEquals(0, records.stream().filter(r -> r.cachedTokens() < 0).count());
     }
+  }
+
+  @Test
+  void vllmsOpenPullRequestsFlagIsRefusedWithWhereTheFigureIs() {
+    String why = BenchFlags.find("--report-cached-tokens").orElseThrow().note();
+    assertTrue(why.contains("pull request 51155") && why.contains("reportCachedTokens(true)"),
+        why);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = dev.gatlingllm.launcher.GatlingLlm.run(new String[] {"bench", "serve",
+        "--model", "served-llm", "--report-cached-tokens"}, new PrintStream(
+            new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(2, status);
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("gatling-llm bench serve: "
+        + "--report-cached-tokens is not supported: not in vLLM: its pull request 51155"),
+        err.toString(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -319,7 +319,6 @@ public final class BenchPlan {
         .saveResult(args.on("save-result"))
         .append(args.on("append-result"))
         .detailed(args.on("save-detailed"))
-        .reportCachedTokens(args.on("report-cached-tokens"))
         .exitZero(args.on("exit-zero"))
         // vLLM writes the pytorch file only when this variable is set
         .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
