@@ -54,6 +54,8 @@ class ResponsesDropInIntegrationTest {
       // (the model list is asked for after the warm-up)
       List<RecordedRequest> sent = sim.recordedRequests().stream()
           .filter(r -> !r.path().equals("/v1/models"))
+          // the speculative-decoding counters, read before and after the run
+          .filter(r -> !r.path().equals("/metrics"))
           // random prompts are re-aligned through /tokenize and /detokenize first
           .filter(r -> !BenchServeIntegrationTest.isTokenizeCall(r.path())).toList();
       // the ready check's test request, the warm-up's probe and its 2 requests (sent only
