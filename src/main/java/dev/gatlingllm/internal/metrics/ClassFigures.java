@@ -18,13 +18,15 @@ import java.util.Map;
  * @param totalInputTokens  prompt tokens of all of them
  * @param totalOutputTokens output tokens, as the run's figures counted them
  * @param latencies         TTFT, TPOT, ITL and E2EL of the successful ones
+ * @param cancelled         cancelled on purpose ({@code --cancel-fraction}): neither completed
+ *                          nor failed, as in the whole run's figures
  */
 public record ClassFigures(String name, int requests, int completed, long totalInputTokens,
-    long totalOutputTokens, Latencies latencies) {
+    long totalOutputTokens, Latencies latencies, int cancelled) {
 
-  /** Failed requests of this class. */
+  /** Failed requests of this class (a cancelled one is not failed). */
   public int failed() {
-    return requests - completed;
+    return requests - completed - cancelled;
   }
 
   /** Mean prompt tokens per request of the class (0 without requests). */
@@ -55,6 +57,7 @@ public record ClassFigures(String name, int requests, int completed, long totalI
   private static ClassFigures of(String name, List<Integer> indexes, RecordSource requests,
       BenchmarkMetrics metrics, double[] percentiles) {
     int completed = 0;
+    int cancelled = 0;
     long input = 0;
     long output = 0;
     for (int i : indexes) {
@@ -62,9 +65,10 @@ public record ClassFigures(String name, int requests, int completed, long totalI
       input += RequestTimes.promptLen(r, TaskType.GENERATION);
       output += metrics.outputLen(i);
       completed += r.success() ? 1 : 0;
+      cancelled += r.cancelled() ? 1 : 0;
     }
     int[] chosen = indexes.stream().mapToInt(Integer::intValue).toArray();
     return new ClassFigures(name, indexes.size(), completed, input, output,
-        LatencySamples.of(requests, chosen, metrics::outputLen).figures(percentiles));
+        LatencySamples.of(requests, chosen, metrics::outputLen).figures(percentiles), cancelled);
   }
 }

@@ -38,6 +38,9 @@ final class ClassReport {
       one.put("requests", c.requests());
       one.put("completed", c.completed());
       one.put("failed", c.failed());
+      if (c.cancelled() > 0) {
+        one.put("cancelled", c.cancelled()); // only with --cancel-fraction, as the run's key
+      }
       one.put("total_input_tokens", c.totalInputTokens());
       one.put("total_output_tokens", c.totalOutputTokens());
       one.put("mean_input_tokens", c.meanInputTokens());

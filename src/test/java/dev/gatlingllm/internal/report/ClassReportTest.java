@@ -57,6 +57,28 @@ class ClassReportTest {
     return ClassFigures.of(RecordSource.of(records), whole, PERCENTILES);
   }
 
+  /**
+   * A class with one completed request, one failed and one cancelled on purpose: 3 requests,
+   * 1 completed, 1 failed (not 2: the cancel is neither), as the whole run counts them.
+   */
+  @Test
+  void aCancelledRequestIsNotAFailureOfItsClass() {
+    List<RequestRecord> records = List.of(
+        ok("chat", 5, 2, 50, 150),
+        RequestRecord.builder("gen").startNanos(0).promptTokens(6).httpStatus(500)
+            .error("HTTP 500").requestClass("chat").build(),
+        RequestRecord.builder("gen").startNanos(0).ttftNanos(40 * MS).promptTokens(4)
+            .httpStatus(200).cancelled(true).requestClass("chat").build());
+    BenchmarkMetrics whole = MetricsCalculator.builder().percentiles(PERCENTILES).build()
+        .compute(records, 10);
+    ClassFigures chat = ClassFigures.of(RecordSource.of(records), whole, PERCENTILES).get(0);
+    assertEquals(3, chat.requests());
+    assertEquals(1, chat.completed());
+    assertEquals(1, chat.cancelled());
+    assertEquals(1, chat.failed());
+    assertEquals(whole.failed(), chat.failed(), "the class agrees with the run");
+  }
+
   @Test
   void requestClassMetricsHaveTheFiguresOfEachClassInVllmsKeys() throws Exception {
     JsonNode doc = JSON.readTree(JSON.writeValueAsString(ClassReport.json(classes())));
