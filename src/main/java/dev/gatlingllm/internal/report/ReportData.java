@@ -354,7 +354,8 @@ public final class ReportData {
   /**
    * One row per request in start order: {@code [start ms, ttft ms, class, ms, class, ms, ...]}
    * with consecutive ITLs of the same colour class merged; a failed request is
-   * {@code [start ms, -1, duration ms]}. Past {@value #TIMELINE_BUDGET} numbers only every
+   * {@code [start ms, -1, duration ms]}, one cancelled on purpose ({@code --cancel-fraction})
+   * {@code [start ms, -2, duration ms]} (drawn grey: it is no failure). Past {@value #TIMELINE_BUDGET} numbers only every
    * k-th request is kept, and the page says so.
    */
   private static Map<String, Object> timeline(RecordSource rs, long origin, double[] thresholds) {
@@ -380,7 +381,8 @@ public final class ReportData {
   private static double[] row(RequestRecord r, long origin, double[] thresholds) {
     double start = round3(RequestTimes.startSeconds(r, origin) * 1e3);
     if (!r.success()) {
-      return new double[] {start, -1, round3((r.endNanos() - r.startNanos()) / 1e6)};
+      return new double[] {start, r.cancelled() ? -2 : -1,
+          round3((r.endNanos() - r.startNanos()) / 1e6)};
     }
     double[] out = new double[2 + 2 * Math.max(1, r.itlCount())];
     out[0] = start;

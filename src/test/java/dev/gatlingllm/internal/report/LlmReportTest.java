@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.ReportOutcome;
@@ -85,6 +86,26 @@ class LlmReportTest {
     assertEquals(result.get("completed").asInt(), data.at("/hist/ttft/count").asInt());
     assertEquals(300, data.get("timeline").get("rows").size());
     assertEquals(1, data.at("/timeline/every").asInt());
+  }
+
+  /** A failed row is {@code [start, -1, duration]}, a cancelled one {@code [start, -2, ...]}. */
+  @Test
+  void theTimelineTellsACancelledRequestFromAFailedOne() throws IOException {
+    RecordStore store = new RecordStore();
+    store.add(RequestRecord.builder("gen").startNanos(ORIGIN).ttftNanos(10_000_000)
+        .latencyNanos(30_000_000).endNanos(ORIGIN + 30_000_000).chunkMicros(new int[] {10_000,
+            20_000, 30_000}).outputTokens(3).httpStatus(200).success(true).build());
+    store.add(RequestRecord.builder("gen").startNanos(ORIGIN + 5_000_000)
+        .endNanos(ORIGIN + 9_000_000).httpStatus(500).error("HTTP 500").build());
+    store.add(RequestRecord.builder("gen").startNanos(ORIGIN + 6_000_000).ttftNanos(10_000_000)
+        .endNanos(ORIGIN + 26_000_000).httpStatus(200).cancelled(true).build());
+    ReportOutcome out = report(dir, store, ResultOptions.builder().build());
+    JsonNode rows = embedded(out.htmlReport()).at("/timeline/rows");
+    assertEquals(3, rows.size());
+    assertEquals(-1, rows.get(1).get(1).asDouble(), "failed after 4 ms");
+    assertEquals(4.0, rows.get(1).get(2).asDouble());
+    assertEquals(-2, rows.get(2).get(1).asDouble(), "cancelled after 20 ms");
+    assertEquals(20.0, rows.get(2).get(2).asDouble());
   }
 
   @Test

@@ -225,7 +225,9 @@ LLM.run(function (d, app) {
     for (var c = 0; c <= th.length; c++) {
       classes.push(['ITL ' + (c === 0 ? '< ' + th[0] : c === th.length ? '≥ ' + th[c - 1] : th[c - 1] + '–' + th[c]) + ' ms', itlColors[Math.min(c, 3)]]);
     }
-    classes.push(['failed', '#98a2b3']);
+    var failedColor = '#98a2b3', cancelledColor = '#b8a6e8';
+    classes.push(['failed', failedColor]);
+    if (tl.rows.some(function (r) { return r[1] === -2; })) { classes.push(['cancelled', cancelledColor]); }
     ts.appendChild(el('div', { cls: 'legend' }, classes.map(function (k) { var i = el('i'); i.style.background = k[1]; return el('span', {}, [i, document.createTextNode(k[0])]); })));
     var box = el('div', { cls: 'timeline-wrap', id: 'timeline', 'data-chart': 'canvas' });
     ts.appendChild(box);
@@ -529,7 +531,7 @@ LLM.run(function (d, app) {
     g.fillStyle = '#fff'; g.fillRect(0, 0, width, height);
     for (var i = 0; i < n; i++) {
       var r = rows[i], y = i * perRow, h = Math.max(1, perRow * 0.8);
-      if (r[1] < 0) { g.fillStyle = classes[classes.length - 1][1]; g.fillRect(X(r[0]), y, Math.max(1, r[2] * scale), h); continue; }
+      if (r[1] < 0) { g.fillStyle = r[1] === -2 ? cancelledColor : failedColor; g.fillRect(X(r[0]), y, Math.max(1, r[2] * scale), h); continue; }
       var t = r[0];
       g.fillStyle = classes[0][1]; g.fillRect(X(t), y, Math.max(1, r[1] * scale), h); t += r[1];
       for (var k = 2; k < r.length; k += 2) { g.fillStyle = itlColors[Math.min(r[k], 3)]; g.fillRect(X(t), y, Math.max(0.5, r[k + 1] * scale), h); t += r[k + 1]; }
@@ -543,7 +545,7 @@ LLM.run(function (d, app) {
       var rect = cv.getBoundingClientRect(), i = Math.floor((ev.clientY - rect.top) / perRow);
       if (i < 0 || i >= n) { tip.style.display = 'none'; return; }
       var r = rows[i], text = 'request #' + (i * tl.every) + ' · start ' + num(r[0] / 1000, 3) + ' s';
-      if (r[1] < 0) { text += ' · failed after ' + num(r[2], 1) + ' ms'; } else {
+      if (r[1] < 0) { text += (r[1] === -2 ? ' · cancelled after ' : ' · failed after ') + num(r[2], 1) + ' ms'; } else {
         var itl = 0; for (var k = 2; k < r.length; k += 2) { itl += r[k + 1]; }
         text += ' · TTFT ' + num(r[1], 1) + ' ms · E2EL ' + num(r[1] + itl, 1) + ' ms';
       }
