@@ -46,6 +46,28 @@ class ChunkParserTest {
   }
 
   @Test
+  void theReasoningCountIsReadFromTheCompletionDetailsAndNothingElseThere() throws IOException {
+    byte[] bytes = ("{\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":30,"
+        + "\"completion_tokens_details\":{\"audio_tokens\":2,\"reasoning_tokens\":24,"
+        + "\"accepted_prediction_tokens\":{\"x\":1}},\"total_tokens\":37}}")
+        .getBytes(StandardCharsets.UTF_8);
+    ChunkFields f = new ChunkFields();
+    ChunkParser.parse(bytes, bytes.length, f);
+    assertEquals(24, f.reasoningTokens);
+    assertEquals(30, f.completionTokens, "the members after the details still read");
+    assertEquals(7, f.promptTokens);
+    // details that are null or not an object say nothing
+    byte[] none = ("{\"choices\":[],\"usage\":{\"completion_tokens\":3,"
+        + "\"completion_tokens_details\":null,\"prompt_tokens\":2}}")
+        .getBytes(StandardCharsets.UTF_8);
+    ChunkFields g = new ChunkFields();
+    ChunkParser.parse(none, none.length, g);
+    assertEquals(-1, g.reasoningTokens);
+    assertEquals(3, g.completionTokens);
+    assertEquals(2, g.promptTokens);
+  }
+
+  @Test
   void completionsChunkGivesTextOfFirstChoice() throws IOException {
     ChunkFields f = parse("{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1,"
         + "\"model\":\"m\",\"choices\":[{\"index\":0,\"text\":\" hi\",\"logprobs\":null,"
