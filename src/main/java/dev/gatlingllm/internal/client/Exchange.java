@@ -515,6 +515,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       inflater = null;
     }
     boolean hasContent = chunkCount > 0;
+    String answer = text.toString();
     RequestRecord.Builder record = RequestRecord.builder(request.name())
         .startNanos(startNanos)
         .endNanos(endNanos - startNanos >= 0 ? endNanos : startNanos)
@@ -526,7 +527,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
         .httpStatus(status)
         .success(success)
         .error(error)
-        .generatedText(text.toString())
+        .generatedText(answer)
         .requestId(request.headers().get(REQUEST_ID))
         .reasoningChunks(reasoningChunks)
         .reasoningTokens(reasoningTokens)
@@ -538,7 +539,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       record.dnsNanos(connection.dnsNanos()).connectNanos(connection.connectNanos())
           .tlsNanos(connection.tlsNanos());
     }
-    answerKinds(record, success);
+    answerKinds(record, success, answer);
     if (request.scheduledNanos() != LlmRequest.NOT_SCHEDULED) {
       record.scheduledNanos(request.scheduledNanos());
     }
@@ -558,7 +559,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
    * the request asked for a JSON schema, whether the answer of a successful request follows
    * it. Small answers, read once, on the loop that read them.
    */
-  private void answerKinds(RequestRecord.Builder record, boolean success) {
+  private void answerKinds(RequestRecord.Builder record, boolean success, String answer) {
     ToolCalls calls = fields.toolCalls;
     if (calls != null) {
       record.toolCalls(calls.count()).toolCallsParsed(calls.parsed());
@@ -567,7 +568,7 @@ final class Exchange implements SseDecoder.Listener, ChunkedBody.Sink {
       }
     }
     if (success && request.schema() != null) {
-      record.schemaCheck(request.schema().accepts(text.toString())
+      record.schemaCheck(request.schema().accepts(answer)
           ? RequestRecord.SCHEMA_VALID : RequestRecord.SCHEMA_INVALID);
     }
   }

@@ -13,29 +13,17 @@ import java.util.Map;
  * not move), its average and peak power at the scrape period, and each problem met as a
  * warning. The figures per output token are the report's, which knows the tokens
  * ({@code internal.report.EnergyReport}). Holds the endpoint without any credentials.
+ *
+ * @param status {@code ok}, or why there are no samples
  */
-public final class GpuSeries {
+public record GpuSeries(String endpoint, double intervalSeconds, List<GpuSample> samples,
+    int failedScrapes, String status) {
 
   /** The result JSON key. */
   public static final String KEY = "gpu_energy";
 
-  private final String endpoint;
-  private final double intervalSeconds;
-  private final List<GpuSample> samples;
-  private final int failedScrapes;
-  private final String status;
-
-  public GpuSeries(String endpoint, double intervalSeconds, List<GpuSample> samples,
-      int failedScrapes, String status) {
-    this.endpoint = endpoint;
-    this.intervalSeconds = intervalSeconds;
-    this.samples = List.copyOf(samples);
-    this.failedScrapes = failedScrapes;
-    this.status = status;
-  }
-
-  public List<GpuSample> samples() {
-    return samples;
+  public GpuSeries {
+    samples = List.copyOf(samples);
   }
 
   /**

@@ -10,36 +10,19 @@ import java.util.Map;
  * {@value #KEY} object: parallel arrays over the samples, times in seconds from the
  * benchmark start, and the prefix-cache hit rate of each interval (hits over queries
  * between two scrapes, or V0's own gauge). Holds the endpoint without any credentials.
+ *
+ * @param status {@code ok}, or why there are no samples (for example {@code disabled: HTTP 404})
  */
-public final class ServerSeries {
+public record ServerSeries(String endpoint, double intervalSeconds, List<ServerSample> samples,
+    int failedScrapes, String status) {
 
   /** The one extra result JSON key the series go under. */
   public static final String KEY = "server_metrics";
   /** With several replicas: each one's series, in the order of the base URLs. */
   public static final String PER_URL_KEY = "server_metrics_per_url";
 
-  private final String endpoint;
-  private final double intervalSeconds;
-  private final List<ServerSample> samples;
-  private final int failedScrapes;
-  private final String status;
-
-  public ServerSeries(String endpoint, double intervalSeconds, List<ServerSample> samples,
-      int failedScrapes, String status) {
-    this.endpoint = endpoint;
-    this.intervalSeconds = intervalSeconds;
-    this.samples = List.copyOf(samples);
-    this.failedScrapes = failedScrapes;
-    this.status = status;
-  }
-
-  public List<ServerSample> samples() {
-    return samples;
-  }
-
-  /** {@code ok}, or why there are no samples (for example {@code disabled: HTTP 404}). */
-  public String status() {
-    return status;
+  public ServerSeries {
+    samples = List.copyOf(samples);
   }
 
   /** The JSON object, with times relative to {@code originNanos}. */
