@@ -77,10 +77,19 @@ class ResponsePathFuzzTest {
     consistent(split);
     // Measured on the second exchange of the same input: the first one loaded the classes
     // its path needs, which allocates on the heap once per JVM.
+    long limit = (8 << 20) + 64L * response.length;
     long allocated = THREADS.getCurrentThreadAllocatedBytes();
     RequestRecord whole = exchange(response, new int[0], close);
     long used = THREADS.getCurrentThreadAllocatedBytes() - allocated;
-    assertTrue(used <= (8 << 20) + 64L * response.length,
+    if (used > limit) {
+      // Read in one piece, the response may take a path the split reads did not, and the first
+      // pass over a path loads and instruments classes (CI's fuzzing twice saw the same 8.9 MB
+      // on two unrelated inputs): what the exchange itself allocates is what it allocates again.
+      allocated = THREADS.getCurrentThreadAllocatedBytes();
+      exchange(response, new int[0], close);
+      used = THREADS.getCurrentThreadAllocatedBytes() - allocated;
+    }
+    assertTrue(used <= limit,
         used + " bytes allocated for a response of " + response.length + " bytes");
     if (!summary(whole).equals(summary(split))) {
       // Replayed, to tell a record that depends on the reads from one that is not reproducible,
