@@ -6,6 +6,7 @@ import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.live.OtlpSettings;
+import dev.gatlingllm.internal.protocol.BackendFacts;
 import dev.gatlingllm.internal.protocol.Cancellation;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
@@ -75,7 +76,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private ArrivalProfile arrivals;
   private Integer maxConcurrency;
   private WarmUpOptions warmUp = WarmUpOptions.auto();
-  /** Null: vLLM's {@code /metrics} when the backend is {@code vllm}; "" turns scraping off. */
+  /** Null: the backend's own path ({@code /metrics} for {@code vllm}); "" turns scraping off. */
   private String serverMetrics;
   private double cancelFraction;
   private CancelAfter cancelAfter = CancelAfter.NEVER;
@@ -573,28 +574,22 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         targets, baseUrlStrategy);
   }
 
-
-
-
-
   /**
    * The Prometheus endpoints scraped during the run: the path on every replica (each has its
    * own queue and cache), or the one URL given; empty when off.
    */
   private List<URI> serverMetricsUris(List<Target> targets) {
+    // a path the user gave, else where the backend's server publishes them (or none)
+    String path = serverMetrics != null ? serverMetrics
+        : BackendFacts.load().serverMetricsPath(backend);
     List<URI> uris = new ArrayList<>();
     for (Target target : targets) {
-      URI uri = serverMetricsUri(target);
+      URI uri = metricsUri(target, path);
       if (uri != null && !uris.contains(uri)) {
         uris.add(uri);
       }
     }
     return uris;
-  }
-
-  private URI serverMetricsUri(Target target) {
-    return metricsUri(target, serverMetrics != null ? serverMetrics
-        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "");
   }
 
   /**

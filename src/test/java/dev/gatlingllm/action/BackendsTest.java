@@ -41,6 +41,20 @@ class BackendsTest {
       "infinity-embeddings", "infinity-embeddings-clip", "vllm-pooling", "vllm-rerank");
 
   @Test
+  void onlyTheVllmBackendNamesAServerWhoseMetricsPathIsKnown() {
+    // vllm is vLLM's own server (Prometheus at /metrics); every other name says only which
+    // API is spoken, so its server's metrics are not scraped unless asked
+    for (String name : Backends.servedNames()) {
+      assertEquals(name.equals("vllm") ? "/metrics" : "",
+          Backends.resolve(name).serverMetricsPath(), name);
+    }
+    assertEquals("/metrics", new dev.gatlingllm.internal.action.TableBackendFacts()
+        .serverMetricsPath("vllm"));
+    assertEquals("", new dev.gatlingllm.internal.action.TableBackendFacts()
+        .serverMetricsPath("no-such-backend"));
+  }
+
+  @Test
   void everyNameVllmAcceptsIsEitherServedOrRefusedWithAReason() {
     Set<String> known = new TreeSet<>(Backends.servedNames());
     known.addAll(Backends.refused().keySet());
