@@ -9,7 +9,6 @@ import dev.gatlingllm.internal.action.EmbeddingsApi;
 import dev.gatlingllm.internal.action.MessagesApi;
 import dev.gatlingllm.internal.action.RerankApi;
 import dev.gatlingllm.internal.action.ResponsesApi;
-import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -144,11 +143,6 @@ public final class Backends {
     /** Whether the answer streams (SSE) rather than being one JSON body. */
     public boolean streams() {
       return api.streams();
-    }
-
-    /** vLLM's metric set: generation, or the reduced pooling set. */
-    public TaskType metrics() {
-      return api.metrics();
     }
 
     /** Whether results use vLLM's reduced (pooling) metric set. */
