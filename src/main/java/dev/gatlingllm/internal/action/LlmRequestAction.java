@@ -83,7 +83,8 @@ public final class LlmRequestAction extends LlmAction {
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
     this.pacing = components.pacing();
-    this.arrival = pacing.arrivalClock().isPresent() ? new ArrivalGate(components) : null;
+    this.arrival = pacing.arrivalClock().isPresent()
+        ? new ArrivalGate(pacing, components.share()) : null;
     this.capped = pacing.limiter() instanceof BoundedConcurrencyLimiter;
     components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
