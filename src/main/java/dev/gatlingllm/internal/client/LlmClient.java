@@ -41,8 +41,10 @@ import javax.net.ssl.SSLException;
  * response is noticed, and its connections are no longer reused ({@link ReuseWatch}).
  *
  * <p>Several servers (replicas of one model, {@code --base-url} repeated) each have their
- * own pools: a request's server is picked as it is sent ({@link TargetChooser}), and it goes
- * out on a connection to that server, with that server's Host header and path prefix.
+ * own pools: a request's server is picked as it is sent ({@link TargetChooser}), unless the
+ * request names one ({@link LlmRequest#target()}: a conversation's later turns go to the
+ * server of its first), and it goes out on a connection to that server, with that server's
+ * Host header and path prefix.
  */
 public final class LlmClient implements AutoCloseable {
 
@@ -158,7 +160,7 @@ public final class LlmClient implements AutoCloseable {
       loop.execute(() -> send(loop, request, onDone));
       return;
     }
-    int target = chooser == null ? 0 : chooser.pick();
+    int target = target(request.request().target());
     try {
       if (pool(loop, target).size() == 0 && !closed && reuse.reusing()) {
         for (Map.Entry<EventLoop, Pool[]> other : pools.entrySet()) {
@@ -180,6 +182,17 @@ public final class LlmClient implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * The server of a request about to go out, counted in flight from now: the one it was
+   * given (its conversation's), else the chooser's pick.
+   */
+  private int target(int given) {
+    if (chooser == null) {
+      return 0;
+    }
+    return given == LlmRequest.ANY_TARGET ? chooser.pick() : chooser.take(given);
   }
 
   private Pool[] pools(EventLoop loop) {

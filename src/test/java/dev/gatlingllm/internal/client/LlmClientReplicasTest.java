@@ -65,9 +65,20 @@ class LlmClientReplicasTest {
         "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8), 4, LlmRequest.NOT_SCHEDULED);
   }
 
+  /** A request that must go to server {@code target}, as a conversation's later turn. */
+  private static LlmRequest requestTo(int target) {
+    LlmRequest any = request();
+    return new LlmRequest(any.name(), any.path(), any.headers(), any.body(), any.promptTokens(),
+        any.scheduledNanos(), any.pooling(), any.reader(), any.schema(), any.cancel(), target);
+  }
+
   private RequestRecord send(LlmClient client) throws Exception {
+    return send(client, request());
+  }
+
+  private RequestRecord send(LlmClient client, LlmRequest request) throws Exception {
     CompletableFuture<RequestRecord> done = new CompletableFuture<>();
-    loop.execute(() -> client.send(loop, request(), done::complete));
+    loop.execute(() -> client.send(loop, request, done::complete));
     return done.get(10, TimeUnit.SECONDS);
   }
 
@@ -184,6 +195,54 @@ class LlmClientReplicasTest {
       assertEquals(0, client.inFlight(1));
       assertEquals(1, slow.received().size());
       assertEquals(3, fast.received().size());
+    }
+  }
+
+  @Test
+  void aRequestGivenItsServerGoesThereAndTheOthersStillSpread() throws Exception {
+    try (CannedHttpServer a = CannedHttpServer.streaming(SSE);
+         CannedHttpServer b = CannedHttpServer.streaming(SSE);
+         LlmClient client = client(Strategy.ROUND_ROBIN, Duration.ofSeconds(10),
+             a.baseUrl(), b.baseUrl())) {
+      List<Integer> targets = new ArrayList<>();
+      // free, given 1, given 1, free, given 0, free: round-robin's turn is only the free ones'
+      for (int given : new int[] {-1, 1, 1, -1, 0, -1}) {
+        RequestRecord r = send(client, given < 0 ? request() : requestTo(given));
+        assertTrue(r.success(), r.error());
+        targets.add(r.target());
+      }
+      assertEquals(List.of(0, 1, 1, 1, 0, 0), targets);
+      assertEquals(3, a.received().size());
+      assertEquals(3, b.received().size());
+      assertEquals(0, client.inFlight(0));
+      assertEquals(0, client.inFlight(1), "a given server's request is counted back too");
+    }
+  }
+
+  @Test
+  void leastInFlightCountsARequestHeldOnItsGivenServer() throws Exception {
+    String first = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
+    String rest = "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\ndata: [DONE]\n\n";
+    // the second server holds its stream for 10 s, past the client's 5 s request timeout
+    try (CannedHttpServer fast = CannedHttpServer.streaming(SSE);
+         CannedHttpServer slow = CannedHttpServer.streamingWithPause(first, 10_000, rest);
+         LlmClient client = client(Strategy.LEAST_IN_FLIGHT, Duration.ofSeconds(5),
+             fast.baseUrl(), slow.baseUrl())) {
+      CompletableFuture<RequestRecord> held = new CompletableFuture<>();
+      // a turn given the second server: least-in-flight would have taken the first (a tie)
+      loop.execute(() -> client.send(loop, requestTo(1), held::complete));
+      waitFor(() -> client.inFlight(1) == 1, "the given request is in flight");
+      // so the free requests avoid the second server while it streams
+      for (int i = 0; i < 2; i++) {
+        RequestRecord r = send(client);
+        assertTrue(r.success(), r.error());
+        assertEquals(0, r.target());
+      }
+      RequestRecord gaveUp = held.get(10, TimeUnit.SECONDS);
+      assertEquals(1, gaveUp.target());
+      assertEquals(0, client.inFlight(1), "a given request given up is no longer in flight");
+      assertEquals(2, fast.received().size());
+      assertEquals(1, slow.received().size());
     }
   }
 
