@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.RecordLogReader;
 import dev.gatlingllm.sim.RecordedRequest;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.testing.StrictServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,28 +47,14 @@ class StickyConversationsIntegrationTest {
 
   /** Runs a multi-turn bench serve over both servers with {@code strategy}; the run folder. */
   private Path run(Simulator a, Simulator b, String strategy) throws Exception {
-    Path results = dir.resolve(strategy);
-    String[] words = {"bench", "serve", "--backend", "openai-chat", "--model", "served-llm",
-        "--tokenizer", "gpt2", "--base-url", a.baseUrl(), "--base-url", b.baseUrl(),
-        "--base-url-strategy", strategy, "--dataset-name", "random", "--multi-turn",
-        "--multi-turn-num-turns", Integer.toString(TURNS), "--per-turn-input-len", "16",
-        "--random-output-len", "4", "--num-prompts", Integer.toString(CONVERSATIONS),
-        "--multi-turn-concurrency", "4", "--request-rate", "inf", "--seed", "1",
-        "--save-result", "--result-filename", "result.json"};
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
-    int status;
-    try {
-      status = GatlingLlm.run(words, System.out,
-          new PrintStream(err, true, StandardCharsets.UTF_8));
-    } finally {
-      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
-    }
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-    try (Stream<Path> folders = Files.list(results)) {
-      return folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
-          .findFirst().orElseThrow();
-    }
+    return BenchServeInProcess.run(dir.resolve(strategy), List.of("bench", "serve",
+        "--backend", "openai-chat", "--model", "served-llm", "--tokenizer", "gpt2",
+        "--base-url", a.baseUrl(), "--base-url", b.baseUrl(), "--base-url-strategy", strategy,
+        "--dataset-name", "random", "--multi-turn", "--multi-turn-num-turns",
+        Integer.toString(TURNS), "--per-turn-input-len", "16", "--random-output-len", "4",
+        "--num-prompts", Integer.toString(CONVERSATIONS), "--multi-turn-concurrency", "4",
+        "--request-rate", "inf", "--seed", "1", "--save-result", "--result-filename",
+        "result.json"));
   }
 
   /** Turns a server received, by conversation (its {@code X-Session-ID}). */

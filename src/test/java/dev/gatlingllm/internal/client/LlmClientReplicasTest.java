@@ -169,32 +169,48 @@ class LlmClientReplicasTest {
   @Test
   void leastInFlightAvoidsTheServerStillStreamingAndCountsComeBackAfterATimeout()
       throws Exception {
+    // both empty: the first server takes it, and holds it; the next three go to the second
+    holdOneThenSendFree(0, request(), 3);
+  }
+
+  @Test
+  void leastInFlightCountsARequestHeldOnItsGivenServer() throws Exception {
+    // a turn given the second server (least-in-flight would have taken the first, a tie):
+    // the free requests avoid the second server while it streams
+    holdOneThenSendFree(1, requestTo(1), 2);
+  }
+
+  /**
+   * With least-in-flight over two servers, of which {@code slowIndex} holds its stream for
+   * 10 s (past the client's 5 s request timeout): {@code held} goes to the slow one, then
+   * {@code free} requests go one after the other to the other server, and the held request's
+   * count comes back when the client gives up on it, as a cancel does.
+   */
+  private void holdOneThenSendFree(int slowIndex, LlmRequest held, int free) throws Exception {
     String first = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
     String rest = "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\ndata: [DONE]\n\n";
-    // the first server holds its stream for 10 s, past the client's 5 s request timeout
+    int fastIndex = 1 - slowIndex;
     try (CannedHttpServer slow = CannedHttpServer.streamingWithPause(first, 10_000, rest);
          CannedHttpServer fast = CannedHttpServer.streaming(SSE);
          LlmClient client = client(Strategy.LEAST_IN_FLIGHT, Duration.ofSeconds(5),
-             slow.baseUrl(), fast.baseUrl())) {
-      CompletableFuture<RequestRecord> held = new CompletableFuture<>();
-      // both empty: the first server takes it, and holds it
-      loop.execute(() -> client.send(loop, request(), held::complete));
-      waitFor(() -> client.inFlight(0) == 1, "the first request is in flight");
-      // the first has one in flight: the next three go to the second, one after the other
-      for (int i = 0; i < 3; i++) {
+             slowIndex == 0 ? slow.baseUrl() : fast.baseUrl(),
+             slowIndex == 0 ? fast.baseUrl() : slow.baseUrl())) {
+      CompletableFuture<RequestRecord> heldDone = new CompletableFuture<>();
+      loop.execute(() -> client.send(loop, held, heldDone::complete));
+      waitFor(() -> client.inFlight(slowIndex) == 1, "the held request is in flight");
+      for (int i = 0; i < free; i++) {
         RequestRecord r = send(client);
         assertTrue(r.success(), r.error());
-        assertEquals(1, r.target());
+        assertEquals(fastIndex, r.target());
       }
-      // the client gives up on the held stream and closes it, as a cancel does
-      RequestRecord gaveUp = held.get(10, TimeUnit.SECONDS);
+      RequestRecord gaveUp = heldDone.get(10, TimeUnit.SECONDS);
       assertFalse(gaveUp.success());
-      assertEquals(0, gaveUp.target());
+      assertEquals(slowIndex, gaveUp.target());
       assertTrue(gaveUp.error().contains("request timeout"), gaveUp.error());
       assertEquals(0, client.inFlight(0), "a request given up is no longer in flight");
       assertEquals(0, client.inFlight(1));
       assertEquals(1, slow.received().size());
-      assertEquals(3, fast.received().size());
+      assertEquals(free, fast.received().size());
     }
   }
 
@@ -216,33 +232,6 @@ class LlmClientReplicasTest {
       assertEquals(3, b.received().size());
       assertEquals(0, client.inFlight(0));
       assertEquals(0, client.inFlight(1), "a given server's request is counted back too");
-    }
-  }
-
-  @Test
-  void leastInFlightCountsARequestHeldOnItsGivenServer() throws Exception {
-    String first = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
-    String rest = "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\ndata: [DONE]\n\n";
-    // the second server holds its stream for 10 s, past the client's 5 s request timeout
-    try (CannedHttpServer fast = CannedHttpServer.streaming(SSE);
-         CannedHttpServer slow = CannedHttpServer.streamingWithPause(first, 10_000, rest);
-         LlmClient client = client(Strategy.LEAST_IN_FLIGHT, Duration.ofSeconds(5),
-             fast.baseUrl(), slow.baseUrl())) {
-      CompletableFuture<RequestRecord> held = new CompletableFuture<>();
-      // a turn given the second server: least-in-flight would have taken the first (a tie)
-      loop.execute(() -> client.send(loop, requestTo(1), held::complete));
-      waitFor(() -> client.inFlight(1) == 1, "the given request is in flight");
-      // so the free requests avoid the second server while it streams
-      for (int i = 0; i < 2; i++) {
-        RequestRecord r = send(client);
-        assertTrue(r.success(), r.error());
-        assertEquals(0, r.target());
-      }
-      RequestRecord gaveUp = held.get(10, TimeUnit.SECONDS);
-      assertEquals(1, gaveUp.target());
-      assertEquals(0, client.inFlight(1), "a given request given up is no longer in flight");
-      assertEquals(2, fast.received().size());
-      assertEquals(1, slow.received().size());
     }
   }
 
