@@ -269,7 +269,8 @@ public final class LlmRequestAction extends LlmAction {
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
         spec.taskType() != TaskType.GENERATION, spec.reader(), body.schema(),
-        spec.taskType() == TaskType.GENERATION ? components.cancelFor(slot) : CancelAfter.NEVER)),
+        spec.taskType() == TaskType.GENERATION ? components.cancelFor(slot) : CancelAfter.NEVER,
+        spec.target(session))),
         body.asked(), body.audioSeconds());
   }
 
