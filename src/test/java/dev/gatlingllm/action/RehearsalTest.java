@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.internal.action.ActionHarness;
+import dev.gatlingllm.internal.action.ConversationTemplate;
 import dev.gatlingllm.internal.action.GenerationTemplate;
 import dev.gatlingllm.internal.action.Rehearsal;
 import dev.gatlingllm.protocol.LlmProtocolBuilder;
@@ -59,6 +60,27 @@ class RehearsalTest {
       assertEquals(-1, h.components.benchmarkStartNanos());
       assertTrue(h.components.pacing().limiter().hasFreePermit());
       assertEquals(0, h.components.pacing().arrivalClock().orElseThrow().claimed());
+    }
+  }
+
+  @Test
+  void aConversationsTurnIsRehearsedAsAOneTurnConversation() {
+    // It read a conversation state no rehearsal session had: every request failed to build
+    // and the warm-up said so on every multi-turn run.
+    try (Simulator sim = simulator();
+         ActionHarness h = new ActionHarness(protocol(sim).protocol())) {
+      ConversationTemplate template =
+          new ConversationTemplate(LlmRequestBuilder.chat("conv").conversationSpec());
+      assertEquals(0, Rehearsal.run(template, h.components, new DefaultClock(), 4));
+      List<RecordedRequest> got = StrictServer.runRequests(sim);
+      assertEquals(List.of("rehearsal-0", "rehearsal-1", "rehearsal-2", "rehearsal-3"),
+          got.stream().map(r -> r.header("x-session-id")).sorted().toList());
+      String body = new String(got.get(0).body(), StandardCharsets.UTF_8);
+      assertTrue(body.contains("\"role\":\"user\"") && body.contains("Rehearsal before the run"),
+          body);
+      assertTrue(got.stream().allMatch(r -> r.path().equals("/v1/chat/completions")));
+      assertEquals(0, h.components.store().snapshot().size());
+      assertEquals(List.of(), h.rows);
     }
   }
 

@@ -1,10 +1,12 @@
 package dev.gatlingllm.internal.action;
 
+import dev.gatlingllm.dataset.Conversation;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.protocol.ServerCompliance;
 import io.gatling.core.session.Session;
 import io.netty.handler.codec.http.HttpHeaders;
+import java.util.List;
 import java.util.function.IntFunction;
 
 /**
@@ -81,6 +83,15 @@ public final class ConversationTemplate extends RequestTemplate {
   @Override
   void addHeaders(Session session, HttpHeaders headers) {
     headers.set(SESSION_HEADER, state(session).conversation().id());
+  }
+
+  /** A one-turn conversation of the rehearsal's prompt, so its turn is built as a run's. */
+  @Override
+  Session rehearsal(Session session, String prompt, int promptLen, int outputLen) {
+    Conversation rehearsed = new Conversation("rehearsal-" + session.userId(),
+        List.of(new Conversation.Turn(prompt, promptLen, outputLen)));
+    return session.set(ConversationState.ATTRIBUTE,
+        ConversationState.begin(rehearsed, null, null));
   }
 
   @Override

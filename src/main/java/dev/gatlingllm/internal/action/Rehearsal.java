@@ -39,7 +39,8 @@ import scala.runtime.BoxedUnit;
  * over 1 ms late (docs/client-overhead.md).
  *
  * <p>How: throwaway Gatling sessions carrying a dataset-shaped record ({@code prompt}, {@code
- * prompt_len}, {@code output_len}, {@code request_id}, with non-ASCII text) go through an
+ * prompt_len}, {@code output_len}, {@code request_id}, with non-ASCII text; a conversation's
+ * turn gets a one-turn conversation of that prompt) go through an
  * arrival action (when the run is paced, on a clock of its own at {@value #RATE} req/s) and
  * the request action, built over {@link LlmComponents#forRehearsal}: same client, loops and
  * pacer, but its own store, limiter, self-check and request ids ({@code warmup-action-<n>}),
@@ -60,6 +61,9 @@ public final class Rehearsal {
   private static final long FIRST_SLOT_DELAY_NANOS = 20_000_000;
   /** Text with escapes and multi-byte characters, so Jackson's slower paths compile too. */
   static final String PROMPT = "Rehearsal before the run: « répétez » \"un, deux\"\n\ttrois — 四 🙂";
+
+  /** Prompt tokens the rehearsal's records say they have. */
+  private static final int PROMPT_LEN = 24;
 
   private Rehearsal() {}
 
@@ -91,7 +95,8 @@ public final class Rehearsal {
     }
     for (int i = 0; i < requests; i++) {
       EventLoop loop = loops.get(i % loops.size());
-      Session session = session(i, loop, maxTokens);
+      Session session = spec.rehearsal(session(i, loop, maxTokens), PROMPT + " " + i,
+          PROMPT_LEN, maxTokens);
       loop.execute(() -> first.$bang(session));
     }
     boolean finished;
@@ -122,7 +127,7 @@ public final class Rehearsal {
   static Session session(int i, EventLoop loop, int maxTokens) {
     scala.collection.immutable.Map attributes = (scala.collection.immutable.Map)
         Map$.MODULE$.empty().updated(SampleRequest.PROMPT, PROMPT + " " + i)
-            .updated(SampleRequest.PROMPT_LEN, 24)
+            .updated(SampleRequest.PROMPT_LEN, PROMPT_LEN)
             .updated(SampleRequest.OUTPUT_LEN, maxTokens)
             .updated(SampleRequest.REQUEST_ID, "warmup-action-" + i);
     return new Session("gatling-llm rehearsal", i, attributes, OK$.MODULE$,

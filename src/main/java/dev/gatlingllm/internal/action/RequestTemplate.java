@@ -105,6 +105,15 @@ public abstract class RequestTemplate {
   /** Headers of this user's request beyond the protocol's (none unless a kind adds some). */
   void addHeaders(Session session, HttpHeaders headers) {}
 
+  /**
+   * A warm-up session ({@link Rehearsal}) made able to build this kind's request: it carries a
+   * dataset's record, which is all most kinds read (unchanged by default); a conversation's
+   * turn reads its conversation state instead.
+   */
+  Session rehearsal(Session session, String prompt, int promptLen, int outputLen) {
+    return session;
+  }
+
   /** The user's session once its request is over, before it goes on: unchanged by default. */
   Session after(Session session, RequestRecord record) {
     return session;

@@ -18,11 +18,14 @@ public interface BackendFacts {
   String serverMetricsPath(String backend);
 
   /**
-   * The first implementation on the class path (the table's); without one, none of the names
-   * is known, so nothing is scraped unless asked.
+   * The first implementation on the class path (the table's). Without one the jar lost its
+   * {@code META-INF/services} entry (a repackaging that does not merge them): refused, since
+   * answering "" would silently stop the {@code vllm} backend's default scrape.
    */
   static BackendFacts load() {
     return ServiceLoader.load(BackendFacts.class, BackendFacts.class.getClassLoader())
-        .findFirst().orElse(backend -> "");
+        .findFirst().orElseThrow(() -> new IllegalStateException("gatling-llm's backend table "
+            + "is not on the class path: META-INF/services/" + BackendFacts.class.getName()
+            + " is missing (a shaded or repackaged jar must merge service files)"));
   }
 }
