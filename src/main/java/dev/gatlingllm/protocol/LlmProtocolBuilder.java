@@ -566,44 +566,41 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         countingId, counter, profile, cap, warmUp,
-        serverMetricsUris(targets), specDecodeMetricsUri(target), insecureTls, onStart,
+        serverMetricsUris(targets), specDecodeMetricsUris(targets), insecureTls, onStart,
         gpuMetrics,
         otlpEndpoint == null ? null
             : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment), cancellation,
         targets, baseUrlStrategy);
   }
 
-
-
-
-
   /**
    * The Prometheus endpoints scraped during the run: the path on every replica (each has its
    * own queue and cache), or the one URL given; empty when off.
    */
   private List<URI> serverMetricsUris(List<Target> targets) {
+    return metricsUris(targets, serverMetrics != null ? serverMetrics
+        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "");
+  }
+
+  /**
+   * Where the speculative-decoding counters are read before and after the run, and summed:
+   * the scraped endpoints, else {@code /metrics} of every replica whatever the backend (vLLM's
+   * benchmark reads them from there with every backend); none after {@link #noServerMetrics()}.
+   */
+  private List<URI> specDecodeMetricsUris(List<Target> targets) {
+    return metricsUris(targets, serverMetrics != null ? serverMetrics : "/metrics");
+  }
+
+  /** {@code value} on every replica (once: a full URL is one endpoint); empty when off. */
+  private static List<URI> metricsUris(List<Target> targets, String value) {
     List<URI> uris = new ArrayList<>();
     for (Target target : targets) {
-      URI uri = serverMetricsUri(target);
+      URI uri = metricsUri(target, value);
       if (uri != null && !uris.contains(uri)) {
         uris.add(uri);
       }
     }
     return uris;
-  }
-
-  private URI serverMetricsUri(Target target) {
-    return metricsUri(target, serverMetrics != null ? serverMetrics
-        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "");
-  }
-
-  /**
-   * Where the speculative-decoding counters are read before and after the run: the scraped
-   * endpoint, else {@code /metrics} whatever the backend (vLLM's benchmark reads them from
-   * there with every backend); none after {@link #noServerMetrics()}.
-   */
-  private URI specDecodeMetricsUri(Target target) {
-    return metricsUri(target, serverMetrics != null ? serverMetrics : "/metrics");
   }
 
   private static URI metricsUri(Target target, String value) {
