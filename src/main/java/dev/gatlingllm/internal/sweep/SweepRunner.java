@@ -296,6 +296,9 @@ final class SweepRunner {
         }
       });
       record.put("run_number", n);
+      if (!record.containsKey(PhaseSummary.KEY)) { // the result has them with --save-detailed
+        PhaseSummary.of(runDir).ifPresent(p -> record.put(PhaseSummary.KEY, p));
+      }
       record.put(RunFlags.KEY, RunFlags.of(result));
       record.putAll(withoutName(serve));
       overrides.forEach((k, v) -> {
