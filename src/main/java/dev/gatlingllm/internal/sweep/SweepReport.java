@@ -53,9 +53,11 @@ final class SweepReport {
       add(figures, root, SweepData.series(records, TTFT_PART, MEAN_TTFT_PART, parts), swept,
           MEAN_TTFT_PART, swept, with(curveBy, TTFT_PART));
       // users who leave: the client's cancels beside the aborts the server counted
-      add(figures, root, SweepData.series(records, COUNTED_BY, CANCELLED, Map.of(
-          "client: cancelled", "cancelled", "server: aborted", "cancellation.server_aborted")),
-          swept, CANCELLED, swept, with(curveBy, COUNTED_BY));
+      Map<String, String> cancels = new LinkedHashMap<>();
+      cancels.put("client: cancelled", "cancelled");
+      cancels.put("server: aborted", "cancellation.server_aborted");
+      add(figures, root, SweepData.series(records, COUNTED_BY, CANCELLED, cancels), swept,
+          CANCELLED, swept, with(curveBy, COUNTED_BY));
       // each replica's share of the load and its latency (--base-url given several times)
       add(figures, root, records, swept, SweepData.PER_URL + ".output_throughput", swept,
           curveBy);

@@ -364,21 +364,26 @@ class SweepRunnerTest {
       http.stop(0);
     }
 
-    // the simulator has no such endpoint: one warning, and every run still runs
+    // a server without such endpoint: one warning, and every run still runs
     console.reset();
-    try (dev.gatlingllm.sim.Simulator sim = dev.gatlingllm.sim.Simulator.start(
-        dev.gatlingllm.sim.SimulatorConfig.builder().build())) {
+    com.sun.net.httpserver.HttpServer none = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    none.start();
+    String noReset = "http://127.0.0.1:" + none.getAddress().getPort();
+    try {
       FakeServer server = new FakeServer(4, 0.1, 20);
-      Sweep.serve(config(server).benchArgs("--base-url " + sim.baseUrl() + " --model m")
-          .outputDir(dir.resolve("sim")).resetPrefixCache(true)
+      Sweep.serve(config(server).benchArgs("--base-url " + noReset + " --model m")
+          .outputDir(dir.resolve("none")).resetPrefixCache(true)
           .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 2}]"))
           .build());
       assertEquals(2, server.calls.size());
       assertEquals(2, console().split("WARNING: --reset-prefix-cache: POST "
-          + java.util.regex.Pattern.quote(sim.baseUrl()) + "/reset_prefix_cache answered HTTP "
+          + java.util.regex.Pattern.quote(noReset) + "/reset_prefix_cache answered HTTP "
           + "404", -1).length, console());
       assertTrue(console().contains("the sweep goes on without resetting the server's prefix "
           + "cache"), console());
+    } finally {
+      none.stop(0);
     }
   }
 
