@@ -18,19 +18,8 @@ class SpecDecodeCountersTest {
 
   @Test
   void twoReplicasCountersAreAddedPositionByPosition() {
-    SpecDecodeCounters a = SpecDecodeCounters.of("""
-        vllm:spec_decode_num_drafts_total 3
-        vllm:spec_decode_num_draft_tokens_total 9
-        vllm:spec_decode_num_accepted_tokens_total 5
-        vllm:spec_decode_num_accepted_tokens_per_pos_total{position="0"} 3
-        vllm:spec_decode_num_accepted_tokens_per_pos_total{position="1"} 2
-        """).orElseThrow();
-    SpecDecodeCounters b = SpecDecodeCounters.of("""
-        vllm:spec_decode_num_drafts_total 4
-        vllm:spec_decode_num_draft_tokens_total 12
-        vllm:spec_decode_num_accepted_tokens_total 4
-        vllm:spec_decode_num_accepted_tokens_per_pos_total{position="0"} 4
-        """).orElseThrow();
+    SpecDecodeCounters a = new SpecDecodeCounters(3, 9, 5, Map.of(0, 3.0, 1, 2.0));
+    SpecDecodeCounters b = new SpecDecodeCounters(4, 12, 4, Map.of(0, 4.0));
     assertEquals(new SpecDecodeCounters(7, 21, 9, Map.of(0, 7.0, 1, 2.0)), a.plus(b));
   }
 
