@@ -9,13 +9,13 @@ import dev.gatlingllm.internal.action.EmbeddingsApi;
 import dev.gatlingllm.internal.action.MessagesApi;
 import dev.gatlingllm.internal.action.RerankApi;
 import dev.gatlingllm.internal.action.ResponsesApi;
-import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -110,13 +110,24 @@ public final class Backends {
    *                set is refused
    * @param accepts the datasets it can send
    * @param sends   what it sends, for the README
+   * @param serverMetricsPath where the server the name stands for publishes its Prometheus
+   *                metrics, scraped during the run when no path is given: {@code /metrics}
+   *                for {@code vllm}, which names vLLM's own server; "" for the names that
+   *                say only which API is spoken, whose server's metrics are unknown
    */
   public record Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores,
-      Accepts accepts, String sends) {
+      Accepts accepts, String sends, String serverMetricsPath) {
 
     public Backend {
       takes = Set.copyOf(takes);
       ignores = Set.copyOf(ignores);
+      Objects.requireNonNull(serverMetricsPath, "serverMetricsPath");
+    }
+
+    /** A backend whose server's metrics are not known (no scraping by default). */
+    public Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores,
+        Accepts accepts, String sends) {
+      this(name, api, takes, ignores, accepts, sends, "");
     }
 
     /** The path its requests go to by default (see {@link Api#defaultPath()}). */
@@ -132,11 +143,6 @@ public final class Backends {
     /** Whether the answer streams (SSE) rather than being one JSON body. */
     public boolean streams() {
       return api.streams();
-    }
-
-    /** vLLM's metric set: generation, or the reduced pooling set. */
-    public TaskType metrics() {
-      return api.metrics();
     }
 
     /** Whether results use vLLM's reduced (pooling) metric set. */
@@ -180,9 +186,12 @@ public final class Backends {
     completions.add(Takes.LOGPROBS);
     // only the completions API takes a prompt of token ids
     completions.add(Takes.PROMPT_TOKEN_IDS);
+    // vllm names vLLM's server, whose Prometheus metrics are at /metrics
+    add(new Backend("vllm", CompletionsApi.INSTANCE, completions, Set.of(), Accepts.TEXT,
+        "streamed completions", "/metrics"));
     // older vLLM releases sent the OpenAI completions request for sglang ... llama.cpp too;
     // current vLLM dropped them from its list, and pasted older command lines still name them
-    for (String name : List.of("vllm", "openai", "sglang", "lmdeploy", "scalellm", "llama.cpp")) {
+    for (String name : List.of("openai", "sglang", "lmdeploy", "scalellm", "llama.cpp")) {
       add(new Backend(name, CompletionsApi.INSTANCE, completions, Set.of(), Accepts.TEXT,
           "streamed completions"));
     }

@@ -97,7 +97,7 @@ public final class BfclDataset extends DatasetBuilder<BfclDataset> {
   }
 
   /** The hub client that downloads the category files (default: from the environment). */
-  public BfclDataset hub(HubClient client) {
+  BfclDataset hub(HubClient client) {
     return new BfclDataset(common, path, categories, outputLen, client);
   }
 

@@ -213,7 +213,7 @@ public final class HfDataset extends DatasetBuilder<HfDataset> {
   }
 
   /** The hub client for downloads; default {@link HubClient#fromEnvironment()}. */
-  public HfDataset hub(HubClient client) {
+  HfDataset hub(HubClient client) {
     if (client == null) {
       throw new IllegalArgumentException("hub client must not be null");
     }

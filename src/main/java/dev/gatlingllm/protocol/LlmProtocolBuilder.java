@@ -20,16 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Configures the server under test. Immutable: every call returns a new builder.
@@ -42,12 +37,6 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
-
-  private static final Logger LOG = LoggerFactory.getLogger(LlmProtocolBuilder.class);
-
-  /** Headers the client sets itself; a user value would be overwritten or conflict. */
-  private static final Set<String> RESERVED_HEADERS =
-      Set.of("host", "content-length", "content-type", "transfer-encoding");
 
   /** The servers, in the order given: one for {@link #baseUrl}, several for {@link #baseUrls}. */
   private List<String> baseUrls = List.of();
@@ -75,7 +64,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private ArrivalProfile arrivals;
   private Integer maxConcurrency;
   private WarmUpOptions warmUp = WarmUpOptions.auto();
-  /** Null: vLLM's {@code /metrics} when the backend is {@code vllm}; "" turns scraping off. */
+  /** Null: the backend's own path ({@code /metrics} for {@code vllm}); "" turns scraping off. */
   private String serverMetrics;
   private double cancelFraction;
   private CancelAfter cancelAfter = CancelAfter.NEVER;
@@ -108,19 +97,19 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * from the run, see {@link WarmUpOptions}.
    */
   public LlmProtocolBuilder warmUp(int requests) {
-    requireAtLeast("warmUp requests", requests, 0);
+    Require.atLeast("warmUp requests", requests, 0);
     return with(b -> b.warmUp = warmUp.withRequests(requests));
   }
 
   /** Streams the warm-up runs at once; by default the run's concurrency. */
   public LlmProtocolBuilder warmUpConcurrency(int streams) {
-    requireAtLeast("warmUpConcurrency", streams, 1);
+    Require.atLeast("warmUpConcurrency", streams, 1);
     return with(b -> b.warmUp = warmUp.withConcurrency(streams));
   }
 
   /** {@code max_tokens} of each warm-up request (default 64). */
   public LlmProtocolBuilder warmUpMaxTokens(int tokens) {
-    requireAtLeast("warmUpMaxTokens", tokens, 1);
+    Require.atLeast("warmUpMaxTokens", tokens, 1);
     return with(b -> b.warmUp = warmUp.withMaxTokens(tokens));
   }
 
@@ -142,19 +131,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * totals. One URL is {@link #baseUrl}. Replaces any base URL given before.
    */
   public LlmProtocolBuilder baseUrls(String... urls) {
-    if (urls == null || urls.length == 0) {
-      throw new IllegalArgumentException("baseUrls needs at least one URL");
-    }
-    List<String> given = List.of(urls);
-    List<Target> parsed = new ArrayList<>();
-    for (String url : given) {
-      Target target = Target.parse(url);
-      if (parsed.contains(target)) {
-        throw new IllegalArgumentException("baseUrls: " + url + " is given twice; each replica "
-            + "once");
-      }
-      parsed.add(target);
-    }
+    List<String> given = Require.replicas(urls);
     return with(b -> b.baseUrls = given);
   }
 
@@ -180,15 +157,17 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
   /** Name the server knows the model by, when it differs from the model id. */
   public LlmProtocolBuilder servedModelName(String name) {
-    return with(b -> b.servedModelName = requireText("servedModelName", name));
+    return with(b -> b.servedModelName = Require.text("servedModelName", name));
   }
 
   /**
-   * Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. Only
-   * a label: it changes neither the requests nor the metrics.
+   * Backend label for the result file ({@code vllm}, {@code openai}, ...); default vllm. It
+   * changes neither the requests nor the metrics; with {@code vllm}, which names vLLM's own
+   * server, that server's {@code /metrics} is scraped unless {@link #serverMetrics} says
+   * otherwise.
    */
   public LlmProtocolBuilder backend(String name) {
-    return with(b -> b.backend = requireText("backend", name));
+    return with(b -> b.backend = Require.text("backend", name));
   }
 
   /**
@@ -198,7 +177,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * {@link #header} sets an Authorization header of its own.
    */
   public LlmProtocolBuilder apiKeyFromEnv(String variable) {
-    requireText("apiKeyFromEnv", variable);
+    Require.text("apiKeyFromEnv", variable);
     return with(b -> {
       b.apiKeyEnv = variable;
       b.apiKeyEnvExplicit = true;
@@ -213,12 +192,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * {@link #apiKeyFromEnv} it is an error.
    */
   public LlmProtocolBuilder header(String name, String value) {
-    requireText("header name", name);
+    Require.headerName(name);
     Objects.requireNonNull(value, "header value");
-    if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-      throw new IllegalArgumentException(
-          "header '" + name + "' is set by the client; reserved: " + RESERVED_HEADERS);
-    }
     return with(b -> {
       b.headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
       b.headers.put(name, value);
@@ -231,22 +206,22 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   }
 
   public LlmProtocolBuilder connectTimeout(Duration timeout) {
-    return with(b -> b.connectTimeout = requirePositive("connectTimeout", timeout));
+    return with(b -> b.connectTimeout = Require.positive("connectTimeout", timeout));
   }
 
   /** Longest wait from send to the first content chunk; none by default. */
   public LlmProtocolBuilder firstTokenTimeout(Duration timeout) {
-    return with(b -> b.firstTokenTimeout = requirePositive("firstTokenTimeout", timeout));
+    return with(b -> b.firstTokenTimeout = Require.positive("firstTokenTimeout", timeout));
   }
 
   /** Longest silence between two reads of a response; default 2 minutes. */
   public LlmProtocolBuilder idleTimeout(Duration timeout) {
-    return with(b -> b.idleTimeout = requirePositive("idleTimeout", timeout));
+    return with(b -> b.idleTimeout = Require.positive("idleTimeout", timeout));
   }
 
   /** Longest whole request, send to end of stream; default 10 minutes. */
   public LlmProtocolBuilder requestTimeout(Duration timeout) {
-    return with(b -> b.requestTimeout = requirePositive("requestTimeout", timeout));
+    return with(b -> b.requestTimeout = Require.positive("requestTimeout", timeout));
   }
 
   /**
@@ -302,7 +277,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * client-side for a free slot, and their clock starts when they are actually sent.
    */
   public LlmProtocolBuilder maxConcurrency(int max) {
-    requireAtLeast("maxConcurrency", max, 1);
+    Require.atLeast("maxConcurrency", max, 1);
     return with(b -> b.maxConcurrency = max);
   }
 
@@ -323,7 +298,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * {@link #tokenizer(Tokenizer)}.
    */
   public LlmProtocolBuilder tokenCounter(String tokenizerId, ToIntFunction<String> counter) {
-    requireText("tokenizerId", tokenizerId);
+    Require.text("tokenizerId", tokenizerId);
     Objects.requireNonNull(counter, "token counter");
     return with(b -> {
       b.tokenizerId = tokenizerId;
@@ -336,7 +311,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * server's keep-alive timeout (uvicorn: 5 s, gunicorn: 2 s).
    */
   public LlmProtocolBuilder keepAliveTimeout(Duration timeout) {
-    return with(b -> b.keepAliveTimeout = requirePositive("keepAliveTimeout", timeout));
+    return with(b -> b.keepAliveTimeout = Require.positive("keepAliveTimeout", timeout));
   }
 
   /**
@@ -370,7 +345,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * backend; a 404 turns it off with one log line.
    */
   public LlmProtocolBuilder serverMetrics(String pathOrUrl) {
-    String value = requireText("serverMetrics", pathOrUrl).trim();
+    String value = Require.text("serverMetrics", pathOrUrl).trim();
     if (!value.startsWith("/")) {
       Target.parse(value);
     }
@@ -388,29 +363,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * results, never a failed run.
    */
   public LlmProtocolBuilder gpuMetrics(String url) {
-    URI uri = gpuMetricsUri(requireText("gpuMetrics", url).trim());
-    return with(b -> {
-      List<URI> all = new ArrayList<>(b.gpuMetrics);
-      all.add(uri);
-      b.gpuMetrics = List.copyOf(all);
-    });
-  }
-
-  /** {@code url} as scraped: http or https with a host; {@code /metrics} when it has no path. */
-  private static URI gpuMetricsUri(String url) {
-    URI uri;
-    try {
-      uri = new URI(url);
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalArgumentException("gpuMetrics: not a URL: " + url);
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-      throw new IllegalArgumentException("gpuMetrics must be an http(s) URL with a host, such "
-          + "as http://gpu-node:9400/metrics (DCGM exporter's), got " + url);
-    }
-    return uri.getRawPath() == null || uri.getRawPath().isEmpty()
-        ? URI.create(url.replaceFirst("/*$", "") + "/metrics") : uri;
+    URI uri = MetricsEndpoints.gpuExporter(Require.text("gpuMetrics", url).trim());
+    return with(b -> b.gpuMetrics = appended(b.gpuMetrics, uri));
   }
 
   /**
@@ -421,11 +375,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    */
   public LlmProtocolBuilder onStart(Consumer<LlmComponents> starter) {
     Objects.requireNonNull(starter, "starter");
-    return with(b -> {
-      List<Consumer<LlmComponents>> all = new ArrayList<>(b.onStart);
-      all.add(starter);
-      b.onStart = List.copyOf(all);
-    });
+    return with(b -> b.onStart = appended(b.onStart, starter));
   }
 
   /**
@@ -444,7 +394,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    *                 {@code OTEL_METRIC_EXPORT_INTERVAL} (else 5 s).
    */
   public LlmProtocolBuilder otlp(String endpoint) {
-    String value = requireText("otlp", endpoint).strip();
+    String value = Require.text("otlp", endpoint).strip();
     if (!value.equalsIgnoreCase(OtlpSettings.FROM_ENVIRONMENT)) {
       OtlpSettings.resolve(value, null, name -> null); // a bad URL is refused here
     }
@@ -453,7 +403,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
   /** {@link #otlp(String)}, exporting every {@code interval} (over the environment's). */
   public LlmProtocolBuilder otlp(String endpoint, Duration interval) {
-    requirePositive("otlp interval", interval);
+    Require.positive("otlp interval", interval);
     LlmProtocolBuilder b = otlp(endpoint);
     return b.with(c -> c.otlpInterval = interval);
   }
@@ -478,7 +428,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    * each from vLLM) ({@code --cancel-after-tokens}).
    */
   public LlmProtocolBuilder cancelAfterTokens(int tokens) {
-    requireAtLeast("cancelAfterTokens", tokens, 1);
+    Require.atLeast("cancelAfterTokens", tokens, 1);
     return with(b -> b.cancelAfter = CancelAfter.chunks(tokens));
   }
 
@@ -511,127 +461,33 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
    */
   @Override
   public LlmProtocol protocol() {
-    ArrivalProfile profile = arrivals;
-    String countingId = tokenizerId;
-    ToIntFunction<String> counter = tokenCounter;
     if (baseUrls.isEmpty()) {
       throw new IllegalArgumentException("llm protocol: baseUrl(...) is required");
     }
     if (model == null) {
       throw new IllegalArgumentException("llm protocol: model(...) is required");
     }
-    String key = environment.apply(apiKeyEnv);
-    key = key == null || key.isBlank() ? null : key.strip();
-    if (key != null && !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      // Name the variable, never the value.
-      throw new IllegalArgumentException("llm protocol: the API key in " + apiKeyEnv
-          + " contains spaces or non-printable characters");
-    }
-    if (key == null && apiKeyEnvExplicit) {
-      throw new IllegalArgumentException("llm protocol: apiKeyFromEnv(\"" + apiKeyEnv
-          + "\") but the environment variable " + apiKeyEnv + " is not set");
-    }
-    boolean userAuthorization = headers.keySet().stream()
-        .anyMatch(name -> name.equalsIgnoreCase("authorization"));
-    if (userAuthorization && apiKeyEnvExplicit) {
-      throw new IllegalArgumentException("llm protocol: header(\"Authorization\") and "
-          + "apiKeyFromEnv(\"" + apiKeyEnv + "\") both set the Authorization header; keep one");
-    }
-    if (userAuthorization && key != null) {
-      // Name the variable, never the value.
-      LOG.warn("llm protocol: header(\"Authorization\") wins over the API key in {}, which is "
-          + "not sent", apiKeyEnv);
-      key = null;
-    }
-    Integer cap = maxConcurrency;
-    if (profile != null && profile.maxConcurrency().isPresent()) {
-      int fromProfile = profile.maxConcurrency().getAsInt();
-      if (cap != null && cap != fromProfile) {
-        throw new IllegalArgumentException("llm protocol: maxConcurrency(" + cap
-            + ") conflicts with the arrival profile's max concurrency " + fromProfile);
-      }
-      cap = fromProfile;
-    }
-    if (cancelFraction > 0 && !cancelAfter.cancels()) {
-      throw new IllegalArgumentException("llm protocol: cancelFraction(" + cancelFraction
-          + ") needs cancelAfterTokens(...) or cancelAfter(...): when do the users leave?");
-    }
-    Cancellation cancellation = cancelFraction > 0
-        ? new Cancellation(cancelFraction, cancelAfter, profile != null ? profile.seed() : 0)
-        : Cancellation.NONE;
+    String key = ApiKey.resolve(environment, apiKeyEnv, apiKeyEnvExplicit, headers);
+    Integer cap = Require.sameConcurrency(maxConcurrency, arrivals);
+    Cancellation cancellation = Require.cancellation(cancelFraction, cancelAfter, arrivals);
     List<Target> targets = baseUrls.stream().map(Target::parse).toList();
     Target target = targets.get(0);
     return new LlmProtocol(target, model, servedModelName, backend, key,
         headers, requestIdPrefix, connectTimeout, firstTokenTimeout, idleTimeout, requestTimeout,
         keepAliveTimeout, stopOnServerNonCompliance
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
-        countingId, counter, profile, cap, warmUp,
-        serverMetricsUris(targets), specDecodeMetricsUris(targets), insecureTls, onStart,
+        tokenizerId, tokenCounter, arrivals, cap, warmUp,
+        MetricsEndpoints.server(serverMetrics, backend, targets),
+        MetricsEndpoints.specDecode(serverMetrics, targets), insecureTls, onStart,
         gpuMetrics,
         otlpEndpoint == null ? null
             : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment), cancellation,
         targets, baseUrlStrategy);
   }
 
-  /**
-   * The Prometheus endpoints scraped during the run: the path on every replica (each has its
-   * own queue and cache), or the one URL given; empty when off.
-   */
-  private List<URI> serverMetricsUris(List<Target> targets) {
-    return metricsUris(targets, serverMetrics != null ? serverMetrics
-        : backend.equalsIgnoreCase("vllm") ? "/metrics" : "");
-  }
-
-  /**
-   * Where the speculative-decoding counters are read before and after the run, and summed:
-   * the scraped endpoints, else {@code /metrics} of every replica whatever the backend (vLLM's
-   * benchmark reads them from there with every backend); none after {@link #noServerMetrics()}.
-   */
-  private List<URI> specDecodeMetricsUris(List<Target> targets) {
-    return metricsUris(targets, serverMetrics != null ? serverMetrics : "/metrics");
-  }
-
-  /** {@code value} on every replica (once: a full URL is one endpoint); empty when off. */
-  private static List<URI> metricsUris(List<Target> targets, String value) {
-    List<URI> uris = new ArrayList<>();
-    for (Target target : targets) {
-      URI uri = metricsUri(target, value);
-      if (uri != null && !uris.contains(uri)) {
-        uris.add(uri);
-      }
-    }
-    return uris;
-  }
-
-  private static URI metricsUri(Target target, String value) {
-    if (value.isEmpty()) {
-      return null;
-    }
-    if (!value.startsWith("/")) {
-      return URI.create(value);
-    }
-    String host = target.host().contains(":") ? "[" + target.host() + "]" : target.host();
-    return URI.create((target.tls() ? "https://" : "http://") + host + ":"
-        + target.port() + value);
-  }
-
-  private static String requireText(String what, String value) {
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(what + " must not be empty");
-    }
-    return value;
-  }
-
-  private static void requireAtLeast(String what, int value, int min) {
-    if (value < min) {
-      throw new IllegalArgumentException(what + " must be >= " + min + ", got " + value);
-    }
-  }
-
-  private static Duration requirePositive(String what, Duration d) {
-    if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(what + " must be a positive duration, got " + d);
-    }
-    return d;
+  private static <T> List<T> appended(List<T> list, T item) {
+    List<T> all = new ArrayList<>(list);
+    all.add(item);
+    return List.copyOf(all);
   }
 }

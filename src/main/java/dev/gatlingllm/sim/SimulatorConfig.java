@@ -3,12 +3,8 @@ package dev.gatlingllm.sim;
 import dev.gatlingllm.internal.sim.ConfigCheck;
 import dev.gatlingllm.internal.sim.SimCommand;
 import dev.gatlingllm.internal.sim.SimTokens;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -366,13 +362,9 @@ public record SimulatorConfig(
    * builder holding a copy with one component changed, leaving this one unchanged, so a
    * partly configured builder can be shared. Nothing is checked before {@link #build()}: a
    * flag may be valid only with a later one ({@code keepAliveMax} with a connection policy).
-   *
-   * <p>The copy goes through the record's components by reflection, so that the list of
-   * components is written once, in the record header, and not again in each setter.
+   * The setters, one a component, are written in {@code ConfigSetters}.
    */
-  public static final class Builder {
-    private static final RecordComponent[] COMPONENTS = SimulatorConfig.class.getRecordComponents();
-    private static final Constructor<SimulatorConfig> CANONICAL = canonical();
+  public static final class Builder extends ConfigSetters {
 
     private final SimulatorConfig config;
 
@@ -380,305 +372,14 @@ public record SimulatorConfig(
       this.config = config;
     }
 
-    private static Constructor<SimulatorConfig> canonical() {
-      try {
-        return SimulatorConfig.class.getDeclaredConstructor(Arrays.stream(COMPONENTS)
-            .map(RecordComponent::getType).toArray(Class<?>[]::new));
-      } catch (NoSuchMethodException e) {
-        throw new AssertionError("a record has its canonical constructor", e);
-      }
+    @Override
+    SimulatorConfig config() {
+      return config;
     }
 
-    /** A builder holding this one's configuration with {@code component} set to {@code value}. */
-    private Builder with(String component, Object value) {
-      Object[] values = new Object[COMPONENTS.length];
-      boolean found = false;
-      try {
-        for (int i = 0; i < COMPONENTS.length; i++) {
-          if (COMPONENTS[i].getName().equals(component)) {
-            values[i] = value;
-            found = true;
-          } else {
-            values[i] = COMPONENTS[i].getAccessor().invoke(config);
-          }
-        }
-        if (!found) {
-          throw new AssertionError("SimulatorConfig has no component " + component);
-        }
-        return new Builder(CANONICAL.newInstance(values));
-      } catch (IllegalAccessException | InstantiationException | InvocationTargetException e) {
-        throw new AssertionError("cannot copy SimulatorConfig", e);
-      }
-    }
-
-    /** See {@link SimulatorConfig#host()}. */
-    public Builder host(String value) {
-      return with("host", value);
-    }
-
-    /** See {@link SimulatorConfig#port()}. */
-    public Builder port(int value) {
-      return with("port", value);
-    }
-
-    /** See {@link SimulatorConfig#model()}. */
-    public Builder model(String value) {
-      return with("model", value);
-    }
-
-    /** See {@link SimulatorConfig#models()}: the first is {@link SimulatorConfig#model()}. */
-    public Builder models(List<String> names) {
-      if (names == null || names.isEmpty()) {
-        throw new IllegalArgumentException("models must name at least one model, got "
-            + names);
-      }
-      // an ArrayList: a null name reaches build(), which names it
-      return with("model", names.get(0))
-          .with("otherModels", new ArrayList<>(names.subList(1, names.size())));
-    }
-
-    /** See {@link SimulatorConfig#ttft()}. */
-    public Builder ttft(Duration value) {
-      return with("ttft", value);
-    }
-
-    /** See {@link SimulatorConfig#prefillPerToken()}. */
-    public Builder prefillPerToken(Duration value) {
-      return with("prefillPerToken", value);
-    }
-
-    /** See {@link SimulatorConfig#itl()}. */
-    public Builder itl(Duration value) {
-      return with("itl", value);
-    }
-
-    /** See {@link SimulatorConfig#jitter()}. */
-    public Builder jitter(double value) {
-      return with("jitter", value);
-    }
-
-    /** See {@link SimulatorConfig#tokensPerChunk()}. */
-    public Builder tokensPerChunk(int value) {
-      return with("tokensPerChunk", value);
-    }
-
-    /** See {@link SimulatorConfig#maxRunning()}. */
-    public Builder maxRunning(int value) {
-      return with("maxRunning", value);
-    }
-
-    /** See {@link SimulatorConfig#defaultMaxTokens()}. */
-    public Builder defaultMaxTokens(int value) {
-      return with("defaultMaxTokens", value);
-    }
-
-    /** See {@link SimulatorConfig#seed()}. */
-    public Builder seed(long value) {
-      return with("seed", value);
-    }
-
-    /** See {@link SimulatorConfig#errorRate()}. */
-    public Builder errorRate(double value) {
-      return with("errorRate", value);
-    }
-
-    /** See {@link SimulatorConfig#disconnectRate()}. */
-    public Builder disconnectRate(double value) {
-      return with("disconnectRate", value);
-    }
-
-    /** See {@link SimulatorConfig#inBandErrorRate()}. */
-    public Builder inBandErrorRate(double value) {
-      return with("inBandErrorRate", value);
-    }
-
-    /** See {@link SimulatorConfig#stallRate()}. */
-    public Builder stallRate(double value) {
-      return with("stallRate", value);
-    }
-
-    /** See {@link SimulatorConfig#stallDuration()}. */
-    public Builder stallDuration(Duration value) {
-      return with("stallDuration", value);
-    }
-
-    /** See {@link SimulatorConfig#startupDelay()}. */
-    public Builder startupDelay(Duration value) {
-      return with("startupDelay", value);
-    }
-
-    /** See {@link SimulatorConfig#ioThreads()}. */
-    public Builder ioThreads(int value) {
-      return with("ioThreads", value);
-    }
-
-    /** See {@link SimulatorConfig#transport()}. */
-    public Builder transport(Transport value) {
-      return with("transport", value);
-    }
-
-    /** See {@link SimulatorConfig#chunkLog()}. */
-    public Builder chunkLog(boolean value) {
-      return with("chunkLog", value);
-    }
-
-    /** See {@link SimulatorConfig#reasoningTokens()}. */
-    public Builder reasoningTokens(int value) {
-      return with("reasoningTokens", value);
-    }
-
-    /** See {@link SimulatorConfig#reasoningField()}. */
-    public Builder reasoningField(String value) {
-      return with("reasoningField", value);
-    }
-
-    /** See {@link SimulatorConfig#recordRequests()}. */
-    public Builder recordRequests(boolean value) {
-      return with("recordRequests", value);
-    }
-
-    /** See {@link SimulatorConfig#connectionPolicy()}. */
-    public Builder connectionPolicy(ConnectionPolicy value) {
-      return with("connectionPolicy", value);
-    }
-
-    /** See {@link SimulatorConfig#keepAliveMax()}. */
-    public Builder keepAliveMax(int value) {
-      return with("keepAliveMax", value);
-    }
-
-    /**
-     * Sets every dialect switch to {@code dialect}'s habits (see {@link Dialect}); the
-     * context size is left as it is.
-     */
-    public Builder dialect(Dialect dialect) {
-      boolean llama = dialect == Dialect.LLAMACPP;
-      return usageInFinishChunk(llama)
-          .mergedTokenRate(llama ? 0.01 : 0)
-          .nullRoleContent(llama)
-          .missingRoleRate(llama ? 0.05 : 0)
-          .ignoreMaxCompletionTokens(llama)
-          .cutLongPrompts(llama)
-          .anyModel(llama)
-          .invalidJsonAs500(llama);
-    }
-
-    /** See {@link SimulatorConfig#usageInFinishChunk()}. */
-    public Builder usageInFinishChunk(boolean value) {
-      return with("usageInFinishChunk", value);
-    }
-
-    /** See {@link SimulatorConfig#mergedTokenRate()}. */
-    public Builder mergedTokenRate(double value) {
-      return with("mergedTokenRate", value);
-    }
-
-    /** See {@link SimulatorConfig#nullRoleContent()}. */
-    public Builder nullRoleContent(boolean value) {
-      return with("nullRoleContent", value);
-    }
-
-    /** See {@link SimulatorConfig#missingRoleRate()}. */
-    public Builder missingRoleRate(double value) {
-      return with("missingRoleRate", value);
-    }
-
-    /** See {@link SimulatorConfig#ignoreMaxCompletionTokens()}. */
-    public Builder ignoreMaxCompletionTokens(boolean value) {
-      return with("ignoreMaxCompletionTokens", value);
-    }
-
-    /** See {@link SimulatorConfig#contextTokens()}. */
-    public Builder contextTokens(int value) {
-      return with("contextTokens", value);
-    }
-
-    /** See {@link SimulatorConfig#cutLongPrompts()}. */
-    public Builder cutLongPrompts(boolean value) {
-      return with("cutLongPrompts", value);
-    }
-
-    /** See {@link SimulatorConfig#anyModel()}. */
-    public Builder anyModel(boolean value) {
-      return with("anyModel", value);
-    }
-
-    /** See {@link SimulatorConfig#sessionCache()}. */
-    public Builder sessionCache(boolean value) {
-      return with("sessionCache", value);
-    }
-
-    /** See {@link SimulatorConfig#invalidJsonAs500()}. */
-    public Builder invalidJsonAs500(boolean value) {
-      return with("invalidJsonAs500", value);
-    }
-
-    /** See {@link SimulatorConfig#tokenizer()}; null for whitespace-separated words. */
-    public Builder tokenizer(String pathOrModelId) {
-      return with("tokenizer", pathOrModelId);
-    }
-
-    /** See {@link SimulatorConfig#gpus()}; 0 for none. */
-    public Builder gpus(int value) {
-      return with("gpus", value);
-    }
-
-    /** See {@link SimulatorConfig#gpuIdleWatts()}. */
-    public Builder gpuIdleWatts(double value) {
-      return with("gpuIdleWatts", value);
-    }
-
-    /** See {@link SimulatorConfig#gpuWattsPerRequest()}. */
-    public Builder gpuWattsPerRequest(double value) {
-      return with("gpuWattsPerRequest", value);
-    }
-
-    /** See {@link SimulatorConfig#gpuMaxWatts()}. */
-    public Builder gpuMaxWatts(double value) {
-      return with("gpuMaxWatts", value);
-    }
-
-    /** See {@link SimulatorConfig#promptTokensDetails()}. */
-    public Builder promptTokensDetails(boolean value) {
-      return with("promptTokensDetails", value);
-    }
-
-    /**
-     * Simulated speculative decoding: {@code tokens} proposed per draft, the first
-     * {@code accepted} of them accepted (see {@link SimulatorConfig#specDecodeTokens()}).
-     */
-    public Builder specDecode(int tokens, int accepted) {
-      return specDecodeTokens(tokens).specDecodeAccepted(accepted);
-    }
-
-    /** See {@link SimulatorConfig#specDecodeTokens()}. */
-    public Builder specDecodeTokens(int tokens) {
-      return with("specDecodeTokens", tokens);
-    }
-
-    /** See {@link SimulatorConfig#specDecodeAccepted()}. */
-    public Builder specDecodeAccepted(int accepted) {
-      return with("specDecodeAccepted", accepted);
-    }
-
-    /** See {@link SimulatorConfig#toolCallAnswers()}. */
-    public Builder toolCallAnswers(boolean value) {
-      return with("toolCallAnswers", value);
-    }
-
-    /** See {@link SimulatorConfig#malformedToolCallRate()}. */
-    public Builder malformedToolCallRate(double value) {
-      return with("malformedToolCallRate", value);
-    }
-
-    /** See {@link SimulatorConfig#autoToolChoice()}. */
-    public Builder autoToolChoice(boolean value) {
-      return with("autoToolChoice", value);
-    }
-
-    /** See {@link SimulatorConfig#invalidStructuredRate()}. */
-    public Builder invalidStructuredRate(double value) {
-      return with("invalidStructuredRate", value);
+    @Override
+    Builder holding(SimulatorConfig config) {
+      return new Builder(config);
     }
 
     /**
@@ -691,7 +392,7 @@ public record SimulatorConfig(
       ConfigCheck.check(config);
       LinkedHashSet<String> others = new LinkedHashSet<>(config.otherModels);
       others.remove(config.model);
-      return with("otherModels", List.copyOf(others)).config;
+      return with(OTHER_MODELS, List.copyOf(others)).config;
     }
   }
 }

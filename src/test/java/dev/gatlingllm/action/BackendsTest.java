@@ -41,6 +41,20 @@ class BackendsTest {
       "infinity-embeddings", "infinity-embeddings-clip", "vllm-pooling", "vllm-rerank");
 
   @Test
+  void onlyTheVllmBackendNamesAServerWhoseMetricsPathIsKnown() {
+    // vllm is vLLM's own server (Prometheus at /metrics); every other name says only which
+    // API is spoken, so its server's metrics are not scraped unless asked
+    for (String name : Backends.servedNames()) {
+      assertEquals(name.equals("vllm") ? "/metrics" : "",
+          Backends.resolve(name).serverMetricsPath(), name);
+    }
+    assertEquals("/metrics", new dev.gatlingllm.internal.action.TableBackendFacts()
+        .serverMetricsPath("vllm"));
+    assertEquals("", new dev.gatlingllm.internal.action.TableBackendFacts()
+        .serverMetricsPath("no-such-backend"));
+  }
+
+  @Test
   void everyNameVllmAcceptsIsEitherServedOrRefusedWithAReason() {
     Set<String> known = new TreeSet<>(Backends.servedNames());
     known.addAll(Backends.refused().keySet());
@@ -117,7 +131,9 @@ class BackendsTest {
       Backends.Backend b = Backends.resolve(name);
       RequestTemplate t = template(name);
       assertEquals(b.defaultEndpoint(), t.path(), name);
-      assertEquals(b.metrics(), t.taskType(), name);
+      // vLLM's pooling backends get the reduced (embedding) metric set, the others generation's
+      assertEquals(POOLING.contains(name) ? dev.gatlingllm.internal.metrics.TaskType.EMBEDDING
+          : dev.gatlingllm.internal.metrics.TaskType.GENERATION, t.taskType(), name);
       assertEquals(b.streams(), t.taskType() == dev.gatlingllm.internal.metrics.TaskType.GENERATION,
           name + ": only pooling answers are one body");
       assertTrue(b.endpointEndings().stream().anyMatch(b.defaultEndpoint()::endsWith), name);

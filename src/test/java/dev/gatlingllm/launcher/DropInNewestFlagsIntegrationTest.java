@@ -6,12 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.sim.Simulator;
-import dev.gatlingllm.sim.SimulatorConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,27 +31,12 @@ class DropInNewestFlagsIntegrationTest {
    * the timeline's line, is printed at exit: {@code TimelinePlotTest} checks that line.)
    */
   private Path run(String... flags) throws Exception {
-    Path results = dir.resolve("results");
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status;
     try (Simulator sim = Simulator.start(StrictServer.builder()
         .ttft(Duration.ofMillis(10)).itl(Duration.ofMillis(2)).build())) {
       List<String> words = new ArrayList<>(List.of("bench", "serve", "--base-url",
           sim.baseUrl(), "--model", "served-llm", "--tokenizer", "gpt2"));
       words.addAll(List.of(flags));
-      System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
-      try {
-        status = GatlingLlm.run(words.toArray(String[]::new),
-            System.out,
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-      } finally {
-        System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
-      }
-    }
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-    try (Stream<Path> folders = Files.list(results)) {
-      return folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
-          .findFirst().orElseThrow();
+      return BenchServeInProcess.run(dir.resolve("results"), words);
     }
   }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.internal.metrics.RequestRecord;
-import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.internal.report.RecordLog;
 import dev.gatlingllm.internal.report.LlmReport;
 import dev.gatlingllm.internal.report.PageLayout;
@@ -25,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,20 +51,7 @@ class ReplicasIntegrationTest {
         "--random-output-len", "8", "--ignore-eos", "--seed", "1", "--save-result",
         "--result-filename", "result.json"));
     words.addAll(List.of(flags));
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
-    int status;
-    try {
-      status = GatlingLlm.run(words.toArray(String[]::new), System.out,
-          new PrintStream(err, true, StandardCharsets.UTF_8));
-    } finally {
-      System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
-    }
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-    try (Stream<Path> folders = Files.list(results)) {
-      return folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
-          .findFirst().orElseThrow();
-    }
+    return BenchServeInProcess.run(results, words);
   }
 
   /** The measured requests a server got (not its model list, /tokenize or /metrics). */

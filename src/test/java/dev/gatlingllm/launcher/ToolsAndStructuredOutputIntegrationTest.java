@@ -5,22 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gatlingllm.internal.protocol.RunResults;
 import dev.gatlingllm.internal.report.LlmReport;
 import dev.gatlingllm.internal.report.PageLayout;
 import dev.gatlingllm.sim.Simulator;
 import dev.gatlingllm.sim.SimulatorConfig;
 import dev.gatlingllm.testing.StrictServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,9 +37,6 @@ class ToolsAndStructuredOutputIntegrationTest {
   private Path runFolder;
 
   private JsonNode run(SimulatorConfig.Builder sim, String... flags) throws Exception {
-    Path results = dir.resolve("results");
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status;
     try (Simulator s = Simulator.start(sim.ttft(Duration.ofMillis(5))
         .itl(Duration.ofNanos(200_000)).build())) {
       List<String> words = new ArrayList<>(List.of("bench", "serve", "--base-url",
@@ -54,18 +45,7 @@ class ToolsAndStructuredOutputIntegrationTest {
           "--save-detailed", "--result-filename", "result.json", "--disable-tqdm",
           "--metric-percentiles", "50,99"));
       words.addAll(List.of(flags));
-      System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
-      try {
-        status = GatlingLlm.run(words.toArray(String[]::new), System.out,
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-      } finally {
-        System.clearProperty(RunResults.RESULTS_FOLDER_PROPERTY);
-      }
-    }
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-    try (Stream<Path> folders = Files.list(results)) {
-      runFolder = folders.filter(p -> p.getFileName().toString().startsWith("benchserve-"))
-          .findFirst().orElseThrow();
+      runFolder = BenchServeInProcess.run(dir.resolve("results"), words);
       return JSON.readTree(runFolder.resolve("result.json").toFile());
     }
   }

@@ -120,6 +120,10 @@ class LlmProtocolBuilderTest {
     assertEquals(java.net.URI.create("https://gpu-box:8443/metrics"),
         b.protocol().serverMetrics().orElseThrow(), "the path prefix is the API's, not /metrics'");
     assertTrue(b.backend("openai").protocol().serverMetrics().isEmpty(), "off for other labels");
+    assertTrue(b.backend("my-label").protocol().serverMetrics().isEmpty(), "off for unknown ones");
+    assertEquals(java.net.URI.create("https://gpu-box:8443/metrics"),
+        b.backend("openai").backend("VLLM").protocol().serverMetrics().orElseThrow(),
+        "the label is read in any case, as before");
     assertEquals(java.net.URI.create("http://prom:9090/federate"), b.backend("sglang")
         .serverMetrics("http://prom:9090/federate").protocol().serverMetrics().orElseThrow());
     assertEquals(java.net.URI.create("https://gpu-box:8443/stats"),

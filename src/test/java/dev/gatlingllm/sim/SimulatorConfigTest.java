@@ -264,6 +264,9 @@ class SimulatorConfigTest {
     assertArgs("--itl-ms must be >= 0, got '-1'", "--itl-ms", "-1");
     assertArgs("--ttft-ms must be a finite number, got 'Infinity'", "--ttft-ms", "Infinity");
     assertArgs("--transport must be one of auto, nio, epoll, got 'kqueue'", "--transport", "kqueue");
+    // refused where the word is read, before anything is built
+    assertArgs("--reasoning-field must be one of reasoning_content, reasoning, got 'thinking'",
+        "--reasoning-field", "thinking");
     assertArgs("maxRunning must be >= 1, got 0", "--max-running", "0");
     assertArgs("errorRate must be a fraction in 0..1, got 2.0", "--error-rate", "2");
   }

@@ -2,6 +2,8 @@ package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.RunPacing;
+import dev.gatlingllm.internal.scale.InjectorShare;
 import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
@@ -16,22 +18,28 @@ import io.gatling.core.structure.ScenarioContext;
  */
 final class ArrivalAction extends LlmAction {
 
-  private final LlmComponents components;
   private final ArrivalGate gate;
 
   ArrivalAction(ScenarioContext ctx, Action next) {
     this(ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
         ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
-    // actions are built last to first: the request's warm-up is done by now
-    components.awaitCommonStart();
   }
 
-  /** The action over given components: the run's, or a rehearsal's (see {@link Rehearsal}). */
-  ArrivalAction(LlmComponents components, StatsEngine statsEngine, Clock gatlingClock,
+  private ArrivalAction(LlmComponents run, StatsEngine statsEngine, Clock gatlingClock,
       Action next) {
+    this(run.pacing(), run.share(), statsEngine, gatlingClock, next);
+    // actions are built last to first: the request's warm-up is done by now
+    run.awaitCommonStart();
+  }
+
+  /**
+   * The action over a run's pacing and injector share: the run's, or a rehearsal's (see
+   * {@link Rehearsal}).
+   */
+  ArrivalAction(RunPacing pacing, InjectorShare share, StatsEngine statsEngine,
+      Clock gatlingClock, Action next) {
     super("awaitArrival", next, statsEngine, gatlingClock);
-    this.components = components;
-    this.gate = new ArrivalGate(components);
+    this.gate = new ArrivalGate(pacing, share);
   }
 
   @Override

@@ -1,7 +1,8 @@
 package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.internal.arrival.ArrivalClock;
-import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.RunPacing;
+import dev.gatlingllm.internal.scale.InjectorShare;
 import io.gatling.core.session.Session;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -24,14 +25,21 @@ final class ArrivalGate {
 
   private static final Logger LOG = LoggerFactory.getLogger(ArrivalGate.class);
 
-  private final LlmComponents components;
+  private final RunPacing pacing;
+  private final InjectorShare share;
   private final ArrivalClock clock;
   private final AtomicBoolean warnedOverflow = new AtomicBoolean();
 
-  /** @throws IllegalArgumentException when the run has no arrival profile */
-  ArrivalGate(LlmComponents components) {
-    this.components = components;
-    this.clock = components.pacing().arrivalClock().orElseThrow(() -> new IllegalArgumentException(
+  /**
+   * The gate of a run: its pacing (schedule and pacer) and, for the request's index, this
+   * injector's share of the benchmark; nothing else of the run.
+   *
+   * @throws IllegalArgumentException when the run has no arrival profile
+   */
+  ArrivalGate(RunPacing pacing, InjectorShare share) {
+    this.pacing = pacing;
+    this.share = share;
+    this.clock = pacing.arrivalClock().orElseThrow(() -> new IllegalArgumentException(
         "awaitArrival() needs an arrival profile: give the protocol one, "
             + "llm().arrivals(profile), or remove awaitArrival()"));
   }
@@ -55,8 +63,8 @@ final class ArrivalGate {
     }
     long due = clock.dueNanos(slot);
     Session paced = arrived.set(LlmRequestAction.SCHEDULED_NANOS_ATTRIBUTE, due)
-        .set(REQUEST_INDEX_ATTRIBUTE, components.share().global(slot));
-    components.pacing().pacer().awaitSlot(session.eventLoop(),
+        .set(REQUEST_INDEX_ATTRIBUTE, share.global(slot));
+    pacing.pacer().awaitSlot(session.eventLoop(),
         due - LlmRequestAction.PREPARE_LEAD_NANOS,
         () -> then.accept(paced));
   }

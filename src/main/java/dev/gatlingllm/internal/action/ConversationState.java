@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.dataset.Conversation;
+import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.gatling.core.session.Session;
 import java.util.ArrayList;
@@ -20,9 +21,13 @@ import java.util.Map;
  *                      without usage
  * @param firstRequestId the request id the first turn went out with (null before it): the
  *                      later turns' ids are made from it
+ * @param target        the server (index of the base URLs) that served the first turn, where
+ *                      the later turns go: its prefix cache holds their history, as a
+ *                      session-aware router would keep them there; {@link
+ *                      LlmRequest#ANY_TARGET} before the first turn
  */
 public record ConversationState(Conversation conversation, int next, List<Map<String, Object>> history,
-    int historyTokens, String model, boolean failed, String firstRequestId) {
+    int historyTokens, String model, boolean failed, String firstRequestId, int target) {
 
   /** The session attribute it is kept under. */
   public static final String ATTRIBUTE = "gatling-llm.conversation";
@@ -30,7 +35,8 @@ public record ConversationState(Conversation conversation, int next, List<Map<St
   public static ConversationState begin(Conversation conversation, String systemPrompt, String model) {
     List<Map<String, Object>> history = systemPrompt == null ? List.of()
         : List.of(ChatApi.message("system", systemPrompt));
-    return new ConversationState(conversation, 0, history, 0, model, false, null);
+    return new ConversationState(conversation, 0, history, 0, model, false, null,
+        LlmRequest.ANY_TARGET);
   }
 
   /** The user's state; null when it is not in a conversation. */
@@ -84,7 +90,7 @@ public record ConversationState(Conversation conversation, int next, List<Map<St
    */
   public ConversationState unsent() {
     return new ConversationState(conversation, next, history, historyTokens, model, true,
-        firstRequestId);
+        firstRequestId, target);
   }
 
   /**
@@ -93,9 +99,10 @@ public record ConversationState(Conversation conversation, int next, List<Map<St
    */
   ConversationState answered(RequestRecord record) {
     String first = next == 0 ? record.requestId() : firstRequestId;
+    int server = next == 0 ? record.target() : target;
     if (!record.success()) {
       return new ConversationState(conversation, next + 1, history, historyTokens, model, true,
-          first);
+          first, server);
     }
     List<Map<String, Object>> longer = new ArrayList<>(history.size() + 2);
     longer.addAll(messages());
@@ -104,6 +111,6 @@ public record ConversationState(Conversation conversation, int next, List<Map<St
     int tokens = historyTokens < 0 || record.outputTokens() < 0 ? -1
         : historyTokens + turn().promptLen() + record.outputTokens();
     return new ConversationState(conversation, next + 1, Collections.unmodifiableList(longer),
-        tokens, model, false, first);
+        tokens, model, false, first, server);
   }
 }

@@ -11,8 +11,10 @@ import java.util.function.IntFunction;
  * The request of a conversation's current turn: the history with the server's real answers,
  * then the turn's user message; exactly the turn's output length ({@code max_completion_tokens}
  * and {@code min_tokens}, so it holds without {@code ignore_eos}); the conversation's model;
- * {@code X-Session-ID: <conversation id>}, which session-aware routers and caches key on. Its
- * Gatling rows are per turn index ({@code <name> turn 3}, {@code <name> turn 3 TTFT}).
+ * {@code X-Session-ID: <conversation id>}, which session-aware routers and caches key on; the
+ * server that answered the first turn, when there are several (base URLs), as such a router
+ * keeps a session where its prefix is cached. Its Gatling rows are per turn index
+ * ({@code <name> turn 3}, {@code <name> turn 3 TTFT}).
  */
 public final class ConversationTemplate extends RequestTemplate {
 
@@ -69,6 +71,11 @@ public final class ConversationTemplate extends RequestTemplate {
   int turn(Session session) {
     ConversationState state = ConversationState.of(session);
     return state == null ? 0 : state.turnIndex();
+  }
+
+  @Override
+  int target(Session session) {
+    return state(session).target();
   }
 
   @Override

@@ -83,7 +83,8 @@ public final class LlmRequestAction extends LlmAction {
     this.goodputName = spec.name() + " goodput";
     this.slo = components.protocol().results().goodput();
     this.pacing = components.pacing();
-    this.arrival = pacing.arrivalClock().isPresent() ? new ArrivalGate(components) : null;
+    this.arrival = pacing.arrivalClock().isPresent()
+        ? new ArrivalGate(pacing, components.share()) : null;
     this.capped = pacing.limiter() instanceof BoundedConcurrencyLimiter;
     components.registerEndpointType(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
@@ -268,7 +269,8 @@ public final class LlmRequestAction extends LlmAction {
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
         spec.taskType() != TaskType.GENERATION, spec.reader(), body.schema(),
-        spec.taskType() == TaskType.GENERATION ? components.cancelFor(slot) : CancelAfter.NEVER)),
+        spec.taskType() == TaskType.GENERATION ? components.cancelFor(slot) : CancelAfter.NEVER,
+        spec.target(session))),
         body.asked(), body.audioSeconds());
   }
 

@@ -79,7 +79,8 @@ public final class Rehearsal {
     Action end = new End(gatlingClock, done, failed);
     Action request = new LlmRequestAction(spec, components, NoStats.INSTANCE, gatlingClock, end);
     Action first = clock == null ? request
-        : new ArrivalAction(components, NoStats.INSTANCE, gatlingClock, request);
+        : new ArrivalAction(components.pacing(), components.share(), NoStats.INSTANCE,
+            gatlingClock, request);
     List<EventLoop> loops = run.eventLoops();
     int maxTokens = run.protocol().warmUp().maxTokens();
     // Started now, stopped at the end: a straggler past the deadline then records into this

@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.protocol.ServerCompliance;
@@ -85,6 +86,15 @@ public abstract class RequestTemplate {
   /** The 1-based conversation turn this user's request sends; 0 when it is no turn. */
   int turn(Session session) {
     return 0;
+  }
+
+  /**
+   * The server this user's request must go to (index of the base URLs), or {@link
+   * LlmRequest#ANY_TARGET} (the default) to let the client choose; a conversation's later
+   * turns go to the server of its first ({@link ConversationTemplate}).
+   */
+  int target(Session session) {
+    return LlmRequest.ANY_TARGET;
   }
 
   /** How this kind's answer is read: its API's (the OpenAI chunk unless it says otherwise). */

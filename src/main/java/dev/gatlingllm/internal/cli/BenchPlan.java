@@ -10,17 +10,11 @@ import static dev.gatlingllm.internal.cli.BenchChecks.checkProfileFlags;
 import static dev.gatlingllm.internal.cli.BenchChecks.checkSelfTimed;
 import static dev.gatlingllm.internal.cli.BenchChecks.flagged;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.action.Backends.Takes;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.arrival.ArrivalProfile;
-import dev.gatlingllm.arrival.ArrivalTrace;
-import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
 import dev.gatlingllm.dataset.Datasets;
@@ -42,12 +36,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * What a {@code vllm bench serve} command line asks for, checked as a whole and mapped onto
@@ -105,14 +97,14 @@ public final class BenchPlan {
     }
     flagged("base-url-strategy", () -> TargetChooser.Strategy.parse(
         args.value("base-url-strategy").orElseThrow()));
-    this.endpoint = endpoint(args, backend);
+    this.endpoint = PlanParts.endpoint(args, backend);
     checkBackendFlags(args, backend);
-    this.headers = pairs("header", args.values("header"), "Invalid header format. Please use "
+    this.headers = PlanParts.pairs("header", args.values("header"), "Invalid header format. Please use "
         + "KEY=VALUE format.");
     checkOneRun(args);
     checkProfileFlags(args);
-    this.results = results(args);
-    this.warmUps = warmUps(args);
+    this.results = PlanParts.results(args);
+    this.warmUps = PlanParts.warmUps(args);
     if (warmUps != null && warmUps > 0 && !backend.takes(Takes.WARM_UP)) {
       throw new IllegalArgumentException("--num-warmups " + warmUps + " with --backend "
           + backend.name() + ": warm-up requests are sent for completions and chat only "
@@ -130,7 +122,7 @@ public final class BenchPlan {
       // before the dataset, which names it as its own option (num-prompts)
       throw new IllegalArgumentException("--num-prompts must be >= 1; got " + prompts);
     }
-    this.datasetFlags = datasetFlags(args, requestIdPrefix);
+    this.datasetFlags = PlanParts.datasetFlags(args, requestIdPrefix);
     checkSelfTimed(args, datasetFlags.value("dataset-name").orElseThrow());
     checkMultimodalChat(args, backend, datasetFlags.value("dataset-name").orElseThrow());
     BfclBackend.check(datasetFlags, backend);
@@ -141,11 +133,23 @@ public final class BenchPlan {
     this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",
         () -> MaxModelLen.of(sampled, args.integer("max-model-len").orElseThrow()));
     this.conversations = BenchConversations.of(args, backend, datasetFlags);
-    this.extraBody = extraBody(args, backend);
+    this.extraBody = PlanParts.extraBody(args, backend);
     checkLora(args);
     BenchChecks.checkCancel(args);
     Probing.rate(args, backend);
-    checkArrivals();
+    PlanArrivals.check(args, selfTimed());
+    if (args.has("lora-modules")) {
+      for (String module : args.values("lora-modules")) {
+        if (module.isBlank()) {
+          throw new IllegalArgumentException("--lora-modules: a module name is empty");
+        }
+      }
+    }
+    int timeout = readyCheckTimeoutSec();
+    if (timeout < 0) {
+      throw new IllegalArgumentException("--ready-check-timeout-sec must be >= 0, got "
+          + timeout);
+    }
     // the only step that may ask the server: after every check of the flags alone
     if (args.has("model")) {
       this.model = args.value("model").orElseThrow();
@@ -176,12 +180,6 @@ public final class BenchPlan {
   static BenchPlan of(BenchArgs args, ServerModel.Lookup lookup) {
     return new BenchPlan(args, lookup);
   }
-
-
-
-
-
-
 
   /**
    * The console lines of vLLM for the model it found (empty with {@code --model}).
@@ -215,74 +213,6 @@ public final class BenchPlan {
         && !args.on("no-self-timed");
   }
 
-
-
-
-
-
-  /**
-   * The body fields every request gets: {@code --extra-body}, and with {@code openai-chat}
-   * the {@code --chat-template-kwargs} under the field the server reads them from (the
-   * template is applied by the server here; an extra-body field of that name wins).
-   */
-  private static Map<String, Object> extraBody(BenchArgs args, Backend backend) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    if (args.has("chat-template-kwargs") && backend.chatTemplate()) {
-      fields.put("chat_template_kwargs", jsonObject(args, "chat-template-kwargs"));
-    } else if (args.has("chat-template-kwargs")) {
-      jsonObject(args, "chat-template-kwargs");
-    }
-    if (args.has("extra-body")) {
-      if (!backend.takes(Takes.EXTRA_BODY)) {
-        throw new IllegalArgumentException("--extra-body is not supported with --backend "
-            + backend.name() + ": " + BenchFlags.find("--extra-body").orElseThrow().note());
-      }
-      fields.putAll(jsonObject(args, "extra-body"));
-    }
-    return Map.copyOf(fields);
-  }
-
-  /** A flag's value read as a JSON object. */
-  private static Map<String, Object> jsonObject(BenchArgs args, String flag) {
-    String text = args.value(flag).orElseThrow();
-    JsonNode node;
-    try {
-      node = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("--" + flag + " is not valid JSON: "
-          + e.getOriginalMessage() + " (in: " + text + ")", e);
-    }
-    if (node == null || !node.isObject()) {
-      throw new IllegalArgumentException("--" + flag + " must be a JSON object such as "
-          + "'{\"min_tokens\": 32}', got: " + text);
-    }
-    return JSON.convertValue(node, new TypeReference<LinkedHashMap<String, Object>>() {});
-  }
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  /**
-   * The path: {@code --endpoint}, else the backend's usual one (vLLM's own default is
-   * {@code /v1/completions} whatever the backend, which makes its users pass the path vLLM's
-   * docs give for the others: that path is the default here).
-   */
-  private static String endpoint(BenchArgs args, Backend backend) {
-    String path = args.has("endpoint") ? args.value("endpoint").orElseThrow()
-        : backend.defaultEndpoint();
-    if (!path.startsWith("/")) {
-      throw new IllegalArgumentException("--endpoint must start with '/', got '" + path + "'");
-    }
-    // vLLM checks the URL the same way before it sends anything
-    List<String> endings = backend.endpointEndings();
-    if (endings.stream().noneMatch(path::endsWith)) {
-      throw new IllegalArgumentException("--endpoint " + path + " with --backend "
-          + backend.name() + ": its URL must end with '" + String.join("' or '", endings)
-          + "' (as vLLM requires)");
-    }
-    return path;
-  }
-
-
   /**
    * vLLM's dataset/backend rules, for a dataset whose content is known.
    *
@@ -314,174 +244,6 @@ public final class BenchPlan {
     return ignored;
   }
 
-  private static ResultOptions results(BenchArgs args) {
-    ResultOptions.Builder b = ResultOptions.builder()
-        .saveResult(args.on("save-result"))
-        .append(args.on("append-result"))
-        .detailed(args.on("save-detailed"))
-        .exitZero(args.on("exit-zero"))
-        // vLLM writes the pytorch file only when this variable is set
-        .pytorch(System.getenv("SAVE_TO_PYTORCH_BENCHMARK_FORMAT") != null);
-    b = TimelineFlags.apply(args, b);
-    if (args.has("percentile-metrics")) {
-      // unset, the result takes vLLM's default of its task: ttft,tpot,itl or, pooling, e2el
-      ResultOptions.Builder start = b;
-      b = flagged("percentile-metrics",
-          () -> start.percentileMetrics(args.value("percentile-metrics").orElseThrow()));
-    }
-    ResultOptions.Builder withMetrics = b;
-    b = flagged("metric-percentiles",
-        () -> withMetrics.metricPercentiles(args.value("metric-percentiles").orElseThrow()));
-    if (args.has("label")) {
-      b = b.label(args.value("label").orElseThrow());
-    }
-    if (!args.values("metadata").isEmpty()) {
-      ResultOptions.Builder current = b;
-      b = flagged("metadata",
-          () -> current.metadataPairs(args.values("metadata").toArray(new String[0])));
-    }
-    if (args.has("result-dir")) {
-      ResultOptions.Builder current = b;
-      b = flagged("result-dir", () -> current.resultDir(args.value("result-dir").orElseThrow()));
-    }
-    if (args.has("result-filename")) {
-      ResultOptions.Builder current = b;
-      b = flagged("result-filename",
-          () -> current.resultFilename(args.value("result-filename").orElseThrow()));
-    }
-    if (args.has("goodput")) {
-      ResultOptions.Builder current = b;
-      b = flagged("goodput", () -> current.goodput(String.join(" ", args.values("goodput"))));
-    }
-    if (args.on("stop-on-server-noncompliance")) {
-      b = b.stopOnServerNonCompliance(true);
-    }
-    return SteadyStateFlags.apply(args, b).build();
-  }
-
-  /** vLLM's {@code --num-warmups}; null for {@code auto} (the plugin's own warm-up). */
-  private static Integer warmUps(BenchArgs args) {
-    String v = args.value("num-warmups").orElseThrow().strip();
-    if (v.equals("auto")) {
-      return null;
-    }
-    int n = args.integer("num-warmups").orElseThrow();
-    if (n < 0) {
-      throw new IllegalArgumentException("--num-warmups must be >= 0 (or auto), got " + n);
-    }
-    return n;
-  }
-
-  /**
-   * The dataset flags for {@link Datasets#fromFlags}: those given, plus vLLM's defaults of
-   * the ones whose default differs from the dataset builders' own; the values as converted
-   * when parsed.
-   */
-  private static GivenValues datasetFlags(BenchArgs args, String requestIdPrefix) {
-    GivenValues.Builder flags = GivenValues.builder();
-    for (String name : List.of("dataset-name", "num-prompts", "seed")) {
-      flags.copy(name, args);
-    }
-    flags.text("request-id-prefix", requestIdPrefix);
-    // older vLLM's name of the dataset file
-    if (args.has("dataset") && !args.has("dataset-path")) {
-      flags.copy("dataset", args, "dataset-path");
-    }
-    args.names().stream().filter(Datasets.FLAGS::contains).forEach(f -> flags.copy(f, args));
-    // vLLM's general lengths win over the dataset's own flags; a dataset without such a
-    // length ignores them, as vLLM's do
-    String name = args.value("dataset-name").orElseThrow();
-    if (args.has("input-len") && INPUT_LEN.containsKey(name)) {
-      flags.copy("input-len", args, INPUT_LEN.get(name));
-    }
-    if (args.has("output-len") && OUTPUT_LEN.containsKey(name)) {
-      flags.copy("output-len", args, OUTPUT_LEN.get(name));
-    }
-    return flags.build();
-  }
-
-  /** The flag {@code --input-len} sets, by dataset: vLLM sets {@code random_input_len}. */
-  private static final Map<String, String> INPUT_LEN = Map.of("random", "random-input-len",
-      "random-mm", "random-input-len", "random-rerank", "random-input-len");
-
-  /** The flag {@code --output-len} sets, by dataset, as vLLM maps it. */
-  private static final Map<String, String> OUTPUT_LEN = Map.of("random", "random-output-len",
-      "random-mm", "random-output-len", "sharegpt", "sharegpt-output-len",
-      "custom", "custom-output-len", "hf", "hf-output-len",
-      "spec_bench", "spec-bench-output-len", "prefix_repetition", "prefix-repetition-output-len");
-
-  private void checkArrivals() {
-    if (args.has("max-concurrency") && args.integer("max-concurrency").orElseThrow() < 1) {
-      throw new IllegalArgumentException("--max-concurrency must be >= 1, got "
-          + args.integer("max-concurrency").orElseThrow());
-    }
-    checkArrivalValues();
-    // what the flags alone do not show (a replay with a rate...) is refused by the profile
-    flagged("arrival flags", () -> arrivals(1));
-    if (args.has("lora-modules")) {
-      for (String module : args.values("lora-modules")) {
-        if (module.isBlank()) {
-          throw new IllegalArgumentException("--lora-modules: a module name is empty");
-        }
-      }
-    }
-    int timeout = readyCheckTimeoutSec();
-    if (timeout < 0) {
-      throw new IllegalArgumentException("--ready-check-timeout-sec must be >= 0, got "
-          + timeout);
-    }
-  }
-
-  /**
-   * Each arrival flag's value, refused in the words of the flag the user typed: the arrival
-   * profile checks the same values again, but names them as the DSL does ({@code
-   * requestRate}, {@code Double.POSITIVE_INFINITY}).
-   */
-  private void checkArrivalValues() {
-    double rate = args.decimal("request-rate").orElseThrow();
-    if (!(rate > 0)) {
-      throw new IllegalArgumentException("--request-rate must be > 0, or inf to send "
-          + "everything at once; got " + args.value("request-rate").orElseThrow().strip());
-    }
-    double burstiness = args.decimal("burstiness").orElseThrow();
-    if (!(burstiness > 0) || Double.isInfinite(burstiness)) {
-      throw new IllegalArgumentException("--burstiness must be a finite number > 0 (1: "
-          + "Poisson arrivals, below 1 burstier, above 1 more regular); got "
-          + args.value("burstiness").orElseThrow().strip());
-    }
-    if (!args.has("ramp-up-strategy")) {
-      return;
-    }
-    String strategy = args.value("ramp-up-strategy").orElseThrow();
-    try {
-      RampUpStrategy.fromCliName(strategy);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--ramp-up-strategy must be linear or exponential; "
-          + "got " + strategy, e);
-    }
-    for (String flag : List.of("ramp-up-start-rps", "ramp-up-end-rps")) {
-      if (args.has(flag) && args.integer(flag).orElseThrow() < 0) {
-        throw new IllegalArgumentException("--" + flag + " must be >= 0; got "
-            + args.integer(flag).orElseThrow());
-      }
-    }
-    if (args.has("ramp-up-start-rps") && args.has("ramp-up-end-rps")) {
-      int start = args.integer("ramp-up-start-rps").orElseThrow();
-      int end = args.integer("ramp-up-end-rps").orElseThrow();
-      if (start > end) {
-        throw new IllegalArgumentException("--ramp-up-start-rps (" + start
-            + ") must be <= --ramp-up-end-rps (" + end + ")");
-      }
-      if (end == 0) {
-        throw new IllegalArgumentException("--ramp-up-end-rps must be > 0; got 0");
-      }
-      if (start == 0 && strategy.strip().equalsIgnoreCase("exponential")) {
-        throw new IllegalArgumentException("--ramp-up-strategy exponential needs "
-            + "--ramp-up-start-rps > 0 (it multiplies the rate); got 0");
-      }
-    }
-  }
-
   /** The arrival profile for the sampled number of requests, with vLLM's rules. */
   public ArrivalProfile arrivals(int numPrompts) {
     return arrivals(numPrompts, Optional.empty());
@@ -493,39 +255,7 @@ public final class BenchPlan {
    * rate, ramp and burstiness.
    */
   public ArrivalProfile arrivals(int numPrompts, Optional<double[]> selfTimes) {
-    ArrivalProfile.Builder b = ArrivalProfile.builder().numPrompts(numPrompts)
-        .seed(args.integer("seed").orElseThrow())
-        .burstiness(args.decimal("burstiness").orElseThrow());
-    double rate = args.decimal("request-rate").orElseThrow();
-    if (selfTimed() && selfTimes.isPresent()) {
-      if (Double.isFinite(rate) || args.has("ramp-up-strategy")) {
-        throw new IllegalArgumentException("timed_trace is replayed at its own timestamps: "
-            + "--request-rate and --ramp-up-strategy need --no-self-timed");
-      }
-      b = b.replay(ArrivalTrace.ofSeconds(selfTimes.get()));
-    } else if (args.has("ramp-up-strategy")) {
-      if (!Double.isInfinite(rate)) {
-        throw new IllegalArgumentException("When using ramp-up, do not specify "
-            + "--request-rate: the ramp-up flags set the rate. Remove --request-rate " + rate);
-      }
-      if (!args.has("ramp-up-start-rps") || !args.has("ramp-up-end-rps")) {
-        throw new IllegalArgumentException("When using --ramp-up-strategy, both "
-            + "--ramp-up-start-rps and --ramp-up-end-rps must be specified");
-      }
-      b = b.rampUp(RampUpStrategy.fromCliName(args.value("ramp-up-strategy").orElseThrow()),
-          args.integer("ramp-up-start-rps").orElseThrow(),
-          args.integer("ramp-up-end-rps").orElseThrow());
-    } else {
-      if (args.has("ramp-up-start-rps") || args.has("ramp-up-end-rps")) {
-        throw new IllegalArgumentException("--ramp-up-start-rps and --ramp-up-end-rps need "
-            + "--ramp-up-strategy linear or exponential");
-      }
-      b = b.requestRate(rate);
-    }
-    if (args.has("max-concurrency")) {
-      b = b.maxConcurrency(args.integer("max-concurrency").orElseThrow());
-    }
-    return b.build();
+    return PlanArrivals.profile(args, selfTimed(), numPrompts, selfTimes);
   }
 
   /** The protocol: server, model, headers, warm-up, results. No tokenizer yet. */
@@ -574,7 +304,7 @@ public final class BenchPlan {
    * the dataset's attributes and the flags that apply to it.
    */
   public ActionBuilder request() {
-    return backend.request(new Flags());
+    return backend.request(requestFlags());
   }
 
   /**
@@ -582,7 +312,7 @@ public final class BenchPlan {
    * turns (see {@link BenchConversations}).
    */
   public ActionBuilder step() {
-    return conversations.map(c -> c.step(new Flags())).orElseGet(this::request);
+    return conversations.map(c -> c.step(requestFlags())).orElseGet(this::request);
   }
 
   /**
@@ -594,52 +324,14 @@ public final class BenchPlan {
         .orElseGet(() -> dataset.sample(tokenizer));
   }
 
+  /** The command line's part of every request, for the backend's request factory. */
+  private RequestFlags requestFlags() {
+    return new PlanRequestFlags(args, endpoint, extraBody, ignoreEosForced());
+  }
+
   /** {@code --multi-turn}: the conversations; empty for single requests. */
   public Optional<BenchConversations> conversations() {
     return conversations;
-  }
-
-  /** The command line's part of every request, for the backend's request factory. */
-  private final class Flags implements RequestFlags {
-
-    @Override
-    public String endpoint() {
-      return endpoint;
-    }
-
-    @Override
-    public boolean on(String flag) {
-      return args.on(flag) || (flag.equals("ignore-eos") && ignoreEosForced());
-    }
-
-    @Override
-    public Map<String, Object> extraBody() {
-      return extraBody;
-    }
-
-
-    @Override
-    public OptionalDouble decimal(String flag) {
-      return args.has(flag) ? OptionalDouble.of(args.decimal(flag).orElseThrow())
-          : OptionalDouble.empty();
-    }
-
-    @Override
-    public OptionalInt integer(String flag) {
-      return args.has(flag) ? OptionalInt.of(args.integer(flag).orElseThrow())
-          : OptionalInt.empty();
-    }
-
-    @Override
-    public Optional<String> model() {
-      return args.has("lora-modules") ? Optional.of("#{" + LORA_ATTRIBUTE + "}")
-          : Optional.empty();
-    }
-
-    @Override
-    public <T> T flagged(String flag, Supplier<T> call) {
-      return BenchChecks.flagged(flag, call);
-    }
   }
 
   /**
@@ -781,7 +473,6 @@ public final class BenchPlan {
     return args.decimal("profile-duration").orElseThrow();
   }
 
-
   public boolean progressBar() {
     return !args.on("disable-tqdm");
   }
@@ -789,21 +480,6 @@ public final class BenchPlan {
   public BenchArgs args() {
     return args;
   }
-
-  private static Map<String, String> pairs(String flag, List<String> items, String format) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (String item : items) {
-      int eq = item.indexOf('=');
-      if (eq < 0) {
-        throw new IllegalArgumentException("--" + flag + " '" + item + "': " + format);
-      }
-      out.put(item.substring(0, eq).strip(), item.substring(eq + 1).strip());
-    }
-    return out;
-  }
-
-
-
 
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;

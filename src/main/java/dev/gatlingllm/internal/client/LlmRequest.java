@@ -18,6 +18,9 @@ import io.netty.handler.codec.http.HttpHeaders;
  *                       output), checked once the answer is whole; null when none was asked
  * @param cancel         when the client closes the request's connection on purpose;
  *                       {@link CancelAfter#NEVER} for a request that runs to its end
+ * @param target         the server it must go to (index of the client's base URLs), or
+ *                       {@link #ANY_TARGET} to let the client choose: a conversation's later
+ *                       turns go where its first went, whose cache holds their prefix
  */
 public record LlmRequest(
     String name,
@@ -29,10 +32,26 @@ public record LlmRequest(
     boolean pooling,
     ChunkReader reader,
     JsonSchema schema,
-    CancelAfter cancel) {
+    CancelAfter cancel,
+    int target) {
+
+  /** Marks a request whose server the client chooses ({@link TargetChooser}). */
+  public static final int ANY_TARGET = -1;
 
   public LlmRequest {
     java.util.Objects.requireNonNull(cancel, "cancel");
+    if (target < ANY_TARGET) {
+      throw new IllegalArgumentException("target must be a server's index or ANY_TARGET, got "
+          + target);
+    }
+  }
+
+  /** A request to whichever server the client chooses. */
+  public LlmRequest(String name, String path, HttpHeaders headers, byte[] body, int promptTokens,
+      long scheduledNanos, boolean pooling, ChunkReader reader, JsonSchema schema,
+      CancelAfter cancel) {
+    this(name, path, headers, body, promptTokens, scheduledNanos, pooling, reader, schema, cancel,
+        ANY_TARGET);
   }
 
   /** A request that runs to its end, asking for no JSON schema. */

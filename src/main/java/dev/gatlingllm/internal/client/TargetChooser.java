@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Picks, for each request, which of the run's servers (base URLs, by index) it goes to, and
  * counts each server's requests in flight: from the pick until the request is over,
  * whatever its end (an answer, a failure, a timeout, a cancel). Thread-safe; one per client.
- * AIPerf assigns a URL per request in the same way ({@code --url} repeated).
+ * AIPerf assigns a URL per request in the same way ({@code --url} repeated). A request whose
+ * server is already decided (a conversation's later turn, see {@link #take}) is counted
+ * without a choice, so that the counts least-in-flight compares stay every request's.
  */
 public abstract class TargetChooser {
 
@@ -70,6 +72,19 @@ public abstract class TargetChooser {
 
   /** The server of the next request, counted in flight from now. */
   public abstract int pick();
+
+  /**
+   * Counts a request for {@code target} in flight from now, without choosing: its server was
+   * decided before (the one that served its conversation's first turn). Round-robin's turn
+   * does not move, so the requests it places still alternate.
+   *
+   * @return {@code target}
+   * @throws IndexOutOfBoundsException no such server
+   */
+  public final int take(int target) {
+    inFlight.incrementAndGet(target);
+    return target;
+  }
 
   /** The request sent to {@code target} is over, however it ended. */
   public void done(int target) {

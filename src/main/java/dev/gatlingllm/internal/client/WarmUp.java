@@ -70,7 +70,7 @@ public final class WarmUp {
       return "connect failed: timeout";
     }
     if (!future.isSuccess()) {
-      return LlmClient.connectError(future.cause());
+      return Connector.connectError(future.cause());
     }
     Channel ch = future.channel();
     ch.close().awaitUninterruptibly(waitMillis);

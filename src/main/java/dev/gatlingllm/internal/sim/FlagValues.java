@@ -98,6 +98,14 @@ final class FlagValues {
     }
   }
 
+  /** The reasoning delta's field: {@code reasoning_content} or {@code reasoning}. */
+  static final class ReasoningFieldWord extends Words<String> {
+    ReasoningFieldWord() {
+      super(List.of("reasoning_content", "reasoning"), Map.of(
+          "reasoning_content", "reasoning_content", "reasoning", "reasoning"));
+    }
+  }
+
   /**
    * One of a few words, in any case, each naming a value; the refusal lists the words
    * ({@code listed}), not their other spellings.

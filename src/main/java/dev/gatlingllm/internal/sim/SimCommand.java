@@ -5,6 +5,7 @@ import dev.gatlingllm.internal.sim.FlagValues.Decimal;
 import dev.gatlingllm.internal.sim.FlagValues.DialectWord;
 import dev.gatlingllm.internal.sim.FlagValues.Micros;
 import dev.gatlingllm.internal.sim.FlagValues.Millis;
+import dev.gatlingllm.internal.sim.FlagValues.ReasoningFieldWord;
 import dev.gatlingllm.internal.sim.FlagValues.TransportWord;
 import dev.gatlingllm.internal.sim.FlagValues.Whole;
 import dev.gatlingllm.internal.sim.FlagValues.WholeLong;
@@ -232,7 +233,7 @@ public final class SimCommand implements Callable<Integer> {
   }
 
   @Option(names = "--reasoning-field", order = 19, paramLabel = "NAME",
-      description = "reasoning_content (default) or reasoning")
+      converter = ReasoningFieldWord.class, description = "reasoning_content (default) or reasoning")
   void reasoningField(String value) {
     builder = builder.reasoningField(value);
   }

@@ -293,13 +293,13 @@ class LlmClientOverTheWireTest {
   void connectFailuresGetShortStableMessages() {
     // Each distinct message is a row in Gatling's errors table: keep the kinds few.
     assertEquals("connect failed: connection refused",
-        LlmClient.connectError(new java.net.ConnectException("Connection refused: /127.0.0.1:9")));
-    assertEquals("connect failed: timeout", LlmClient.connectError(
+        Connector.connectError(new java.net.ConnectException("Connection refused: /127.0.0.1:9")));
+    assertEquals("connect failed: timeout", Connector.connectError(
         new io.netty.channel.ConnectTimeoutException("connection timed out after 10000 ms")));
     assertEquals("connect failed: UnknownHostException: nowhere.invalid",
-        LlmClient.connectError(new java.net.UnknownHostException("nowhere.invalid")));
-    assertEquals("connect failed: IOException", LlmClient.connectError(new IOException()));
-    assertEquals("connect failed: unknown", LlmClient.connectError(null));
+        Connector.connectError(new java.net.UnknownHostException("nowhere.invalid")));
+    assertEquals("connect failed: IOException", Connector.connectError(new IOException()));
+    assertEquals("connect failed: unknown", Connector.connectError(null));
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition, String what)

@@ -65,9 +65,20 @@ class LlmClientReplicasTest {
         "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8), 4, LlmRequest.NOT_SCHEDULED);
   }
 
+  /** A request that must go to server {@code target}, as a conversation's later turn. */
+  private static LlmRequest requestTo(int target) {
+    LlmRequest any = request();
+    return new LlmRequest(any.name(), any.path(), any.headers(), any.body(), any.promptTokens(),
+        any.scheduledNanos(), any.pooling(), any.reader(), any.schema(), any.cancel(), target);
+  }
+
   private RequestRecord send(LlmClient client) throws Exception {
+    return send(client, request());
+  }
+
+  private RequestRecord send(LlmClient client, LlmRequest request) throws Exception {
     CompletableFuture<RequestRecord> done = new CompletableFuture<>();
-    loop.execute(() -> client.send(loop, request(), done::complete));
+    loop.execute(() -> client.send(loop, request, done::complete));
     return done.get(10, TimeUnit.SECONDS);
   }
 
@@ -158,32 +169,69 @@ class LlmClientReplicasTest {
   @Test
   void leastInFlightAvoidsTheServerStillStreamingAndCountsComeBackAfterATimeout()
       throws Exception {
+    // both empty: the first server takes it, and holds it; the next three go to the second
+    holdOneThenSendFree(0, request(), 3);
+  }
+
+  @Test
+  void leastInFlightCountsARequestHeldOnItsGivenServer() throws Exception {
+    // a turn given the second server (least-in-flight would have taken the first, a tie):
+    // the free requests avoid the second server while it streams
+    holdOneThenSendFree(1, requestTo(1), 2);
+  }
+
+  /**
+   * With least-in-flight over two servers, of which {@code slowIndex} holds its stream for
+   * 10 s (past the client's 5 s request timeout): {@code held} goes to the slow one, then
+   * {@code free} requests go one after the other to the other server, and the held request's
+   * count comes back when the client gives up on it, as a cancel does.
+   */
+  private void holdOneThenSendFree(int slowIndex, LlmRequest held, int free) throws Exception {
     String first = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
     String rest = "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\ndata: [DONE]\n\n";
-    // the first server holds its stream for 10 s, past the client's 5 s request timeout
+    int fastIndex = 1 - slowIndex;
     try (CannedHttpServer slow = CannedHttpServer.streamingWithPause(first, 10_000, rest);
          CannedHttpServer fast = CannedHttpServer.streaming(SSE);
          LlmClient client = client(Strategy.LEAST_IN_FLIGHT, Duration.ofSeconds(5),
-             slow.baseUrl(), fast.baseUrl())) {
-      CompletableFuture<RequestRecord> held = new CompletableFuture<>();
-      // both empty: the first server takes it, and holds it
-      loop.execute(() -> client.send(loop, request(), held::complete));
-      waitFor(() -> client.inFlight(0) == 1, "the first request is in flight");
-      // the first has one in flight: the next three go to the second, one after the other
-      for (int i = 0; i < 3; i++) {
+             slowIndex == 0 ? slow.baseUrl() : fast.baseUrl(),
+             slowIndex == 0 ? fast.baseUrl() : slow.baseUrl())) {
+      CompletableFuture<RequestRecord> heldDone = new CompletableFuture<>();
+      loop.execute(() -> client.send(loop, held, heldDone::complete));
+      waitFor(() -> client.inFlight(slowIndex) == 1, "the held request is in flight");
+      for (int i = 0; i < free; i++) {
         RequestRecord r = send(client);
         assertTrue(r.success(), r.error());
-        assertEquals(1, r.target());
+        assertEquals(fastIndex, r.target());
       }
-      // the client gives up on the held stream and closes it, as a cancel does
-      RequestRecord gaveUp = held.get(10, TimeUnit.SECONDS);
+      RequestRecord gaveUp = heldDone.get(10, TimeUnit.SECONDS);
       assertFalse(gaveUp.success());
-      assertEquals(0, gaveUp.target());
+      assertEquals(slowIndex, gaveUp.target());
       assertTrue(gaveUp.error().contains("request timeout"), gaveUp.error());
       assertEquals(0, client.inFlight(0), "a request given up is no longer in flight");
       assertEquals(0, client.inFlight(1));
       assertEquals(1, slow.received().size());
-      assertEquals(3, fast.received().size());
+      assertEquals(free, fast.received().size());
+    }
+  }
+
+  @Test
+  void aRequestGivenItsServerGoesThereAndTheOthersStillSpread() throws Exception {
+    try (CannedHttpServer a = CannedHttpServer.streaming(SSE);
+         CannedHttpServer b = CannedHttpServer.streaming(SSE);
+         LlmClient client = client(Strategy.ROUND_ROBIN, Duration.ofSeconds(10),
+             a.baseUrl(), b.baseUrl())) {
+      List<Integer> targets = new ArrayList<>();
+      // free, given 1, given 1, free, given 0, free: round-robin's turn is only the free ones'
+      for (int given : new int[] {-1, 1, 1, -1, 0, -1}) {
+        RequestRecord r = send(client, given < 0 ? request() : requestTo(given));
+        assertTrue(r.success(), r.error());
+        targets.add(r.target());
+      }
+      assertEquals(List.of(0, 1, 1, 1, 0, 0), targets);
+      assertEquals(3, a.received().size());
+      assertEquals(3, b.received().size());
+      assertEquals(0, client.inFlight(0));
+      assertEquals(0, client.inFlight(1), "a given server's request is counted back too");
     }
   }
 

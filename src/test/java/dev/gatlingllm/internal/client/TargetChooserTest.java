@@ -72,6 +72,38 @@ class TargetChooserTest {
   }
 
   @Test
+  void aGivenServerIsCountedWithoutMovingRoundRobinsTurn() {
+    TargetChooser c = TargetChooser.of(Strategy.ROUND_ROBIN, 3);
+    assertEquals(0, c.pick());
+    // three later turns of a conversation whose first went to 2
+    assertEquals(2, c.take(2));
+    assertEquals(2, c.take(2));
+    assertEquals(2, c.take(2));
+    assertEquals(3, c.inFlight(2));
+    // the requests round-robin places still go 0, 1, 2 in turn
+    assertEquals(1, c.pick());
+    assertEquals(2, c.pick());
+    assertEquals(0, c.pick());
+    assertThrows(IndexOutOfBoundsException.class, () -> c.take(3));
+  }
+
+  @Test
+  void leastInFlightSeesTheRequestsItDidNotPlace() {
+    TargetChooser c = TargetChooser.of(Strategy.LEAST_IN_FLIGHT, 2);
+    // two turns pinned to 0 are in flight: the next free choice is 1, twice, then a tie (0)
+    c.take(0);
+    c.take(0);
+    assertEquals(1, c.pick());
+    assertEquals(1, c.pick());
+    assertEquals(0, c.pick());
+    c.done(0);
+    c.done(0);
+    c.done(0);
+    // 0 empty, 1 with two: the emptiest
+    assertEquals(0, c.pick());
+  }
+
+  @Test
   void inFlightCountsComeBackFromEveryPick() throws Exception {
     TargetChooser c = TargetChooser.of(Strategy.LEAST_IN_FLIGHT, 4);
     List<Thread> threads = new ArrayList<>();
