@@ -478,7 +478,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
             ? results.toBuilder().stopOnServerNonCompliance(true).build() : results,
         tokenizerId, tokenCounter, arrivals, cap, warmUp,
         MetricsEndpoints.server(serverMetrics, backend, targets),
-        MetricsEndpoints.specDecode(serverMetrics, target), insecureTls, onStart,
+        MetricsEndpoints.specDecode(serverMetrics, targets), insecureTls, onStart,
         gpuMetrics,
         otlpEndpoint == null ? null
             : OtlpSettings.resolve(otlpEndpoint, otlpInterval, environment), cancellation,

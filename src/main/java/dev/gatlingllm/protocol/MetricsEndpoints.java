@@ -23,7 +23,22 @@ final class MetricsEndpoints {
    * server publishes them, if its name says.
    */
   static List<URI> server(String given, String backend, List<Target> targets) {
-    String path = given != null ? given : BackendFacts.load().serverMetricsPath(backend);
+    return onEvery(targets, given != null ? given
+        : BackendFacts.load().serverMetricsPath(backend));
+  }
+
+  /**
+   * Where the speculative-decoding counters are read before and after the run, and summed:
+   * the scraped endpoints, else {@code /metrics} of every replica whatever the backend (vLLM's
+   * benchmark reads them from there with every backend); none when scraping was turned off
+   * ({@code given} "").
+   */
+  static List<URI> specDecode(String given, List<Target> targets) {
+    return onEvery(targets, given != null ? given : "/metrics");
+  }
+
+  /** {@code path} on every replica (once: a whole URL is one endpoint); empty for "". */
+  private static List<URI> onEvery(List<Target> targets, String path) {
     List<URI> uris = new ArrayList<>();
     for (Target target : targets) {
       URI uri = on(target, path);
@@ -32,15 +47,6 @@ final class MetricsEndpoints {
       }
     }
     return uris;
-  }
-
-  /**
-   * Where the speculative-decoding counters are read before and after the run: the scraped
-   * endpoint, else {@code /metrics} whatever the backend (vLLM's benchmark reads them from
-   * there with every backend); none when scraping was turned off ({@code given} "").
-   */
-  static URI specDecode(String given, Target target) {
-    return on(target, given != null ? given : "/metrics");
   }
 
   /** {@code url} as scraped: http or https with a host; {@code /metrics} when it has no path. */

@@ -110,7 +110,19 @@ public final class Sweep {
   /** The Pareto chart of the runs under {@code folder}: {@code pareto.html} and images. */
   public static List<Path> plotPareto(Path folder, String userCountVar, String gpuCountVar,
       List<String> labelBy, Path figDir, String formats) {
-    return PlotPareto.write(folder, userCountVar, gpuCountVar, labelBy, figDir, formats);
+    return plotPareto(folder, userCountVar, gpuCountVar, labelBy, figDir, formats, false);
+  }
+
+  /**
+   * As {@link #plotPareto(Path, String, String, List, Path, String)}; with {@code perJoule}
+   * ({@code plot_pareto --per-joule}) the second axis is the GPUs' output tokens per joule
+   * ({@code gpu_energy.output_tokens_per_joule} of runs given {@code --gpu-metrics-url})
+   * instead of tokens/s per GPU, and runs without it are left out.
+   */
+  public static List<Path> plotPareto(Path folder, String userCountVar, String gpuCountVar,
+      List<String> labelBy, Path figDir, String formats, boolean perJoule) {
+    return PlotPareto.write(folder, userCountVar, gpuCountVar, labelBy, figDir, formats,
+        perJoule);
   }
 
   // ------------------------------------------------------------------ command line

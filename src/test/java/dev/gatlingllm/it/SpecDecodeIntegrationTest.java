@@ -37,10 +37,14 @@ class SpecDecodeIntegrationTest {
   Path results;
 
   private JsonNode run(Simulator sim, String backend) throws IOException {
+    return run("--base-url " + sim.baseUrl(), backend);
+  }
+
+  private JsonNode run(String baseUrls, String backend) throws IOException {
     String args = "--backend " + backend + " --model served-llm "
         + "--tokenizer datasets/tokenizers/gpt2 --dataset-name random --random-input-len 16 "
         + "--random-output-len 9 --ignore-eos --num-prompts 10 --request-rate inf --seed 1 "
-        + "--save-result --base-url " + sim.baseUrl();
+        + "--save-result " + baseUrls;
     GatlingRunner.Result result = GatlingRunner.run(BenchServe.class, results,
         Map.of(CommandLine.ARGS_PROPERTY, args, "llm.resultsFolder", results.toString()));
     assertEquals(0, result.exitCode());
@@ -76,6 +80,25 @@ class SpecDecodeIntegrationTest {
           keys.indexOf("spec_decode_acceptance_rate"), keys.toString());
       assertEquals(keys.indexOf("spec_decode_per_position_acceptance_rates") + 1,
           keys.indexOf("mean_ttft_ms"), keys.toString());
+    }
+  }
+
+  @Test
+  void theCountersOfEveryReplicaAreSummed() throws IOException {
+    try (Simulator a = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
+        .itl(Duration.ofMillis(5)).jitter(0).specDecode(3, 2).build());
+        Simulator b = Simulator.start(StrictServer.builder().ttft(Duration.ofMillis(20))
+            .itl(Duration.ofMillis(5)).jitter(0).specDecode(3, 2).build())) {
+      JsonNode doc = run("--base-url " + a.baseUrl() + " --base-url " + b.baseUrl(), "openai");
+      // five requests each (round-robin): 15 drafts and 45 tokens proposed at each replica
+      assertEquals(5, doc.get("per_url").get(0).get("completed").asInt(),
+          doc.get("per_url").toString());
+      assertEquals(5, doc.get("per_url").get(1).get("completed").asInt());
+      assertEquals(30, doc.get("spec_decode_num_drafts").asLong(), doc.toString());
+      assertEquals(90, doc.get("spec_decode_draft_tokens").asLong());
+      assertEquals(50, doc.get("spec_decode_accepted_tokens").asLong());
+      assertEquals(20.0 / 30, doc.get("spec_decode_per_position_acceptance_rates").get(1)
+          .asDouble(), 1e-9);
     }
   }
 

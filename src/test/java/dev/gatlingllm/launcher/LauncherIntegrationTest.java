@@ -2,6 +2,7 @@ package dev.gatlingllm.launcher;
 
 import dev.gatlingllm.testing.StrictServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -164,8 +165,10 @@ class LauncherIntegrationTest {
     assertTrue(text.contains("P99 E2EL   P95 TTFT   P95 TPOT  flags"), text);
     assertTrue(text.matches("(?s).*\nSERVE-BENCH-max_concurrency=1-num_prompts=2 +1"
         + "( +\\d+\\.\\d\\d){8}  .*"), text);
-    // --reset-prefix-cache: the simulator has no /reset_prefix_cache; said once, both ran
-    assertEquals(2, text.split("WARNING: --reset-prefix-cache: POST ", -1).length, text);
+    // --reset-prefix-cache: the simulator answers it (as vLLM with VLLM_SERVER_DEV_MODE=1),
+    // before each of the two runs
+    assertEquals(3, text.split("Reset the prefix cache: POST ", -1).length, text);
+    assertFalse(text.contains("WARNING: --reset-prefix-cache"), text);
   }
 
   @Test

@@ -335,8 +335,8 @@ public final class LlmComponents implements ProtocolComponents {
 
   private Optional<SpecDecodeStats.Counts> readSpecDecode() {
     LlmProtocol protocol = setup.protocol();
-    return protocol.specDecodeMetrics().flatMap(uri ->
-            SpecDecodeCounters.fetch(uri, setup.headerMap(), protocol.insecureTls()))
+    return SpecDecodeCounters.fetch(protocol.specDecodeMetrics(), setup.headerMap(),
+            protocol.insecureTls())
         .map(c -> new SpecDecodeStats.Counts(c.drafts(), c.draftTokens(), c.accepted(),
             c.acceptedByPos()));
   }

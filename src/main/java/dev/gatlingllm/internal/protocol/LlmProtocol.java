@@ -41,7 +41,7 @@ public final class LlmProtocol implements Protocol {
   private final Integer maxConcurrency;
   private final WarmUpOptions warmUp;
   private final List<URI> serverMetrics;
-  private final URI specDecodeMetrics;
+  private final List<URI> specDecodeMetrics;
   private final boolean insecureTls;
   private final List<Consumer<LlmComponents>> onStart;
   private final Cancellation cancellation;
@@ -55,7 +55,7 @@ public final class LlmProtocol implements Protocol {
       Duration connectTimeout, Duration firstTokenTimeout, Duration idleTimeout,
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
-      WarmUpOptions warmUp, List<URI> serverMetrics, URI specDecodeMetrics, boolean insecureTls,
+      WarmUpOptions warmUp, List<URI> serverMetrics, List<URI> specDecodeMetrics, boolean insecureTls,
       List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp,
       Cancellation cancellation, List<Target> targets, TargetChooser.Strategy targetStrategy) {
     this.target = target;
@@ -87,7 +87,7 @@ public final class LlmProtocol implements Protocol {
     this.maxConcurrency = maxConcurrency;
     this.warmUp = warmUp;
     this.serverMetrics = List.copyOf(serverMetrics);
-    this.specDecodeMetrics = specDecodeMetrics;
+    this.specDecodeMetrics = List.copyOf(specDecodeMetrics);
   }
 
   /** What the run hands its components to as soon as they exist (the drop-in's probes). */
@@ -124,11 +124,12 @@ public final class LlmProtocol implements Protocol {
   }
 
   /**
-   * The Prometheus endpoint whose speculative-decoding counters are read before and after the
-   * run (see {@code servermetrics.SpecDecodeCounters}), when there is one.
+   * The Prometheus endpoints whose speculative-decoding counters are read before and after the
+   * run and summed (see {@code servermetrics.SpecDecodeCounters}): one per replica; empty when
+   * they are not read.
    */
-  public Optional<URI> specDecodeMetrics() {
-    return Optional.ofNullable(specDecodeMetrics);
+  public List<URI> specDecodeMetrics() {
+    return specDecodeMetrics;
   }
 
   /** Warm-up requests before the run. */

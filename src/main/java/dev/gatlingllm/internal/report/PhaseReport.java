@@ -65,8 +65,23 @@ final class PhaseReport {
     return out;
   }
 
-  /** The growth of the server's abort counter over the scrapes, or null. */
+  /**
+   * The growth of the server's abort counter over the scrapes, or null; summed over the
+   * replicas when given the list of each one's scrapes ({@code server_metrics_per_url}): a
+   * replica aborts only the requests sent to it.
+   */
   static Long serverAborted(Object serverMetrics) {
+    if (serverMetrics instanceof List<?> replicas) {
+      Long sum = null;
+      for (Object replica : replicas) {
+        Long aborted = serverAborted(replica);
+        if (aborted == null) {
+          return null; // a replica without the counter: the sum would not be the server's
+        }
+        sum = sum == null ? aborted : sum + aborted;
+      }
+      return sum;
+    }
     if (!(serverMetrics instanceof Map<?, ?> m)
         || !(m.get("requests_aborted") instanceof List<?> aborted)) {
       return null;

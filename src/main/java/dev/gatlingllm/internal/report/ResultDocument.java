@@ -16,6 +16,7 @@ import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.internal.metrics.UrlFigures;
+import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -151,7 +152,10 @@ final class ResultDocument {
     doc.putAll(run.extras());
     if (cancelSettings instanceof Map<?, ?> settings) {
       doc.put(PhaseReport.CANCEL_KEY, PhaseReport.cancellationJson(settings,
-          Cancels.of(requests, opts.metricPercentiles()), doc.get("server_metrics")));
+          Cancels.of(requests, opts.metricPercentiles()),
+          // several replicas: each one's aborts, summed
+          doc.containsKey(ServerSeries.PER_URL_KEY) ? doc.get(ServerSeries.PER_URL_KEY)
+              : doc.get("server_metrics")));
     }
     if (opts.detailed()) {
       RequestPhases phases = RequestPhases.of(requests, opts.metricPercentiles());

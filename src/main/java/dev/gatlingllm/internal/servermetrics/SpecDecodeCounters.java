@@ -4,6 +4,8 @@ import dev.gatlingllm.internal.http.AuxHttp;
 import dev.gatlingllm.internal.http.AuxHttpException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -66,26 +68,53 @@ public record SpecDecodeCounters(double drafts, double draftTokens, double accep
   }
 
   /**
-   * The counters the endpoint shows now; empty when it cannot be read or has none. Called
-   * off the event loops, before and after the run; a failure is logged at debug level only,
-   * as most servers have no speculative decoding to report.
+   * The counters the endpoints show now, summed: one endpoint per replica ({@code --base-url}
+   * repeated), each with engines of its own. Empty when none has any; a failure is then logged
+   * at debug level only, as most servers have no speculative decoding to report. When some
+   * replica has them and another does not answer, the sum would not be the run's: empty, and a
+   * warning names the replica. Called off the event loops, before and after the run.
    */
-  public static Optional<SpecDecodeCounters> fetch(URI endpoint, Map<String, String> headers,
-      boolean insecureTls) {
-    try {
-      AuxHttp.Response answer = AuxHttp.get(endpoint).header("Accept", "text/plain")
-          .headers(headers).connectTimeout(TIMEOUT).timeout(TIMEOUT).maxBody(8 << 20)
-          .insecureTls(insecureTls).send();
-      if (answer.status() != 200) {
-        LOG.debug("spec decode counters: {} answered HTTP {}", AuxHttp.redact(endpoint),
-            answer.status());
-        return Optional.empty();
+  public static Optional<SpecDecodeCounters> fetch(List<URI> endpoints,
+      Map<String, String> headers, boolean insecureTls) {
+    SpecDecodeCounters sum = null;
+    List<String> failures = new ArrayList<>();
+    for (URI endpoint : endpoints) {
+      try {
+        Optional<SpecDecodeCounters> counters = read(endpoint, headers, insecureTls);
+        if (counters.isPresent()) {
+          sum = sum == null ? counters.get() : sum.plus(counters.get());
+        }
+      } catch (AuxHttpException | RuntimeException e) {
+        failures.add(e instanceof AuxHttpException ? e.getMessage()
+            : "GET " + AuxHttp.redact(endpoint) + " failed: " + e);
       }
-      return of(answer.text());
-    } catch (AuxHttpException | RuntimeException e) {
-      LOG.debug("spec decode counters: {} not read: {}", AuxHttp.redact(endpoint), e.toString());
+    }
+    if (sum == null) {
+      failures.forEach(failure -> LOG.debug("spec decode counters not read: {}", failure));
       return Optional.empty();
     }
+    if (!failures.isEmpty()) {
+      LOG.warn("speculative decoding not reported: the counters of every replica are needed, "
+          + "and {}", String.join("; ", failures));
+      return Optional.empty();
+    }
+    return Optional.of(sum);
+  }
+
+  /** The counters of one endpoint; empty when it has none. */
+  private static Optional<SpecDecodeCounters> read(URI endpoint, Map<String, String> headers,
+      boolean insecureTls) throws AuxHttpException {
+    return of(AuxHttp.get(endpoint).header("Accept", "text/plain")
+        .headers(headers).connectTimeout(TIMEOUT).timeout(TIMEOUT).maxBody(8 << 20)
+        .insecureTls(insecureTls).send().requireOk().text());
+  }
+
+  /** These counters and {@code other}'s added, position by position: two replicas' engines. */
+  SpecDecodeCounters plus(SpecDecodeCounters other) {
+    Map<Integer, Double> byPos = new TreeMap<>(acceptedByPos);
+    other.acceptedByPos.forEach((pos, n) -> byPos.merge(pos, n, Double::sum));
+    return new SpecDecodeCounters(drafts + other.drafts, draftTokens + other.draftTokens,
+        accepted + other.accepted, byPos);
   }
 
   private static double counter(Map<String, PrometheusText.Value> m, String name) {

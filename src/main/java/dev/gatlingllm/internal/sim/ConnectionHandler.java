@@ -356,6 +356,10 @@ public final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           MetricsText.render(config.model(), state.snapshot(), lateness,
               config.specDecodeTokens()), connection);
       case HEALTH -> send(ctx, HttpResponseStatus.OK, null, "", connection);
+      case CACHE_RESET -> {
+        state.resetCache(path);
+        send(ctx, HttpResponseStatus.OK, null, "", connection);
+      }
       case PROFILER -> {
         state.profilerCall(path);
         send(ctx, HttpResponseStatus.OK, null, "", connection);

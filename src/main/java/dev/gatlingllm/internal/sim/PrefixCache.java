@@ -50,6 +50,11 @@ final class PrefixCache {
     return hit;
   }
 
+  /** Forgets every prompt seen (vLLM's reset); the counters go on, as vLLM's do. */
+  void reset() {
+    blocks.clear();
+  }
+
   long queries() {
     return queries;
   }

@@ -53,7 +53,12 @@ public final class Routes {
     /** Only when the chunk log is on; 404 otherwise. */
     CHUNK_LOG,
     /** The simulated GPUs' energy and power as NVIDIA's DCGM exporter writes them; 404 with none. */
-    GPU_METRICS
+    GPU_METRICS,
+    /**
+     * vLLM's cache resets, which its server has when started with {@code VLLM_SERVER_DEV_MODE=1}
+     * (a sweep starts it so): the prefix cache forgets its prompts; there is no other cache.
+     */
+    CACHE_RESET
   }
 
   /** A path's method and answer. */
@@ -85,7 +90,9 @@ public final class Routes {
       post("/start_profile", Served.PROFILER),
       post("/stop_profile", Served.PROFILER),
       get("/debug/chunk-log", Served.CHUNK_LOG),
-      get(GPU_METRICS_PATH, Served.GPU_METRICS));
+      get(GPU_METRICS_PATH, Served.GPU_METRICS),
+      post("/reset_prefix_cache", Served.CACHE_RESET),
+      post("/reset_mm_cache", Served.CACHE_RESET));
 
   /** The endpoint at {@code path}; null when there is none (404). */
   static Endpoint find(String path) {

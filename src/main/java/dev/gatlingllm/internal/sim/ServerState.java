@@ -127,6 +127,13 @@ public final class ServerState {
     }
   }
 
+  /** {@code POST /reset_prefix_cache}: the prefix cache starts empty; other resets have none. */
+  synchronized void resetCache(String path) {
+    if (path.equals("/reset_prefix_cache")) {
+      prefixCache.reset();
+    }
+  }
+
   /**
    * The prefix cache sees a prompt that was admitted for generation: returns its prompt
    * tokens the cache held.

@@ -20,7 +20,8 @@ final class CombinationServer {
   private final Path root;
   private final Map<String, Object> serve;
   private ServerProcess process;
-  private String baseUrl;
+  /** Every replica's root URL ({@code --base-url} repeated), the first one first. */
+  private List<String> baseUrls;
   private Path log;
   private boolean started;
 
@@ -32,21 +33,25 @@ final class CombinationServer {
     this.serve = serve;
   }
 
-  /** Starts the server and waits for its {@code /health}; prints the command on a dry run. */
+  /**
+   * Starts the server and waits for the {@code /health} of every replica; prints the command on
+   * a dry run.
+   */
   void start(Map<String, Object> firstBench, String name) {
     List<String> command = Params.overrideServe(config.serveCmd(), serve);
     out.println("[BEGIN SERVER]");
     out.println("Server overrides: " + serve);
     out.println("Server command: " + ForkedRun.shellJoin(command));
     started = true;
-    baseUrl = runArgs.baseUrl(firstBench);
+    baseUrls = runArgs.baseUrls(firstBench);
     log = root.resolve(name + ".server.log");
     if (config.dryRun()) {
       return;
     }
     process = ServerProcess.start(command, log, config.showStdout(), out);
-    process.awaitReady(URI.create(baseUrl + "/health"), config.serverReadyTimeout());
-    out.println("Server ready: " + baseUrl + " (pid " + process.pid() + ", output in " + log
+    process.awaitReady(baseUrls.stream().map(url -> URI.create(url + "/health")).toList(),
+        config.serverReadyTimeout());
+    out.println("Server ready: " + String.join(", ", baseUrls) + " (pid " + process.pid() + ", output in " + log
         + ")");
   }
 
@@ -55,7 +60,7 @@ final class CombinationServer {
       return;
     }
     ServerProcess.afterBench(config.afterBenchCmd(), config.serveCmd(),
-        baseUrl != null ? baseUrl : runArgs.baseUrl(Map.of()), config.showStdout(), out,
+        baseUrls != null ? baseUrls : runArgs.baseUrls(Map.of()), config.showStdout(), out,
         root.resolve("after-bench.log"));
   }
 

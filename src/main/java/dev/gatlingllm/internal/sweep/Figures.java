@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Turns run records into figures: filtered, binned, split by figure / row / column / curve,
@@ -76,8 +77,24 @@ final class Figures {
    * The figures, each curve's points in the order of {@code orderBy} (the swept variable)
    * when given, else of x: latency against throughput is drawn in the order of the load, so
    * that a throughput that falls past saturation turns the curve back instead of zigzagging.
+   * An axis {@code per_url.<figure>} draws that figure of each replica, one curve per URL
+   * ({@link SweepData#perReplica}) unless a split names {@code url} already.
    */
   static List<Figure> build(List<Map<String, Object>> records, PlotSpec spec, String orderBy) {
+    if (perReplica(spec.varX()) || perReplica(spec.varY())) {
+      records = SweepData.perReplica(records);
+      if (Stream.of(spec.figBy(), spec.rowBy(), spec.colBy(), spec.curveBy())
+          .noneMatch(keys -> keys.contains(SweepData.URL_KEY))) {
+        List<String> curves = new ArrayList<>(spec.curveBy());
+        curves.add(SweepData.URL_KEY);
+        spec = spec.withSplits(spec.figBy(), spec.rowBy(), spec.colBy(), curves);
+      }
+    }
+    return split(records, spec, orderBy);
+  }
+
+  private static List<Figure> split(List<Map<String, Object>> records, PlotSpec spec,
+      String orderBy) {
     List<Map<String, Object>> kept = new ArrayList<>();
     for (Map<String, Object> r : records) {
       if (spec.filters().stream().allMatch(f -> f.keeps(r))) {
@@ -125,6 +142,10 @@ final class Figures {
           spec.scaleY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
     }
     return figures;
+  }
+
+  private static boolean perReplica(String key) {
+    return key.startsWith(SweepData.PER_URL + ".");
   }
 
   private static List<Point> points(List<Map<String, Object>> records, PlotSpec spec,

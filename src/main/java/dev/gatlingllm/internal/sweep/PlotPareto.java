@@ -19,13 +19,10 @@ public final class PlotPareto {
 
   private PlotPareto() {}
 
-  /** The files written: the chart's images, then {@code pareto.html}. */
-  public static List<Path> write(Path folder, String userCountVar, String gpuCountVar,
-      List<String> labelBy, Path figDir, String formats) {
-    return write(folder, userCountVar, gpuCountVar, labelBy, figDir, formats, false);
-  }
-
-  /** {@link #write(Path, String, String, List, Path, String)}; tokens per joule with {@code perJoule}. */
+  /**
+   * The files written: the chart's images, then {@code pareto.html}; against tokens per joule
+   * with {@code perJoule}.
+   */
   public static List<Path> write(Path folder, String userCountVar, String gpuCountVar,
       List<String> labelBy, Path figDir, String formats, boolean perJoule) {
     List<ChartImages.Format> fs = ChartImages.Format.parse(formats);
@@ -73,9 +70,8 @@ public final class PlotPareto {
             + r.frontier().size() + " on the frontier -> " + dir.resolve("pareto"));
         return 0;
       }
-      return wrote(perJoule ? write(plot.folder, userCountVar, gpuCountVar, labels, dir,
-          plot.format, true) : Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels,
-          dir, plot.format));
+      return wrote(Sweep.plotPareto(plot.folder, userCountVar, gpuCountVar, labels, dir,
+          plot.format, perJoule));
     }
   }
 }

@@ -124,15 +124,25 @@ final class RunArgs {
         String.join(",", merged.stream().map(PyFormat::percentileWord).toList()))));
   }
 
-  /** The server's root URL as the benchmark flags give it. */
+  /** The server's root URL as the benchmark flags give it: the first replica's. */
   String baseUrl(Map<String, Object> bench) {
+    return baseUrls(bench).get(0);
+  }
+
+  /**
+   * Every root URL the benchmark flags give, in their order: each {@code --base-url} (several
+   * are replicas of one model, each with its own health and caches), else the one of
+   * {@code --host} and {@code --port}.
+   */
+  List<String> baseUrls(Map<String, Object> bench) {
     BenchArgs args = BenchArgs.parse(Params.overrideBench(config.benchArgs(), bench));
-    if (args.has("base-url")) {
-      String url = args.value("base-url").orElseThrow();
-      return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    List<String> given = args.values("base-url");
+    if (given.isEmpty()) {
+      return List.of("http://" + args.value("host").orElse("127.0.0.1") + ":"
+          + args.value("port").orElse("8000"));
     }
-    return "http://" + args.value("host").orElse("127.0.0.1") + ":"
-        + args.value("port").orElse("8000");
+    return given.stream()
+        .map(url -> url.endsWith("/") ? url.substring(0, url.length() - 1) : url).toList();
   }
 
   /** Whether the user fixed the seed, in the benchmark flags or in the combination. */

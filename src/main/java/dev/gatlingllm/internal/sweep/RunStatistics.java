@@ -46,6 +46,8 @@ public final class RunStatistics {
     // --gpu-metrics-url: the energy figures inside gpu_energy, kept when every run has them
     m.put(ENERGY_KEY, "Output tokens per joule (tok/J)");
     m.put("gpu_energy.joules_per_output_token", "Energy per output token (J/tok)");
+    // --cancel-fraction: the users who left, a count the run's arrivals make vary
+    m.put("cancelled", "Cancelled requests");
     return m;
   }
 

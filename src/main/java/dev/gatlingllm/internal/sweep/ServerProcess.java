@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -66,42 +68,61 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * Waits until {@code GET health} answers 2xx. Kills the server's tree and fails when it
-   * exits first or the time runs out.
+   * Waits until {@code GET health} answers 2xx at every replica: a sweep's server command may
+   * start several, and a run sent before the last is up would count its refusals. Kills the
+   * server's tree and fails when it exits first or the time runs out.
    */
-  void awaitReady(URI health, Duration timeout) {
+  void awaitReady(List<URI> health, Duration timeout) {
     awaitReady(health, timeout, POLL_MS);
   }
 
   /**
-   * As {@link #awaitReady(URI, Duration)}, polling every {@code pollMs}.
+   * As {@link #awaitReady(List, Duration)} for one address, polling every {@code pollMs}.
    *
    * @return the start-up time: from the process' start to the first 2xx answer
    */
   Duration awaitReady(URI health, Duration timeout, long pollMs) {
+    return awaitReady(List.of(health), timeout, pollMs);
+  }
+
+  /** As {@link #awaitReady(List, Duration)}; returns when the last replica answered 2xx. */
+  private Duration awaitReady(List<URI> health, Duration timeout, long pollMs) {
     long deadline = startedNanos + timeout.toNanos();
-    String last = "no answer yet";
+    // each replica not yet ready, with what it last gave
+    Map<URI, String> waiting = new LinkedHashMap<>();
+    health.forEach(uri -> waiting.put(uri, "no answer yet"));
     while (true) {
       if (!process.isAlive()) {
         stopped = true;
         throw new SweepFailure("the server exited with status " + process.exitValue()
-            + " before it became ready (" + health + "); its output: " + log + "\n"
+            + " before it became ready (" + String.join(", ", waiting.keySet().stream()
+            .map(URI::toString).toList()) + "); its output: " + log + "\n"
             + Processes.tail(log, 15));
       }
-      try {
-        int status = get(health);
-        if (status / 100 == 2) {
-          return Duration.ofNanos(System.nanoTime() - startedNanos);
+      for (Iterator<Map.Entry<URI, String>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<URI, String> replica = it.next();
+        try {
+          int status = get(replica.getKey());
+          if (status / 100 == 2) {
+            it.remove();
+          } else {
+            replica.setValue("HTTP " + status);
+          }
+        } catch (AuxHttpException e) {
+          replica.setValue(e.getMessage());
         }
-        last = "HTTP " + status;
-      } catch (AuxHttpException e) {
-        last = e.getMessage();
+      }
+      if (waiting.isEmpty()) {
+        return Duration.ofNanos(System.nanoTime() - startedNanos);
       }
       if (System.nanoTime() > deadline) {
         kill();
+        StringBuilder last = new StringBuilder();
+        waiting.forEach((uri, gave) -> last.append(last.length() == 0 ? "" : "; ")
+            .append("GET ").append(uri).append(" last gave ").append(gave));
         throw new SweepFailure("the server did not become ready within "
-            + timeout.toSeconds() + " s (--server-ready-timeout): GET " + health
-            + " last gave " + last + "; the server and its child processes were killed; its "
+            + timeout.toSeconds() + " s (--server-ready-timeout): " + last
+            + "; the server and its child processes were killed; its "
             + "output: " + log + "\n" + Processes.tail(log, 15));
       }
       try {
@@ -141,9 +162,10 @@ final class ServerProcess implements AutoCloseable {
   /**
    * After a benchmark run: {@code --after-bench-cmd} when given; for a {@code vllm} server
    * vLLM's cache resets ({@code POST /reset_prefix_cache}, {@code /reset_mm_cache}); other
-   * servers have no known reset, which is said once.
+   * servers have no known reset, which is said once. With several replicas each is reset (each
+   * has its own caches).
    */
-  static void afterBench(List<String> afterBenchCmd, List<String> serveCmd, String baseUrl,
+  static void afterBench(List<String> afterBenchCmd, List<String> serveCmd, List<String> baseUrls,
       boolean showStdout, PrintStream out, Path log) {
     if (!afterBenchCmd.isEmpty()) {
       try {
@@ -167,17 +189,24 @@ final class ServerProcess implements AutoCloseable {
       return;
     }
     if (!serveCmd.isEmpty() && serveCmd.get(0).endsWith("vllm")) {
-      out.println("Resetting caches at " + baseUrl);
-      for (String path : List.of("/reset_prefix_cache", "/reset_mm_cache")) {
-        try {
-          AuxHttp.post(URI.create(baseUrl + path), new byte[0], "application/json")
-              .connectTimeout(Duration.ofSeconds(5)).timeout(Duration.ofSeconds(60)).send()
-              .requireOk();
-        } catch (AuxHttpException e) {
-          throw new SweepFailure(e.getMessage() + (e.status() > 0 ? " (vLLM needs "
-              + "VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or give --after-bench-cmd)"
-              : ""), e);
-        }
+      for (String baseUrl : baseUrls) {
+        resetCaches(baseUrl, out);
+      }
+    }
+  }
+
+  /** vLLM's cache resets at one replica; a refusal names its address and the fix. */
+  private static void resetCaches(String baseUrl, PrintStream out) {
+    out.println("Resetting caches at " + baseUrl);
+    for (String path : List.of("/reset_prefix_cache", "/reset_mm_cache")) {
+      try {
+        AuxHttp.post(URI.create(baseUrl + path), new byte[0], "application/json")
+            .connectTimeout(Duration.ofSeconds(5)).timeout(Duration.ofSeconds(60)).send()
+            .requireOk();
+      } catch (AuxHttpException e) {
+        throw new SweepFailure(e.getMessage() + (e.status() > 0 ? " (vLLM needs "
+            + "VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or give --after-bench-cmd)"
+            : ""), e);
       }
     }
   }

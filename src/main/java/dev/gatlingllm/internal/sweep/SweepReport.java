@@ -22,6 +22,12 @@ import java.util.Set;
 final class SweepReport {
 
   static final String FILE_NAME = "sweep-report.html";
+  /** The chart of the TTFT's parts: each part's mean, one curve per part. */
+  static final String MEAN_TTFT_PART = "mean_ttft_part_ms";
+  static final String TTFT_PART = "ttft_part";
+  /** The chart of cancellations: the client's and the server's counts, one curve each. */
+  static final String CANCELLED = "requests_cancelled";
+  static final String COUNTED_BY = "counted_by";
 
   private SweepReport() {}
 
@@ -34,24 +40,28 @@ final class SweepReport {
       List<SweepOutcome.SlaAnswer> answers, List<String> failures, String swept,
       List<String> curveBy, Map<String, RunStatistics> spreads, PrintStream out) {
     List<Figures.Figure> figures = new ArrayList<>();
-    List<String[]> axes = new ArrayList<>();
     // the main view: what a load costs in latency for what it gives in throughput
-    axes.add(new String[] {"request_throughput", "p99_e2el_ms"});
-    axes.add(new String[] {"request_throughput", "mean_ttft_ms"});
+    add(figures, root, records, "request_throughput", "p99_e2el_ms", swept, curveBy);
+    add(figures, root, records, "request_throughput", "mean_ttft_ms", swept, curveBy);
     if (swept != null) {
-      axes.add(new String[] {swept, "request_throughput"});
-      axes.add(new String[] {swept, "p99_ttft_ms"});
-    }
-    for (String[] a : axes) {
-      PlotSpec spec = PlotSpec.defaults().withAxes(a[0], a[1])
-          .withSplits(List.of(), List.of(), List.of(), curveBy);
-      for (Figures.Figure f : Figures.build(records, spec, swept)) {
-        if (f.pointCount() > 0) {
-          figures.add(f);
-          ChartImages.write(f, root.resolve("plots"), List.of(ChartImages.Format.PNG),
-              SweepPages.notes(f, records)::get);
-        }
-      }
+      add(figures, root, records, swept, "request_throughput", swept, curveBy);
+      add(figures, root, records, swept, "p99_ttft_ms", swept, curveBy);
+      // where the TTFT went as the load grows: the client's network, the server, the stream
+      Map<String, String> parts = new LinkedHashMap<>();
+      PhaseSummary.TTFT_PARTS.forEach(part -> parts.put(part,
+          PhaseSummary.KEY + ".mean_ttft_" + part + "_ms"));
+      add(figures, root, SweepData.series(records, TTFT_PART, MEAN_TTFT_PART, parts), swept,
+          MEAN_TTFT_PART, swept, with(curveBy, TTFT_PART));
+      // users who leave: the client's cancels beside the aborts the server counted
+      Map<String, String> cancels = new LinkedHashMap<>();
+      cancels.put("client: cancelled", "cancelled");
+      cancels.put("server: aborted", "cancellation.server_aborted");
+      add(figures, root, SweepData.series(records, COUNTED_BY, CANCELLED, cancels), swept,
+          CANCELLED, swept, with(curveBy, COUNTED_BY));
+      // each replica's share of the load and its latency (--base-url given several times)
+      add(figures, root, records, swept, SweepData.PER_URL + ".output_throughput", swept,
+          curveBy);
+      add(figures, root, records, swept, SweepData.PER_URL + ".p99_ttft_ms", swept, curveBy);
     }
     Set<String> points = new LinkedHashSet<>();
     records.forEach(r -> points.add(String.valueOf(r.get(SweepData.POINT_KEY))));
@@ -75,6 +85,26 @@ final class SweepReport {
     Path file = SweepPages.write(root.resolve(FILE_NAME), "Sweep: " + root.getFileName(), data);
     out.println("Sweep report: " + file.toAbsolutePath().toUri());
     return file;
+  }
+
+  /** The figures of one view that has points, each written as PNG under {@code plots/}. */
+  private static void add(List<Figures.Figure> figures, Path root,
+      List<Map<String, Object>> records, String x, String y, String swept, List<String> curveBy) {
+    PlotSpec spec = PlotSpec.defaults().withAxes(x, y)
+        .withSplits(List.of(), List.of(), List.of(), curveBy);
+    for (Figures.Figure f : Figures.build(records, spec, swept)) {
+      if (f.pointCount() > 0) {
+        figures.add(f);
+        ChartImages.write(f, root.resolve("plots"), List.of(ChartImages.Format.PNG),
+            SweepPages.notes(f, records)::get);
+      }
+    }
+  }
+
+  private static List<String> with(List<String> keys, String key) {
+    List<String> out = new ArrayList<>(keys);
+    out.add(key);
+    return out;
   }
 
   /**

@@ -212,23 +212,27 @@ final class SweepRunner {
    * vllm-bench's {@code --reset-prefix-cache}: {@code POST /reset_prefix_cache} before each
    * run, so that no run finds the prompts of the one before cached. A server that does not
    * answer it (vLLM answers it with {@code VLLM_SERVER_DEV_MODE=1}) is said once, and the
-   * sweep goes on without resets.
+   * sweep goes on without resets. Each replica ({@code --base-url} repeated) is reset: each has
+   * its own cache.
    */
   private void resetPrefixCache(Map<String, Object> overrides) {
     if (!config.resetPrefixCache() || prefixResetRefused) {
       return;
     }
-    String url = runArgs.baseUrl(overrides) + "/reset_prefix_cache";
-    try {
-      AuxHttp.post(URI.create(url), new byte[0], "application/json")
-          .connectTimeout(Duration.ofSeconds(5)).timeout(Duration.ofSeconds(60)).send()
-          .requireOk();
-      out.println("Reset the prefix cache: POST " + url);
-    } catch (AuxHttpException e) {
-      prefixResetRefused = true;
-      out.println("WARNING: --reset-prefix-cache: " + e.getMessage() + "; the sweep goes on "
-          + "without resetting the server's prefix cache (vLLM answers it when started with "
-          + "VLLM_SERVER_DEV_MODE=1)");
+    for (String baseUrl : runArgs.baseUrls(overrides)) {
+      String url = baseUrl + "/reset_prefix_cache";
+      try {
+        AuxHttp.post(URI.create(url), new byte[0], "application/json")
+            .connectTimeout(Duration.ofSeconds(5)).timeout(Duration.ofSeconds(60)).send()
+            .requireOk();
+        out.println("Reset the prefix cache: POST " + url);
+      } catch (AuxHttpException e) {
+        prefixResetRefused = true;
+        out.println("WARNING: --reset-prefix-cache: " + e.getMessage() + "; the sweep goes on "
+            + "without resetting the server's prefix cache (vLLM answers it when started with "
+            + "VLLM_SERVER_DEV_MODE=1)");
+        return;
+      }
     }
   }
 
@@ -292,6 +296,9 @@ final class SweepRunner {
         }
       });
       record.put("run_number", n);
+      if (!record.containsKey(PhaseSummary.KEY)) { // the result has them with --save-detailed
+        PhaseSummary.of(runDir).ifPresent(p -> record.put(PhaseSummary.KEY, p));
+      }
       record.put(RunFlags.KEY, RunFlags.of(result));
       record.putAll(withoutName(serve));
       overrides.forEach((k, v) -> {

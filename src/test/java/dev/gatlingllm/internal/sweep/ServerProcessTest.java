@@ -1,16 +1,22 @@
 package dev.gatlingllm.internal.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.gatlingllm.sim.Simulator;
+import dev.gatlingllm.testing.StrictServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +24,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The cache resets after each benchmark run of a {@code vllm} server. */
+/**
+ * The readiness wait of a sweep's server and the cache resets after each benchmark run of a
+ * {@code vllm} server, at each replica when several are given.
+ */
 class ServerProcessTest {
 
   @TempDir Path dir;
@@ -61,8 +70,8 @@ class ServerProcessTest {
 
   @Test
   void aVllmServerHasBothCachesResetByPost() {
-    ServerProcess.afterBench(List.of(), List.of("/opt/venv/bin/vllm", "serve", "m"), baseUrl,
-        false, out, dir.resolve("after.log"));
+    ServerProcess.afterBench(List.of(), List.of("/opt/venv/bin/vllm", "serve", "m"),
+        List.of(baseUrl), false, out, dir.resolve("after.log"));
     assertEquals(List.of("POST /reset_prefix_cache", "POST /reset_mm_cache"), seen);
   }
 
@@ -70,7 +79,7 @@ class ServerProcessTest {
   void aRefusedResetStopsTheSweepNamingTheUrlStatusAndTheFix() {
     mmStatus = 404;
     SweepFailure e = assertThrows(SweepFailure.class, () -> ServerProcess.afterBench(List.of(),
-        List.of("vllm", "serve", "m"), baseUrl, false, out, dir.resolve("after.log")));
+        List.of("vllm", "serve", "m"), List.of(baseUrl), false, out, dir.resolve("after.log")));
     assertEquals("POST " + baseUrl + "/reset_mm_cache answered HTTP 404 (vLLM needs "
         + "VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or give --after-bench-cmd)",
         e.getMessage());
@@ -78,13 +87,75 @@ class ServerProcessTest {
 
   @Test
   void otherServersAreNotReset() {
-    ServerProcess.afterBench(List.of(), List.of("sglang", "serve"), baseUrl, false, out,
-        dir.resolve("after.log"));
+    ServerProcess.afterBench(List.of(), List.of("sglang", "serve"), List.of(baseUrl), false,
+        out, dir.resolve("after.log"));
     ServerProcess.afterBench(List.of(), List.of("/opt/vllm-venv/bin/python", "-m", "sglang"),
-        baseUrl, false, out, dir.resolve("after.log"));
+        List.of(baseUrl), false, out, dir.resolve("after.log"));
     // the same server, a vllm command: the resets reach it, so the silence above was the rule
-    ServerProcess.afterBench(List.of(), List.of("vllm", "serve", "m"), baseUrl, false, out,
-        dir.resolve("after.log"));
+    ServerProcess.afterBench(List.of(), List.of("vllm", "serve", "m"), List.of(baseUrl), false,
+        out, dir.resolve("after.log"));
     assertEquals(List.of("POST /reset_prefix_cache", "POST /reset_mm_cache"), seen);
+  }
+
+  @Test
+  void everyReplicaHasItsCachesReset() {
+    try (Simulator a = replica(); Simulator b = replica()) {
+      ServerProcess.afterBench(List.of(), List.of("vllm", "serve", "m"),
+          List.of(a.baseUrl(), b.baseUrl()), false, out, dir.resolve("after.log"));
+      for (Simulator replica : List.of(a, b)) {
+        assertEquals(List.of("POST /reset_prefix_cache", "POST /reset_mm_cache"),
+            replica.recordedRequests().stream().map(r -> r.method() + " " + r.path()).toList());
+      }
+    }
+  }
+
+  @Test
+  void aReplicaThatRefusesItsResetIsNamed() {
+    mmStatus = 404;
+    try (Simulator a = replica()) {
+      SweepFailure e = assertThrows(SweepFailure.class, () -> ServerProcess.afterBench(
+          List.of(), List.of("vllm", "serve", "m"), List.of(a.baseUrl(), baseUrl), false, out,
+          dir.resolve("after.log")));
+      assertEquals("POST " + baseUrl + "/reset_mm_cache answered HTTP 404 (vLLM needs "
+          + "VLLM_SERVER_DEV_MODE=1 for it, which the sweep sets; or give --after-bench-cmd)",
+          e.getMessage());
+      assertEquals(2, a.recordedRequests().size()); // the first replica was reset
+    }
+  }
+
+  @Test
+  void theServerIsReadyWhenEveryReplicaAnswersItsHealth() {
+    try (Simulator a = replica(); Simulator b = replica();
+        ServerProcess server = ServerProcess.start(List.of("sleep", "60"),
+            dir.resolve("server.log"), false, out)) {
+      server.awaitReady(List.of(URI.create(a.baseUrl() + "/health"),
+          URI.create(b.baseUrl() + "/health")), Duration.ofSeconds(60));
+      for (Simulator replica : List.of(a, b)) {
+        assertEquals(List.of("GET /health"), replica.recordedRequests().stream()
+            .map(r -> r.method() + " " + r.path()).toList());
+      }
+    }
+  }
+
+  @Test
+  void aReplicaThatNeverAnswersIsNamedWhenTheWaitEnds() throws Exception {
+    String dead;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      dead = "http://127.0.0.1:" + free.getLocalPort() + "/health";
+    }
+    try (Simulator a = replica()) {
+      ServerProcess server = ServerProcess.start(List.of("sleep", "60"),
+          dir.resolve("server.log"), false, out);
+      SweepFailure e = assertThrows(SweepFailure.class, () -> server.awaitReady(
+          List.of(URI.create(a.baseUrl() + "/health"), URI.create(dead)), Duration.ofSeconds(1)));
+      assertTrue(e.getMessage().startsWith("the server did not become ready within 1 s "
+          + "(--server-ready-timeout): GET " + dead + " last gave GET " + dead + " failed: "),
+          e.getMessage());
+      assertFalse(e.getMessage().contains(a.baseUrl()), e.getMessage());
+    }
+  }
+
+  private static Simulator replica() {
+    return Simulator.start(StrictServer.builder().recordRequests(true).build());
   }
 }

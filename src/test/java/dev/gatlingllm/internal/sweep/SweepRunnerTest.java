@@ -340,13 +340,15 @@ class SweepRunnerTest {
   void resetPrefixCacheBeforeEachRunAndAServerWithoutItIsSaidOnce() throws Exception {
     java.util.concurrent.atomic.AtomicInteger resets =
         new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean refuse =
+        new java.util.concurrent.atomic.AtomicBoolean();
     com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
         new java.net.InetSocketAddress("127.0.0.1", 0), 0);
     http.createContext("/reset_prefix_cache", exchange -> {
-      if (exchange.getRequestMethod().equals("POST")) {
+      if (exchange.getRequestMethod().equals("POST") && !refuse.get()) {
         resets.incrementAndGet();
       }
-      exchange.sendResponseHeaders(200, -1);
+      exchange.sendResponseHeaders(refuse.get() ? 404 : 200, -1);
       exchange.close();
     });
     http.start();
@@ -360,25 +362,23 @@ class SweepRunnerTest {
       assertEquals(4, resets.get(), "before each of the 2 runs of 2 points");
       assertTrue(console().contains("Reset the prefix cache: POST " + url
           + "/reset_prefix_cache\n"), console());
-    } finally {
-      http.stop(0);
-    }
 
-    // the simulator has no such endpoint: one warning, and every run still runs
-    console.reset();
-    try (dev.gatlingllm.sim.Simulator sim = dev.gatlingllm.sim.Simulator.start(
-        dev.gatlingllm.sim.SimulatorConfig.builder().build())) {
-      FakeServer server = new FakeServer(4, 0.1, 20);
-      Sweep.serve(config(server).benchArgs("--base-url " + sim.baseUrl() + " --model m")
-          .outputDir(dir.resolve("sim")).resetPrefixCache(true)
+      // a server without it: one warning, and every run still runs
+      console.reset();
+      refuse.set(true);
+      server = new FakeServer(4, 0.1, 20);
+      Sweep.serve(config(server).benchArgs("--base-url " + url + " --model m")
+          .outputDir(dir.resolve("none")).resetPrefixCache(true)
           .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 2}]"))
           .build());
       assertEquals(2, server.calls.size());
       assertEquals(2, console().split("WARNING: --reset-prefix-cache: POST "
-          + java.util.regex.Pattern.quote(sim.baseUrl()) + "/reset_prefix_cache answered HTTP "
-          + "404", -1).length, console());
+          + java.util.regex.Pattern.quote(url) + "/reset_prefix_cache answered HTTP 404", -1)
+          .length, console());
       assertTrue(console().contains("the sweep goes on without resetting the server's prefix "
           + "cache"), console());
+    } finally {
+      http.stop(0);
     }
   }
 

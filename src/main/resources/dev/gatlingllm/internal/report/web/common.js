@@ -29,11 +29,15 @@ var LLM = (function () {
     completed: 'Successful requests', failed: 'Failed requests', duration: 'Benchmark duration (s)', num_prompts: 'Prompts',
     total_input_tokens: 'Total input tokens', total_output_tokens: 'Total generated tokens', burstiness: 'Burstiness',
     'gpu_energy.output_tokens_per_joule': 'Output tokens per joule (tok/J)', 'gpu_energy.joules_per_output_token': 'Energy per output token (J/tok)',
-    'gpu_energy.energy_j': 'GPU energy (J)', 'gpu_energy.avg_power_w': 'Average GPU power, all GPUs (W)' };
+    'gpu_energy.energy_j': 'GPU energy (J)', 'gpu_energy.avg_power_w': 'Average GPU power, all GPUs (W)',
+    cancelled: 'Cancelled requests', requests_cancelled: 'Requests cancelled (client) or aborted (server)',
+    mean_ttft_part_ms: 'Mean TTFT part (ms)' };
 
   /** A result JSON key as a person reads it: "p99_e2el_ms" is "P99 E2EL (ms)". */
   function label(key) {
     if (KEY_LABELS[key]) { return KEY_LABELS[key]; }
+    // a sweep's figure of each replica (--base-url given several times)
+    if (/^per_url\./.test(key)) { return label(key.slice(8)) + ', per replica'; }
     var m = /^(mean|median|std|p[0-9.]+)_(ttft|tpot|itl|e2el|ttfc)_ms$/.exec(key);
     if (m) { return m[1].charAt(0).toUpperCase() + m[1].slice(1) + ' ' + m[2].toUpperCase() + ' (ms)'; }
     var units = { ms: 'ms', s: 's', mb: 'MB', rps: 'req/s', perc: '%' };
