@@ -16,20 +16,20 @@ final class LeanStart {
 
   /**
    * Netty's JFR events: on, Netty's buffer allocator registers its allocation events with the
-   * Flight Recorder the first time it allocates, which loads and generates about 80 JFR classes
-   * although no recording runs. A user recording Netty's allocations sets it back to true.
+   * Flight Recorder the first time it allocates (JFR's metadata, generated event handlers:
+   * about 120 classes) although no recording runs. A user recording them sets it to true.
    */
   static final String NETTY_JFR = "io.netty.jfr.enabled";
 
   /**
    * Gatling's TLS settings, read only by Gatling's own HTTP module, which a {@code bench serve}
    * run does not use (the plugin's client builds its own TLS context, for https targets only).
-   * Left to their defaults, reading them loads netty-tcnative's native OpenSSL library (the
-   * Java 22+ restricted-method warning's {@code System::loadLibrary}) and initialises the JDK's
-   * TLS to list its protocols: about 700 classes for a plain-http run.
+   * Left to their defaults, reading them extracts and loads netty-tcnative's native library
+   * and starts the JDK's TLS to list the protocols it supports; given, neither happens. The
+   * protocols are the ones of Gatling's list that every Java 17+ enables.
    */
   static final Map<String, String> GATLING_TLS = Map.of("gatling.ssl.useOpenSsl", "false",
-      // a list in system properties, as Typesafe Config reads one: Gatling's default protocols
+      // a list in system properties, as Typesafe Config reads one
       "gatling.ssl.enabledProtocols.0", "TLSv1.3", "gatling.ssl.enabledProtocols.1", "TLSv1.2");
 
   private LeanStart() {}
@@ -65,9 +65,9 @@ final class LeanStart {
 
   /**
    * Gatling 3.16 asks Maven Central for its latest release at the start of every run (its
-   * cached answer lives 86 ms, not the day it means): an HTTPS request with a one-second
-   * timeout, the JDK's TLS and its XML preferences (a DOM parser, and Saxon found as the
-   * transformer that writes them back), before the first request. The launcher ships its own
+   * cached answer lives 86 s, a failure 3.6 s: seconds given as milliseconds): an HTTPS
+   * request with a one-second timeout, the JDK's TLS and its XML preferences (a DOM parser,
+   * and Saxon found as the transformer that writes them back), before the first request. The launcher ships its own
    * Gatling, which a user does not upgrade apart, so the answer is set to "none" instead: the
    * lazy value the check fills ({@code GatlingVersion.LatestRelease}). A Gatling that renamed
    * it runs its check as before.
