@@ -100,6 +100,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     // a refusal's stack trace goes with the run, not into a target/ of the current folder
     System.setProperty(PluginLogging.LOG_FILE_PROPERTY,
         results.resolve(CRASH_LOG).toString());
+    before.putAll(LeanStart.beforeGatling());
     try {
       // Gatling's launcher ships with its HTML report (gatling-charts-highcharts), which the
       // plugin does not depend on: users' projects bring their own

@@ -43,6 +43,7 @@ public final class GatlingLlm implements Runnable {
   private CommandSpec spec;
 
   public static void main(String[] args) {
+    LeanStart.beforeCommands();
     System.exit(run(args, System.out, System.err));
   }
 

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
  *       {@code startup.runs} times; each run's wall time, CPU time (user + system) and largest
  *       resident set come from {@code /usr/bin/time} where it is installed (the kernel's
  *       accounting of the whole process tree), else from {@code /proc} sampled every 10 ms;
+ *       then one run without the class-data archive counts the classes it loads and the
+ *       methods it compiles, which the machine's load does not move;
  *   <li>{@code memory}: the head-to-head's rungs (rate inf, max concurrency C, N = 4C, 64 / 128
  *       tokens, {@code --num-warmups auto}), the client pinned to one core with {@code
  *       taskset}: its largest resident set, and its wall and CPU.
@@ -159,6 +161,34 @@ public final class StartupMemoryBenchmark {
     }
     md.append("Exit statuses: ").append(measures.stream().map(m -> "" + m.status()).toList())
         .append("\n\n");
+    countRun(launcher, javaHome, javaOpts, bench, md);
+  }
+
+  /**
+   * One more short run, without the class-data archive, that counts what the run loads and
+   * compiles: figures the machine's load does not move, where wall and CPU time do.
+   */
+  private static void countRun(Path launcher, String javaHome, String javaOpts,
+      List<String> bench, StringBuilder md) throws Exception {
+    Path classes = DIR.resolve("classes.txt").toAbsolutePath();
+    Path compiled = DIR.resolve("compilation.log").toAbsolutePath();
+    String counting = (javaOpts + " -Xlog:class+load:file=" + classes
+        + " -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=" + compiled).trim();
+    Measure m = measure(launcher, javaHome, counting, bench, List.of(), "count",
+        Map.of("GATLING_LLM_CDS", "off"));
+    long loaded;
+    try (var lines = Files.lines(classes)) {
+      loaded = lines.count();
+    }
+    long methods;
+    try (var lines = Files.lines(compiled)) {
+      methods = lines.filter(l -> l.startsWith("<nmethod")).count();
+    }
+    System.out.printf(Locale.ROOT, "counted run: %d classes loaded, %d methods compiled%n",
+        loaded, methods);
+    md.append(String.format(Locale.ROOT, "Counted run (no class-data archive, exit %d): %,d"
+        + " classes loaded, %,d methods compiled, %.0f MB peak resident%n%n", m.status(),
+        loaded, methods, m.peakMb()));
   }
 
   /** The head-to-head's rungs, the client pinned to one core: its largest resident set. */
@@ -195,6 +225,12 @@ public final class StartupMemoryBenchmark {
    */
   static Measure measure(Path launcher, String javaHome, String javaOpts, List<String> bench,
       List<String> prefix, String name) throws Exception {
+    return measure(launcher, javaHome, javaOpts, bench, prefix, name, Map.of());
+  }
+
+  private static Measure measure(Path launcher, String javaHome, String javaOpts,
+      List<String> bench, List<String> prefix, String name, Map<String, String> env)
+      throws Exception {
     Path out = DIR.resolve(name + ".out");
     Path times = DIR.resolve(name + ".time");
     Path runDir = DIR.resolve("runs").toAbsolutePath();
@@ -213,6 +249,7 @@ public final class StartupMemoryBenchmark {
     if (!javaOpts.isEmpty()) {
       builder.environment().put("JAVA_OPTS", javaOpts);
     }
+    builder.environment().putAll(env);
     long start = System.nanoTime();
     Process process = builder.start();
     ProcSampler sampler = timed ? null : new ProcSampler(process.toHandle());
