@@ -138,7 +138,7 @@ final class Figures {
       }
       String name = fig.getKey().isEmpty() ? spec.varY() + "-vs-" + spec.varX()
           : FIG_PREFIX + fig.getKey();
-      figures.add(new Figure(Params.sanitize(name), spec.varX(), spec.varY(), spec.scaleX(),
+      figures.add(new Figure(fileName(name), spec.varX(), spec.varY(), spec.scaleX(),
           spec.scaleY(), new ArrayList<>(rows), new ArrayList<>(cols), panels));
     }
     return figures;
@@ -186,7 +186,7 @@ final class Figures {
     for (Figure f : figures) {
       String split = f.name().startsWith(FIG_PREFIX)
           ? "-" + f.name().substring(FIG_PREFIX.length()) : "";
-      out.add(new Figure(Params.sanitize(prefix + split), f.varX(), f.varY(), f.scaleX(),
+      out.add(new Figure(fileName(prefix + split), f.varX(), f.varY(), f.scaleX(),
           f.scaleY(), f.rows(), f.cols(), f.panels()));
     }
     return out;
@@ -209,5 +209,14 @@ final class Figures {
       parts.add(k + "=" + SweepData.text(record, k));
     }
     return String.join("-", parts);
+  }
+
+  /**
+   * A figure's name as its files are named: no {@code /} or {@code ..}, and no {@code :}
+   * either, which a replica's URL brings ({@code per_url[http://host:8000]...}) and Windows
+   * refuses in a file name.
+   */
+  static String fileName(String name) {
+    return Params.sanitize(name).replace(':', '_');
   }
 }

@@ -34,6 +34,13 @@ class FiguresTest {
   }
 
   @Test
+  void aReplicasUrlLeavesNoColonOrSlashInTheFileName() {
+    assertEquals("per_url[http___10.0.0.2_8000].p99_ttft_ms-vs-max_concurrency",
+        Figures.fileName("per_url[http://10.0.0.2:8000].p99_ttft_ms-vs-max_concurrency"));
+    assertEquals("ttft-vs-rate", Figures.fileName("ttft-vs-rate"));
+  }
+
+  @Test
   void figNameNamesTheFilesAsVllmDoes() {
     List<Figures.Figure> one = Figures.named(Figures.build(records(), PlotSpec.defaults()),
         "latency");
