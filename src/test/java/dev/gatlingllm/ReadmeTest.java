@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.internal.arrival.InjectionPlan;
 import dev.gatlingllm.action.Backends;
 import dev.gatlingllm.dataset.Datasets;
@@ -75,7 +76,7 @@ class ReadmeTest {
   @Test
   void howEarlyUsersArriveIsStatedAsTheInjectionPlanDoesIt() throws IOException {
     InjectionPlan plan = InjectionPlan.of(
-        ArrivalProfile.builder().numPrompts(10).requestRate(5).build().schedule());
+        ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(10).requestRate(5).build()));
     double lead = plan.lead().toMillis() / 1000.0;
     double latest = lead + 2 * plan.bucket().toMillis() / 1000.0;
     String arrivals = section("docs/arrivals.md", "## The profile in a simulation");

@@ -126,7 +126,7 @@ public final class AudioRequestBuilder extends RequestBuilderBase<AudioRequestBu
   }
 
   @Override
-  public AudioTemplate template() {
+  AudioTemplate template() {
     if (audio == null) {
       throw new IllegalArgumentException("request '" + name + "': audio(...) is required");
     }

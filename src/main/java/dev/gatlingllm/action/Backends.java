@@ -100,34 +100,87 @@ public final class Backends {
 
   /**
    * A backend that can be served: a vLLM backend name, the {@link Api} it sends, and what of
-   * the command line it takes.
-   *
-   * @param name    vLLM's backend name
-   * @param api     the API its requests speak: their body, how the answer is read, and the
-   *                capabilities the rest of the plugin asks about
-   * @param takes   the parts of the command line its request sends
-   * @param ignores the parts it accepts and does not send, as vLLM does; a part in neither
-   *                set is refused
-   * @param accepts the datasets it can send
-   * @param sends   what it sends, for the README
-   * @param serverMetricsPath where the server the name stands for publishes its Prometheus
-   *                metrics, scraped during the run when no path is given: {@code /metrics}
-   *                for {@code vllm}, which names vLLM's own server; "" for the names that
-   *                say only which API is spoken, whose server's metrics are unknown
+   * the command line it takes. A class rather than a record so that its {@link Api} (internal)
+   * stays package-private: the plugin's own code reaches it through {@code BuilderAccess}.
    */
-  public record Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores,
-      Accepts accepts, String sends, String serverMetricsPath) {
+  public static final class Backend {
 
-    public Backend {
-      takes = Set.copyOf(takes);
-      ignores = Set.copyOf(ignores);
-      Objects.requireNonNull(serverMetricsPath, "serverMetricsPath");
+    private final String name;
+    private final Api api;
+    private final Set<Takes> takes;
+    private final Set<Takes> ignores;
+    private final Accepts accepts;
+    private final String sends;
+    private final String serverMetricsPath;
+
+    /**
+     * @param name    vLLM's backend name
+     * @param api     the API its requests speak: their body, how the answer is read, and the
+     *                capabilities the rest of the plugin asks about
+     * @param takes   the parts of the command line its request sends
+     * @param ignores the parts it accepts and does not send, as vLLM does; a part in neither
+     *                set is refused
+     * @param accepts the datasets it can send
+     * @param sends   what it sends, for the README
+     * @param serverMetricsPath where the server the name stands for publishes its Prometheus
+     *                metrics, scraped during the run when no path is given: {@code /metrics}
+     *                for {@code vllm}, which names vLLM's own server; "" for the names that
+     *                say only which API is spoken, whose server's metrics are unknown
+     */
+    Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores, Accepts accepts,
+        String sends, String serverMetricsPath) {
+      this.name = name;
+      this.api = api;
+      this.takes = Set.copyOf(takes);
+      this.ignores = Set.copyOf(ignores);
+      this.accepts = accepts;
+      this.sends = sends;
+      this.serverMetricsPath = Objects.requireNonNull(serverMetricsPath, "serverMetricsPath");
     }
 
     /** A backend whose server's metrics are not known (no scraping by default). */
-    public Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores,
+    Backend(String name, Api api, Set<Takes> takes, Set<Takes> ignores,
         Accepts accepts, String sends) {
       this(name, api, takes, ignores, accepts, sends, "");
+    }
+
+    /** vLLM's backend name. */
+    public String name() {
+      return name;
+    }
+
+    Api api() {
+      return api;
+    }
+
+    /** The parts of the command line its request sends. */
+    public Set<Takes> takes() {
+      return takes;
+    }
+
+    /** The parts it accepts and does not send, as vLLM does. */
+    public Set<Takes> ignores() {
+      return ignores;
+    }
+
+    /** The datasets it can send. */
+    public Accepts accepts() {
+      return accepts;
+    }
+
+    /** What it sends, for the README. */
+    public String sends() {
+      return sends;
+    }
+
+    /** Where its server publishes Prometheus metrics; "" when unknown. */
+    public String serverMetricsPath() {
+      return serverMetricsPath;
+    }
+
+    @Override
+    public String toString() {
+      return "Backend[" + name + "]";
     }
 
     /** The path its requests go to by default (see {@link Api#defaultPath()}). */

@@ -98,7 +98,7 @@ public final class EmbeddingsRequestBuilder
   }
 
   @Override
-  public PoolingTemplate template() {
+  PoolingTemplate template() {
     if (input == null && multiModal == null) {
       throw new IllegalArgumentException("request '" + name + "': input(...) or "
           + "multiModal(...) is required");

@@ -62,9 +62,10 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
 
   /**
    * A request of the given generation API, for the backends' own use (under
-   * {@code dev.gatlingllm.internal}); a simulation starts from {@code LlmDsl}'s methods.
+   * {@code dev.gatlingllm.internal}, through {@code BuilderAccess}); a simulation starts from
+   * {@code LlmDsl}'s methods.
    */
-  public LlmRequestBuilder(GenerationApi api, String name) {
+  LlmRequestBuilder(GenerationApi api, String name) {
     super(name, api.defaultPath());
     this.api = api;
   }
@@ -435,7 +436,7 @@ public final class LlmRequestBuilder extends RequestBuilderBase<LlmRequestBuilde
   }
 
   @Override
-  public GenerationTemplate template() {
+  GenerationTemplate template() {
     return new GenerationTemplate(spec());
   }
 

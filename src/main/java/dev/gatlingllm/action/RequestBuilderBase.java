@@ -1,5 +1,8 @@
 package dev.gatlingllm.action;
 
+import dev.gatlingllm.internal.action.Api;
+import dev.gatlingllm.internal.action.BuilderAccess;
+import dev.gatlingllm.internal.action.GenerationApi;
 import dev.gatlingllm.internal.action.LlmActions;
 import dev.gatlingllm.internal.action.LlmRequestAction;
 import dev.gatlingllm.internal.action.RequestTemplate;
@@ -15,12 +18,33 @@ import java.util.function.Consumer;
  * What the DSL's request builders share (public so that its methods are part of each builder's
  * documented API; only this package extends it): the request's name, the path, the dataset's prompt
  * length and request id, immutable copies, and the bridge from the request's
- * {@link RequestTemplate} to the request action, the same for every kind.
+ * {@link RequestTemplate} to the request action, the same for every kind. Its static
+ * initializer installs the package's {@link BuilderAccess} hooks.
  *
  * @param <B> the builder itself, which every call returns a new one of
  */
 public abstract class RequestBuilderBase<B extends RequestBuilderBase<B>>
     implements ActionBuilder, Cloneable {
+
+  static {
+    // the plugin's own code reaches the package-private members through this one door
+    BuilderAccess.install(new BuilderAccess.Hooks() {
+      @Override
+      public RequestTemplate template(RequestBuilderBase<?> builder) {
+        return builder.template();
+      }
+
+      @Override
+      public LlmRequestBuilder generation(GenerationApi api, String name) {
+        return new LlmRequestBuilder(api, name);
+      }
+
+      @Override
+      public Api api(Backends.Backend backend) {
+        return backend.api();
+      }
+    });
+  }
 
   final String name;
   /** Null: the default of the request's kind, known when the template is made. */
@@ -79,11 +103,12 @@ public abstract class RequestBuilderBase<B extends RequestBuilderBase<B>>
 
   /**
    * What the action sends, checked. The plugin's own (its type lives under
-   * {@code dev.gatlingllm.internal}); a simulation passes the builder to {@code exec}.
+   * {@code dev.gatlingllm.internal}, which reaches it through {@link BuilderAccess}); a
+   * simulation passes the builder to {@code exec}.
    *
    * @throws IllegalArgumentException naming what the request still lacks
    */
-  public abstract RequestTemplate template();
+  abstract RequestTemplate template();
 
   @Override
   public final io.gatling.core.action.builder.ActionBuilder asScala() {

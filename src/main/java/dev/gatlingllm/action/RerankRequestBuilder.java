@@ -71,7 +71,7 @@ public final class RerankRequestBuilder extends RequestBuilderBase<RerankRequest
   }
 
   @Override
-  public PoolingTemplate template() {
+  PoolingTemplate template() {
     if (query == null || documents == null) {
       throw new IllegalArgumentException("request '" + name + "': query(...) and "
           + "documents(...) are required (or fromDataset())");

@@ -110,13 +110,16 @@ public final class ArrivalProfile {
     return replayTimeScale;
   }
 
-  /** Computes the arrival offsets; deterministic for a given profile. */
-  public ArrivalSchedule schedule() {
+  /**
+   * Computes the arrival offsets; deterministic for a given profile. The run's own code
+   * calls {@link ArrivalSchedule#compute} itself: the schedule's type is internal.
+   */
+  ArrivalSchedule schedule() {
     return ArrivalSchedule.compute(this);
   }
 
   /** A fresh permit gate for one run: bounded by {@link #maxConcurrency()}, else a no-op. */
-  public ConcurrencyLimiter newLimiter() {
+  ConcurrencyLimiter newLimiter() {
     return maxConcurrency == null
         ? ConcurrencyLimiter.unlimited()
         : ConcurrencyLimiter.bounded(maxConcurrency);

@@ -17,6 +17,7 @@ import dev.gatlingllm.internal.cli.BenchFlagSpec;
 import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.internal.cli.CommandLine;
 import dev.gatlingllm.internal.cli.DryRun;
+import dev.gatlingllm.internal.cli.HandOver;
 import dev.gatlingllm.internal.cli.OfflineModes;
 import dev.gatlingllm.internal.cli.PlanTokenizer;
 import dev.gatlingllm.internal.cli.Probing;
@@ -46,9 +47,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code vllm bench serve} as a Gatling simulation: the same flags, run procedure, console
@@ -83,31 +82,9 @@ public class BenchServe extends Simulation {
   private final boolean measuring;
   private ProgressLine progress;
 
-  /**
-   * The flags the launcher parsed for the next run. Gatling builds a simulation by reflection,
-   * with no arguments, so this is the one channel from {@code gatling-llm bench serve} (same
-   * JVM) to the simulation it starts: set just before Gatling starts, taken once by the
-   * constructor. A run that {@code gatling:test} forks has no launcher in its JVM: it parses
-   * {@code -Dllm.args} / {@code -Dllm.argsFile} instead (the JVM's command line is the channel
-   * there). Either way the words are parsed once.
-   */
-  private static final AtomicReference<BenchArgs> HANDED_OVER = new AtomicReference<>();
-
-  /**
-   * Gives the next {@code BenchServe} Gatling builds in this JVM its flags, already parsed
-   * (the launcher's {@code bench serve}).
-   */
-  public static void handOver(BenchArgs args) {
-    HANDED_OVER.set(Objects.requireNonNull(args, "args"));
-  }
-
-  /** Takes back flags handed over but not used (a run that failed before the simulation). */
-  public static void clearHandOver() {
-    HANDED_OVER.set(null);
-  }
-
   public BenchServe() {
-    BenchArgs args = HANDED_OVER.getAndSet(null);
+    // the launcher's parsed flags (HandOver, the one channel), else the forked JVM's
+    BenchArgs args = HandOver.take();
     try {
       if (args == null) {
         args = BenchArgs.parse(CommandLine.fromSystemProperties());

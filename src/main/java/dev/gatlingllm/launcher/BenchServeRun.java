@@ -6,6 +6,7 @@ import dev.gatlingllm.internal.cli.BenchChecks;
 import dev.gatlingllm.internal.cli.BenchPlan;
 import dev.gatlingllm.cli.BenchServe;
 import dev.gatlingllm.internal.cli.CommandLine;
+import dev.gatlingllm.internal.cli.HandOver;
 import dev.gatlingllm.internal.cli.OfflineModes;
 import dev.gatlingllm.internal.logging.PluginLogging;
 import dev.gatlingllm.internal.protocol.RunResults;
@@ -26,7 +27,7 @@ import picocli.CommandLine.ParameterException;
  * {@code gatling-llm bench serve}: the flags parsed by picocli with the spec built from the
  * flag table, then {@link BenchServe} run by Gatling in this JVM, as {@code gatling:test}
  * runs it in the JVM it forks. The flags reach the simulation parsed, through
- * {@link BenchServe#handOver}, the one channel Gatling's reflective start leaves.
+ * {@code HandOver}, the one channel Gatling's reflective start leaves.
  */
 final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
 
@@ -91,11 +92,11 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     String[] gatlingArgs = {"--simulation", BenchServe.class.getName(),
         "--results-folder", results.toString()};
     Map<String, String> before = properties();
-    // the flags go over parsed, not as words to parse again (BenchServe.handOver); the
+    // the flags go over parsed, not as words to parse again (HandOver); the
     // properties a user may have set for gatling:test must not add to them
     System.clearProperty(CommandLine.ARGS_FILE_PROPERTY);
     System.clearProperty(CommandLine.ARGS_PROPERTY);
-    BenchServe.handOver(benchArgs);
+    HandOver.give(benchArgs);
     System.setProperty(RunResults.RESULTS_FOLDER_PROPERTY, results.toString());
     // a refusal's stack trace goes with the run, not into a target/ of the current folder
     System.setProperty(PluginLogging.LOG_FILE_PROPERTY,
@@ -121,7 +122,7 @@ final class BenchServeRun implements Callable<Integer>, Tool.Suggests {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling: " + e, e);
     } finally {
-      BenchServe.clearHandOver();
+      HandOver.clear();
       // a JVM that goes on (a test, an embedding tool) gets its own settings back
       before.forEach((key, value) -> {
         if (value == null) {

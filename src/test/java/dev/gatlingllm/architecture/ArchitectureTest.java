@@ -355,22 +355,6 @@ class ArchitectureTest {
    * a fixed one must be taken out of this list (the test says which).
    */
   static final Set<String> INTERNAL_IN_PUBLIC_SIGNATURES_FROZEN = Set.of(
-      // the request builders are built by the internal Api classes and hand them their
-      // template: the builders' public face would need an API type for it
-      "action.AudioRequestBuilder.template(...)",
-      "action.EmbeddingsRequestBuilder.template(...)",
-      "action.LlmRequestBuilder.<init>(...)",
-      "action.LlmRequestBuilder.template(...)",
-      "action.RequestBuilderBase.template(...)",
-      "action.RerankRequestBuilder.template(...)",
-      // a backend's row names the internal Api it sends
-      "action.Backends$Backend.<init>(...)",
-      "action.Backends$Backend.api(...)",
-      // the run's pacing reads the profile's schedule and limiter (internal.arrival)
-      "arrival.ArrivalProfile.newLimiter(...)",
-      "arrival.ArrivalProfile.schedule(...)",
-      // the launcher's one channel into the drop-in (docs/architecture.md)
-      "cli.BenchServe.handOver(...)",
       // the drop-in builds datasets from the typed flag values (internal.flags.GivenValues)
       "dataset.Datasets.declaredContent(...)",
       "dataset.Datasets.fromFlags(...)",

@@ -65,9 +65,11 @@ public final class ArrivalLatenessBenchmark {
         Duration.ofNanos(Long.getLong("wakeEarlyUs", 100) * 1_000),
         Double.parseDouble(System.getProperty("spinShare", "0.1")));
     ArrivalSchedule warmUp =
-        ArrivalProfile.builder().numPrompts(5_000).requestRate(rate).seed(1).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(5_000).requestRate(rate).seed(1).build());
     ArrivalSchedule measured =
-        ArrivalProfile.builder().numPrompts(n).requestRate(rate).seed(0).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(n).requestRate(rate).seed(0).build());
 
     System.out.printf(Locale.ROOT, "%d Poisson arrivals at %.0f req/s on %d loops, %s, %d cores, "
             + "java %s%n", n, rate, LOOPS, pacer, Runtime.getRuntime().availableProcessors(),

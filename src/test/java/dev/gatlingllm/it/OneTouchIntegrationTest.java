@@ -55,8 +55,9 @@ class OneTouchIntegrationTest {
     // The sent gaps have the schedule's spread: a coefficient of variation near 1 (Poisson),
     // where users let go as injected, without pacing, were evenly spread (0.05).
     long[] sent = records.stream().mapToLong(RequestRecord::startNanos).sorted().toArray();
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(OneTouchItSimulation.NUM_PROMPTS)
-        .requestRate(OneTouchItSimulation.RATE).seed(42).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(OneTouchItSimulation.NUM_PROMPTS).requestRate(OneTouchItSimulation.RATE)
+        .seed(42).build());
     long[] planned = new long[schedule.size()];
     for (int i = 0; i < planned.length; i++) {
       planned[i] = schedule.offsetNanos(i);

@@ -68,8 +68,8 @@ class ScaleOutIntegrationTest {
     // the injectors measure their clocks against the simulator's Date header
     Outcome o = runBoth(StrictServer.builder().ttft(Duration.ofMillis(30))
         .itl(Duration.ofMillis(20)).build(), props, "date");
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(PROMPTS).requestRate(RATE)
-        .seed(SEED).maxConcurrency(3).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(PROMPTS).requestRate(RATE).seed(SEED).maxConcurrency(3).build());
     assertTrue(minGap(schedule) > 2_000_000, "request ids follow the send order, which is "
         + "the slot order when arrivals are more than 2 ms apart");
 

@@ -30,7 +30,7 @@ public final class ChatApi extends GenerationApi {
   @Override
   public LlmRequestBuilder request(RequestFlags flags) {
     // vLLM sends the prompt as a text part of the user message, the media after it
-    return BackendRequests.generation(new LlmRequestBuilder(this, "chat").fromDataset()
+    return BackendRequests.generation(BuilderAccess.generation(this, "chat").fromDataset()
         .multiModal(BackendRequests::mediaParts), flags, false);
   }
 

@@ -25,7 +25,7 @@ public final class CompletionsApi extends GenerationApi {
 
   @Override
   public LlmRequestBuilder request(RequestFlags flags) {
-    LlmRequestBuilder r = new LlmRequestBuilder(this, "completions").fromDataset();
+    LlmRequestBuilder r = BuilderAccess.generation(this, "completions").fromDataset();
     if (flags.on("prompt-token-ids")) {
       // the ids the dataset's tokenizer gave each prompt (PromptTokenIds), as vllm-bench sends
       r = r.promptTokenIds("#{" + PromptTokenIds.FEEDER_KEY + "}");

@@ -68,7 +68,7 @@ public final class MessagesApi extends GenerationApi {
 
   @Override
   public LlmRequestBuilder request(RequestFlags flags) {
-    return BackendRequests.generation(new LlmRequestBuilder(this, "messages").fromDataset(),
+    return BackendRequests.generation(BuilderAccess.generation(this, "messages").fromDataset(),
         flags, false);
   }
 

@@ -3,6 +3,7 @@ package dev.gatlingllm.internal.action;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.internal.arrival.ArrivalClock;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
@@ -74,8 +75,8 @@ public final class Rehearsal {
    */
   public static int run(RequestTemplate spec, LlmComponents run, Clock gatlingClock, int requests) {
     ArrivalClock clock = run.pacing().arrivalClock().isPresent()
-        ? ArrivalClock.of(ArrivalProfile.builder().numPrompts(requests).requestRate(RATE).seed(0)
-            .build().schedule())
+        ? ArrivalClock.of(ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(requests).requestRate(RATE).seed(0).build()))
         : null;
     LlmComponents components = run.forRehearsal(clock);
     CountDownLatch done = new CountDownLatch(requests);

@@ -1,6 +1,5 @@
 package dev.gatlingllm.internal.action;
 
-import dev.gatlingllm.action.RequestBuilderBase;
 import dev.gatlingllm.internal.client.ChunkReader;
 import dev.gatlingllm.internal.metrics.TaskType;
 import io.gatling.commons.stats.OK$;
@@ -50,7 +49,7 @@ public final class RequestPreview {
    */
   public static Rendered render(ActionBuilder request, Map<String, Object> attributes,
       String model) {
-    RequestTemplate template = template(request);
+    RequestTemplate template = BuilderAccess.template(request);
     try {
       RequestTemplate.Body body = template.body(session(attributes), model, null);
       return new Rendered(template.path(), body.bytes(), body.contentType(),
@@ -59,14 +58,6 @@ public final class RequestPreview {
       throw new IllegalArgumentException("request '" + template.name() + "': "
           + e.getMessage(), e);
     }
-  }
-
-  private static RequestTemplate template(ActionBuilder request) {
-    if (request instanceof RequestBuilderBase<?> b) {
-      return b.template();
-    }
-    throw new IllegalArgumentException("not a gatling-llm request: "
-        + (request == null ? "null" : request.getClass().getName()));
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

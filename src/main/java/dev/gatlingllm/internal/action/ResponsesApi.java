@@ -51,7 +51,7 @@ public final class ResponsesApi extends GenerationApi {
 
   @Override
   public LlmRequestBuilder request(RequestFlags flags) {
-    return BackendRequests.generation(new LlmRequestBuilder(this, "responses").fromDataset(),
+    return BackendRequests.generation(BuilderAccess.generation(this, "responses").fromDataset(),
         flags, false);
   }
 

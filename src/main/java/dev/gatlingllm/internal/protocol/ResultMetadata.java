@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.internal.report.RunInfo;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -47,7 +48,8 @@ final class ResultMetadata {
         info = info.rampUp(profile.rampUpStrategy().get().cliName(),
             profile.rampUpStartRps().getAsInt(), profile.rampUpEndRps().getAsInt());
         if (arrivalStart != null) {
-          info = info.rpsChangeEvents(profile.schedule().rpsChangeEventsJson(arrivalStart, zone));
+          info = info.rpsChangeEvents(ArrivalSchedule.compute(profile)
+              .rpsChangeEventsJson(arrivalStart, zone));
         }
       }
     }

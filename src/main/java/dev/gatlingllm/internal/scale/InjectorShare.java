@@ -173,7 +173,7 @@ public record InjectorShare(int index, int count) {
    * @throws IllegalArgumentException when the benchmark has fewer requests than injectors
    */
   public ArrivalSchedule schedule(ArrivalProfile profile) {
-    ArrivalSchedule full = profile.schedule();
+    ArrivalSchedule full = ArrivalSchedule.compute(profile);
     if (full.size() < count) {
       throw new IllegalArgumentException("the benchmark has " + full.size() + " requests, fewer "
           + "than its " + count + " injectors: every injector needs at least one");

@@ -46,7 +46,7 @@ class ScaleOutComponentsTest {
   @Test
   void injectorOneOfThreeSendsRequestsOneFourSevenAtTheirTimesWithTwoOfFivePermits()
       throws Exception {
-    ArrivalSchedule full = PROFILE.schedule();
+    ArrivalSchedule full = ArrivalSchedule.compute(PROFILE);
     try (ActionHarness h = injector("1/3")) {
       assertEquals(new InjectorShare(1, 3), h.components.share());
       ArrivalSchedule mine = h.components.pacing().arrivalClock().orElseThrow().schedule();

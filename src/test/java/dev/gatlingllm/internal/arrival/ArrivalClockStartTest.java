@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class ArrivalClockStartTest {
 
   private static ArrivalSchedule threeArrivals() {
-    return ArrivalProfile.builder().numPrompts(3).requestRate(10).seed(1).build().schedule();
+    return ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(3).requestRate(10).seed(1)
+        .build());
   }
 
   @Test

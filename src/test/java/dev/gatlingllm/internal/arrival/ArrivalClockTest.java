@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class ArrivalClockTest {
 
   private final ArrivalSchedule schedule =
-      ArrivalProfile.builder().numPrompts(5).requestRate(10).seed(1).build().schedule();
+      ArrivalSchedule.compute(ArrivalProfile.builder()
+          .numPrompts(5).requestRate(10).seed(1).build());
 
   @Test
   void slotsAreHandedOutInOrderThenExhausted() {
@@ -68,7 +69,7 @@ class ArrivalClockTest {
   void concurrentClaimsGetEverySlotExactlyOnce() throws Exception {
     int n = 50_000;
     ArrivalClock clock = ArrivalClock.of(
-        ArrivalProfile.builder().numPrompts(n).build().schedule());
+        ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(n).build()));
     int threads = 4;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {

@@ -21,8 +21,9 @@ class ArrivalDistributionTest {
   @ParameterizedTest
   @ValueSource(doubles = {0.25, 1.0, 4.0})
   void scheduleGapsPassKsAgainstGamma(double burstiness) {
-    double[] gaps = gapsSeconds(ArrivalProfile.builder().numPrompts(N).requestRate(RATE)
-        .burstiness(burstiness).seed(20240601L).build().schedule());
+    double[] gaps = gapsSeconds(ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(N).requestRate(RATE)
+        .burstiness(burstiness).seed(20240601L).build()));
     double d = GammaCdf.ksStatistic(gaps, GammaCdf.of(burstiness, 1 / (RATE * burstiness)));
     double critical = GammaCdf.ksCritical(ALPHA, N);
     assertTrue(d < critical, "KS D=" + d + " >= critical " + critical + " for burstiness " + burstiness);
@@ -31,8 +32,9 @@ class ArrivalDistributionTest {
   @ParameterizedTest
   @ValueSource(doubles = {0.25, 1.0, 4.0})
   void ksRejectsTheWrongBurstiness(double burstiness) {
-    double[] gaps = gapsSeconds(ArrivalProfile.builder().numPrompts(N).requestRate(RATE)
-        .burstiness(burstiness).seed(20240601L).build().schedule());
+    double[] gaps = gapsSeconds(ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(N).requestRate(RATE)
+        .burstiness(burstiness).seed(20240601L).build()));
     double wrong = burstiness == 1.0 ? 2.0 : 1.0;
     double d = GammaCdf.ksStatistic(gaps, GammaCdf.of(wrong, 1 / (RATE * wrong)));
     assertTrue(d > 3 * GammaCdf.ksCritical(ALPHA, N),
@@ -55,9 +57,9 @@ class ArrivalDistributionTest {
   @ValueSource(strings = {"linear", "exponential"})
   void rampGapsScaledByTheirRateAreGamma(String strategy) {
     double burstiness = 0.5;
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(N)
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(N)
         .rampUp(RampUpStrategy.fromCliName(strategy), 5, 80).burstiness(burstiness).seed(3)
-        .build().schedule();
+        .build());
     double[] gaps = gapsSeconds(schedule);
     // Each gap i ~ Gamma(b, 1 / (r_i b)), so gap_i * r_i ~ Gamma(b, 1 / b) for all i.
     for (int i = 0; i < N; i++) {

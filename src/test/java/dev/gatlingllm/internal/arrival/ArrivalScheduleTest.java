@@ -24,7 +24,8 @@ class ArrivalScheduleTest {
   @Test
   void constantRateIsRescaledSoTheLastArrivalIsAtNOverRate() {
     ArrivalSchedule schedule =
-        ArrivalProfile.builder().numPrompts(1234).requestRate(7.5).seed(11).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(1234).requestRate(7.5).seed(11).build());
     assertEquals(Math.round(1234 / 7.5 * 1e9), schedule.lastOffsetNanos());
   }
 
@@ -41,8 +42,9 @@ class ArrivalScheduleTest {
       cumulative[i] = sum;
     }
     double factor = (n / rate) / sum;
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(n).requestRate(rate)
-        .burstiness(burstiness).seed(5).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(n).requestRate(rate)
+        .burstiness(burstiness).seed(5).build());
     for (int i = 0; i < n; i++) {
       assertEquals(cumulative[i] * factor * 1e9, schedule.offsetNanos(i), 1.0, "arrival " + i);
     }
@@ -52,8 +54,9 @@ class ArrivalScheduleTest {
 
   @Test
   void offsetsNeverDecrease() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(5000).requestRate(100)
-        .burstiness(0.1).seed(1).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(5000).requestRate(100)
+        .burstiness(0.1).seed(1).build());
     for (int i = 1; i < schedule.size(); i++) {
       assertTrue(schedule.offsetNanos(i) >= schedule.offsetNanos(i - 1), "arrival " + i);
     }
@@ -61,7 +64,8 @@ class ArrivalScheduleTest {
 
   @Test
   void unboundedRateSendsEverythingAtOnce() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(300).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(300).build());
     assertEquals(300, schedule.size());
     assertArrayEquals(new long[300], schedule.offsetsNanos());
     assertEquals(Double.POSITIVE_INFINITY, schedule.rate(299));
@@ -72,9 +76,9 @@ class ArrivalScheduleTest {
   void sameSeedSameScheduleOtherSeedDiffers() {
     ArrivalProfile.Builder base =
         ArrivalProfile.builder().numPrompts(1000).requestRate(12).burstiness(0.5);
-    ArrivalSchedule a = base.seed(42).build().schedule();
-    ArrivalSchedule b = base.seed(42).build().schedule();
-    ArrivalSchedule c = base.seed(43).build().schedule();
+    ArrivalSchedule a = ArrivalSchedule.compute(base.seed(42).build());
+    ArrivalSchedule b = ArrivalSchedule.compute(base.seed(42).build());
+    ArrivalSchedule c = ArrivalSchedule.compute(base.seed(43).build());
     assertArrayEquals(a.offsetsNanos(), b.offsetsNanos());
     assertEquals(a, b);
     assertNotEquals(a, c);
@@ -87,8 +91,10 @@ class ArrivalScheduleTest {
 
   @Test
   void defaultSeedIsZeroLikeVllm() {
-    ArrivalSchedule implicit = ArrivalProfile.builder().requestRate(3).build().schedule();
-    ArrivalSchedule explicit = ArrivalProfile.builder().requestRate(3).seed(0).build().schedule();
+    ArrivalSchedule implicit = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .requestRate(3).build());
+    ArrivalSchedule explicit = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .requestRate(3).seed(0).build());
     assertEquals(ArrivalProfile.DEFAULT_NUM_PROMPTS, implicit.size());
     assertEquals(explicit, implicit);
   }
@@ -108,8 +114,8 @@ class ArrivalScheduleTest {
 
   @Test
   void rampsAreNotRescaled() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(2000)
-        .rampUp(RampUpStrategy.LINEAR, 10, 10).seed(8).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(2000)
+        .rampUp(RampUpStrategy.LINEAR, 10, 10).seed(8).build());
     // A flat "ramp" at 10 req/s: the span is the raw sum of the gaps, not exactly N / 10.
     assertNotEquals(Math.round(2000 / 10.0 * 1e9), schedule.lastOffsetNanos());
     assertEquals(200.0, schedule.lastOffsetNanos() / 1e9, 200.0 * 0.1);
@@ -131,8 +137,8 @@ class ArrivalScheduleTest {
 
   @Test
   void linearRampFromZeroSendsTheFirstRequestAtTheStart() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(40)
-        .rampUp(RampUpStrategy.LINEAR, 0, 7).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(40)
+        .rampUp(RampUpStrategy.LINEAR, 0, 7).build());
     assertEquals(0.0, schedule.rate(0));
     assertEquals(0L, schedule.offsetNanos(0));
     assertTrue(schedule.offsetNanos(1) > 0);
@@ -140,8 +146,8 @@ class ArrivalScheduleTest {
 
   @Test
   void rpsChangeEventsRenderLikePythonsIsoformat() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(3)
-        .rampUp(RampUpStrategy.LINEAR, 1, 3).seed(1).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(3)
+        .rampUp(RampUpStrategy.LINEAR, 1, 3).seed(1).build());
     Instant start = Instant.parse("2025-01-31T14:05:09Z");
     List<Map<String, Object>> json = schedule.rpsChangeEventsJson(start, ZoneOffset.ofHours(2));
     assertEquals(3, json.size());
@@ -169,10 +175,10 @@ class ArrivalScheduleTest {
   }
 
   private static ArrivalSchedule rampSchedule(JsonNode c) {
-    return ArrivalProfile.builder().numPrompts(c.get("n").asInt())
+    return ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(c.get("n").asInt())
         .rampUp(RampUpStrategy.fromCliName(c.get("strategy").asText()), c.get("start").asInt(),
             c.get("end").asInt())
-        .seed(17).build().schedule();
+        .seed(17).build());
   }
 
   /**
@@ -182,8 +188,8 @@ class ArrivalScheduleTest {
    */
   @Test
   void aShareTakesEveryNthRequestWithItsOffsetAndRate() {
-    ArrivalSchedule whole = ArrivalProfile.builder().numPrompts(7)
-        .rampUp(RampUpStrategy.LINEAR, 2, 20).seed(3).build().schedule();
+    ArrivalSchedule whole = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(7)
+        .rampUp(RampUpStrategy.LINEAR, 2, 20).seed(3).build());
     int[][] expected = {{0, 3, 6}, {1, 4}, {2, 5}};
     int seen = 0;
     for (int k = 0; k < 3; k++) {
@@ -199,8 +205,9 @@ class ArrivalScheduleTest {
     assertEquals(7, seen);
     assertSame(whole, whole.share(0, 1), "one injector sends everything");
 
-    ArrivalSchedule constant = ArrivalProfile.builder().numPrompts(2).requestRate(4).seed(1)
-        .build().schedule();
+    ArrivalSchedule constant = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(2).requestRate(4).seed(1)
+        .build());
     assertEquals(0, constant.share(4, 5).size(), "more injectors than requests: nothing");
     assertEquals(0, constant.share(2, 3).size(), "the injector right after the last request");
     assertEquals(4.0, constant.share(1, 2).rate(0), "a constant rate stays");
@@ -209,7 +216,8 @@ class ArrivalScheduleTest {
 
   @Test
   void aShareOutsideTheInjectorsIsRefused() {
-    ArrivalSchedule whole = ArrivalProfile.builder().numPrompts(3).seed(1).build().schedule();
+    ArrivalSchedule whole = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(3).seed(1).build());
     for (int[] bad : new int[][] {{3, 3}, {-1, 3}, {0, 0}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> whole.share(bad[0], bad[1]));

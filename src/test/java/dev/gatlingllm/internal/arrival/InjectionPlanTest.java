@@ -38,7 +38,8 @@ class InjectionPlanTest {
     // 21 s would run 5 % slow and end a second behind, so it is a ramp of its own. Every
     // user costs the injector one or two layers.
     ArrivalSchedule schedule =
-        ArrivalProfile.builder().numPrompts(20_000).requestRate(1000).seed(4).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(20_000).requestRate(1000).seed(4).build());
     InjectionPlan plan = InjectionPlan.of(schedule);
     List<OpenInjectionStep> steps = plan.steps();
     assertEquals(Duration.ofSeconds(1), plan.bucket());
@@ -58,8 +59,8 @@ class InjectionPlanTest {
         ArrivalProfile.builder().numPrompts(3_000).rampUp(RampUpStrategy.EXPONENTIAL, 2, 400)
             .seed(9).build());
     for (ArrivalProfile profile : profiles) {
-      InjectionPlan plan = InjectionPlan.of(profile.schedule());
-      long cells = profile.schedule().lastOffsetNanos() / SECOND + 1;
+      InjectionPlan plan = InjectionPlan.of(ArrivalSchedule.compute(profile));
+      long cells = ArrivalSchedule.compute(profile).lastOffsetNanos() / SECOND + 1;
       List<OpenInjectionStep> steps = plan.steps();
       assertTrue(steps.size() <= 2 * cells, profile + ": " + steps.size() + " steps");
       assertEveryUserAhead(plan, 500 * MS, 2_500 * MS);
@@ -70,7 +71,8 @@ class InjectionPlanTest {
   void sparseArrivalsKeepTheirDistanceFromTheStart() {
     // At 0.1 req/s the first arrival is seconds after the start: the plan waits for it.
     ArrivalSchedule schedule =
-        ArrivalProfile.builder().numPrompts(20).requestRate(0.1).seed(2).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(20).requestRate(0.1).seed(2).build());
     long first = schedule.offsetNanos(0);
     assertTrue(first > SECOND, "fixture: the first arrival should be late");
     InjectionPlan plan = InjectionPlan.of(schedule);
@@ -82,7 +84,8 @@ class InjectionPlanTest {
 
   @Test
   void unboundedRateIsOneAtOnceStep() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(777).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(777).build());
     InjectionPlan plan = InjectionPlan.of(schedule);
     List<OpenInjectionStep> steps = plan.steps();
     assertEquals(1, steps.size());
@@ -92,8 +95,8 @@ class InjectionPlanTest {
 
   @Test
   void slotsAtOneLaterInstantWaitForItThenStartTogether() {
-    ArrivalSchedule schedule = ArrivalProfile.builder()
-        .replay(ArrivalTrace.ofSeconds(2.25, 2.25, 2.25)).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .replay(ArrivalTrace.ofSeconds(2.25, 2.25, 2.25)).build());
     InjectionPlan plan = InjectionPlan.of(schedule);
     if (schedule.offsetNanos(0) > 0) {
       assertEquals(List.of(new NothingForOpenInjection(millis(2_250)), new AtOnceOpenInjection(3)),
@@ -106,8 +109,9 @@ class InjectionPlanTest {
 
   @Test
   void customBucketAndLead() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(3000).requestRate(200)
-        .burstiness(0.3).seed(6).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(3000).requestRate(200)
+        .burstiness(0.3).seed(6).build());
     InjectionPlan plan =
         InjectionPlan.of(schedule).withBucket(Duration.ofSeconds(2)).withLead(Duration.ofMillis(100));
     assertEquals(Duration.ofSeconds(2), plan.bucket());
@@ -120,7 +124,8 @@ class InjectionPlanTest {
     // 30,000 arrivals over about 20,000 s (5.5 hours) at 1.5 req/s: one-second cells would
     // need 20,001 of them; widened 11-fold (ceil(20,001 / 2000)) to 11 s.
     ArrivalSchedule schedule =
-        ArrivalProfile.builder().numPrompts(30_000).requestRate(1.5).seed(5).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(30_000).requestRate(1.5).seed(5).build());
     long cells = schedule.lastOffsetNanos() / SECOND + 1;
     long factor = (cells + InjectionPlan.DEFAULT_MAX_BUCKETS - 1) / InjectionPlan.DEFAULT_MAX_BUCKETS;
     assertEquals(11, factor, "fixture: the run's length");
@@ -135,7 +140,8 @@ class InjectionPlanTest {
   @Test
   void maxBucketsIsConfigurable() {
     ArrivalSchedule schedule =
-        ArrivalProfile.builder().numPrompts(5_000).requestRate(50).seed(5).build().schedule();
+        ArrivalSchedule.compute(ArrivalProfile.builder()
+            .numPrompts(5_000).requestRate(50).seed(5).build());
     InjectionPlan plan = InjectionPlan.of(schedule).withMaxBuckets(10);
     // About 100 s of arrivals: 101 one-second cells, widened 11-fold to fit in 10.
     assertEquals(101, schedule.lastOffsetNanos() / SECOND + 1, "fixture: the run's length");
@@ -146,8 +152,8 @@ class InjectionPlanTest {
 
   @Test
   void replayedTraceIsInjectedAroundItsGaps() {
-    ArrivalSchedule schedule = ArrivalProfile.builder()
-        .replay(ArrivalTrace.ofSeconds(0, 0.2, 0.2, 5.5, 5.9, 60)).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder()
+        .replay(ArrivalTrace.ofSeconds(0, 0.2, 0.2, 5.5, 5.9, 60)).build());
     InjectionPlan plan = InjectionPlan.of(schedule);
     // Worked by hand from Gatling's even split: the three users of 0-0.2 s ramp over 2 s (at
     // 0, 0.5 and 1 s; over 3 s the third would come at 2 s, 1.8 s before its slot's cell
@@ -185,7 +191,8 @@ class InjectionPlanTest {
 
   @Test
   void invalidSettingsAreRejected() {
-    InjectionPlan plan = InjectionPlan.of(ArrivalProfile.builder().numPrompts(1).build().schedule());
+    InjectionPlan plan = InjectionPlan.of(ArrivalSchedule.compute(ArrivalProfile.builder()
+        .numPrompts(1).build()));
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> plan.withLead(Duration.ofMillis(-1))).getMessage()
         .contains("lead must be whole milliseconds and at least 0 ms, got PT-0.001S"));

@@ -101,7 +101,8 @@ class ProbingTest {
     assertEquals("/v1/messages", b.path());
     assertEquals(1, body.get("max_tokens").asInt(), body.toString());
     assertEquals("first prompt", body.get("messages").get(0).get("content").asText());
-    assertSame(dev.gatlingllm.action.Backends.resolve("anthropic-messages").api().reader(),
+    assertSame(dev.gatlingllm.internal.action.BuilderAccess.api(
+        dev.gatlingllm.action.Backends.resolve("anthropic-messages")).reader(),
         b.reader());
     assertNotSame(dev.gatlingllm.internal.client.ChunkReader.OPENAI, b.reader());
     assertSame(dev.gatlingllm.internal.client.ChunkReader.OPENAI, Probing.bodies(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.action.Backends;
+import dev.gatlingllm.internal.action.BuilderAccess;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -31,7 +32,7 @@ class MessagesEventsTest {
 
   /** The Messages API's reader, as its row of the backend table gives it. */
   private static final ChunkReader MESSAGES =
-      Backends.resolve("anthropic-messages").api().reader();
+      BuilderAccess.api(Backends.resolve("anthropic-messages")).reader();
 
   private static final String START = "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
       + "\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"served-llm\","

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.action.Backends;
+import dev.gatlingllm.internal.action.BuilderAccess;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -27,7 +28,7 @@ class ResponsesEventsTest {
 
   /** The Responses API's reader, as its row of the backend table gives it. */
   private static final ChunkReader RESPONSES =
-      Backends.resolve("openai-responses").api().reader();
+      BuilderAccess.api(Backends.resolve("openai-responses")).reader();
 
   private static final String CREATED = "{\"type\":\"response.created\",\"sequence_number\":0,"
       + "\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\","

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gatlingllm.arrival.ArrivalProfile;
+import dev.gatlingllm.internal.arrival.ArrivalSchedule;
 import dev.gatlingllm.arrival.ArrivalTrace;
 import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.options.ResultOptions;
@@ -57,7 +58,8 @@ class ResultMetadataTest {
     // The start rate is stamped at the start itself: a whole second, which Python's
     // isoformat() writes without a fraction.
     assertEquals("{\"rps\":1,\"timestamp\":\"2025-01-31T14:05:09\"}", events.get(0).toString());
-    assertEquals(ramp.schedule().rpsChangeEventsJson(WHOLE_SECOND, ZoneOffset.UTC).size(),
+    assertEquals(ArrivalSchedule.compute(ramp)
+        .rpsChangeEventsJson(WHOLE_SECOND, ZoneOffset.UTC).size(),
         events.size());
     for (JsonNode e : events) {
       assertTrue(e.get("timestamp").asText().matches(

@@ -137,8 +137,8 @@ public class RecordLogTest {
 
   @Test
   void rampsReplaysAndUnpacedRunsComeBackToo() {
-    ArrivalSchedule schedule = ArrivalProfile.builder().numPrompts(20)
-        .rampUp(RampUpStrategy.EXPONENTIAL, 1, 30).build().schedule();
+    ArrivalSchedule schedule = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(20)
+        .rampUp(RampUpStrategy.EXPONENTIAL, 1, 30).build());
     List<RunInfo> runs = List.of(
         RunInfo.builder("m").rampUp("exponential", 1, 30)
             .rpsChangeEvents(schedule.rpsChangeEventsJson(

@@ -136,8 +136,8 @@ class RunReporterTest {
 
   @Test
   void rampUpWritesVllmsRampKeysAndFileName() throws Exception {
-    ArrivalSchedule ramp = ArrivalProfile.builder().numPrompts(20)
-        .rampUp(RampUpStrategy.LINEAR, 1, 10).build().schedule();
+    ArrivalSchedule ramp = ArrivalSchedule.compute(ArrivalProfile.builder().numPrompts(20)
+        .rampUp(RampUpStrategy.LINEAR, 1, 10).build());
     RunInfo run = RunInfo.builder("org/model-x").rampUp("linear", 1, 10)
         .rpsChangeEvents(ramp.rpsChangeEventsJson(Instant.parse("2025-01-02T03:04:05.000001Z"),
             ZoneOffset.UTC))

@@ -109,7 +109,7 @@ class InjectorShareTest {
         ArrivalProfile.builder().numPrompts(50).rampUp(RampUpStrategy.LINEAR, 1, 30).build(),
         ArrivalProfile.builder().numPrompts(50).rampUp(RampUpStrategy.EXPONENTIAL, 2, 40).build(),
         ArrivalProfile.builder().numPrompts(50).build())) {
-      ArrivalSchedule full = profile.schedule();
+      ArrivalSchedule full = ArrivalSchedule.compute(profile);
       long[] merged = new long[0];
       for (int k = 0; k < 3; k++) {
         ArrivalSchedule mine = new InjectorShare(k, 3).schedule(profile);
@@ -126,10 +126,11 @@ class InjectorShareTest {
       assertEquals(Arrays.toString(full.offsetsNanos()), Arrays.toString(merged));
     }
     ArrivalProfile two = ArrivalProfile.builder().numPrompts(2).requestRate(1).build();
-    assertSame(two.schedule().getClass(), InjectorShare.WHOLE.schedule(two).getClass());
+    assertSame(ArrivalSchedule.compute(two).getClass(),
+        InjectorShare.WHOLE.schedule(two).getClass());
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> new InjectorShare(2, 3).schedule(two)).getMessage()
         .contains("fewer than its 3 injectors"));
-    assertThrows(IllegalArgumentException.class, () -> two.schedule().share(3, 3));
+    assertThrows(IllegalArgumentException.class, () -> ArrivalSchedule.compute(two).share(3, 3));
   }
 }
