@@ -1,5 +1,6 @@
 package dev.gatlingllm.dataset;
 
+import dev.gatlingllm.internal.dataset.DatasetAccess;
 import dev.gatlingllm.internal.flags.FlagValues;
 import dev.gatlingllm.internal.flags.GivenValues;
 import java.nio.file.Path;
@@ -13,7 +14,8 @@ import java.util.Set;
 /**
  * Entry point to the datasets of {@code vllm bench serve}: one builder per dataset, and a
  * factory that builds any of them from vLLM's command-line flags ({@link #fromArgs},
- * {@link #fromFlags}). Which dataset takes which flag is said once, in the flag table's
+ * {@link #fromFlags}; the drop-in's converted flag values come in through
+ * {@code internal.dataset.DatasetAccess}). Which dataset takes which flag is said once, in the flag table's
  * datasets column ({@code bench-flags.tsv}), for these and for the drop-in alike.
  *
  * <pre>{@code
@@ -47,6 +49,21 @@ public final class Datasets {
    * the flag table ({@code bench-flags.tsv}, its datasets column) gives to some dataset.
    */
   public static final Set<String> FLAGS = DatasetFlags.NAMES;
+
+  static {
+    // the drop-in builds its dataset from flag values converted already, through this door
+    DatasetAccess.install(new DatasetAccess.Hooks() {
+      @Override
+      public DatasetSpec fromFlags(FlagValues flags) {
+        return DatasetFromFlags.build(flags);
+      }
+
+      @Override
+      public Optional<DatasetContent> declaredContent(FlagValues flags) {
+        return DatasetFromFlags.declaredContent(flags);
+      }
+    });
+  }
 
   private Datasets() {}
 
@@ -178,16 +195,6 @@ public final class Datasets {
   }
 
   /**
-   * Builds a dataset from flag values converted already (the drop-in's command line, as it
-   * parsed it): the dataset flags among them, as {@link #fromFlags(Map)} reads them.
-   *
-   * @throws IllegalArgumentException for a flag of another dataset, or flags that conflict
-   */
-  public static DatasetSpec fromFlags(FlagValues flags) {
-    return DatasetFromFlags.build(flags);
-  }
-
-  /**
    * What the requests of the dataset these flags name will carry, when the flags alone tell
    * (see {@link #fromFlags} for the keys); empty when only the data can tell: a local
    * {@code hf} file without {@code --hf-name}, a ShareGPT-style hub dataset (rows may hold an
@@ -196,11 +203,7 @@ public final class Datasets {
    * on the samples too.
    */
   public static Optional<DatasetContent> declaredContent(Map<String, String> raw) {
-    return declaredContent(GivenValues.of(DatasetFromFlags.datasetFlags(raw)));
-  }
-
-  /** {@link #declaredContent(Map)} of flag values converted already. */
-  public static Optional<DatasetContent> declaredContent(FlagValues flags) {
-    return DatasetFromFlags.declaredContent(flags);
+    return DatasetFromFlags.declaredContent(
+        GivenValues.of(DatasetFromFlags.datasetFlags(raw)));
   }
 }

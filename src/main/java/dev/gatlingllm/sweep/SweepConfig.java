@@ -7,6 +7,7 @@ import dev.gatlingllm.internal.selfcheck.JvmSettings;
 import dev.gatlingllm.internal.sweep.ForkedRun;
 import dev.gatlingllm.internal.sweep.Params;
 import dev.gatlingllm.internal.sweep.RunLauncher;
+import dev.gatlingllm.internal.sweep.SweepAccess;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +53,21 @@ public final class SweepConfig {
   private final String simulation;
   private final PrintStream out;
   private final RunLauncher launcher;
+
+  static {
+    // the runner, and tests of the search logic, reach the launcher through this one door
+    SweepAccess.install(new SweepAccess.Hooks() {
+      @Override
+      public RunLauncher launcher(SweepConfig config) {
+        return config.launcher();
+      }
+
+      @Override
+      public Builder withLauncher(Builder builder, RunLauncher launcher) {
+        return builder.launcher(launcher);
+      }
+    });
+  }
 
   private SweepConfig(Builder b) {
     serveCmd = List.copyOf(b.serveCmd);
@@ -178,7 +194,8 @@ public final class SweepConfig {
     return out;
   }
 
-  public RunLauncher launcher() {
+  /** How the runs start (internal: the runner reads it through {@code SweepAccess}). */
+  RunLauncher launcher() {
     return launcher != null ? launcher
         : new ForkedRun(classpath, jvmArgs, runTimeout, showStdout, out, simulation);
   }
@@ -389,8 +406,8 @@ public final class SweepConfig {
       return with(b -> b.out = Objects.requireNonNull(value, "out"));
     }
 
-    /** Replaces the forked Gatling runs (tests of the search logic). */
-    public Builder launcher(RunLauncher value) {
+    /** Replaces the forked Gatling runs (tests of the search logic, through SweepAccess). */
+    Builder launcher(RunLauncher value) {
       return with(b -> b.launcher = value);
     }
 

@@ -182,8 +182,11 @@ public final class Tokenizer implements AutoCloseable {
     return fromHub(HubClient.fromEnvironment(), modelId, "main");
   }
 
-  /** Same as {@link #fromHub(String)} with an explicit client and revision. */
-  public static Tokenizer fromHub(HubClient hub, String modelId, String revision) {
+  /**
+   * Same as {@link #fromHub(String)} with an explicit client and revision (package-private:
+   * the hub client is internal; tests give their own).
+   */
+  static Tokenizer fromHub(HubClient hub, String modelId, String revision) {
     Path json;
     try {
       json = hub.modelFile(modelId, revision, "tokenizer.json");

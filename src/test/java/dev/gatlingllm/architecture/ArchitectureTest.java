@@ -355,9 +355,6 @@ class ArchitectureTest {
    * a fixed one must be taken out of this list (the test says which).
    */
   static final Set<String> INTERNAL_IN_PUBLIC_SIGNATURES_FROZEN = Set.of(
-      // the drop-in builds datasets from the typed flag values (internal.flags.GivenValues)
-      "dataset.Datasets.declaredContent(...)",
-      "dataset.Datasets.fromFlags(...)",
       // the result options hold internal.metrics' parsed forms of their strings
       "options.ResultOptions$Builder.goodput(...)",
       "options.ResultOptions$Builder.percentileMetrics(...)",
@@ -375,12 +372,7 @@ class ArchitectureTest {
       "report.Merge$Injector.<init>(...)",
       "report.Merge$Injector.facts(...)",
       "report.ReportOutcome.<init>(...)",
-      "report.ReportOutcome.metrics(...)",
-      // a sweep's runs start through an internal launcher (tests give their own)
-      "sweep.SweepConfig$Builder.launcher(...)",
-      "sweep.SweepConfig.launcher(...)",
-      // tests (internal.hub) give their own hub client
-      "tokenizer.Tokenizer.fromHub(...)");
+      "report.ReportOutcome.metrics(...)");
 
   @Test
   void publicSignaturesOfTheApiNameNoInternalType() {

@@ -17,12 +17,12 @@ import dev.gatlingllm.action.RequestFlags;
 import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.DatasetContent;
 import dev.gatlingllm.dataset.DatasetSpec;
-import dev.gatlingllm.dataset.Datasets;
 import dev.gatlingllm.dataset.MaxModelLen;
 import dev.gatlingllm.dataset.PromptTokenIds;
 import dev.gatlingllm.dataset.Samples;
 import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.internal.client.TargetChooser;
+import dev.gatlingllm.internal.dataset.DatasetAccess;
 import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.flags.GivenValues;
 import dev.gatlingllm.internal.scale.ScaleOut;
@@ -126,8 +126,8 @@ public final class BenchPlan {
     checkSelfTimed(args, datasetFlags.value("dataset-name").orElseThrow());
     checkMultimodalChat(args, backend, datasetFlags.value("dataset-name").orElseThrow());
     BfclBackend.check(datasetFlags, backend);
-    Datasets.declaredContent(datasetFlags).ifPresent(this::checkDataset);
-    DatasetSpec drawn = Datasets.fromFlags(datasetFlags);
+    DatasetAccess.declaredContent(datasetFlags).ifPresent(this::checkDataset);
+    DatasetSpec drawn = DatasetAccess.fromFlags(datasetFlags);
     // the ids first: --max-model-len counts the tokens the server will see
     DatasetSpec sampled = args.on("prompt-token-ids") ? PromptTokenIds.of(drawn) : drawn;
     this.dataset = !args.has("max-model-len") ? sampled : flagged("max-model-len",

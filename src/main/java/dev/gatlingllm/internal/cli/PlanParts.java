@@ -150,7 +150,7 @@ final class PlanParts {
 
 
   /**
-   * The dataset flags for {@link Datasets#fromFlags}: those given, plus vLLM's defaults of
+   * The dataset flags for {@code DatasetAccess.fromFlags}: those given, plus vLLM's defaults of
    * the ones whose default differs from the dataset builders' own; the values as converted
    * when parsed.
    */

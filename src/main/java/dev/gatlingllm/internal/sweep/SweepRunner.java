@@ -65,7 +65,7 @@ final class SweepRunner {
   SweepRunner(SweepConfig config, boolean repeated) {
     this.config = config;
     this.out = config.out();
-    this.launcher = config.launcher();
+    this.launcher = SweepAccess.launcher(config);
     this.repeated = repeated;
     this.runArgs = new RunArgs(config, repeated);
     this.timestamp = config.resume() != null ? config.resume()

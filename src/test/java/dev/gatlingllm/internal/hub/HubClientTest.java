@@ -63,7 +63,8 @@ class HubClientTest {
     assertEquals(2, hub.requests().size());
     assertEquals("Bearer " + TOKEN, hub.requests().get(0).authorization());
 
-    try (Tokenizer tokenizer = Tokenizer.fromHub(client, "acme/tiny-llm", "main")) {
+    try (Tokenizer tokenizer =
+        Tokenizer.load(client.modelFile("acme/tiny-llm", "main", "tokenizer.json"))) {
       assertEquals(3, tokenizer.countWithSpecialTokens("hello world"));
     }
     assertEquals(2, hub.requests().size(), "second use must come from the cache");

@@ -40,15 +40,15 @@ class SweepLayoutBrowserTest {
     SweepOutcome o;
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(4)).maxRunning(4).build())) {
-      o = Sweep.serve(SweepConfig.builder()
+      o = Sweep.serve(SweepAccess.withLauncher(SweepConfig.builder()
           .benchArgs("--base-url " + sim.baseUrl() + " --model sim-model --tokenizer gpt2 "
               + "--dataset-name random --random-input-len 16 --random-output-len 12 "
               + "--num-prompts 30 --seed 1 --ready-check-timeout-sec 10 --disable-tqdm")
           .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 4}, "
               + "{\"max_concurrency\": 16}]"))
           .numRuns(2).outputDir(dir)
-          .out(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-          .launcher(new InProcessRun()).build());
+          .out(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
+          new InProcessRun()).build());
     }
     Path report = o.folder().resolve(SweepReport.FILE_NAME);
     assertTrue(Files.isRegularFile(report));

@@ -38,13 +38,13 @@ class SweepReplicasIntegrationTest {
   void aSweepOverTwoReplicasResetsEachAndDrawsEachOnesFigures() throws Exception {
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     try (Simulator a = replica(); Simulator b = replica()) {
-      SweepOutcome o = Sweep.serve(SweepConfig.builder()
+      SweepOutcome o = Sweep.serve(SweepAccess.withLauncher(SweepConfig.builder()
           .benchArgs("--backend vllm --base-url " + a.baseUrl() + " --base-url " + b.baseUrl()
               + " --model " + StrictServer.MODEL + " --tokenizer datasets/tokenizers/gpt2 "
               + "--random-input-len 16 --random-output-len 12 --ignore-eos --num-prompts 8 "
               + "--cancel-fraction 0.5 --cancel-after-tokens 4 --disable-tqdm")
           .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 2}]"))
-          .numRuns(1).resetPrefixCache(true).outputDir(dir).launcher(new InProcessRun())
+          .numRuns(1).resetPrefixCache(true).outputDir(dir), new InProcessRun())
           .out(new PrintStream(console, true, StandardCharsets.UTF_8)).build());
 
       for (Simulator replica : List.of(a, b)) {

@@ -60,13 +60,13 @@ class SweepReportBrowserTest {
   }
 
   private void pages(PageLayout browser) throws Exception {
-    SweepOutcome o = Sweep.serveSla(SweepConfig.builder()
+    SweepOutcome o = Sweep.serveSla(SweepAccess.withLauncher(SweepConfig.builder()
             .benchArgs("--base-url http://127.0.0.1:9 --model m")
             .benchParams(Params.parse("[{\"random_input_len\": 128}, "
                 + "{\"random_input_len\": 512}]"))
             .numRuns(2).outputDir(dir)
-            .out(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-            .launcher(new FakeServer(4, 0.1, 20)).build(),
+            .out(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)),
+            new FakeServer(4, 0.1, 20)).build(),
         SlaCriterion.parseAll("[{\"p99_ttft_ms\": \"<=60\"}]"), SlaVariable.MAX_CONCURRENCY);
     Path report = o.folder().resolve("sweep-report.html");
     String html = Files.readString(report);

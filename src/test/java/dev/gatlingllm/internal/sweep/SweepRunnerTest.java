@@ -33,8 +33,9 @@ class SweepRunnerTest {
   private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
   private SweepConfig.Builder config(FakeServer server) {
-    return SweepConfig.builder().benchArgs(BENCH).outputDir(dir).numRuns(1)
-        .out(new PrintStream(console, true, StandardCharsets.UTF_8)).launcher(server);
+    return SweepAccess.withLauncher(SweepConfig.builder().benchArgs(BENCH).outputDir(dir)
+        .numRuns(1)
+        .out(new PrintStream(console, true, StandardCharsets.UTF_8)), server);
   }
 
   private String console() {
@@ -387,9 +388,10 @@ class SweepRunnerTest {
     RunLauncher broken = (args, runDir) -> {
       throw new SweepFailure("the benchmark run failed (exit status 2)");
     };
-    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.serve(SweepConfig.builder()
+    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.serve(SweepAccess.withLauncher(
+        SweepConfig.builder()
         .benchArgs(BENCH).outputDir(dir).numRuns(1)
-        .out(new PrintStream(console, true, StandardCharsets.UTF_8)).launcher(broken).build()));
+        .out(new PrintStream(console, true, StandardCharsets.UTF_8)), broken).build()));
     assertTrue(e.getMessage().contains("SERVE: the benchmark run failed (exit status 2)"),
         e.getMessage());
     assertTrue(e.getMessage().contains("Use `--resume " + e.outcome().folder().getFileName()
@@ -405,7 +407,7 @@ class SweepRunnerTest {
       }
       return server.run(args, runDir);
     };
-    SweepConfig c = config(server).launcher(flaky).continueOnError(true)
+    SweepConfig c = SweepAccess.withLauncher(config(server), flaky).continueOnError(true)
         .experimentName("nightly")
         .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 4}, "
             + "{\"max_concurrency\": 8}]")).build();
@@ -445,8 +447,9 @@ class SweepRunnerTest {
     RunLauncher broken = (args, runDir) -> {
       throw new SweepFailure("the benchmark run failed (exit status 2)");
     };
-    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.workload(config(null)
-        .launcher(broken).continueOnError(true).build(), SlaVariable.REQUEST_RATE, 3));
+    SweepFailure e = assertThrows(SweepFailure.class, () -> Sweep.workload(
+        SweepAccess.withLauncher(config(null), broken).continueOnError(true).build(),
+        SlaVariable.REQUEST_RATE, 3));
     assertTrue(e.getMessage().contains("every run with {max_concurrency=1, request_rate=1} "
         + "failed, and the next load is placed from its results"), e.getMessage());
   }

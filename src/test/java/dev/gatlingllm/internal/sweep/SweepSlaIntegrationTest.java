@@ -89,7 +89,7 @@ class SweepSlaIntegrationTest {
   @Test
   void theConcurrencySearchFindsTheRunningRequestCapAndTheScanInItsFolderShowsTheKnee() {
     InProcessRun searchRuns = new InProcessRun();
-    SweepOutcome o = Sweep.serveSla(builder().launcher(searchRuns).build(), SLA,
+    SweepOutcome o = Sweep.serveSla(SweepAccess.withLauncher(builder(), searchRuns).build(), SLA,
         SlaVariable.MAX_CONCURRENCY);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - M) <= 1, "answer " + answer + ", expected " + M + " ± 1; "
@@ -108,7 +108,7 @@ class SweepSlaIntegrationTest {
     // linspace(ceil(serial), floor(batch), 3)[1:-1]: one rate between
     console.reset();
     InProcessRun inProcess = new InProcessRun();
-    SweepOutcome w = Sweep.workload(builder().launcher(inProcess)
+    SweepOutcome w = Sweep.workload(SweepAccess.withLauncher(builder(), inProcess)
         .resume(o.folder().getFileName().toString()).build(), SlaVariable.REQUEST_RATE, 3);
     assertEquals(o.folder(), w.folder());
     assertEquals(3, inProcess.runs, "the scan's WL- folders are its own: " + console());
@@ -140,7 +140,7 @@ class SweepSlaIntegrationTest {
   @Test
   void theRateSearchFindsTheCapacity() {
     InProcessRun inProcess = new InProcessRun();
-    SweepOutcome o = Sweep.serveSla(builder().launcher(inProcess).build(), SLA,
+    SweepOutcome o = Sweep.serveSla(SweepAccess.withLauncher(builder(), inProcess).build(), SLA,
         SlaVariable.REQUEST_RATE);
     int answer = o.answers().get(0).value();
     assertTrue(Math.abs(answer - 8) <= 1, "answer " + answer + ", expected 8 ± 1; "

@@ -106,15 +106,14 @@ class SweepStarvedClientIntegrationTest {
     SweepOutcome o;
     try (Simulator sim = Simulator.start(SimulatorConfig.builder().ttft(Duration.ofMillis(20))
         .itl(Duration.ofMillis(4)).maxRunning(4).build())) {
-      o = Sweep.serve(SweepConfig.builder()
+      o = Sweep.serve(SweepAccess.withLauncher(SweepConfig.builder()
           .benchArgs("--base-url " + sim.baseUrl() + " --model sim-model --tokenizer gpt2 "
               + "--dataset-name random --random-input-len 16 --random-output-len 24 "
               + "--num-prompts 40 --ready-check-timeout-sec 10 --disable-tqdm")
           .benchParams(Params.parse("[{\"max_concurrency\": 1}, {\"max_concurrency\": 4}, "
               + "{\"max_concurrency\": 16}]"))
           .numRuns(1).outputDir(dir)
-          .out(new PrintStream(console, true, StandardCharsets.UTF_8))
-          .launcher(new Starving()).build());
+          .out(new PrintStream(console, true, StandardCharsets.UTF_8)), new Starving()).build());
     }
     Map<String, Object> starved = Params.readObject(o.folder().resolve(
         "SERVE-BENCH-max_concurrency=1/run=0.json"));

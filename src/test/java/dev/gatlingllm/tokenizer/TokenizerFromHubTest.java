@@ -1,24 +1,44 @@
-package dev.gatlingllm.internal.hub;
+package dev.gatlingllm.tokenizer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gatlingllm.internal.hub.FakeHub;
 import dev.gatlingllm.internal.hub.FakeHub.Response;
-import dev.gatlingllm.tokenizer.Gpt2Tiktoken;
-import dev.gatlingllm.tokenizer.Tokenizer;
+import dev.gatlingllm.internal.hub.HubClient;
+import dev.gatlingllm.internal.hub.HubException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A hub model that ships no tokenizer.json but a tiktoken.model is loaded from the latter. */
-class HubTiktokenTest {
+/**
+ * {@code Tokenizer.fromHub} with a client of the test's (package-private: users give a model
+ * id, and the hub client is internal): the model's tokenizer.json, else its tiktoken.model.
+ */
+class TokenizerFromHubTest {
 
   @TempDir
   Path home;
+
+  @Test
+  void aModelWithTokenizerJsonLoadsIt() throws Exception {
+    byte[] json = Files.readAllBytes(Path.of("src/test/resources/tokenizer/bos/tokenizer.json"));
+    try (FakeHub hub = new FakeHub()) {
+      hub.route("/acme/tiny-llm/resolve/main/tokenizer.json", Response.ok(json));
+      HubClient client = HubClient.builder().endpoint(hub.url()).home(home).build();
+      try (Tokenizer tokenizer = Tokenizer.fromHub(client, "acme/tiny-llm", "main")) {
+        assertEquals("acme/tiny-llm", tokenizer.id());
+        // the BOS tokenizer adds its begin token to the two words
+        assertEquals(3, tokenizer.countWithSpecialTokens("hello world"));
+      }
+      assertEquals(List.of("/acme/tiny-llm/resolve/main/tokenizer.json"),
+          hub.requests().stream().map(FakeHub.Request::rawPath).toList());
+    }
+  }
 
   @Test
   void aModelWithoutTokenizerJsonLoadsItsTiktokenModel() throws Exception {
