@@ -5,6 +5,7 @@ import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.Percentiles;
 import dev.gatlingllm.internal.metrics.SteadyStateOptions;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -32,6 +33,9 @@ import java.util.function.Consumer;
  *     .goodput("ttft:500 tpot:50")
  *     .build();
  * }</pre>
+ *
+ * <p>The parsed forms of those words ({@code internal.metrics}' types) are package-private:
+ * the reporters read them through {@code internal.options.ResultOptionsAccess}.
  */
 public final class ResultOptions {
 
@@ -44,6 +48,11 @@ public final class ResultOptions {
    */
   private final Builder values;
   private final Map<String, String> metadata;
+
+  static {
+    // the reporters read and set the parsed forms through this one door
+    ResultOptionsAccess.install(new ParsedForms());
+  }
 
   private ResultOptions(Builder values) {
     this.values = values;
@@ -103,12 +112,12 @@ public final class ResultOptions {
   }
 
   /** The metrics whose statistics are reported; null = the default for the task type. */
-  public List<Metric> percentileMetrics() {
+  List<Metric> percentileMetrics() {
     return values.percentileMetrics;
   }
 
   /** vLLM's defaults when none were chosen: TTFT, TPOT, ITL for generation, E2EL for embeddings. */
-  public List<Metric> percentileMetrics(TaskType taskType) {
+  List<Metric> percentileMetrics(TaskType taskType) {
     if (values.percentileMetrics != null) {
       return values.percentileMetrics;
     }
@@ -120,7 +129,7 @@ public final class ResultOptions {
     return values.metricPercentiles.clone();
   }
 
-  public GoodputSlo goodput() {
+  GoodputSlo goodput() {
     return values.goodput;
   }
 
@@ -158,7 +167,7 @@ public final class ResultOptions {
   }
 
   /** How the steady-state window is chosen (default {@link SteadyStateOptions#DEFAULTS}). */
-  public SteadyStateOptions steadyState() {
+  SteadyStateOptions steadyState() {
     return values.steadyState;
   }
 
@@ -317,7 +326,7 @@ public final class ResultOptions {
       return with(b -> b.percentileMetrics = Metric.parseList(commaSeparated));
     }
 
-    public Builder percentileMetrics(Metric... metrics) {
+    Builder percentileMetrics(Metric... metrics) {
       if (metrics.length == 0) {
         throw new IllegalArgumentException("Percentile metrics must not be empty: "
             + "give at least one of TTFT, TPOT, ITL, E2EL");
@@ -344,7 +353,7 @@ public final class ResultOptions {
       return goodput(GoodputSlo.of(slosMs));
     }
 
-    public Builder goodput(GoodputSlo goodput) {
+    Builder goodput(GoodputSlo goodput) {
       return with(b -> b.goodput = Objects.requireNonNull(goodput, "goodput"));
     }
 
@@ -423,7 +432,7 @@ public final class ResultOptions {
     }
 
     /** All the steady-state settings at once. */
-    public Builder steadyState(SteadyStateOptions options) {
+    Builder steadyState(SteadyStateOptions options) {
       return with(b -> b.steadyState = Objects.requireNonNull(options, "steadyState"));
     }
 

@@ -355,13 +355,6 @@ class ArchitectureTest {
    * a fixed one must be taken out of this list (the test says which).
    */
   static final Set<String> INTERNAL_IN_PUBLIC_SIGNATURES_FROZEN = Set.of(
-      // the result options hold internal.metrics' parsed forms of their strings
-      "options.ResultOptions$Builder.goodput(...)",
-      "options.ResultOptions$Builder.percentileMetrics(...)",
-      "options.ResultOptions$Builder.steadyState(...)",
-      "options.ResultOptions.goodput(...)",
-      "options.ResultOptions.percentileMetrics(...)",
-      "options.ResultOptions.steadyState(...)",
       // Gatling's ProtocolBuilder.protocol(), narrowed to the run's protocol that tests read;
       // onStart hands a starter the run's parts (LlmComponents)
       "protocol.LlmProtocolBuilder.onStart(...)",

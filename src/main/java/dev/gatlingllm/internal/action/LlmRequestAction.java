@@ -8,6 +8,7 @@ import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import dev.gatlingllm.internal.protocol.RunPacing;
@@ -81,7 +82,7 @@ public final class LlmRequestAction extends LlmAction {
     this.components = components;
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
-    this.slo = components.protocol().results().goodput();
+    this.slo = ResultOptionsAccess.goodput(components.protocol().results());
     this.pacing = components.pacing();
     this.arrival = pacing.arrivalClock().isPresent()
         ? new ArrivalGate(pacing, components.share()) : null;

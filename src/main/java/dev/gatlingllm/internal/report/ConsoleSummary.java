@@ -6,6 +6,7 @@ import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.PercentileValue;
 import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.List;
 
@@ -60,7 +61,7 @@ final class ConsoleSummary {
       line(out, "Total generated tokens:", m.totalOutput());
     }
     line(out, "Request throughput (req/s):", m.requestThroughput());
-    if (generation && !opts.goodput().isEmpty()) {
+    if (generation && !ResultOptionsAccess.goodput(opts).isEmpty()) {
       line(out, "Request goodput (req/s):", m.requestGoodput());
     }
     if (generation) {
@@ -73,7 +74,7 @@ final class ConsoleSummary {
       }
     }
     line(out, "Total Token throughput (tok/s):", m.totalTokenThroughput());
-    List<Metric> selected = opts.percentileMetrics(m.taskType());
+    List<Metric> selected = ResultOptionsAccess.percentileMetrics(opts, m.taskType());
     for (Metric metric : Metric.values()) {
       if (!selected.contains(metric) || (!generation && metric != Metric.E2EL)) {
         continue;

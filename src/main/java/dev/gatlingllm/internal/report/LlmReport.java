@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.report;
 
 import dev.gatlingllm.internal.metrics.BenchmarkMetrics;
 import dev.gatlingllm.internal.metrics.RecordSource;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.IOException;
 import java.io.Writer;
@@ -39,7 +40,7 @@ public final class LlmReport {
       outputLens[i] = metrics.outputLen(i);
     }
     Map<String, Object> data = ReportData.build(headline(doc), requests, outputLens, origin,
-        options.goodput(), options.timelineThresholdsMs());
+        ResultOptionsAccess.goodput(options), options.timelineThresholdsMs());
     return writePage(file, title(doc), "report.js", data);
   }
 

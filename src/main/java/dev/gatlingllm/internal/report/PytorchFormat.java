@@ -1,7 +1,9 @@
 package dev.gatlingllm.internal.report;
 
+import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.PyFormat;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,7 +86,7 @@ final class PytorchFormat {
     args.put("ramp_up_start_rps", run.rampUpStartRps());
     args.put("ramp_up_end_rps", run.rampUpEndRps());
     StringJoiner metrics = new StringJoiner(",");
-    for (Metric m : opts.percentileMetrics(run.taskType())) {
+    for (Metric m : ResultOptionsAccess.percentileMetrics(opts, run.taskType())) {
       metrics.add(m.key());
     }
     args.put("percentile_metrics", metrics.toString());
@@ -93,7 +95,8 @@ final class PytorchFormat {
       percentiles.add(PyFormat.percentileWord(p));
     }
     args.put("metric_percentiles", percentiles.toString());
-    args.put("goodput", opts.goodput().isEmpty() ? null : opts.goodput().asArguments());
+    GoodputSlo goodput = ResultOptionsAccess.goodput(opts);
+    args.put("goodput", goodput.isEmpty() ? null : goodput.asArguments());
     args.put("save_result", opts.saveResult());
     args.put("save_detailed", opts.detailed());
     args.put("append_result", opts.append());

@@ -16,6 +16,7 @@ import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.internal.metrics.UrlFigures;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.LinkedHashMap;
@@ -122,7 +123,7 @@ final class ResultDocument {
         doc.put(key, run.extras().get(key));
       }
     }
-    List<Metric> selected = opts.percentileMetrics(m.taskType());
+    List<Metric> selected = ResultOptionsAccess.percentileMetrics(opts, m.taskType());
     for (Metric metric : Metric.values()) {
       if (!selected.contains(metric) || (!generation && metric != Metric.E2EL)) {
         continue;

@@ -12,6 +12,7 @@ import dev.gatlingllm.internal.metrics.TaskType;
 import dev.gatlingllm.internal.metrics.TurnFigures;
 import dev.gatlingllm.internal.metrics.SpecDecodeStats;
 import dev.gatlingllm.internal.metrics.UrlFigures;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.Recover;
 import dev.gatlingllm.report.ReportOutcome;
@@ -147,7 +148,7 @@ public final class RunReporter {
       }
       summary += UrlReport.console(computed.perUrl());
       summary += ConsoleSummary.analysis(computed.analysis(),
-          options.percentileMetrics(run.taskType()));
+          ResultOptionsAccess.percentileMetrics(options, run.taskType()));
       summary += SpecDecodeStats.console(run.extras());
       summary += ProbeReport.console(run.extras().get(ProbeReport.KEY));
       summary += EnergyReport.console(run.extras().get(EnergyReport.KEY));
@@ -227,7 +228,7 @@ public final class RunReporter {
     MetricsCalculator calculator = MetricsCalculator.builder()
         .taskType(run.taskType())
         .percentiles(options.metricPercentiles())
-        .goodput(options.goodput())
+        .goodput(ResultOptionsAccess.goodput(options))
         .tokenCounter(tokenCounter)
         .build();
     BenchmarkMetrics metrics = calculator.compute(requests, duration, origin);
@@ -236,7 +237,8 @@ public final class RunReporter {
     List<UrlFigures> perUrl = urls.isEmpty() ? List.of()
         : UrlFigures.of(calculator, requests, urls, duration, origin);
     RunAnalysis analysis = RunAnalysis.of(run, requests, metrics, origin,
-        options.metricPercentiles(), options.steadyState(), OverSaturation.Options.DEFAULTS);
+        options.metricPercentiles(), ResultOptionsAccess.steadyState(options),
+        OverSaturation.Options.DEFAULTS);
     return new Computed(requests, metrics, origin, analysis, perUrl);
   }
 

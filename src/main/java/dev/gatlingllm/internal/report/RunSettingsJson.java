@@ -9,6 +9,7 @@ import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.SteadyStateOptions;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -130,13 +131,13 @@ final class RunSettingsJson {
     m.put("detailed", o.detailed());
     m.put("append", o.append());
     m.put("metadata", o.metadata());
-    m.put("percentile_metrics", o.percentileMetrics() == null ? null
-        : o.percentileMetrics().stream().map(Metric::key).toList());
+    m.put("percentile_metrics", ResultOptionsAccess.percentileMetrics(o) == null ? null
+        : ResultOptionsAccess.percentileMetrics(o).stream().map(Metric::key).toList());
     m.put("metric_percentiles", o.metricPercentiles());
-    m.put("goodput", o.goodput().asMap());
+    m.put("goodput", ResultOptionsAccess.goodput(o).asMap());
     m.put("pytorch", o.pytorch());
     m.put("print_summary", o.printSummary());
-    m.put("steady_state", steadyState(o.steadyState()));
+    m.put("steady_state", steadyState(ResultOptionsAccess.steadyState(o)));
     m.put("stop_on_over_saturation", o.stopOnOverSaturation());
     m.put("plot_timeline", o.plotTimeline());
     m.put("timeline_itl_thresholds_ms", o.timelineThresholdsMs());
@@ -189,10 +190,11 @@ final class RunSettingsJson {
             .mapToDouble(Number::doubleValue).toArray())
         .pytorch((Boolean) m.get("pytorch"))
         .printSummary((Boolean) m.get("print_summary"))
-        .steadyState(steadyState((Map<String, Object>) m.get("steady_state")))
         .stopOnOverSaturation(Boolean.TRUE.equals(m.get("stop_on_over_saturation")))
         .plotTimeline(Boolean.TRUE.equals(m.get("plot_timeline")))
         .reportCachedTokens(Boolean.TRUE.equals(m.get("report_cached_tokens")));
+    b = ResultOptionsAccess.steadyState(b,
+        steadyState((Map<String, Object>) m.get("steady_state")));
     if (m.get("timeline_itl_thresholds_ms") != null) {
       b = b.timelineItlThresholds(((List<Number>) m.get("timeline_itl_thresholds_ms")).stream()
           .mapToDouble(Number::doubleValue).toArray());
@@ -208,11 +210,11 @@ final class RunSettingsJson {
       for (String key : (List<String>) m.get("percentile_metrics")) {
         metrics.add(Metric.ofKey(key));
       }
-      b = b.percentileMetrics(metrics.toArray(Metric[]::new));
+      b = ResultOptionsAccess.percentileMetrics(b, metrics.toArray(Metric[]::new));
     }
     Map<String, Number> goodput = (Map<String, Number>) m.get("goodput");
     if (!goodput.isEmpty()) {
-      b = b.goodput(GoodputSlo.of(goodput));
+      b = ResultOptionsAccess.goodput(b, GoodputSlo.of(goodput));
     }
     return b.build();
   }

@@ -18,6 +18,7 @@ import dev.gatlingllm.internal.flags.BenchFlags;
 import dev.gatlingllm.internal.flags.GivenValues;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.tokenizer.Tokenizer;
@@ -72,12 +73,13 @@ class BenchPlanTest {
     assertNull(results.resultDir());
     assertNull(results.resultFilename());
     assertEquals(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL),
-        results.percentileMetrics(TaskType.GENERATION));
-    assertEquals(List.of(Metric.E2EL), results.percentileMetrics(TaskType.EMBEDDING),
+        ResultOptionsAccess.percentileMetrics(results, TaskType.GENERATION));
+    assertEquals(List.of(Metric.E2EL),
+        ResultOptionsAccess.percentileMetrics(results, TaskType.EMBEDDING),
         "current vLLM's default for pooling");
     assertEquals(99.0, results.metricPercentiles()[0]);
     assertEquals(1, results.metricPercentiles().length);
-    assertTrue(results.goodput().isEmpty());
+    assertTrue(ResultOptionsAccess.goodput(results).isEmpty());
     assertTrue(results.metadata().isEmpty());
     String prefix = plan.datasetFlags().value("request-id-prefix").orElseThrow();
     assertTrue(prefix.matches("bench-[0-9a-f]{8}-"), prefix);
@@ -471,9 +473,9 @@ class BenchPlanTest {
     assertEquals("out", r.resultDir().toString());
     assertEquals("f.json", r.resultFilename());
     assertEquals(Map.of("a", "1", "b", "two words"), r.metadata());
-    assertEquals(List.of(Metric.E2EL), r.percentileMetrics());
+    assertEquals(List.of(Metric.E2EL), ResultOptionsAccess.percentileMetrics(r));
     assertEquals(2, r.metricPercentiles().length);
-    assertTrue(!r.goodput().isEmpty());
+    assertTrue(!ResultOptionsAccess.goodput(r).isEmpty());
   }
 
   @Test

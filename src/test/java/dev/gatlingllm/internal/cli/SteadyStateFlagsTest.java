@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.internal.metrics.SteadyStateOptions.Trim;
 import dev.gatlingllm.internal.metrics.SteadyStateOptions;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,10 @@ class SteadyStateFlagsTest {
     return BenchPlan.of(BenchArgs.parse(CommandLine.split("--model m " + line))).results();
   }
 
+  private static SteadyStateOptions steady(String line) {
+    return ResultOptionsAccess.steadyState(results(line));
+  }
+
   private static String error(String line) {
     return assertThrows(IllegalArgumentException.class, () -> results(line)).getMessage();
   }
@@ -23,26 +28,26 @@ class SteadyStateFlagsTest {
   @Test
   void withoutTheFlagsTheRunHasVllmBenchsDefaults() {
     ResultOptions o = results("");
-    assertEquals(SteadyStateOptions.DEFAULTS, o.steadyState());
+    assertEquals(SteadyStateOptions.DEFAULTS, ResultOptionsAccess.steadyState(o));
     assertFalse(o.stopOnOverSaturation());
   }
 
   @Test
   void vllmBenchFlagsSetTheClosedLoopWindow() {
     assertEquals(new SteadyStateOptions(true, 0.8, 4.5, null),
-        results("--steady-state-threshold 0.8 --steady-state-min-window 4.5").steadyState());
+        steady("--steady-state-threshold 0.8 --steady-state-min-window 4.5"));
     assertEquals(new SteadyStateOptions(false, 0.95, null, null),
-        results("--no-steady-state").steadyState());
+        steady("--no-steady-state"));
     assertTrue(results("--stop-on-over-saturation").stopOnOverSaturation());
   }
 
   @Test
   void theOpenLoopTrimIsSecondsOrRequests() {
     assertEquals(Trim.seconds(30, 12.5),
-        results("--steady-state-trim-start 30 --steady-state-trim-end 12.5s").steadyState().trim());
+        steady("--steady-state-trim-start 30 --steady-state-trim-end 12.5s").trim());
     assertEquals(Trim.requests(200, 0),
-        results("--steady-state-trim-start 200req").steadyState().trim());
-    assertEquals(Trim.requests(0, 7), results("--steady-state-trim-end 7REQ").steadyState().trim());
+        steady("--steady-state-trim-start 200req").trim());
+    assertEquals(Trim.requests(0, 7), steady("--steady-state-trim-end 7REQ").trim());
   }
 
   @Test

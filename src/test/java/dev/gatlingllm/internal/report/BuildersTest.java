@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.util.List;
 import java.util.Map;
@@ -80,10 +81,11 @@ class BuildersTest {
     assertFalse(o.append());
     assertFalse(o.pytorch());
     assertTrue(o.printSummary());
-    assertTrue(o.goodput().isEmpty());
+    assertTrue(ResultOptionsAccess.goodput(o).isEmpty());
     assertEquals(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL),
-        o.percentileMetrics(TaskType.GENERATION));
-    assertEquals(List.of(Metric.E2EL), o.percentileMetrics(TaskType.EMBEDDING));
+        ResultOptionsAccess.percentileMetrics(o, TaskType.GENERATION));
+    assertEquals(List.of(Metric.E2EL),
+        ResultOptionsAccess.percentileMetrics(o, TaskType.EMBEDDING));
     assertEquals(99.0, o.metricPercentiles()[0]);
   }
 
@@ -102,9 +104,9 @@ class BuildersTest {
         .build();
     assertEquals(Map.of("version", "0.3.3", "note", "a=b", "tp", "1"), o.metadata());
     assertEquals(List.of("version", "note", "tp"), List.copyOf(o.metadata().keySet()));
-    assertEquals(List.of(Metric.E2EL, Metric.TTFT), o.percentileMetrics());
+    assertEquals(List.of(Metric.E2EL, Metric.TTFT), ResultOptionsAccess.percentileMetrics(o));
     assertEquals(99.9, o.metricPercentiles()[1]);
-    assertEquals(Map.of("e2el", 2000.0), o.goodput().asMap());
+    assertEquals(Map.of("e2el", 2000.0), ResultOptionsAccess.goodput(o).asMap());
   }
 
   @Test

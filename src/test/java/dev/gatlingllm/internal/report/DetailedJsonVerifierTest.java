@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gatlingllm.internal.metrics.MetricFixtures;
 import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.internal.metrics.RequestRecord;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.ReportOutcome;
 import java.nio.file.Files;
@@ -82,13 +83,12 @@ class DetailedJsonVerifierTest {
   void agreesWithOurDetailedOutputForAMessyRun() throws Exception {
     String name = "random-200";
     List<RequestRecord> records = MetricFixtures.records(name);
-    ResultOptions opts = ResultOptions.builder()
+    ResultOptions opts = ResultOptionsAccess.goodput(ResultOptions.builder()
         .detailed(true)
         .append(true)
         .resultFilename("random.json")
         .percentileMetrics("ttft,tpot,itl,e2el")
-        .metricPercentiles(MetricFixtures.percentiles(name))
-        .goodput(MetricFixtures.goodput(name))
+        .metricPercentiles(MetricFixtures.percentiles(name)), MetricFixtures.goodput(name))
         .printSummary(false)
         .build();
     long start = records.stream().mapToLong(RequestRecord::startNanos).min().getAsLong() - 1234;

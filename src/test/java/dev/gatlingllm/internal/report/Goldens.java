@@ -4,6 +4,7 @@ import dev.gatlingllm.internal.metrics.MetricFixtures;
 import dev.gatlingllm.internal.metrics.RecordSource;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import dev.gatlingllm.report.ReportOutcome;
 import java.io.IOException;
@@ -42,9 +43,8 @@ final class Goldens {
   }
 
   static ResultOptions options(String golden) {
-    ResultOptions.Builder b = ResultOptions.builder()
-        .metricPercentiles(MetricFixtures.percentiles(golden))
-        .goodput(MetricFixtures.goodput(golden))
+    ResultOptions.Builder b = ResultOptionsAccess.goodput(ResultOptions.builder()
+        .metricPercentiles(MetricFixtures.percentiles(golden)), MetricFixtures.goodput(golden))
         .pytorch(true)
         .printSummary(false);
     return switch (golden) {

@@ -12,6 +12,7 @@ import dev.gatlingllm.arrival.RampUpStrategy;
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -125,14 +126,14 @@ public class RecordLogTest {
     assertEquals("nightly", options.label());
     assertTrue(options.detailed());
     assertEquals(Map.of("tp", "2", "v", "0.9"), options.metadata());
-    assertEquals(List.of(Metric.TTFT, Metric.E2EL), options.percentileMetrics());
+    assertEquals(List.of(Metric.TTFT, Metric.E2EL), ResultOptionsAccess.percentileMetrics(options));
     assertArrayEquals(new double[] {50, 99.9}, options.metricPercentiles());
     assertTrue(options.pytorch());
     assertEquals("r.json", options.resultFilename());
     assertEquals(OptionalLong.of(123_456_789_012L), read.settings().benchmarkStartNanos());
     assertEquals(STARTED, read.settings().reportTime());
     assertEquals(Map.of("ttft", 500.0, "e2el", 2000.0),
-        read.settings().options().goodput().asMap());
+        ResultOptionsAccess.goodput(read.settings().options()).asMap());
   }
 
   @Test
@@ -175,12 +176,13 @@ public class RecordLogTest {
           STARTED);
       RunSettings back = RunSettingsJson.read(RunSettingsJson.parse(
           RunSettingsJson.write(s, Map.of())));
-      assertEquals(o.steadyState(), back.options().steadyState());
+      assertEquals(ResultOptionsAccess.steadyState(o),
+          ResultOptionsAccess.steadyState(back.options()));
       assertEquals(o.stopOnOverSaturation(), back.options().stopOnOverSaturation());
     }
     assertEquals(new dev.gatlingllm.internal.metrics.SteadyStateOptions(false, 0.95, null,
         dev.gatlingllm.internal.metrics.SteadyStateOptions.Trim.requests(10, 4)),
-        all.get(2).steadyState().withClosedLoop(false));
+        ResultOptionsAccess.steadyState(all.get(2)).withClosedLoop(false));
   }
 
   @Test
@@ -211,7 +213,8 @@ public class RecordLogTest {
     options.remove("steady_state");
     options.remove("stop_on_over_saturation");
     ResultOptions back = RunSettingsJson.read(json).options();
-    assertEquals(dev.gatlingllm.internal.metrics.SteadyStateOptions.DEFAULTS, back.steadyState());
+    assertEquals(dev.gatlingllm.internal.metrics.SteadyStateOptions.DEFAULTS,
+        ResultOptionsAccess.steadyState(back));
     assertEquals(false, back.stopOnOverSaturation());
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gatlingllm.internal.metrics.Metric;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.options.ResultOptions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -61,16 +62,19 @@ class ReportSettingsEdgeCasesTest {
 
   @Test
   void percentileMetricsAndGoodputFromEveryForm() {
-    ResultOptions o = ResultOptions.builder().percentileMetrics(Metric.ITL, Metric.TTFT)
+    ResultOptions o = ResultOptionsAccess.percentileMetrics(ResultOptions.builder(), Metric.ITL,
+            Metric.TTFT)
         .goodput(Map.of("tpot", 40)).metricPercentiles(50, 90).printSummary(false).build();
-    assertEquals(List.of(Metric.ITL, Metric.TTFT), o.percentileMetrics());
-    assertEquals(List.of(Metric.ITL, Metric.TTFT), o.percentileMetrics(TaskType.GENERATION));
-    assertEquals(Map.of("tpot", 40.0), o.goodput().asMap());
+    assertEquals(List.of(Metric.ITL, Metric.TTFT), ResultOptionsAccess.percentileMetrics(o));
+    assertEquals(List.of(Metric.ITL, Metric.TTFT),
+        ResultOptionsAccess.percentileMetrics(o, TaskType.GENERATION));
+    assertEquals(Map.of("tpot", 40.0), ResultOptionsAccess.goodput(o).asMap());
     assertEquals(90.0, o.metricPercentiles()[1]);
     assertFalse(o.printSummary());
     assertEquals("Percentile metrics must not be empty: give at least one of TTFT, TPOT, ITL, "
         + "E2EL", assertThrows(IllegalArgumentException.class,
-            () -> ResultOptions.builder().percentileMetrics(new Metric[0])).getMessage());
+            () -> ResultOptionsAccess.percentileMetrics(ResultOptions.builder(), new Metric[0]))
+            .getMessage());
   }
 
   @Test
