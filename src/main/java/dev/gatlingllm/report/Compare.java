@@ -105,7 +105,7 @@ public final class Compare {
 
   /**
    * Run B against run A ({@code --compare A.json B.json}): writes their comparison page to
-   * {@code out} and returns the table of differences.
+   * {@code out} and returns the table of differences, as the console prints it.
    *
    * @throws IllegalArgumentException naming the file when one is missing, is not a result
    *     JSON, or holds several runs
@@ -123,18 +123,19 @@ public final class Compare {
     }
     Path page = writePage(runs, out);
     return new Pair(String.valueOf(runs.get(0).get("name")), String.valueOf(
-        runs.get(1).get("name")), table(runs), page, notAlike(runs));
+        runs.get(1).get("name")), table(runs).console(), page, notAlike(runs));
   }
 
   /**
    * Two runs compared.
    *
    * @param nameA label · model · backend of run A
+   * @param table the differences of B from A, as the console prints them
    * @param page  the comparison page written
    * @param warning why the two runs' figures are not comparable (other prompts, rate, model,
    *                lengths...), null when they were run alike
    */
-  public record Pair(String nameA, String nameB, CompareTable table, Path page,
+  public record Pair(String nameA, String nameB, String table, Path page,
       String warning) {}
 
   /** The runs of a comparison page's data (for tests and tools). */

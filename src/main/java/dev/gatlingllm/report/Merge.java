@@ -68,12 +68,13 @@ public final class Merge {
   /**
    * One injector's contribution.
    *
-   * @param facts    what it recorded about itself
+   * @param index    its index among the injectors, from 0 (what it recorded about itself; its
+   *                 clock offset is in the merged result's {@code injectors})
    * @param log      its record log
    * @param records  requests it finished
    * @param complete whether its log has its end marker (it did not die)
    */
-  public record Injector(InjectorFacts facts, Path log, int records, boolean complete) {}
+  public record Injector(int index, Path log, int records, boolean complete) {}
 
   /**
    * What a merge produced.
@@ -152,11 +153,11 @@ public final class Merge {
       if (read.contents.settings().reportTime().isAfter(reportTime)) {
         reportTime = read.contents.settings().reportTime();
       }
-      Injector injector = new Injector(read.facts, read.log, read.contents.records().size(),
-          complete);
+      Injector injector = new Injector(read.facts.share().index(), read.log,
+          read.contents.records().size(), complete);
       injectors.add(injector);
-      injectorsJson.add(injectorJson(injector, read.contents.settings().run()));
-      console.println(describe(injector));
+      injectorsJson.add(injectorJson(injector, read.facts, read.contents.settings().run()));
+      console.println(describe(injector, read.facts));
     }
     for (int k : missing) {
       console.println("gatling-llm: injector " + k + "/" + count + ": MISSING: no record log; "
@@ -259,12 +260,13 @@ public final class Merge {
         .startNanos(r.startNanos() + shift).endNanos(r.endNanos() + shift).build();
   }
 
-  private static Map<String, Object> injectorJson(Injector injector, RunInfo run) {
+  private static Map<String, Object> injectorJson(Injector injector, InjectorFacts facts,
+      RunInfo run) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("index", injector.facts().share().index());
+    m.put("index", injector.index());
     m.put("records", injector.records());
     m.put("complete", injector.complete());
-    m.put("clock", injector.facts().clock().toJson());
+    m.put("clock", facts.clock().toJson());
     Object selfCheck = run.extras().get(SELF_CHECK_KEY);
     if (selfCheck != null) {
       m.put(SELF_CHECK_KEY, selfCheck);
@@ -272,9 +274,9 @@ public final class Merge {
     return m;
   }
 
-  private static String describe(Injector injector) {
-    InjectorShare share = injector.facts().share();
-    String clock = "clock offset " + injector.facts().clock().describe();
+  private static String describe(Injector injector, InjectorFacts facts) {
+    InjectorShare share = facts.share();
+    String clock = "clock offset " + facts.clock().describe();
     return injector.complete()
         ? "gatling-llm: injector " + share + ": " + injector.records() + " requests, " + clock
         : "gatling-llm: injector " + share + ": DIED before the end of its run (its record log "

@@ -358,14 +358,7 @@ class ArchitectureTest {
       // Gatling's ProtocolBuilder.protocol(), narrowed to the run's protocol that tests read;
       // onStart hands a starter the run's parts (LlmComponents)
       "protocol.LlmProtocolBuilder.onStart(...)",
-      "protocol.LlmProtocolBuilder.protocol(...)",
-      // the offline tools' results carry the report's and the scale-out's internal types
-      "report.Compare$Pair.<init>(...)",
-      "report.Compare$Pair.table(...)",
-      "report.Merge$Injector.<init>(...)",
-      "report.Merge$Injector.facts(...)",
-      "report.ReportOutcome.<init>(...)",
-      "report.ReportOutcome.metrics(...)");
+      "protocol.LlmProtocolBuilder.protocol(...)");
 
   @Test
   void publicSignaturesOfTheApiNameNoInternalType() {

@@ -198,7 +198,7 @@ class MergeTest {
     assertEquals(List.of(0.01, 0.1, 0.2, 1.1, 1.5, 2.4), doc.get("start_times"));
     assertEquals(List.of(0.03, 0.05, 0.07, 0.02, 0.04, 0.06), doc.get("ttfts"));
     assertEquals(List.of(0, 1, 2), merged.injectors().stream()
-        .map(i -> i.facts().share().index()).toList());
+        .map(Merge.Injector::index).toList());
     assertEquals(List.of(2, 2, 2), merged.injectors().stream().map(Merge.Injector::records)
         .toList());
     assertFalse(merged.partial());

@@ -40,7 +40,7 @@ final class CompareRun {
     if (pair.warning() != null) {
       out.println("Warning: " + pair.warning());
     }
-    out.print(pair.table().console());
+    out.print(pair.table());
     out.println("Comparison page: " + pair.page().toAbsolutePath().toUri());
     out.println("Nothing was sent (--compare).");
     return 0;

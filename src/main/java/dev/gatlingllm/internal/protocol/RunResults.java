@@ -2,6 +2,7 @@ package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.internal.metrics.OverSaturation;
 import dev.gatlingllm.internal.metrics.RecordStore;
+import dev.gatlingllm.internal.report.ReportAccess;
 import dev.gatlingllm.internal.selfcheck.SelfCheckReport;
 import dev.gatlingllm.internal.servermetrics.GpuSeries;
 import dev.gatlingllm.internal.servermetrics.ServerSeries;
@@ -64,7 +65,7 @@ public final class RunResults {
     Optional<LlmComponents> current = LlmRun.current();
     if (current.isEmpty()) {
       LOG.warn("no gatling-llm run to report: did the simulation use the llm protocol?");
-      return failBuildAtExit(new ReportOutcome(null, null, null, null, "no run"));
+      return failBuildAtExit(ReportAccess.failed("no run"));
     }
     Path runFolder = current.get().runFolder().orElse(null);
     if (runFolder == null) {
@@ -231,7 +232,7 @@ public final class RunResults {
       return outcome.ok() || !failBuild ? outcome : failBuildAtExit(outcome);
     } catch (RuntimeException e) {
       LOG.error("writing the results failed: {}", e.toString(), e);
-      ReportOutcome failed = new ReportOutcome(null, null, null, null, e.toString());
+      ReportOutcome failed = ReportAccess.failed(e.toString());
       return failBuild ? failBuildAtExit(failed) : failed;
     } finally {
       run.measures().closeLiveFigures(null); // when writing failed before it: no thread left
@@ -258,9 +259,9 @@ public final class RunResults {
       SelfCheckReport selfCheck, ServerComplianceReport compliance, boolean failBuild) {
     long succeeded;
     long total;
-    if (outcome.metrics() != null) {
-      succeeded = outcome.metrics().completed();
-      total = succeeded + outcome.metrics().failed();
+    if (ReportAccess.metrics(outcome) != null) {
+      succeeded = ReportAccess.metrics(outcome).completed();
+      total = succeeded + ReportAccess.metrics(outcome).failed();
     } else {
       // the metrics could not be computed: count the records themselves
       RecordStore.Snapshot records = run.store().snapshot();

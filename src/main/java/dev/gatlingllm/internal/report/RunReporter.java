@@ -161,15 +161,15 @@ public final class RunReporter {
     }
     String date = LocalDateTime.now(clock).format(DATE);
     ReportOutcome outcome = !options.saveResult() && !options.append()
-        ? new ReportOutcome(computed.metrics(), null, null, summary, null)
+        ? ReportAccess.outcome(computed.metrics(), null, null, summary, null)
         : writeFiles(run, options, computed, runFolder, date, summary);
-    if (options.plotTimeline() && outcome.metrics() != null) {
+    if (options.plotTimeline() && ReportAccess.metrics(outcome) != null) {
       outcome = TimelinePlot.writeBeside(outcome, resultPath(run, options, runFolder, date),
           computed.requests(), options, console);
     }
     // every run with a folder gets its report, saved result JSON or not; without a folder
     // (saveResult(false) outside a Gatling run) nothing is written
-    if (!options.htmlReport() || outcome.metrics() == null
+    if (!options.htmlReport() || ReportAccess.metrics(outcome) == null
         || (runFolder == null && !options.saveResult() && !options.append())) {
       return outcome;
     }
@@ -258,7 +258,7 @@ public final class RunReporter {
       if (options.pytorch()) {
         pytorchFile = writePytorch(resultFile, doc, run, options);
       }
-      return new ReportOutcome(computed.metrics(), resultFile, pytorchFile, summary, null);
+      return ReportAccess.outcome(computed.metrics(), resultFile, pytorchFile, summary, null);
     } catch (Throwable t) {
       String what = written ? "Could not write the pytorch-format file beside " + resultFile
           : "Could not write the benchmark result" + (resultFile == null ? "" : " to " + resultFile);
@@ -324,6 +324,6 @@ public final class RunReporter {
   private static ReportOutcome failed(String what, Throwable t, BenchmarkMetrics metrics,
       Path resultFile, String summary) {
     LOG.error("{}: {}", what, t.toString(), t);
-    return new ReportOutcome(metrics, resultFile, null, summary, what + ": " + t);
+    return ReportAccess.outcome(metrics, resultFile, null, summary, what + ": " + t);
   }
 }

@@ -184,7 +184,7 @@ class RunReporterTest {
         Goldens.options("mixed").toBuilder().resultDir(notADir).build(), dir);
     assertFalse(out.ok());
     assertTrue(out.error().startsWith("Could not write the benchmark result to "), out.error());
-    assertNotNull(out.metrics());
+    assertNotNull(ReportAccess.metrics(out));
     assertNotNull(out.summary());
     assertNull(out.resultFile());
   }
@@ -199,7 +199,7 @@ class RunReporterTest {
     assertFalse(out.ok());
     assertTrue(out.error().contains("Could not compute the benchmark metrics")
         && out.error().contains("tokenizer exploded"), out.error());
-    assertNull(out.metrics());
+    assertNull(ReportAccess.metrics(out));
   }
 
   @Test
@@ -228,7 +228,7 @@ class RunReporterTest {
       assertTrue(out.ok(), out.error());
       // the usage-less request's length came from its spilled text
       assertEquals(MetricFixtures.expected("mixed").get("total_output_tokens").asLong(),
-          out.metrics().totalOutput());
+          ReportAccess.metrics(out).totalOutput());
       JsonNode doc = JSON.readTree(out.resultFile().toFile());
       assertTrue(doc.get("generated_texts").toString().contains("a b c d e f g"));
       assertEquals(Goldens.resource("summary-mixed.txt"), out.summary());
