@@ -21,7 +21,7 @@ final class ArrivalAction extends LlmAction {
   private final ArrivalGate gate;
 
   ArrivalAction(ScenarioContext ctx, Action next) {
-    this(LlmComponents.of(ctx), ctx.coreComponents().statsEngine(),
+    this(LlmComponents.partsOf(ctx), ctx.coreComponents().statsEngine(),
         ctx.coreComponents().clock(), next);
   }
 

@@ -74,6 +74,6 @@ public final class ConversationSlots {
 
   /** This injector's share of the benchmark: all the places take of the run. */
   private static InjectorShare share(ScenarioContext ctx) {
-    return LlmComponents.of(ctx).setup().share();
+    return LlmComponents.partsOf(ctx).setup().share();
   }
 }

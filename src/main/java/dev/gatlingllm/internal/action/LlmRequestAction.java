@@ -80,10 +80,10 @@ public final class LlmRequestAction extends LlmAction {
   private final boolean capped;
 
   public LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
-    this(spec, LlmComponents.of(ctx), ctx.coreComponents().statsEngine(),
+    this(spec, LlmComponents.partsOf(ctx), ctx.coreComponents().statsEngine(),
         ctx.coreComponents().clock(), next);
     // actions are built last to first: the warm-up is done by now
-    LlmComponents.of(ctx).start().awaitCommonStart();
+    LlmComponents.partsOf(ctx).start().awaitCommonStart();
   }
 
   /**

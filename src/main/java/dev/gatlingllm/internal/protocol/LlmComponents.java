@@ -150,7 +150,7 @@ public final class LlmComponents implements ProtocolComponents {
   }
 
   /** The parts of the run of {@code ctx}'s simulation, as Gatling's registry holds them. */
-  public static RunParts of(ScenarioContext ctx) {
+  public static RunParts partsOf(ScenarioContext ctx) {
     return ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE).parts();
   }
 
