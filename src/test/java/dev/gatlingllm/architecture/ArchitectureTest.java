@@ -382,7 +382,8 @@ class ArchitectureTest {
       "options.ResultOptions.percentileMetrics(...)",
       "options.ResultOptions.steadyState(...)",
       // Gatling's ProtocolBuilder.protocol(), narrowed to the run's protocol that tests read;
-      // onStart hands a starter the run's parts (LlmComponents)
+      // onStart hands a starter the run's parts (RunParts: setup, pacing, measures, requests,
+      // start), no longer the whole of Gatling's LlmComponents
       "protocol.LlmProtocolBuilder.onStart(...)",
       "protocol.LlmProtocolBuilder.protocol(...)",
       // the offline tools' results carry the report's and the scale-out's internal types
