@@ -294,7 +294,8 @@ public class BenchServe extends Simulation {
     if (plan.progressBar()) {
       // on an injector of a scaled-out benchmark: its share
       progress = new ProgressLine(ScaleOut.current().share().sizeOf(total),
-          () -> LlmRun.current().map(run -> run.store().size()).orElse(0), out(), 5_000);
+          () -> LlmRun.current().map(run -> run.parts().requests().store().size()).orElse(0),
+          out(), 5_000);
     }
   }
 

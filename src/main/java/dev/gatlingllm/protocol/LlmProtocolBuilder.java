@@ -7,8 +7,8 @@ import dev.gatlingllm.internal.client.Target;
 import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.live.OtlpSettings;
 import dev.gatlingllm.internal.protocol.Cancellation;
-import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.RunParts;
 import dev.gatlingllm.internal.protocol.WarmUpOptions;
 import dev.gatlingllm.internal.scale.ScaleOut;
 import dev.gatlingllm.options.ResultOptions;
@@ -58,7 +58,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private ResultOptions results = ResultOptions.defaults();
   /** Set by {@link #stopOnServerNonCompliance()}, over whatever {@link #results} says. */
   private boolean stopOnServerNonCompliance;
-  private List<Consumer<LlmComponents>> onStart = List.of();
+  private List<Consumer<RunParts>> onStart = List.of();
   private ToIntFunction<String> tokenCounter;
   private String tokenizerId;
   private ArrivalProfile arrivals;
@@ -368,12 +368,13 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   }
 
   /**
-   * Hands the run's components to {@code starter} as soon as they exist, before the warm-up
-   * and the first send: for what a simulation adds to its run while it is built, such as the
-   * drop-in's probe requests ({@code --probe-request-rate}). An argument of the protocol, so
-   * it reaches this run and no other.
+   * Hands the run's parts (its setup, pacing, measures, requests and start) to {@code
+   * starter} as soon as they exist, before the warm-up and the first send: for what a
+   * simulation adds to its run while it is built, such as the drop-in's probe requests
+   * ({@code --probe-request-rate}). An argument of the protocol, so it reaches this run and
+   * no other.
    */
-  public LlmProtocolBuilder onStart(Consumer<LlmComponents> starter) {
+  public LlmProtocolBuilder onStart(Consumer<RunParts> starter) {
     Objects.requireNonNull(starter, "starter");
     return with(b -> b.onStart = appended(b.onStart, starter));
   }

@@ -95,7 +95,7 @@ class AudioRequestTest {
           "language", "en", "stream_include_usage", "True",
           "stream_continuous_usage_stats", "True"), fields);
 
-      RequestRecord r = h.components.store().snapshot().record(0);
+      RequestRecord r = h.run.requests().store().snapshot().record(0);
       assertTrue(r.success(), r.error());
       // as chat: the role chunk (with the first token's), then one chunk per token
       assertEquals(8, r.chunkMicros().length);

@@ -46,7 +46,7 @@ class RehearsalTest {
          ActionHarness h = new ActionHarness(protocol(sim).protocol())) {
       GenerationTemplate template = new GenerationTemplate(
           LlmRequestBuilder.completions("gen").fromDataset().spec());
-      int failed = Rehearsal.run(template, h.components, new DefaultClock(), 8);
+      int failed = Rehearsal.run(template, h.run, new DefaultClock(), 8);
       assertEquals(0, failed);
       List<RecordedRequest> got = StrictServer.runRequests(sim);
       assertEquals(IntStream.range(0, 8).mapToObj(i -> "warmup-action-" + i).sorted().toList(),
@@ -55,11 +55,11 @@ class RehearsalTest {
       assertTrue(body.contains("Rehearsal before the run"), body);
       assertTrue(body.contains("\"max_tokens\":64"), "the warm-up's max_tokens: " + body);
       // Nothing of the run's: no record, no statistics row, no send, all permits, no slot.
-      assertEquals(0, h.components.store().snapshot().size());
+      assertEquals(0, h.run.requests().store().snapshot().size());
       assertEquals(List.of(), h.rows);
-      assertEquals(-1, h.components.benchmarkStartNanos());
-      assertTrue(h.components.pacing().limiter().hasFreePermit());
-      assertEquals(0, h.components.pacing().arrivalClock().orElseThrow().claimed());
+      assertEquals(-1, h.run.benchmarkStartNanos());
+      assertTrue(h.run.pacing().limiter().hasFreePermit());
+      assertEquals(0, h.run.pacing().arrivalClock().orElseThrow().claimed());
     }
   }
 
@@ -71,7 +71,7 @@ class RehearsalTest {
          ActionHarness h = new ActionHarness(protocol(sim).protocol())) {
       ConversationTemplate template =
           new ConversationTemplate(LlmRequestBuilder.chat("conv").conversationSpec());
-      assertEquals(0, Rehearsal.run(template, h.components, new DefaultClock(), 4));
+      assertEquals(0, Rehearsal.run(template, h.run, new DefaultClock(), 4));
       List<RecordedRequest> got = StrictServer.runRequests(sim);
       assertEquals(List.of("rehearsal-0", "rehearsal-1", "rehearsal-2", "rehearsal-3"),
           got.stream().map(r -> r.header("x-session-id")).sorted().toList());
@@ -79,7 +79,7 @@ class RehearsalTest {
       assertTrue(body.contains("\"role\":\"user\"") && body.contains("Rehearsal before the run"),
           body);
       assertTrue(got.stream().allMatch(r -> r.path().equals("/v1/chat/completions")));
-      assertEquals(0, h.components.store().snapshot().size());
+      assertEquals(0, h.run.requests().store().snapshot().size());
       assertEquals(List.of(), h.rows);
     }
   }
@@ -90,15 +90,15 @@ class RehearsalTest {
          ActionHarness h = new ActionHarness(protocol(sim).protocol())) {
       GenerationTemplate template = new GenerationTemplate(
           LlmRequestBuilder.completions("gen").prompt("#{question}").spec());
-      assertEquals(5, Rehearsal.run(template, h.components, new DefaultClock(), 5),
+      assertEquals(5, Rehearsal.run(template, h.run, new DefaultClock(), 5),
           "every request fails to build, and each user still ends");
       assertEquals(0, sim.requestsReceived());
-      assertEquals(0, h.components.store().snapshot().size());
+      assertEquals(0, h.run.requests().store().snapshot().size());
       assertEquals(List.of(), h.rows);
       // A function of the user's that throws on the missing attribute: the same quiet end.
       GenerationTemplate function = new GenerationTemplate(LlmRequestBuilder.completions("gen")
           .prompt("p").maxTokens(s -> s.getInt("my_len")).spec());
-      assertEquals(4, Rehearsal.run(function, h.components, new DefaultClock(), 4));
+      assertEquals(4, Rehearsal.run(function, h.run, new DefaultClock(), 4));
       assertEquals(0, sim.requestsReceived());
       assertEquals(List.of(), h.rows);
     }

@@ -356,7 +356,8 @@ class ArchitectureTest {
    */
   static final Set<String> INTERNAL_IN_PUBLIC_SIGNATURES_FROZEN = Set.of(
       // Gatling's ProtocolBuilder.protocol(), narrowed to the run's protocol that tests read;
-      // onStart hands a starter the run's parts (LlmComponents)
+      // onStart hands a starter the run's parts (RunParts: setup, pacing, measures, requests,
+      // start), no longer the whole of Gatling's LlmComponents
       "protocol.LlmProtocolBuilder.onStart(...)",
       "protocol.LlmProtocolBuilder.protocol(...)");
 

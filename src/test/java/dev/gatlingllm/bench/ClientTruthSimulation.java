@@ -80,7 +80,7 @@ public class ClientTruthSimulation extends Simulation {
 
   @Override
   public void after() {
-    LlmRun.current().ifPresent(run -> writeRecords(run.store().snapshot()));
+    LlmRun.current().ifPresent(run -> writeRecords(run.parts().requests().store().snapshot()));
     LlmDsl.writeResults(this);
   }
 

@@ -67,11 +67,12 @@ class ConversationIntegrationTest {
     Map<String, Conversation> conversations = new HashMap<>();
     sampled.forEach(c -> conversations.put(c.id(), c));
 
-    // the simulator's requests of each session, in the order it received them (warm-up
-    // requests carry no session)
+    // the simulator's requests of each session, in the order it received them (the warm-up's
+    // carry no session, or, rehearsing a turn through the run's action, a one-turn
+    // conversation of their own under a warmup- request id)
     Map<String, List<RecordedRequest>> bySession = new LinkedHashMap<>();
     for (RecordedRequest r : received) {
-      if (r.header("X-Session-ID") != null) {
+      if (r.header("X-Session-ID") != null && !r.header("x-request-id").startsWith("warmup-")) {
         bySession.computeIfAbsent(r.header("X-Session-ID"), k -> new ArrayList<>()).add(r);
       }
     }

@@ -309,7 +309,8 @@ class FaultCellsIntegrationTest {
       control = CompletableFuture.runAsync(() -> {
         await(() -> first.requestsReceived() >= stopAfter,
             "the server to receive " + stopAfter + " requests");
-        RecordStore run = LlmRun.current().orElseThrow().store(); // the run under way
+        // the run under way
+        RecordStore run = LlmRun.current().orElseThrow().parts().requests().store();
         first.close();
         await(() -> run.size() >= restartAfter, "the run to record " + restartAfter + " requests");
         restarted = Simulator.start(after.port(port).build());

@@ -90,7 +90,8 @@ final class GatlingRunner {
 
   /** The records of the last run in this JVM, texts included. */
   static List<RequestRecord> records() {
-    RecordStore.Snapshot snapshot = LlmRun.current().orElseThrow().store().snapshot();
+    RecordStore.Snapshot snapshot = LlmRun.current().orElseThrow().parts().requests().store()
+        .snapshot();
     List<RequestRecord> records = new ArrayList<>();
     for (int i = 0; i < snapshot.size(); i++) {
       records.add(snapshot.record(i).withGeneratedText(snapshot.text(i)));

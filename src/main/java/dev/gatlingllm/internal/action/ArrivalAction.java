@@ -1,8 +1,8 @@
 package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.internal.protocol.LlmComponents;
-import dev.gatlingllm.internal.protocol.LlmProtocolKey;
 import dev.gatlingllm.internal.protocol.RunPacing;
+import dev.gatlingllm.internal.protocol.RunParts;
 import dev.gatlingllm.internal.scale.InjectorShare;
 import io.gatling.commons.util.Clock;
 import io.gatling.core.action.Action;
@@ -21,15 +21,15 @@ final class ArrivalAction extends LlmAction {
   private final ArrivalGate gate;
 
   ArrivalAction(ScenarioContext ctx, Action next) {
-    this(ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
-        ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
+    this(LlmComponents.partsOf(ctx), ctx.coreComponents().statsEngine(),
+        ctx.coreComponents().clock(), next);
   }
 
-  private ArrivalAction(LlmComponents run, StatsEngine statsEngine, Clock gatlingClock,
+  private ArrivalAction(RunParts run, StatsEngine statsEngine, Clock gatlingClock,
       Action next) {
-    this(run.pacing(), run.share(), statsEngine, gatlingClock, next);
+    this(run.pacing(), run.setup().share(), statsEngine, gatlingClock, next);
     // actions are built last to first: the request's warm-up is done by now
-    run.awaitCommonStart();
+    run.start().awaitCommonStart();
   }
 
   /**

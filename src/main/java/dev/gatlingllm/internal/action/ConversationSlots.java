@@ -2,7 +2,7 @@ package dev.gatlingllm.internal.action;
 
 import dev.gatlingllm.internal.arrival.ConcurrencyLimiter;
 import dev.gatlingllm.internal.protocol.LlmComponents;
-import dev.gatlingllm.internal.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.scale.InjectorShare;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
@@ -32,16 +32,16 @@ public final class ConversationSlots {
   }
 
   /** The limiter, made on first use: the injector's share is known once the run is built. */
-  private synchronized ConcurrencyLimiter limiter(LlmComponents components) {
+  private synchronized ConcurrencyLimiter limiter(InjectorShare share) {
     if (limiter == null) {
-      limiter = ConcurrencyLimiter.bounded(components.share().maxConcurrency(places));
+      limiter = ConcurrencyLimiter.bounded(share.maxConcurrency(places));
     }
     return limiter;
   }
 
   /** The action that waits for a place. */
   public Action enter(ScenarioContext ctx, Action next) {
-    ConcurrencyLimiter gate = limiter(components(ctx));
+    ConcurrencyLimiter gate = limiter(share(ctx));
     // the wait for a place is the run's cap, not the client's lateness: the first turn's
     // send lateness counts from the moment the place was given
     return action(ctx, "conversation slot", next, session ->
@@ -51,7 +51,7 @@ public final class ConversationSlots {
 
   /** The action that gives the place back. */
   public Action leave(ScenarioContext ctx, Action next) {
-    ConcurrencyLimiter gate = limiter(components(ctx));
+    ConcurrencyLimiter gate = limiter(share(ctx));
     return action(ctx, "conversation end", next, session -> {
       if (session.contains(HELD)) {
         gate.release();
@@ -72,7 +72,8 @@ public final class ConversationSlots {
     };
   }
 
-  private static LlmComponents components(ScenarioContext ctx) {
-    return ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE);
+  /** This injector's share of the benchmark: all the places take of the run. */
+  private static InjectorShare share(ScenarioContext ctx) {
+    return LlmComponents.partsOf(ctx).setup().share();
   }
 }

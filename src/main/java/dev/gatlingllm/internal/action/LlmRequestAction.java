@@ -8,10 +8,15 @@ import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.GoodputSlo;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import dev.gatlingllm.internal.metrics.TaskType;
+import dev.gatlingllm.internal.client.LlmClient;
+import dev.gatlingllm.internal.metrics.RecordStore;
 import dev.gatlingllm.internal.options.ResultOptionsAccess;
 import dev.gatlingllm.internal.protocol.LlmComponents;
-import dev.gatlingllm.internal.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.OutputTokens;
+import dev.gatlingllm.internal.protocol.RunMeasures;
 import dev.gatlingllm.internal.protocol.RunPacing;
+import dev.gatlingllm.internal.protocol.RunParts;
+import dev.gatlingllm.internal.protocol.RunRequests;
 import dev.gatlingllm.internal.protocol.RunStop;
 import dev.gatlingllm.internal.protocol.ServerCompliance;
 import dev.gatlingllm.internal.selfcheck.SelfCheck;
@@ -54,8 +59,19 @@ public final class LlmRequestAction extends LlmAction {
   static final long PREPARE_LEAD_NANOS = 1_000_000;
 
   private final RequestTemplate spec;
-  private final LlmComponents components;
+  // What each request uses of its copy of the run, held here so that the per-request path
+  // reaches each in one field read: when it goes out (pacing), what the run measures, the
+  // client, the requests' ids, cancel choice, store and compliance check, and how output
+  // tokens are counted for goodput.
   private final RunPacing pacing;
+  private final RunMeasures measures;
+  private final LlmClient client;
+  private final RunRequests requests;
+  private final RecordStore store;
+  private final ServerCompliance compliance;
+  private final OutputTokens outputTokens;
+  /** The model name each request asks for. */
+  private final String model;
   private final String ttftName;
   private final String goodputName;
   private final GoodputSlo slo;
@@ -65,42 +81,48 @@ public final class LlmRequestAction extends LlmAction {
   private final boolean capped;
 
   public LlmRequestAction(RequestTemplate spec, ScenarioContext ctx, Action next) {
-    this(spec, ctx.protocolComponentsRegistry().components(LlmProtocolKey.INSTANCE),
-        ctx.coreComponents().statsEngine(), ctx.coreComponents().clock(), next);
+    this(spec, LlmComponents.partsOf(ctx), ctx.coreComponents().statsEngine(),
+        ctx.coreComponents().clock(), next);
     // actions are built last to first: the warm-up is done by now
-    components.awaitCommonStart();
+    LlmComponents.partsOf(ctx).start().awaitCommonStart();
   }
 
   /**
-   * The action over given components: the run's, whose first request action runs the warm-up
-   * here, or a rehearsal's (see {@link Rehearsal}), whose warm-up is marked done.
+   * The action over the given parts of a run: the run's, whose first request action runs the
+   * warm-up here, or a rehearsal's (see {@link Rehearsal}), whose warm-up is marked done.
    */
-  LlmRequestAction(RequestTemplate spec, LlmComponents components, StatsEngine statsEngine,
+  LlmRequestAction(RequestTemplate spec, RunParts run, StatsEngine statsEngine,
       Clock gatlingClock, Action next) {
     super(spec.name(), next, statsEngine, gatlingClock);
     this.spec = spec;
-    this.components = components;
+    this.pacing = run.pacing();
+    this.measures = run.measures();
+    this.client = run.setup().client();
+    this.requests = run.requests();
+    this.store = requests.store();
+    this.compliance = requests.compliance();
+    this.outputTokens = run.setup().outputTokens();
+    this.model = run.setup().protocol().requestModelName();
     this.ttftName = spec.name() + " TTFT";
     this.goodputName = spec.name() + " goodput";
-    this.slo = ResultOptionsAccess.goodput(components.protocol().results());
-    this.pacing = components.pacing();
+    this.slo = ResultOptionsAccess.goodput(run.setup().protocol().results());
     this.arrival = pacing.arrivalClock().isPresent()
-        ? new ArrivalGate(pacing, components.share()) : null;
+        ? new ArrivalGate(pacing, run.setup().share()) : null;
     this.capped = pacing.limiter() instanceof BoundedConcurrencyLimiter;
-    components.registerEndpointType(spec.endpointType(), spec.taskType());
+    requests.register(spec.endpointType(), spec.taskType());
     // The first body a JVM serialises costs tens of milliseconds (Jackson warms up): pay it
     // now, while the simulation is built, not on the event loop of the first arrival.
-    IntFunction<byte[]> warmUp = spec.warmUpBody(components.protocol().requestModelName());
+    IntFunction<byte[]> warmUp = spec.warmUpBody(model);
     if (warmUp != null) {
       warmUp.apply(1);
     }
     if (!slo.isEmpty() && spec.taskType() == TaskType.GENERATION) {
       // goodput rows may need outputs counted during the run
-      components.outputTokens().prepareForRunTimeCounting();
+      outputTokens.prepareForRunTimeCounting();
     }
     if (warmUp != null) {
-      components.warmUpOnce(spec.path(), warmUp, spec.reader(),
-          (over, requests) -> Rehearsal.run(spec, over, gatlingClock, requests));
+      run.start().warmUpOnce(run, spec.path(), warmUp, spec.reader(),
+          (over, n) -> Rehearsal.run(spec, over, gatlingClock, n));
     }
   }
 
@@ -121,7 +143,7 @@ public final class LlmRequestAction extends LlmAction {
     if (request == null) {
       return;
     }
-    SelfCheck check = components.measures().start();
+    SelfCheck check = measures.start();
     long due = request.encoded().request().scheduledNanos();
     if (due != LlmRequest.NOT_SCHEDULED && pacing.pacer() != null) {
       // The client's own lateness runs from when the request could go: its slot, or the end
@@ -148,7 +170,7 @@ public final class LlmRequestAction extends LlmAction {
    * least 100 ms before it polls again) while the first wave's tokens were arriving.
    */
   private void queueForPermit(Session session, long arrived) {
-    components.measures().start();
+    measures.start();
     pacing.limiter().acquire(session.eventLoop(), () -> {
       Prepared request = buildOrFail(session);
       if (request == null) {
@@ -177,16 +199,16 @@ public final class LlmRequestAction extends LlmAction {
    */
   private void send(EventLoop loop, Session session, Prepared request, long arrivedNanos) {
     long startMillis = clock.nowMillis();
-    RunStop.Ticket ticket = components.measures().sending();
+    RunStop.Ticket ticket = measures.sending();
     if (ticket == RunStop.STOPPED) { // the run is ending: nothing more goes out
       pacing.limiter().release();
-      failBeforeSending(session, components.measures().refusal());
+      failBeforeSending(session, measures.refusal());
       return;
     }
     try {
-      components.client().send(loop, request.encoded(), record -> {
+      client.send(loop, request.encoded(), record -> {
         pacing.limiter().release();
-        if (!components.measures().ended(ticket)) {
+        if (!measures.ended(ticket)) {
           // stopped from within, results written: recorded nowhere, but the user still
           // goes back to Gatling, which would otherwise wait for it
           next.$bang(session.markAsFailed());
@@ -199,7 +221,7 @@ public final class LlmRequestAction extends LlmAction {
               startMillis);
           // after it is stored and in Gatling's stats: a live stop it causes keeps it (a stop
           // at the first answer, before it, left Gatling a run with no request to report)
-          components.compliance().record(request.asked(), record);
+          compliance.record(request.asked(), record);
         } catch (RuntimeException e) {
           crashed(session, e);
         }
@@ -207,7 +229,7 @@ public final class LlmRequestAction extends LlmAction {
     } catch (RuntimeException e) {
       pacing.limiter().release();
       // never on the wire: not in flight for the over-saturation check either
-      components.measures().ended(ticket);
+      measures.ended(ticket);
       crashed(session, e);
     }
   }
@@ -224,7 +246,7 @@ public final class LlmRequestAction extends LlmAction {
     } catch (SessionValue.ResolutionException e) {
       failUnbuilt(session, e.getMessage());
     } catch (RuntimeException e) {
-      if (components.isRehearsal()) {
+      if (requests.rehearsal()) {
         // a throwaway session lacks the user's own attributes: expected, not the run's error
         logger().underlying().debug("'{}' could not build a warm-up request: {}", name(),
             e.toString());
@@ -258,19 +280,18 @@ public final class LlmRequestAction extends LlmAction {
 
   private Prepared buildRequest(Session session) {
     long slot = longAttribute(session, ArrivalGate.REQUEST_INDEX_ATTRIBUTE, -1);
-    HttpHeaders headers = components.requestHeaders(spec.requestId(session), slot);
+    HttpHeaders headers = requests.headers(spec.requestId(session), slot);
     spec.addHeaders(session, headers);
-    RequestTemplate.Body body = spec.body(session, components.protocol().requestModelName(),
-        headers.get(REQUEST_ID));
+    RequestTemplate.Body body = spec.body(session, model, headers.get(REQUEST_ID));
     int promptTokens = spec.promptTokens(session);
     if (!body.contentType().equals(RequestTemplate.Body.JSON)) {
       headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
     }
-    return new Prepared(components.client().encode(new LlmRequest(spec.name(), spec.path(),
+    return new Prepared(client.encode(new LlmRequest(spec.name(), spec.path(),
         headers, body.bytes(), promptTokens,
         longAttribute(session, SCHEDULED_NANOS_ATTRIBUTE, LlmRequest.NOT_SCHEDULED),
         spec.taskType() != TaskType.GENERATION, spec.reader(), body.schema(),
-        spec.taskType() == TaskType.GENERATION ? components.cancelFor(slot) : CancelAfter.NEVER,
+        spec.taskType() == TaskType.GENERATION ? requests.cancelFor(slot) : CancelAfter.NEVER,
         spec.target(session))),
         body.asked(), body.audioSeconds());
   }
@@ -313,7 +334,7 @@ public final class LlmRequestAction extends LlmAction {
       this.next.$bang(next);
       return;
     }
-    components.outputTokens().outputLen(record, outputLen -> {
+    outputTokens.outputLen(record, outputLen -> {
       try {
         logGoodput(session, goodputRow, startMillis, endMillis,
             slo.isGood(record, outputLen) ? null : "SLO missed");
@@ -372,8 +393,8 @@ public final class LlmRequestAction extends LlmAction {
     // a conversation's turns have rows of their own, for assertions on turn k
     String row = spec.rowName(session);
     boolean ownRow = !row.equals(name());
-    components.store().add(record);
-    components.measures().markSend(record.startNanos());
+    store.add(record);
+    measures.markSend(record.startNanos());
     long endMillis = startMillis + Math.round(
         (record.success() ? record.latencyNanos() : record.endNanos() - record.startNanos()) / 1e6);
     Option<String> code = record.httpStatus() == 0

@@ -4,7 +4,7 @@ import dev.gatlingllm.arrival.ArrivalProfile;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.internal.arrival.ArrivalClock;
 import dev.gatlingllm.internal.arrival.ArrivalSchedule;
-import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.RunParts;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.commons.util.Clock;
@@ -43,7 +43,7 @@ import scala.runtime.BoxedUnit;
  * prompt_len}, {@code output_len}, {@code request_id}, with non-ASCII text; a conversation's
  * turn gets a one-turn conversation of that prompt) go through an
  * arrival action (when the run is paced, on a clock of its own at {@value #RATE} req/s) and
- * the request action, built over {@link LlmComponents#forRehearsal}: same client, loops and
+ * the request action, built over {@link RunParts#forRehearsal}: same client, loops and
  * pacer, but its own store, limiter, self-check and request ids ({@code warmup-action-<n>}),
  * statistics that go nowhere, and an end that only counts. A request whose template reads
  * other session attributes fails to build and ends as a failure here (logged at debug level
@@ -71,26 +71,29 @@ public final class Rehearsal {
   /**
    * Sends {@code requests} requests through copies of the run's actions and waits for them.
    *
+   * @param run the parts of the run rehearsed: whether it is paced, its loops and warm-up
+   *            settings, and what its copy for the rehearsal ({@link RunParts#forRehearsal})
+   *            is made from
    * @return how many ended as failures, or -1 when they were not all back in time
    */
-  public static int run(RequestTemplate spec, LlmComponents run, Clock gatlingClock, int requests) {
+  public static int run(RequestTemplate spec, RunParts run, Clock gatlingClock, int requests) {
     ArrivalClock clock = run.pacing().arrivalClock().isPresent()
         ? ArrivalClock.of(ArrivalSchedule.compute(ArrivalProfile.builder()
             .numPrompts(requests).requestRate(RATE).seed(0).build()))
         : null;
-    LlmComponents components = run.forRehearsal(clock);
+    RunParts copy = run.forRehearsal(clock);
     CountDownLatch done = new CountDownLatch(requests);
     AtomicInteger failed = new AtomicInteger();
     Action end = new End(gatlingClock, done, failed);
-    Action request = new LlmRequestAction(spec, components, NoStats.INSTANCE, gatlingClock, end);
+    Action request = new LlmRequestAction(spec, copy, NoStats.INSTANCE, gatlingClock, end);
     Action first = clock == null ? request
-        : new ArrivalAction(components.pacing(), components.share(), NoStats.INSTANCE,
+        : new ArrivalAction(copy.pacing(), copy.setup().share(), NoStats.INSTANCE,
             gatlingClock, request);
-    List<EventLoop> loops = run.eventLoops();
-    int maxTokens = run.protocol().warmUp().maxTokens();
+    List<EventLoop> loops = run.setup().eventLoops();
+    int maxTokens = run.setup().protocol().warmUp().maxTokens();
     // Started now, stopped at the end: a straggler past the deadline then records into this
     // stopped check, and never hooks the client's write times again during the run.
-    components.measures().start();
+    copy.measures().start();
     if (clock != null) {
       clock.start(System.nanoTime() + FIRST_SLOT_DELAY_NANOS);
     }
@@ -107,7 +110,7 @@ public final class Rehearsal {
       Thread.currentThread().interrupt();
       finished = false;
     }
-    components.measures().stopSelfCheck();
+    copy.measures().stopSelfCheck();
     if (!finished) {
       // The store stays open: a straggler's record then lands in a store nobody reads, not in
       // an error on the run's log.
@@ -115,7 +118,7 @@ public final class Rehearsal {
           + "after {} s; the run starts anyway", done.getCount(), requests, MAX_WAIT_SECONDS);
       return -1;
     }
-    components.store().close();
+    copy.requests().store().close();
     if (failed.get() > 0) {
       LOG.info("warm-up: {} of the {} requests sent through the run's actions failed (a request "
           + "that reads other session attributes than a dataset's cannot be built here)",

@@ -4,7 +4,7 @@ import dev.gatlingllm.action.Backends.Backend;
 import dev.gatlingllm.internal.action.RequestPreview;
 import dev.gatlingllm.dataset.SampleRequest;
 import dev.gatlingllm.dataset.Samples;
-import dev.gatlingllm.internal.protocol.LlmComponents;
+import dev.gatlingllm.internal.protocol.RunParts;
 import dev.gatlingllm.internal.protocol.ProbeRequests;
 import dev.gatlingllm.internal.scale.ScaleOut;
 import io.gatling.javaapi.core.ActionBuilder;
@@ -62,7 +62,7 @@ public final class Probing {
    *
    * @param runRequests how many requests this injector's run records: the probes stop then
    */
-  public static void start(BenchPlan plan, Samples samples, int runRequests, LlmComponents run) {
+  public static void start(BenchPlan plan, Samples samples, int runRequests, RunParts run) {
     OptionalDouble rate = rate(plan.args(), plan.backend());
     if (rate.isEmpty()) {
       return;

@@ -43,7 +43,7 @@ public final class LlmProtocol implements Protocol {
   private final List<URI> serverMetrics;
   private final List<URI> specDecodeMetrics;
   private final boolean insecureTls;
-  private final List<Consumer<LlmComponents>> onStart;
+  private final List<Consumer<RunParts>> onStart;
   private final Cancellation cancellation;
   private final List<URI> gpuMetrics;
   private final OtlpSettings otlp;
@@ -56,7 +56,7 @@ public final class LlmProtocol implements Protocol {
       Duration requestTimeout, Duration keepAliveTimeout, ResultOptions results, String tokenizerId,
       ToIntFunction<String> tokenCounter, ArrivalProfile arrivals, Integer maxConcurrency,
       WarmUpOptions warmUp, List<URI> serverMetrics, List<URI> specDecodeMetrics, boolean insecureTls,
-      List<Consumer<LlmComponents>> onStart, List<URI> gpuMetrics, OtlpSettings otlp,
+      List<Consumer<RunParts>> onStart, List<URI> gpuMetrics, OtlpSettings otlp,
       Cancellation cancellation, List<Target> targets, TargetChooser.Strategy targetStrategy) {
     this.target = target;
     this.gpuMetrics = List.copyOf(gpuMetrics);
@@ -91,7 +91,7 @@ public final class LlmProtocol implements Protocol {
   }
 
   /** What the run hands its components to as soon as they exist (the drop-in's probes). */
-  List<Consumer<LlmComponents>> onStart() {
+  List<Consumer<RunParts>> onStart() {
     return onStart;
   }
 

@@ -33,13 +33,13 @@ public final class LlmRun {
    */
   static void requireFirstProtocol(CoreComponents core, LlmProtocol protocol) {
     LlmComponents running = CURRENT.get();
-    if (running != null && running.core() == core) {
+    if (running != null && running.parts().setup().core() == core) {
       // Scenarios sharing one protocol share one components instance; a second one means a
       // second protocol in the same simulation.
       throw new IllegalStateException("this simulation has two llm() protocols ("
-          + running.protocol() + " and " + protocol + ") but a run has one result: build "
-          + "the protocol once and give it once, in setUp(...).protocols(llm), for every "
-          + "scenario");
+          + running.parts().setup().protocol() + " and " + protocol + ") but a run has one "
+          + "result: build the protocol once and give it once, in setUp(...).protocols(llm), "
+          + "for every scenario");
     }
   }
 
@@ -51,7 +51,8 @@ public final class LlmRun {
       CLOSED_WITH.put(components, new ArrayList<>(TO_CLOSE));
       TO_CLOSE.clear();
     }
-    components.protocol().onStart().forEach(s -> s.accept(components));
+    components.parts().setup().protocol().onStart()
+        .forEach(s -> s.accept(components.parts()));
     if (previous != null) {
       // The previous simulation in this JVM never called LlmDsl.writeResults(this).
       RunResults.writeForgotten(previous, false);

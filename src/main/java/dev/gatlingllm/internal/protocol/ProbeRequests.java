@@ -1,6 +1,7 @@
 package dev.gatlingllm.internal.protocol;
 
 import dev.gatlingllm.internal.client.ChunkReader;
+import dev.gatlingllm.internal.client.LlmClient;
 import dev.gatlingllm.internal.client.LlmRequest;
 import dev.gatlingllm.internal.metrics.RequestRecord;
 import io.netty.channel.EventLoop;
@@ -103,27 +104,32 @@ public final class ProbeRequests {
 
   /**
    * Starts the probes on the run's first event loop, a period apart from the first one that
-   * finds the run started, and hands them to the run, which stops them when it writes its
-   * results.
+   * finds the run started, and hands them to the run's measures, which its results stop.
+   * Of the run they take its loops and client (setup), its measures (started yet?) and its
+   * requests (how many are recorded, the headers each is sent with).
    */
-  public void start(LlmComponents run) {
-    EventLoop loop = run.eventLoops().get(0);
+  public void start(RunParts run) {
+    EventLoop loop = run.setup().eventLoops().get(0);
     long period = Math.max(1, Math.round(1e9 / ratePerSecond));
-    run.attachProbes(this);
-    ticks = loop.scheduleAtFixedRate(() -> tick(run, loop), period, period,
-        TimeUnit.NANOSECONDS);
+    RunMeasures measures = run.measures();
+    RunRequests requests = run.requests();
+    LlmClient client = run.setup().client();
+    measures.attachProbes(this);
+    ticks = loop.scheduleAtFixedRate(() -> tick(measures, requests, client, loop), period,
+        period, TimeUnit.NANOSECONDS);
   }
 
-  private void tick(LlmComponents run, EventLoop loop) {
+  private void tick(RunMeasures measures, RunRequests requests, LlmClient client,
+      EventLoop loop) {
     if (stopped.get()) {
       return;
     }
-    if (!run.measures().started()) {
+    if (!measures.started()) {
       // no request of the run is on its way yet (its warm-up, or users injected ahead of
       // their arrivals, may be): no load to probe
       return;
     }
-    if (run.store().size() >= runRequests) {
+    if (requests.store().size() >= runRequests) {
       // the run is over: a probe now would see an idle server
       halt();
       return;
@@ -133,7 +139,7 @@ public final class ProbeRequests {
     LlmRequest request;
     try {
       Body body = bodies.apply(k);
-      HttpHeaders headers = run.requestHeaders(idPrefix + k);
+      HttpHeaders headers = requests.headers(idPrefix + k);
       headers.set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
       request = new LlmRequest(NAME, body.path(), headers, body.bytes(), body.promptTokens(),
           LlmRequest.NOT_SCHEDULED, false, body.reader());
@@ -153,7 +159,7 @@ public final class ProbeRequests {
       return;
     }
     try {
-      run.client().send(loop, request, record -> {
+      client.send(loop, request, record -> {
         finished.add(record);
         inFlight.decrementAndGet();
       });

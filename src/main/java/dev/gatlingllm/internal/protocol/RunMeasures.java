@@ -11,7 +11,6 @@ import dev.gatlingllm.internal.servermetrics.ServerSeries;
 import io.netty.channel.EventLoopGroup;
 import java.util.List;
 import java.util.Map;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -20,7 +19,8 @@ import java.util.function.Supplier;
  * distortion), the server's metrics, when the first request went out, and, when asked, a
  * live stop ({@link RunStop}: over-saturation's test, {@link OverSaturationStop}, and the
  * server compliance watch's first finding, {@link ComplianceWatch}), and the live figures'
- * counts of requests sent and over ({@link LiveFigures}, when exported). Nothing runs until
+ * counts of requests sent and over ({@link LiveFigures}, when exported), and the probe
+ * requests sent beside the run ({@link ProbeRequests}, when asked). Nothing runs until
  * {@link #start()}, which the request action calls at the first send, so the window is the
  * run's, not the warm-up's or an injector's lead; the results stop it.
  */
@@ -47,6 +47,8 @@ public final class RunMeasures {
   private volatile GpuMetricsScraper gpuMetrics;
   /** Null before {@link #start()}, or when the run is not stopped on over-saturation. */
   private volatile OverSaturationStop overSaturationStop;
+  /** The run's probe requests ({@code --probe-request-rate}); null when there are none. */
+  private volatile ProbeRequests probes;
 
   RunMeasures(EventLoopGroup loops, LlmClient client,
       Supplier<List<ServerMetricsScraper>> scraping,
@@ -185,6 +187,20 @@ public final class RunMeasures {
    */
   void closeLiveFigures(String selfCheckGrade) {
     live.close(selfCheckGrade);
+  }
+
+  /** Makes {@code probes} the run's: its results stop them and report them. */
+  void attachProbes(ProbeRequests probes) {
+    this.probes = probes;
+  }
+
+  /**
+   * Stops the run's probes and gives what they did (see {@link ProbeRequests#stop()}); null
+   * when it sends none. Blocks: never call it on an event loop.
+   */
+  ProbeRequests.Outcome stopProbes() {
+    ProbeRequests sent = probes;
+    return sent == null ? null : sent.stop();
   }
 
   /** Marks a send; the earliest one is the start of the benchmark duration. */

@@ -34,7 +34,7 @@ final class RunRecordLog {
    * Opens the log of a run in {@code runFolder} (null when not known); null (after an error
    * in the log) when it cannot be.
    */
-  static RecordLog open(Path runFolder, ResultOptions options, RunFacts run) {
+  static RecordLog open(Path runFolder, ResultOptions options, RunParts run) {
     LocalDateTime started = LocalDateTime.now();
     Path folder = runFolder;
     if (folder == null) {
@@ -54,7 +54,7 @@ final class RunRecordLog {
     }
   }
 
-  private static OptionalLong startOf(RunFacts run) {
+  private static OptionalLong startOf(RunParts run) {
     long start = run.benchmarkStartNanos();
     return start < 0 ? OptionalLong.empty() : OptionalLong.of(start);
   }

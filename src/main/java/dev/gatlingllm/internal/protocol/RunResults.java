@@ -84,7 +84,7 @@ public final class RunResults {
    * since nobody asked for the file.
    */
   static void writeForgotten(LlmComponents run, boolean atExit) {
-    if (run.store().size() == 0) {
+    if (run.parts().requests().store().size() == 0) {
       release(run);
       return; // nothing was ever sent: nothing to lose
     }
@@ -125,12 +125,13 @@ public final class RunResults {
 
   /** Closes what a run holds without reporting it. */
   private static void release(LlmComponents run) {
-    run.probes().ifPresent(ProbeRequests::stop);
+    RunMeasures measures = run.parts().measures();
+    measures.stopProbes();
     // its next check would read a closed store
-    run.measures().closeOverSaturationStop(-1);
-    run.measures().closeLiveFigures(null);
-    run.client().close();
-    run.store().close();
+    measures.closeOverSaturationStop(-1);
+    measures.closeLiveFigures(null);
+    run.parts().setup().client().close();
+    run.parts().requests().store().close();
     run.recordLog().ifPresent(RecordLog::close);
     LlmRun.clear(run);
   }
@@ -146,33 +147,37 @@ public final class RunResults {
    */
   private static ReportOutcome writeRun(LlmComponents run, Path runFolder, boolean failBuild,
       boolean setsStatus) {
+    RunParts parts = run.parts();
+    RunMeasures measures = parts.measures();
+    RecordStore store = parts.requests().store();
+    LlmProtocol protocol = parts.setup().protocol();
     // the rule the goodput rows followed during the run
-    OutputTokens tokenCounter = run.outputTokens();
+    OutputTokens tokenCounter = parts.setup().outputTokens();
     try {
-      ResultOptions options = run.protocol().results();
+      ResultOptions options = protocol.results();
       ResultOptions quiet = options.toBuilder().printSummary(false).build();
-      long start = run.benchmarkStartNanos();
-      SelfCheckReport selfCheck = run.measures().stopSelfCheck();
-      RunInfo info = run.runInfo();
+      long start = parts.benchmarkStartNanos();
+      SelfCheckReport selfCheck = measures.stopSelfCheck();
+      RunInfo info = parts.runInfo();
       if (selfCheck != null) {
         // graded against the run's own TTFT and ITL; warnings only for grades worse than good
-        selfCheck = selfCheck.against(SelfCheckReport.RunFigures.of(run.store().snapshot()));
+        selfCheck = selfCheck.against(SelfCheckReport.RunFigures.of(store.snapshot()));
         info = info.toBuilder().extra(SELF_CHECK_KEY, selfCheck.toJson()).build();
         selfCheck.warnings().forEach(w -> LOG.warn("client self-check: {}", w));
       }
       // every request is in: the live figures' last export, with the self-check's grade
-      run.measures().closeLiveFigures(selfCheck == null ? null : selfCheck.grade().label());
-      Map<String, Object> stopped = run.measures().closeOverSaturationStop(start);
+      measures.closeLiveFigures(selfCheck == null ? null : selfCheck.grade().label());
+      Map<String, Object> stopped = measures.closeOverSaturationStop(start);
       if (stopped != null) {
         info = info.toBuilder().extra(OverSaturation.STOP_EXTRA, stopped).build();
       }
-      ProbeRequests.Outcome probes = run.probes().map(ProbeRequests::stop).orElse(null);
+      ProbeRequests.Outcome probes = measures.stopProbes();
       if (probes != null) {
         info = info.toBuilder().extra(ProbeReport.KEY, ProbeReport.json(probes.ratePerSecond(),
             probes.sent(), probes.unfinished(), probes.records(), options.metricPercentiles()))
             .build();
       }
-      ServerComplianceReport compliance = run.compliance().report(start);
+      ServerComplianceReport compliance = parts.requests().compliance().report(start);
       info = info.toBuilder().extra(ServerComplianceReport.KEY, compliance.toJson()).build();
       compliance.warnings().forEach(w -> LOG.warn("server compliance: {}", w));
       Optional<ServedModels.Check> models = run.modelCheck();
@@ -187,11 +192,11 @@ public final class RunResults {
         }
         info = withSpec.build();
       }
-      Cancellation cancellation = run.protocol().cancellation();
+      Cancellation cancellation = protocol.cancellation();
       if (cancellation.cancels()) {
         info = info.toBuilder().extra("cancellation", cancellationSettings(cancellation)).build();
       }
-      List<ServerSeries> servers = run.measures().stopServerMetrics();
+      List<ServerSeries> servers = measures.stopServerMetrics();
       if (!servers.isEmpty()) {
         ServerSeries server = servers.get(0);
         long origin = start >= 0 ? start : firstSampleNanos(server);
@@ -202,7 +207,7 @@ public final class RunResults {
               servers.stream().map(s -> (Object) s.toJson(origin)).toList()).build();
         }
       }
-      List<GpuSeries> gpus = run.measures().stopGpuMetrics();
+      List<GpuSeries> gpus = measures.stopGpuMetrics();
       if (gpus != null) {
         Map<String, Object> energy = GpuSeries.toJson(gpus, start >= 0 ? start
             : gpus.stream().flatMap(g -> g.samples().stream()).mapToLong(g -> g.nanos()).min()
@@ -217,7 +222,7 @@ public final class RunResults {
       RunSettings settings = RunSettings.of(info, options, start);
       run.recordLog().ifPresent(log -> log.finish(settings));
       ReportOutcome outcome =
-          RunReporter.report(settings.withOptions(quiet), run.store(), runFolder, tokenCounter);
+          RunReporter.report(settings.withOptions(quiet), store, runFolder, tokenCounter);
       RunVerdict verdict = verdict(run, outcome, selfCheck, compliance, failBuild);
       String report = options.printSummary() && outcome.summary() != null
           ? outcome.summary() + (selfCheck == null ? "" : selfCheck.consoleText())
@@ -235,11 +240,11 @@ public final class RunResults {
       ReportOutcome failed = ReportAccess.failed(e.toString());
       return failBuild ? failBuildAtExit(failed) : failed;
     } finally {
-      run.measures().closeLiveFigures(null); // when writing failed before it: no thread left
+      measures.closeLiveFigures(null); // when writing failed before it: no thread left
       tokenCounter.close();
       run.recordLog().ifPresent(RecordLog::close);
-      run.client().close();
-      run.store().close();
+      parts.setup().client().close();
+      store.close();
       LlmRun.clear(run);
     }
   }
@@ -264,7 +269,7 @@ public final class RunResults {
       total = succeeded + ReportAccess.metrics(outcome).failed();
     } else {
       // the metrics could not be computed: count the records themselves
-      RecordStore.Snapshot records = run.store().snapshot();
+      RecordStore.Snapshot records = run.parts().requests().store().snapshot();
       total = records.size();
       long ok = 0;
       for (int i = 0; i < total; i++) {
@@ -281,7 +286,7 @@ public final class RunResults {
     String model = run.modelCheck().map(ServedModels.Check::verdict).orElse("not checked");
     return new RunVerdict(result, succeeded, total,
         selfCheck == null ? "not measured" : selfCheckText(selfCheck), complianceText(compliance),
-        model, run.protocol().results().exitZero());
+        model, run.parts().setup().protocol().results().exitZero());
   }
 
   /** The grade, and for a grade worse than good, why (the amount against the figure, the cause). */

@@ -23,9 +23,10 @@ import java.util.Map;
  * What a run is made of while its simulation is built, before any user starts: Gatling's core
  * components, the protocol, the client, the headers every request carries, how output tokens
  * are counted, and this injector's share of a (scaled-out) benchmark. Made once per run and
- * shared unchanged by the rehearsal's copies of it.
+ * shared unchanged by the rehearsal's copies of it. Public for the request actions, the
+ * rehearsal and the probes, which read the protocol, the client, the loops and the share.
  */
-final class RunSetup {
+public final class RunSetup {
 
   private final CoreComponents core;
   private final LlmProtocol protocol;
@@ -104,11 +105,11 @@ final class RunSetup {
     return core;
   }
 
-  LlmProtocol protocol() {
+  public LlmProtocol protocol() {
     return protocol;
   }
 
-  LlmClient client() {
+  public LlmClient client() {
     return client;
   }
 
@@ -124,11 +125,11 @@ final class RunSetup {
     return out;
   }
 
-  OutputTokens outputTokens() {
+  public OutputTokens outputTokens() {
     return outputTokens;
   }
 
-  InjectorShare share() {
+  public InjectorShare share() {
     return share;
   }
 
@@ -143,7 +144,7 @@ final class RunSetup {
   }
 
   /** Gatling's event loops, in the order its group hands them out. */
-  List<EventLoop> eventLoops() {
+  public List<EventLoop> eventLoops() {
     List<EventLoop> loops = new ArrayList<>();
     core.eventLoopGroup().forEach(e -> loops.add((EventLoop) e));
     return loops;

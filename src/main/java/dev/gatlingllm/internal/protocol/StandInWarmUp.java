@@ -49,8 +49,8 @@ final class StandInWarmUp {
    */
   static final String PROPERTY = "llm.standInWarmUp";
 
-  static void run(LlmComponents run, RunSetup setup, String path, IntFunction<byte[]> body,
-      ChunkReader reader, ObjIntConsumer<LlmComponents> rehearse) {
+  static void run(RunParts run, RunSetup setup, String path, IntFunction<byte[]> body,
+      ChunkReader reader, ObjIntConsumer<RunParts> rehearse) {
     if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
       LOG.info("warm-up: none (-D{}=false): the run's first requests meet a cold client and "
           + "open their own connections", PROPERTY);
@@ -62,7 +62,7 @@ final class StandInWarmUp {
     try (StandInServer standIn = StandInServer.start(TTFT, ITL)) {
       RunSetup local = setup.standIn(Target.parse(standIn.baseUrl()));
       try {
-        LlmComponents over = run.overStandIn(local);
+        RunParts over = run.overStandIn(local);
         RunWarmUp.run(setup.protocol(), WarmUpOptions.auto(),
             "an in-process stand-in (nothing sent to " + setup.protocol().target() + ")",
             local.client(), local.eventLoops(), path, body, reader,

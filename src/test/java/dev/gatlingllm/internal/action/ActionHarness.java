@@ -5,6 +5,7 @@ import com.typesafe.scalalogging.Logger;
 import dev.gatlingllm.internal.protocol.LlmComponents;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
 import dev.gatlingllm.internal.protocol.LlmProtocolKey;
+import dev.gatlingllm.internal.protocol.RunParts;
 import dev.gatlingllm.internal.report.RecordLog;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
@@ -52,6 +53,8 @@ public final class ActionHarness implements AutoCloseable {
   final BlockingQueue<Session> passedOn = new LinkedBlockingQueue<>();
   public final ScenarioContext ctx;
   public final LlmComponents components;
+  /** The run's parts, as the actions take them. */
+  public final RunParts run;
   public final Action next = new Action() {
     private Logger logger = Logger$.MODULE$.apply(LoggerFactory.getLogger("next"));
 
@@ -92,6 +95,7 @@ public final class ActionHarness implements AutoCloseable {
         new scala.collection.mutable.HashMap<>(), new scala.collection.mutable.HashMap<>());
     ctx = new ScenarioContext(core, registry, Disabled$.MODULE$, false);
     components = registry.components(LlmProtocolKey.INSTANCE);
+    run = components.parts();
   }
 
   /** A fresh user of scenario "scn" on the harness loop, with the given attributes. */
@@ -126,7 +130,7 @@ public final class ActionHarness implements AutoCloseable {
 
   @Override
   public void close() {
-    components.client().close();
+    run.setup().client().close();
     components.recordLog().ifPresent(RecordLog::close);
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }

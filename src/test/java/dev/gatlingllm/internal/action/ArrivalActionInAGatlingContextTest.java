@@ -55,7 +55,7 @@ class ArrivalActionInAGatlingContextTest {
         assertTrue(System.nanoTime() >= due[i] - LlmRequestAction.PREPARE_LEAD_NANOS,
             "never released before its slot less the build lead");
       }
-      long start = h.components.pacing().arrivalClock().orElseThrow().startNanos();
+      long start = h.run.pacing().arrivalClock().orElseThrow().startNanos();
       assertEquals(start, due[0]);
       assertEquals(start + 150_000_000L, due[1]);
       assertEquals(start + 300_000_000L, due[2]);
@@ -120,11 +120,11 @@ class ArrivalActionInAGatlingContextTest {
       // The journey's next request is not held again: the user has arrived.
       h.execute(request, first);
       h.awaitPassedOn();
-      long start = h.components.pacing().arrivalClock().orElseThrow().startNanos();
+      long start = h.run.pacing().arrivalClock().orElseThrow().startNanos();
       List<Long> slots = new ArrayList<>();
       int unpaced = 0;
       for (int i = 0; i < 3; i++) {
-        RequestRecord r = h.components.store().snapshot().record(i);
+        RequestRecord r = h.run.requests().store().snapshot().record(i);
         assertTrue(r.startNanos() >= r.scheduledNanos(), "sent at its slot, never before");
         if (r.scheduledNanos() == r.startNanos()) {
           unpaced++;   // a request without a slot records its send time as scheduled
@@ -135,7 +135,7 @@ class ArrivalActionInAGatlingContextTest {
       assertEquals(List.of(start, start + 200_000_000L), slots.stream().sorted().toList(),
           "each user's first request took the next slot");
       assertEquals(1, unpaced, "the journey's next request took none");
-      assertEquals(2, h.components.pacing().arrivalClock().orElseThrow().claimed(), "no third slot");
+      assertEquals(2, h.run.pacing().arrivalClock().orElseThrow().claimed(), "no third slot");
       assertFalse(second.isFailed());
     }
   }

@@ -80,7 +80,7 @@ class BackendRequestsTest {
       Session session = h.session(attributes);
       h.execute(action, session);
       h.awaitPassedOn();
-      RecordStore.Snapshot snapshot = h.components.store().snapshot();
+      RecordStore.Snapshot snapshot = h.run.requests().store().snapshot();
       List<RecordedRequest> all = StrictServer.runRequests(sim);
       assertEquals(before + 1, all.size(), "one request reached the server");
       RecordedRequest request = all.get(all.size() - 1);

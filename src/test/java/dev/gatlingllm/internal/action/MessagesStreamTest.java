@@ -44,7 +44,7 @@ class MessagesStreamTest {
           .maxTokens(MAX_TOKENS).asScala().build(h.ctx, h.next);
       h.execute(action, h.session());
       h.awaitPassedOn();
-      RequestRecord r = h.components.store().snapshot().record(0);
+      RequestRecord r = h.run.requests().store().snapshot().record(0);
       assertTrue(r.success(), r.error());
       assertEquals(MAX_TOKENS, r.outputTokens());
       assertEquals(6, r.usagePromptTokens());
@@ -59,7 +59,7 @@ class MessagesStreamTest {
       for (int i = REASONING; i < MAX_TOKENS; i++) {
         answer.append(SimTokens.token(i));
       }
-      assertEquals(answer.toString(), h.components.store().snapshot().text(0));
+      assertEquals(answer.toString(), h.run.requests().store().snapshot().text(0));
     }
   }
 
@@ -72,7 +72,7 @@ class MessagesStreamTest {
           .asScala().build(h.ctx, h.next);
       h.execute(action, h.session());
       h.awaitPassedOn();
-      RequestRecord r = h.components.store().snapshot().record(0);
+      RequestRecord r = h.run.requests().store().snapshot().record(0);
       assertFalse(r.success());
       assertEquals(404, r.httpStatus());
       assertEquals("HTTP 404: The model `claude-sonnet` does not exist.", r.error());

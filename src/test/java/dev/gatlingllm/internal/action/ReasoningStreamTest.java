@@ -47,7 +47,7 @@ class ReasoningStreamTest {
       h.execute(action, h.session());
       h.awaitPassedOn();
       double waitedMs = disturbance.waitedMs();
-      RequestRecord r = h.components.store().snapshot().record(1);
+      RequestRecord r = h.run.requests().store().snapshot().record(1);
       assertTrue(r.success(), r.error());
       assertEquals(REASONING, r.reasoningChunks());
       // the role chunk and the first reasoning chunk go out together; then one per token
@@ -72,7 +72,7 @@ class ReasoningStreamTest {
       for (int i = REASONING; i < MAX_TOKENS; i++) {
         answer.append(SimTokens.token(i));
       }
-      assertEquals(answer.toString(), h.components.store().snapshot().text(1));
+      assertEquals(answer.toString(), h.run.requests().store().snapshot().text(1));
     }
   }
 }

@@ -75,13 +75,13 @@ class RequestActionInAGatlingContextTest {
       assertTrue(ttft.endMillis() <= row.endMillis());
       assertEquals(List.of(), h.rows("gen goodput"), "no SLOs, no goodput row");
 
-      RecordSource records = h.components.store().snapshot();
+      RecordSource records = h.run.requests().store().snapshot();
       assertEquals(1, records.size());
       RequestRecord r = records.record(0);
       assertEquals(42L, r.scheduledNanos(), "the pacer's time is kept beside the send time");
       assertEquals(11, r.promptTokens());
       assertEquals(3, r.outputTokens());
-      assertTrue(h.components.benchmarkStartNanos() >= 0, "the send was marked");
+      assertTrue(h.run.benchmarkStartNanos() >= 0, "the send was marked");
 
       CannedHttpServer.Received got = server.received().get(0);
       assertEquals("/v1/completions", got.uri());
@@ -141,7 +141,7 @@ class RequestActionInAGatlingContextTest {
       ActionHarness.Row goodput = h.rows("gen goodput").get(0);
       assertEquals("KO", goodput.status());
       assertEquals("request failed", goodput.message());
-      assertEquals(1, h.components.store().snapshot().size(), "failures are recorded too");
+      assertEquals(1, h.run.requests().store().snapshot().size(), "failures are recorded too");
     }
   }
 
@@ -186,7 +186,7 @@ class RequestActionInAGatlingContextTest {
       assertTrue(row.message().startsWith("prompt: "), row.message());
       assertTrue(row.message().contains("missing"), row.message());
       assertEquals(0, server.received().size(), "nothing was sent");
-      RequestRecord record = h.components.store().snapshot().record(0);
+      RequestRecord record = h.run.requests().store().snapshot().record(0);
       assertFalse(record.success());
       assertTrue(record.error().contains("missing"), record.error());
       assertEquals(-1, record.ttftNanos(), "no token ever came");
@@ -204,7 +204,7 @@ class RequestActionInAGatlingContextTest {
       assertEquals("maxTokens must be >= #, got #", h.rows("gen").get(0).message());
       assertEquals("KO", h.rows("gen").get(0).status());
       assertEquals("maxTokens must be >= 1, got 0",
-          h.components.store().snapshot().record(0).error());
+          h.run.requests().store().snapshot().record(0).error());
       h.execute(action(h, LlmRequestBuilder.completions("ok").prompt("p").maxTokens("#{n}")),
           h.session("n", 1));
       assertFalse(h.awaitPassedOn().isFailed(), "1 is a valid maximum");
@@ -223,7 +223,7 @@ class RequestActionInAGatlingContextTest {
       assertEquals("KO", row.status());
       assertEquals("crashed: IllegalStateException", row.message());
       assertEquals("crashed: IllegalStateException",
-          h.components.store().snapshot().record(0).error());
+          h.run.requests().store().snapshot().record(0).error());
     }
   }
 

@@ -48,8 +48,8 @@ class RequestActionTimingAndLimitsTest {
   }
 
   private static RequestRecord onlyRecord(ActionHarness h) {
-    assertEquals(1, h.components.store().snapshot().size());
-    return h.components.store().snapshot().record(0);
+    assertEquals(1, h.run.requests().store().snapshot().size());
+    return h.run.requests().store().snapshot().record(0);
   }
 
   @Test
@@ -144,7 +144,7 @@ class RequestActionTimingAndLimitsTest {
          ActionHarness h = new ActionHarness(base(server.baseUrl(), null).maxConcurrency(1)
              .protocol())) {
       Action a = gen(h);
-      h.components.store().close(); // storing the record now throws
+      h.run.requests().store().close(); // storing the record now throws
       h.execute(a, h.session());
       assertTrue(h.awaitPassedOn().isFailed());
       ActionHarness.Row crash = h.rows("gen").get(0);
@@ -160,7 +160,7 @@ class RequestActionTimingAndLimitsTest {
   void aChatOnlyRunIsReportedAsTheChatEndpoint() {
     try (ActionHarness h = new ActionHarness(base("http://127.0.0.1:9", null).protocol())) {
       LlmRequestBuilder.chat("c").prompt("p").asScala().build(h.ctx, h.next);
-      assertEquals("openai-chat", h.components.runInfo().endpointType());
+      assertEquals("openai-chat", h.run.runInfo().endpointType());
     }
   }
 

@@ -48,34 +48,34 @@ class ScaleOutComponentsTest {
       throws Exception {
     ArrivalSchedule full = ArrivalSchedule.compute(PROFILE);
     try (ActionHarness h = injector("1/3")) {
-      assertEquals(new InjectorShare(1, 3), h.components.share());
-      ArrivalSchedule mine = h.components.pacing().arrivalClock().orElseThrow().schedule();
+      assertEquals(new InjectorShare(1, 3), h.run.setup().share());
+      ArrivalSchedule mine = h.run.pacing().arrivalClock().orElseThrow().schedule();
       assertEquals(3, mine.size());
       for (int j = 0; j < 3; j++) {
         assertEquals(full.offsetNanos(1 + 3 * j), mine.offsetNanos(j));
       }
       List<String> ids = new ArrayList<>();
       for (int j = 0; j < 3; j++) {
-        ids.add(h.components.requestHeaders(null).get("x-request-id"));
+        ids.add(h.run.requests().headers(null).get("x-request-id"));
       }
       assertEquals(List.of("bench-1", "bench-4", "bench-7"), ids);
       // a paced request is named by its arrival slot, whatever the send order
-      assertEquals("bench-7", h.components.requestHeaders(null, 7).get("x-request-id"));
-      assertEquals("mine", h.components.requestHeaders("mine", 7).get("x-request-id"));
+      assertEquals("bench-7", h.run.requests().headers(null, 7).get("x-request-id"));
+      assertEquals("mine", h.run.requests().headers("mine", 7).get("x-request-id"));
       // 5 permits over 3 injectors: 2, 2, 1
       AtomicInteger granted = new AtomicInteger();
       h.loop.submit(() -> {
         for (int i = 0; i < 3; i++) {
-          h.components.pacing().limiter().acquire(h.loop, granted::incrementAndGet);
+          h.run.pacing().limiter().acquire(h.loop, granted::incrementAndGet);
         }
       }).sync();
       assertEquals(2, granted.get());
-      assertFalse(h.components.pacing().limiter().hasFreePermit());
+      assertFalse(h.run.pacing().limiter().hasFreePermit());
       // the result says what the benchmark was, and which part of it this was
-      assertEquals(5, h.components.runInfo().maxConcurrency());
-      assertEquals(10, h.components.runInfo().numPrompts());
+      assertEquals(5, h.run.runInfo().maxConcurrency());
+      assertEquals(10, h.run.runInfo().numPrompts());
       InjectorFacts facts = InjectorFacts.fromJson(
-          (Map<?, ?>) h.components.runInfo().extras().get("injector"));
+          (Map<?, ?>) h.run.runInfo().extras().get("injector"));
       assertEquals(new InjectorShare(1, 3), facts.share());
       assertEquals("local", facts.clock().source());
       assertEquals(64, facts.settingsHash().length());
@@ -103,10 +103,10 @@ class ScaleOutComponentsTest {
   @Test
   void withoutScaleOutNothingChanges() {
     try (ActionHarness h = new ActionHarness(protocol().protocol())) {
-      assertEquals(InjectorShare.WHOLE, h.components.share());
-      assertEquals(10, h.components.pacing().arrivalClock().orElseThrow().size());
-      assertFalse(h.components.runInfo().extras().containsKey("injector"));
-      assertEquals("bench-0", h.components.requestHeaders(null).get("x-request-id"));
+      assertEquals(InjectorShare.WHOLE, h.run.setup().share());
+      assertEquals(10, h.run.pacing().arrivalClock().orElseThrow().size());
+      assertFalse(h.run.runInfo().extras().containsKey("injector"));
+      assertEquals("bench-0", h.run.requests().headers(null).get("x-request-id"));
     }
   }
 
@@ -126,7 +126,7 @@ class ScaleOutComponentsTest {
   }
 
   private static String hash(ActionHarness h) {
-    return InjectorFacts.fromJson((Map<?, ?>) h.components.runInfo().extras().get("injector"))
+    return InjectorFacts.fromJson((Map<?, ?>) h.run.runInfo().extras().get("injector"))
         .settingsHash();
   }
 }
