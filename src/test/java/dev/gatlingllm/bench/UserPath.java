@@ -14,6 +14,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -79,6 +81,9 @@ final class UserPath {
       }
       """;
 
+  /** The prefixes whose project this JVM generated (installing this build). */
+  private static final Set<String> GENERATED = ConcurrentHashMap.newKeySet();
+
   private UserPath() {}
 
   /** The prefix of a user-path rung name, if it has one. */
@@ -88,14 +93,16 @@ final class UserPath {
 
   /**
    * The generated project a rung runs in: {@code target/truth/user/llm-bench}, or
-   * {@code target/truth/user-bare/llm-bench} without {@code <jvmArgs>}; generated on first use
-   * (installs this build of the plugin into the local repository first).
+   * {@code target/truth/user-bare/llm-bench} without {@code <jvmArgs>}; generated on its first
+   * use in this JVM (installs this build of the plugin into the local repository first).
    */
   static Path project(Path dir, String prefix) throws IOException, InterruptedException {
     boolean bare = prefix.equals(BARE);
     Path root = dir.resolve(bare ? "user-bare" : "user").toAbsolutePath();
     Path project = root.resolve("llm-bench");
-    if (!Files.exists(project.resolve("pom.xml"))) {
+    // Generated again by each benchmark run, once: a project left by an earlier run depends on
+    // the plugin installed then, and its rungs would measure that build, not this one.
+    if (GENERATED.add(prefix) || !Files.exists(project.resolve("pom.xml"))) {
       Process p = new ProcessBuilder("bash", "archetype/generate.sh", root.toString())
           .inheritIO().start();
       if (p.waitFor() != 0) {
