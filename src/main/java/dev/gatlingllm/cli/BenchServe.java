@@ -29,6 +29,7 @@ import dev.gatlingllm.internal.cli.TestRequest;
 import dev.gatlingllm.internal.logging.Refusal;
 import dev.gatlingllm.internal.metrics.PyFormat;
 import dev.gatlingllm.internal.protocol.LlmRun;
+import dev.gatlingllm.internal.protocol.ProtocolAccess;
 import dev.gatlingllm.internal.protocol.ServedModels;
 import dev.gatlingllm.internal.report.DatasetStats;
 import dev.gatlingllm.internal.scale.ScaleOut;
@@ -178,8 +179,8 @@ public class BenchServe extends Simulation {
     printTraffic(profile);
     plan.conversations().ifPresent(c -> c.describe(out()));
     // --probe-request-rate: the run starts them and stops them when it writes its results
-    LlmProtocolBuilder paced = protocol.arrivals(profile).onStart(run -> Probing.start(plan,
-        samples, ScaleOut.current().share().sizeOf(total), run));
+    LlmProtocolBuilder paced = ProtocolAccess.onStart(protocol.arrivals(profile),
+        run -> Probing.start(plan, samples, ScaleOut.current().share().sizeOf(total), run));
     setUp(scenario("bench serve")
             .feed(listFeeder(samples.forThisInjector(feederRecords(samples))).queue())
             .exec(awaitArrival())

@@ -8,6 +8,7 @@ import dev.gatlingllm.internal.client.TargetChooser;
 import dev.gatlingllm.internal.live.OtlpSettings;
 import dev.gatlingllm.internal.protocol.Cancellation;
 import dev.gatlingllm.internal.protocol.LlmProtocol;
+import dev.gatlingllm.internal.protocol.ProtocolAccess;
 import dev.gatlingllm.internal.protocol.RunParts;
 import dev.gatlingllm.internal.protocol.WarmUpOptions;
 import dev.gatlingllm.internal.scale.ScaleOut;
@@ -59,6 +60,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   /** Set by {@link #stopOnServerNonCompliance()}, over whatever {@link #results} says. */
   private boolean stopOnServerNonCompliance;
   private List<Consumer<RunParts>> onStart = List.of();
+
+  static {
+    ProtocolAccess.install(LlmProtocolBuilder::onStart);
+  }
   private ToIntFunction<String> tokenCounter;
   private String tokenizerId;
   private ArrivalProfile arrivals;
@@ -369,12 +374,13 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
 
   /**
    * Hands the run's parts (its setup, pacing, measures, requests and start) to {@code
-   * starter} as soon as they exist, before the warm-up and the first send: for what a
-   * simulation adds to its run while it is built, such as the drop-in's probe requests
+   * starter} as soon as they exist, before the warm-up and the first send: for what the
+   * plugin adds to a run while it is built, such as the drop-in's probe requests
    * ({@code --probe-request-rate}). An argument of the protocol, so it reaches this run and
-   * no other.
+   * no other. Package-private: the parts are internal; the plugin reaches it through
+   * {@link ProtocolAccess}.
    */
-  public LlmProtocolBuilder onStart(Consumer<RunParts> starter) {
+  LlmProtocolBuilder onStart(Consumer<RunParts> starter) {
     Objects.requireNonNull(starter, "starter");
     return with(b -> b.onStart = appended(b.onStart, starter));
   }
