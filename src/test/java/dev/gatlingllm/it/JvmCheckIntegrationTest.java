@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JvmCheckIntegrationTest {
 
   private static final Pattern OK_LINE = Pattern.compile("(?m)^JVM settings: C1 only,"
-      + " ParallelGC, heap 1024 MB fixed \\(young 64 MB\\), metaspace 256 MB, compile threshold"
-      + " scaling 0.02, Netty leak detection disabled: ok$");
+      + " ParallelGC, heap 1024 MB fixed \\(young 64 MB\\), metaspace 256 MB, early compilation"
+      + " 0.02, Netty leak detection disabled: ok$");
 
   @TempDir
   Path work;
@@ -77,7 +77,11 @@ class JvmCheckIntegrationTest {
       assertEquals(1024.0, jvm.get("max_heap_mb").asDouble());
       assertEquals(64.0, jvm.get("young_mb").asDouble());
       assertFalse(jvm.get("always_pre_touch").asBoolean());
-      assertEquals(0.02, jvm.get("compile_threshold_scaling").asDouble());
+      assertEquals(1.0, jvm.get("compile_threshold_scaling").asDouble(), "the JVM's own");
+      for (String pkg : List.of("dev.gatlingllm", "io.netty", "io.gatling", "scala",
+          "com.fasterxml.jackson")) {
+        assertEquals(0.02, jvm.get("early_compilation").get(pkg).asDouble(), pkg);
+      }
       assertEquals(256.0, jvm.get("metaspace_size_mb").asDouble());
       assertEquals("disabled", jvm.get("netty_leak_detection").asText());
       try (Stream<Path> files = Files.walk(work.resolve("results"))) {

@@ -104,7 +104,7 @@ public record JvmCheck(JvmReading reading, List<String> differences) {
 
   /**
    * One line for the console: "JVM settings: C1 only, ParallelGC, heap 1024 MB fixed (young 64
-   * MB), metaspace 256 MB, compile threshold scaling 0.02, Netty leak detection disabled: ok",
+   * MB), metaspace 256 MB, early compilation 0.02, Netty leak detection disabled: ok",
    * or ending "N differ from what the timings need (see above)".
    */
   public String consoleLine() {
@@ -116,7 +116,7 @@ public record JvmCheck(JvmReading reading, List<String> differences) {
         + (Boolean.TRUE.equals(r.alwaysPreTouch()) ? ", pre-touched" : "");
     String settings = String.join(", ", known(r.compiler()), known(r.gc()), heap,
         "metaspace " + mb(r.metaspaceSizeBytes()) + " MB",
-        "compile threshold scaling " + known(JvmSettings.Setting.COMPILE_THRESHOLD.actual(r)),
+        "early compilation " + known(JvmSettings.Setting.EARLY_COMPILE.actual(r)),
         "Netty leak detection " + known(r.leakDetection()));
     return LINE_PREFIX + settings + ": " + (ok() ? "ok"
         : differences.size() + (differences.size() == 1 ? " differs" : " differ")
@@ -160,6 +160,9 @@ public record JvmCheck(JvmReading reading, List<String> differences) {
     json.put("young_mb", mbValue(r.youngBytes()));
     json.put("always_pre_touch", r.alwaysPreTouch());
     json.put("compile_threshold_scaling", r.compileThresholdScaling());
+    Map<String, Object> early = new LinkedHashMap<>();
+    JvmSettings.EARLY_PACKAGES.forEach(pkg -> early.put(pkg, r.compileScaling(pkg)));
+    json.put("early_compilation", early);
     json.put("metaspace_size_mb", mbValue(r.metaspaceSizeBytes()));
     json.put("netty_leak_detection", r.leakDetection());
     json.put("verdict", verdict());

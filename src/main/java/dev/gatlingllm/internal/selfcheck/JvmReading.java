@@ -21,13 +21,19 @@ import java.util.Locale;
  * @param youngBytes              the young generation's size as set ({@code NewSize}, which
  *                                {@code -Xmn} sets)
  * @param alwaysPreTouch          {@code -XX:+AlwaysPreTouch}
- * @param compileThresholdScaling {@code -XX:CompileThresholdScaling}
+ * @param compileThresholdScaling {@code -XX:CompileThresholdScaling}, the global one
+ * @param compileCommands         {@code -XX:CompileCommand}s, in the order given (empty when
+ *                                none; null when the JVM does not tell)
  * @param metaspaceSizeBytes      {@code -XX:MetaspaceSize}
  * @param leakDetection           Netty's buffer leak detection level in effect, lower case
  */
 public record JvmReading(String compiler, String gc, Long initialHeapBytes, Long maxHeapBytes,
     Long youngBytes, Boolean alwaysPreTouch, Double compileThresholdScaling,
-    Long metaspaceSizeBytes, String leakDetection) {
+    List<String> compileCommands, Long metaspaceSizeBytes, String leakDetection) {
+
+  public JvmReading {
+    compileCommands = compileCommands == null ? null : List.copyOf(compileCommands);
+  }
 
   /** Reads this JVM. Cheap (a few JMX calls), but the values never change: read once. */
   static JvmReading ofThisJvm() {
@@ -44,6 +50,7 @@ public record JvmReading(String compiler, String gc, Long initialHeapBytes, Long
         bytes(option(hotSpot, "NewSize")),
         bool(option(hotSpot, "AlwaysPreTouch")),
         decimal(option(hotSpot, "CompileThresholdScaling")),
+        lines(option(hotSpot, "CompileCommand")),
         bytes(option(hotSpot, "MetaspaceSize")),
         // The level Netty's buffers use, whichever way it was set (property, legacy property).
         ResourceLeakDetector.getLevel().name().toLowerCase(Locale.ROOT));
@@ -97,6 +104,60 @@ public record JvmReading(String compiler, String gc, Long initialHeapBytes, Long
       }
     }
     return collectorNames.isEmpty() ? null : String.join(", ", collectorNames);
+  }
+
+  /**
+   * The compile-threshold scaling in effect for the methods of a package's classes: the global
+   * one times the last compile command whose class pattern covers the package (HotSpot
+   * multiplies them); null when either is unknown.
+   */
+  public Double compileScaling(String pkg) {
+    if (compileThresholdScaling == null || compileCommands == null) {
+      return null;
+    }
+    double scaling = compileThresholdScaling;
+    Double command = null;
+    for (String line : compileCommands) {
+      Double value = scalingFor(line, pkg);
+      if (value != null) {
+        command = value;
+      }
+    }
+    return command == null ? scaling : scaling * command;
+  }
+
+  /**
+   * The scaling a compile command gives a package's methods, or null when it gives none: {@code
+   * CompileThresholdScaling,dev.gatlingllm.*::*,0.02} (Java 17's form) or the older {@code
+   * option,dev/gatlingllm/*.*,double,CompileThresholdScaling,0.02}. Its class pattern covers
+   * the package when it is {@code *} or a prefix of {@code pkg.} ending in {@code *}.
+   */
+  static Double scalingFor(String command, String pkg) {
+    String[] parts = command.strip().split(",");
+    String pattern;
+    String value;
+    if (parts.length == 3 && parts[0].equalsIgnoreCase("CompileThresholdScaling")) {
+      pattern = parts[1];
+      value = parts[2];
+    } else if (parts.length == 5 && parts[0].equalsIgnoreCase("option")
+        && parts[3].equals("CompileThresholdScaling")) {
+      pattern = parts[1];
+      value = parts[4];
+    } else {
+      return null;
+    }
+    String normal = pattern.strip().replace('/', '.');
+    int methodAt = normal.indexOf("::");
+    String classPart = methodAt >= 0 ? normal.substring(0, methodAt)
+        : normal.lastIndexOf('.') >= 0 ? normal.substring(0, normal.lastIndexOf('.')) : normal;
+    boolean covers = classPart.equals("*") || (classPart.endsWith("*")
+        && (pkg + ".").startsWith(classPart.substring(0, classPart.length() - 1)));
+    return covers ? decimal(value.strip()) : null;
+  }
+
+  private static List<String> lines(String value) {
+    return value == null ? null
+        : value.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
   }
 
   private static String option(HotSpotDiagnosticMXBean hotSpot, String name) {

@@ -150,7 +150,7 @@ class GradingTest {
   @Test
   void aJvmWhoseSettingsDifferIsFairWhateverTheLag() {
     JvmCheck untuned = JvmCheck.of(new JvmReading("C1 and C2", "SerialGC", 16 * MB, 1024 * MB,
-        5 * MB, false, 1.0, 21 * MB, "simple"));
+        5 * MB, false, 1.0, List.of(), 21 * MB, "simple"));
     SelfCheckReport r = new SelfCheckReport(10_000, new Latency(4_000, 0.1, 0.5, 0.8, 0.9),
         List.of(0.9), Latency.NONE, WRITES, 0, 0, 0, 30, 2, RUNNING, Connections.NONE, untuned,
         QUICK_START);

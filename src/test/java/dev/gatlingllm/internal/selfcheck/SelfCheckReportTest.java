@@ -21,7 +21,7 @@ class SelfCheckReportTest {
   private static final long MB = 1024 * 1024;
   /** A JVM with the settings the timings need. */
   static final JvmCheck TUNED = JvmCheck.of(new JvmReading("C1 only", "ParallelGC", 1024 * MB,
-      1024 * MB, 64 * MB, false, 0.02, 256 * MB, "disabled"));
+      1024 * MB, 64 * MB, false, 0.02, List.of(), 256 * MB, "disabled"));
 
   private static SelfCheckReport quiet() {
     return new SelfCheckReport(10_012.3456, QUIET_LAG, List.of(0.9, 0.71), Latency.NONE,
@@ -201,7 +201,7 @@ class SelfCheckReportTest {
   void aJvmThatDiffersIsOneLineOnTheConsoleAWarningAndAJsonObject() {
     // Gatling's defaults on one CPU: the serial collector, both compilers, no pre-touch.
     JvmCheck untuned = JvmCheck.of(new JvmReading("C1 and C2", "SerialGC", 16 * MB, 1024 * MB,
-        5 * MB, false, 1.0, 21 * MB, "simple"));
+        5 * MB, false, 1.0, List.of(), 21 * MB, "simple"));
     SelfCheckReport report = new SelfCheckReport(1_000, QUIET_LAG, List.of(0.9), Latency.NONE,
         WRITES, 0, 0, 0, 10, 1, NOT_SPLIT, Connections.NONE, untuned);
 

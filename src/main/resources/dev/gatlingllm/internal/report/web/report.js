@@ -321,10 +321,17 @@ LLM.run(function (d, app) {
       var j = sc.jvm;
       rows.push(['JVM settings', j.verdict === 'ok' ? 'ok' : (j.differences || []).length + ' differ', 'jvm.verdict']);
       [['compiler', 'JIT compiler'], ['gc', 'Garbage collector'], ['initial_heap_mb', 'Initial heap (MB)'], ['max_heap_mb', 'Max heap (MB)'], ['young_mb', 'Young generation (MB)'],
-        ['always_pre_touch', 'Heap pre-touched'], ['compile_threshold_scaling', 'Compile threshold scaling'], ['metaspace_size_mb', 'Metaspace size (MB)'],
+        ['always_pre_touch', 'Heap pre-touched'], ['compile_threshold_scaling', 'Compile threshold scaling (global)'], ['metaspace_size_mb', 'Metaspace size (MB)'],
         ['netty_leak_detection', 'Netty leak detection']].forEach(function (k) {
         if (k[0] in j) { rows.push([k[1], j[k[0]] === null ? 'unknown' : typeof j[k[0]] === 'boolean' ? (j[k[0]] ? 'yes' : 'no') : num(j[k[0]]), 'jvm.' + k[0]]); }
       });
+      if (j.early_compilation) {
+        // each early-compiled package's threshold scaling, as in effect (global times its own)
+        rows.push(['Early compilation (threshold scaling)', Object.keys(j.early_compilation).map(function (p) {
+          var v = j.early_compilation[p];
+          return p + ' ' + (v === null ? 'unknown' : num(v));
+        }).join(', '), 'jvm.early_compilation']);
+      }
     }
     // figures added after this page was written: labelled from their key, never dropped
     Object.keys(sc).forEach(function (k) {
