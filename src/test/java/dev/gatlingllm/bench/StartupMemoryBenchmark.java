@@ -1,6 +1,8 @@
 package dev.gatlingllm.bench;
 
+import dev.gatlingllm.internal.selfcheck.JvmSettings;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +35,10 @@ import java.util.regex.Pattern;
  *       methods it compiles, which the machine's load does not move;
  *   <li>{@code memory}: the head-to-head's rungs (rate inf, max concurrency C, N = 4C, 64 / 128
  *       tokens, {@code --num-warmups auto}), the client pinned to one core with {@code
- *       taskset}: its largest resident set, and its wall and CPU.
+ *       taskset}: its largest resident set, and its wall and CPU;
+ *   <li>{@code floor} (not by default): what a JVM with the launcher's settings costs when it
+ *       only holds the classes a short run loads ({@link ClassFloor}): the part of a short
+ *       run's CPU and memory no work of the run's own can remove.
  * </ul>
  *
  * <p>Run after {@code ./mvnw -B -o -q -DskipTests -Dfuzz.skip=true -DskipPitest package}:
@@ -104,6 +109,9 @@ public final class StartupMemoryBenchmark {
       }
       if (modes.contains("memory")) {
         memoryRungs(launcher, javaHome, javaOpts, baseUrl, rungs, repeat, md);
+      }
+      if (modes.contains("floor")) {
+        floorRuns(home, launcher, javaHome, javaOpts, baseUrl, runs, md);
       }
     } finally {
       server.descendants().forEach(ProcessHandle::destroy);
@@ -189,6 +197,119 @@ public final class StartupMemoryBenchmark {
     md.append(String.format(Locale.ROOT, "Counted run (no class-data archive, exit %d): %,d"
         + " classes loaded, %,d methods compiled, %.0f MB peak resident%n%n", m.status(),
         loaded, methods, m.peakMb()));
+  }
+
+  /**
+   * The floor under a short run: a JVM with the launcher's settings and class path that holds
+   * what a short run loads and does nothing with it ({@link ClassFloor}): alone, with the
+   * run's classes loaded, and with them initialised, each {@code runs} times, without a
+   * class-data archive beyond the JDK's own (a user's first start) and, where the launcher
+   * has made one, with its archive.
+   */
+  private static void floorRuns(Path home, Path launcher, String javaHome, String javaOpts,
+      String baseUrl, int runs, StringBuilder md) throws Exception {
+    Path list = DIR.resolve("run.classlist").toAbsolutePath();
+    Files.deleteIfExists(list);
+    List<String> bench = List.of("bench", "serve", "--model", MODEL, "--base-url", baseUrl,
+        "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", "16",
+        "--num-prompts", "10", "--request-rate", "inf");
+    Measure listed = measure(launcher, javaHome,
+        (javaOpts + " -XX:DumpLoadedClassList=" + list).trim(), bench, List.of(), "floor-list",
+        Map.of("GATLING_LLM_CDS", "off"));
+    if (listed.status() != 0 || !Files.exists(list)) {
+      md.append("## The floor\n\nThe listing run failed (exit ").append(listed.status())
+          .append("): no floor.\n\n");
+      return;
+    }
+    Path archive = newestArchive(home);
+    List<String> jvm = new ArrayList<>(List.of(Path.of(javaHome, "bin", "java").toString(),
+        "--add-opens=java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"));
+    jvm.addAll(JvmSettings.jvmArgs());
+    if (!javaOpts.isEmpty()) {
+      jvm.addAll(Arrays.asList(javaOpts.trim().split("\\s+")));
+    }
+    String classPath = home.toAbsolutePath().resolve("lib") + "/*" + File.pathSeparator
+        + Path.of("target", "test-classes").toAbsolutePath();
+    md.append("## The floor: a JVM that holds a short run's classes and does nothing\n\n");
+    md.append("The launcher's settings and class path, main `ClassFloor`; the classes from a"
+        + " short run's `-XX:DumpLoadedClassList` (generated ones left out). ").append(runs)
+        .append(" runs each, median (range).\n\n");
+    md.append("| | class-data archive | wall s | CPU s | peak resident MB |\n"
+        + "|---|---|---:|---:|---:|\n");
+    List<String> archives = new ArrayList<>(List.of("JDK's only"));
+    if (archive != null) {
+      archives.add("the launcher's");
+    }
+    for (String which : archives) {
+      for (String[] what : new String[][] {{"the JVM alone", "-", ""},
+          {"the run's classes loaded", list.toString(), "load"},
+          {"the run's classes initialised", list.toString(), "init"}}) {
+        List<Measure> measures = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+          List<String> command = new ArrayList<>(jvm);
+          if (which.equals("the launcher's")) {
+            command.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off"));
+          }
+          command.addAll(List.of("-cp", classPath, ClassFloor.class.getName(), what[1]));
+          if (!what[2].isEmpty()) {
+            command.add(what[2]);
+          }
+          measures.add(measureCommand(command, javaHome, "floor-" + i));
+        }
+        md.append("| ").append(what[0]).append(" | ").append(which).append(" | ")
+            .append(summary(measures, Measure::wallS, 2)).append(" | ")
+            .append(summary(measures, Measure::cpuS, 2)).append(" | ")
+            .append(summary(measures, Measure::peakMb, 0)).append(" |\n");
+        System.out.println("floor: " + what[0] + ", " + which + ": CPU "
+            + summary(measures, Measure::cpuS, 2) + " s, "
+            + summary(measures, Measure::peakMb, 0) + " MB");
+      }
+    }
+    md.append(String.format(Locale.ROOT, "| vLLM's Python client, the whole short run (issue 38,"
+        + " 2026-11) | | %.2f | %.2f | %.0f |%n%n", VLLM_SHORT[0], VLLM_SHORT[1],
+        VLLM_SHORT[2]));
+  }
+
+  /** The launcher's newest class-data archive, in its {@code cds/} or the user's cache. */
+  private static Path newestArchive(Path home) throws IOException {
+    List<Path> dirs = List.of(home.resolve("cds"),
+        Path.of(System.getProperty("user.home"), ".cache", "gatling-llm", "cds"));
+    Path newest = null;
+    for (Path dir : dirs) {
+      if (!Files.isDirectory(dir)) {
+        continue;
+      }
+      try (var files = Files.list(dir)) {
+        for (Path f : files.filter(f -> f.toString().endsWith(".jsa")).toList()) {
+          if (newest == null || Files.getLastModifiedTime(f)
+              .compareTo(Files.getLastModifiedTime(newest)) > 0) {
+            newest = f;
+          }
+        }
+      }
+    }
+    return newest == null ? null : newest.toAbsolutePath();
+  }
+
+  /** One whole process of {@code command}, under {@code /usr/bin/time}. */
+  private static Measure measureCommand(List<String> command, String javaHome, String name)
+      throws Exception {
+    if (!Files.isExecutable(TIME)) {
+      throw new IllegalStateException("the floor needs /usr/bin/time");
+    }
+    Path times = DIR.resolve(name + ".time").toAbsolutePath();
+    List<String> timed = new ArrayList<>(List.of(TIME.toString(), "-o", times.toString(), "-f",
+        "%e %U %S %M"));
+    timed.addAll(command);
+    ProcessBuilder builder = new ProcessBuilder(timed).redirectErrorStream(true)
+        .redirectOutput(DIR.resolve(name + ".out").toFile());
+    builder.environment().put("JAVA_HOME", javaHome);
+    int status = builder.start().waitFor();
+    String[] f = Files.readAllLines(times).stream().filter(l -> l.matches("[0-9. ]+"))
+        .reduce((a, b) -> b).orElseThrow().trim().split(" ");
+    return new Measure(Double.parseDouble(f[0]),
+        Double.parseDouble(f[1]) + Double.parseDouble(f[2]), Double.parseDouble(f[3]) / 1024,
+        status);
   }
 
   /** The head-to-head's rungs, the client pinned to one core: its largest resident set. */
