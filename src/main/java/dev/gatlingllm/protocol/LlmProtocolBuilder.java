@@ -60,10 +60,6 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   /** Set by {@link #stopOnServerNonCompliance()}, over whatever {@link #results} says. */
   private boolean stopOnServerNonCompliance;
   private List<Consumer<RunParts>> onStart = List.of();
-
-  static {
-    ProtocolAccess.install(LlmProtocolBuilder::onStart);
-  }
   private ToIntFunction<String> tokenCounter;
   private String tokenizerId;
   private ArrivalProfile arrivals;
@@ -79,6 +75,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder, Cloneable {
   private String otlpEndpoint;
   /** Null: {@code OTEL_METRIC_EXPORT_INTERVAL}, else {@link OtlpSettings#DEFAULT_INTERVAL}. */
   private Duration otlpInterval;
+
+  static {
+    ProtocolAccess.install(LlmProtocolBuilder::onStart);
+  }
 
   public LlmProtocolBuilder() {}
 

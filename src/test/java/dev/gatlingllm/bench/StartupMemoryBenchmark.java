@@ -124,12 +124,17 @@ public final class StartupMemoryBenchmark {
     System.out.println(md);
   }
 
+  /** The 10-request benchmark: random 32 / 16 tokens, rate inf. */
+  private static List<String> shortBench(String baseUrl) {
+    return List.of("bench", "serve", "--model", MODEL, "--base-url", baseUrl,
+        "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", "16",
+        "--num-prompts", "10", "--request-rate", "inf");
+  }
+
   /** The short run, {@code runs} times: median and range of each figure. */
   private static void shortRuns(Path launcher, String javaHome, String javaOpts,
       String baseUrl, int runs, StringBuilder md) throws Exception {
-    List<String> bench = List.of("bench", "serve", "--model", MODEL, "--base-url", baseUrl,
-        "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", "16",
-        "--num-prompts", "10", "--request-rate", "inf");
+    List<String> bench = shortBench(baseUrl);
     // bin/gatling-llm makes its class-data archive in its first runs (Java 17: the first
     // lists the classes, the second dumps the archive; Java 19+: the first dumps it at exit):
     // those are reported apart, as what a new install or a new Java pays once
@@ -210,9 +215,7 @@ public final class StartupMemoryBenchmark {
       String baseUrl, int runs, StringBuilder md) throws Exception {
     Path list = DIR.resolve("run.classlist").toAbsolutePath();
     Files.deleteIfExists(list);
-    List<String> bench = List.of("bench", "serve", "--model", MODEL, "--base-url", baseUrl,
-        "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", "16",
-        "--num-prompts", "10", "--request-rate", "inf");
+    List<String> bench = shortBench(baseUrl);
     Measure listed = measure(launcher, javaHome,
         (javaOpts + " -XX:DumpLoadedClassList=" + list).trim(), bench, List.of(), "floor-list",
         Map.of("GATLING_LLM_CDS", "off"));
@@ -305,6 +308,11 @@ public final class StartupMemoryBenchmark {
         .redirectOutput(DIR.resolve(name + ".out").toFile());
     builder.environment().put("JAVA_HOME", javaHome);
     int status = builder.start().waitFor();
+    return timed(times, status);
+  }
+
+  /** The figures {@code /usr/bin/time -f "%e %U %S %M"} wrote: its last line of numbers. */
+  private static Measure timed(Path times, int status) throws IOException {
     String[] f = Files.readAllLines(times).stream().filter(l -> l.matches("[0-9. ]+"))
         .reduce((a, b) -> b).orElseThrow().trim().split(" ");
     return new Measure(Double.parseDouble(f[0]),
@@ -380,11 +388,7 @@ public final class StartupMemoryBenchmark {
     int status = process.waitFor();
     double wall = (System.nanoTime() - start) / 1e9;
     if (timed) {
-      String[] f = Files.readAllLines(times).stream().filter(l -> l.matches("[0-9. ]+"))
-          .reduce((a, b) -> b).orElseThrow().trim().split(" ");
-      return new Measure(Double.parseDouble(f[0]),
-          Double.parseDouble(f[1]) + Double.parseDouble(f[2]), Double.parseDouble(f[3]) / 1024,
-          status);
+      return timed(times, status);
     }
     sampler.interrupt();
     sampler.join();

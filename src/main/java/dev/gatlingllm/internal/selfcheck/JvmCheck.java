@@ -160,9 +160,7 @@ public record JvmCheck(JvmReading reading, List<String> differences) {
     json.put("young_mb", mbValue(r.youngBytes()));
     json.put("always_pre_touch", r.alwaysPreTouch());
     json.put("compile_threshold_scaling", r.compileThresholdScaling());
-    Map<String, Object> early = new LinkedHashMap<>();
-    JvmSettings.EARLY_PACKAGES.forEach(pkg -> early.put(pkg, r.compileScaling(pkg)));
-    json.put("early_compilation", early);
+    json.put("early_compilation", JvmSettings.earlyScalings(r));
     json.put("metaspace_size_mb", mbValue(r.metaspaceSizeBytes()));
     json.put("netty_leak_detection", r.leakDetection());
     json.put("verdict", verdict());

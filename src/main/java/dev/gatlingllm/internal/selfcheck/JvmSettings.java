@@ -3,8 +3,10 @@ package dev.gatlingllm.internal.selfcheck;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -74,18 +76,13 @@ public final class JvmSettings {
             + " at the usual counts, which keeps a short run's start-up CPU and code small") {
       @Override
       String actual(JvmReading jvm) {
-        return JvmSettings.earlyScalings(jvm);
+        return JvmSettings.describe(earlyScalings(jvm));
       }
 
       @Override
       boolean meets(JvmReading jvm) {
-        for (String pkg : EARLY_PACKAGES) {
-          Double scaling = jvm.compileScaling(pkg);
-          if (scaling == null || scaling > EARLY_SCALING + 1e-9) {
-            return false;
-          }
-        }
-        return true;
+        return earlyScalings(jvm).values().stream()
+            .allMatch(scaling -> scaling != null && scaling <= EARLY_SCALING + 1e-9);
       }
     },
     LEAK_DETECTION("-Dio.netty.leakDetection.level=disabled", "Netty leak detection",
@@ -208,23 +205,30 @@ public final class JvmSettings {
   }
 
   /**
-   * The effective scaling of each early package, for people: "0.02" when all have the same,
-   * else each package's ("dev.gatlingllm 0.02, io.netty 1, ..."), "?" where unknown; null
-   * when none is known.
+   * The scaling in effect for each early package, in {@link #EARLY_PACKAGES}' order; a value
+   * is null where the JVM does not tell.
    */
-  static String earlyScalings(JvmReading jvm) {
-    List<Double> scalings = EARLY_PACKAGES.stream().map(jvm::compileScaling).toList();
-    if (scalings.stream().allMatch(Objects::isNull)) {
+  static Map<String, Double> earlyScalings(JvmReading jvm) {
+    Map<String, Double> scalings = new LinkedHashMap<>();
+    EARLY_PACKAGES.forEach(pkg -> scalings.put(pkg, jvm.compileScaling(pkg)));
+    return scalings;
+  }
+
+  /**
+   * Early packages' scalings for people: "0.02" when all have the same, else each package's
+   * ("dev.gatlingllm 0.02, io.netty 1, ..."), "?" where unknown; null when none is known.
+   */
+  private static String describe(Map<String, Double> scalings) {
+    if (scalings.values().stream().allMatch(Objects::isNull)) {
       return null;
     }
-    List<String> values = scalings.stream().map(v -> v == null ? "?" : stripZeros(v)).toList();
-    if (values.stream().distinct().count() == 1) {
-      return values.get(0);
+    Map<String, String> values = new LinkedHashMap<>();
+    scalings.forEach((pkg, v) -> values.put(pkg, v == null ? "?" : stripZeros(v)));
+    if (values.values().stream().distinct().count() == 1) {
+      return values.values().iterator().next();
     }
     List<String> each = new ArrayList<>();
-    for (int i = 0; i < EARLY_PACKAGES.size(); i++) {
-      each.add(EARLY_PACKAGES.get(i) + " " + values.get(i));
-    }
+    values.forEach((pkg, v) -> each.add(pkg + " " + v));
     return String.join(", ", each);
   }
 
